@@ -1,0 +1,122 @@
+import { Command } from "commander";
+import { ValidationError } from "../../src/errors.ts";
+import type { BusinessType } from "../../src/schemas/business-types.ts";
+import { commandContext, dataDirOption, examples, printJson, printTable } from "../context.ts";
+
+function parseId(raw: string): number {
+  if (!/^[1-9]\d*$/.test(raw)) throw new ValidationError(`ID must be a positive whole number (got "${raw}")`);
+  return Number(raw);
+}
+
+function parseActive(raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  if (["true", "yes", "1", "active"].includes(raw)) return true;
+  if (["false", "no", "0", "inactive"].includes(raw)) return false;
+  throw new ValidationError(`--active must be true or false (got "${raw}")`);
+}
+
+function show(type: BusinessType, json: boolean, verb: string): void {
+  if (json) printJson(type);
+  else process.stdout.write(`${verb} business type ${type.id}: ${type.name}${type.isActive ? "" : " (inactive)"}\n`);
+}
+
+export function businessTypesCommand(): Command {
+  const cmd = new Command("business-types").description("manage business types (admin)").addHelpText(
+    "after",
+    examples(
+      "nearcast business-types list",
+      'nearcast business-types add --name Bakery --description "Bread, cakes and pastries"',
+      "nearcast business-types update 3 --active false",
+      "nearcast business-types remove 3",
+    ),
+  );
+
+  cmd
+    .command("list")
+    .description("list business types")
+    .option("--json", "print as JSON", false)
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast business-types list --json"))
+    .action((opts) => {
+      const ctx = commandContext(opts);
+      try {
+        const list = ctx.services.businessTypes.list();
+        if (opts.json) printJson(list);
+        else
+          printTable(
+            list.map((t) => ({ ...t, status: t.isActive ? "active" : "inactive", createdAt: t.createdAt.slice(0, 10) })),
+            ["id", "name", "status", "description", "createdAt"],
+          );
+      } finally {
+        ctx.close();
+      }
+    });
+
+  cmd
+    .command("add")
+    .description("add a business type")
+    .requiredOption("--name <name>", "2 to 100 characters")
+    .option("--description <text>", "up to 500 characters", "")
+    .option("--active <bool>", "true or false", "true")
+    .option("--json", "print the new type as JSON", false)
+    .addOption(dataDirOption())
+    .addHelpText("after", examples('nearcast business-types add --name "Hair Salon" --description "Cuts and colour"'))
+    .action((opts) => {
+      const ctx = commandContext(opts);
+      try {
+        const type = ctx.services.businessTypes.create({
+          name: opts.name,
+          description: opts.description,
+          isActive: parseActive(opts.active),
+        });
+        show(type, opts.json, "Added");
+      } finally {
+        ctx.close();
+      }
+    });
+
+  cmd
+    .command("update")
+    .description("change a business type; options left out keep their value")
+    .argument("<id>", "business type id")
+    .option("--name <name>", "2 to 100 characters")
+    .option("--description <text>", "up to 500 characters")
+    .option("--active <bool>", "true or false")
+    .option("--json", "print the updated type as JSON", false)
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast business-types update 2 --name Bakery --active true"))
+    .action((rawId: string, opts) => {
+      const ctx = commandContext(opts);
+      try {
+        const id = parseId(rawId);
+        const current = ctx.services.businessTypes.get(id);
+        const type = ctx.services.businessTypes.update(id, {
+          name: opts.name ?? current.name,
+          description: opts.description ?? current.description,
+          isActive: parseActive(opts.active) ?? current.isActive,
+        });
+        show(type, opts.json, "Updated");
+      } finally {
+        ctx.close();
+      }
+    });
+
+  cmd
+    .command("remove")
+    .description("delete a business type that no business uses")
+    .argument("<id>", "business type id")
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast business-types remove 4"))
+    .action((rawId: string, opts) => {
+      const ctx = commandContext(opts);
+      try {
+        const id = parseId(rawId);
+        ctx.services.businessTypes.remove(id);
+        process.stdout.write(`Removed business type ${id}\n`);
+      } finally {
+        ctx.close();
+      }
+    });
+
+  return cmd;
+}

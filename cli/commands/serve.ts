@@ -1,0 +1,36 @@
+import { Command } from "commander";
+import { loadConfig } from "../../src/config.ts";
+import { createContext } from "../../src/context.ts";
+import { startServer } from "../../src/server.ts";
+import { assets } from "../../build/web/manifest.ts";
+import { dataDirOption, examples } from "../context.ts";
+
+export function serveCommand(): Command {
+  return new Command("serve")
+    .description("serve the web UI and API (and run the message dispatcher)")
+    .option("--port <port>", "port to listen on (env NEARCAST_PORT)", undefined)
+    .option("--host <host>", "address to bind (env NEARCAST_HOST)", undefined)
+    .addOption(dataDirOption())
+    .addHelpText(
+      "after",
+      examples(
+        "nearcast serve",
+        "nearcast serve --port 8080 --data-dir /var/lib/nearcast",
+        "NEARCAST_PUBLIC_URL=https://deals.example.com nearcast serve --host 127.0.0.1",
+      ),
+    )
+    .action((opts: { port?: string; host?: string; dataDir?: string }) => {
+      const config = loadConfig(process.env, opts);
+      const ctx = createContext(config);
+      const server = startServer(ctx, assets);
+      ctx.logger.info(`Nearcast listening on ${server.url} (data in ${config.dataDir}, public URL ${config.publicUrl})`);
+      const shutdown = async (signal: string) => {
+        ctx.logger.info(`${signal} received, shutting down`);
+        await server.stop();
+        ctx.close();
+        process.exit(0);
+      };
+      process.once("SIGTERM", () => void shutdown("SIGTERM"));
+      process.once("SIGINT", () => void shutdown("SIGINT"));
+    });
+}

@@ -1,0 +1,58 @@
+import { Command } from "commander";
+import { toPublicUser } from "../../src/services/auth.ts";
+import { commandContext, dataDirOption, examples, printJson, printTable } from "../context.ts";
+
+export function usersCommand(): Command {
+  const users = new Command("users").description("manage accounts").addHelpText(
+    "after",
+    examples(
+      "nearcast users create --email owner@shop.com --password 's3cret!' --first-name Ana --last-name Ruiz",
+      "nearcast users create --email admin@shop.com --password 's3cret!' --admin",
+      "nearcast users list --json",
+    ),
+  );
+
+  users
+    .command("create")
+    .description("create an account (use --admin for the first administrator)")
+    .requiredOption("--email <email>", "login email")
+    .requiredOption("--password <password>", "at least 6 characters")
+    .option("--first-name <name>", "first name", "Admin")
+    .option("--last-name <name>", "last name", "User")
+    .option("--admin", "make this account an administrator", false)
+    .option("--json", "print the created user as JSON", false)
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast users create --email admin@shop.com --password 's3cret!' --admin"))
+    .action(async (opts) => {
+      const ctx = commandContext(opts);
+      try {
+        const user = await ctx.services.auth.createUser(
+          { email: opts.email, password: opts.password, firstName: opts.firstName, lastName: opts.lastName },
+          opts.admin ? "admin" : "owner",
+        );
+        if (opts.json) printJson(user);
+        else process.stdout.write(`Created ${user.role} ${user.email} (id ${user.id})\n`);
+      } finally {
+        ctx.close();
+      }
+    });
+
+  users
+    .command("list")
+    .description("list accounts")
+    .option("--json", "print as JSON", false)
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast users list", "nearcast users list --json | jq '.[].email'"))
+    .action((opts) => {
+      const ctx = commandContext(opts);
+      try {
+        const list = ctx.repos.users.list().map(toPublicUser);
+        if (opts.json) printJson(list);
+        else printTable(list.map((u) => ({ ...u, name: `${u.firstName} ${u.lastName}` })), ["id", "email", "name", "role", "createdAt"]);
+      } finally {
+        ctx.close();
+      }
+    });
+
+  return users;
+}

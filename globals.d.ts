@@ -1,0 +1,8 @@
+declare module "*.sql" {
+  const text: string;
+  export default text;
+}
+declare module "*.ttf" {
+  const path: string;
+  export default path;
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every suite (the executable is built first), then prints one total line: "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUN=node_modules/.bin/bun
+mkdir -p test-results
+passed=0
+failed=0
+status=0
+
+suite() {
+  local name=$1
+  shift
+  echo "== $name"
+  local log="test-results/$name.log"
+  "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local p f
+  p=$(grep -Eo '^ *[0-9]+ pass' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+  f=$(grep -Eo '^ *[0-9]+ fail' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)
+  passed=$((passed + p))
+  failed=$((failed + f))
+  if [ "$rc" -ne 0 ]; then
+    status=1
+    [ "$f" -eq 0 ] && failed=$((failed + 1))
+  fi
+}
+
+suite typecheck node_modules/.bin/tsc --noEmit -p .
+suite build $BUN scripts/build.ts
+suite unit-integration $BUN test test/unit test/integration
+suite component $BUN test --preload ./test/helpers/happy-dom.ts test/component
+suite smoke $BUN test test/smoke
+suite e2e $BUN test test/e2e
+
+echo
+echo "$passed passed, $failed failed"
+exit $status

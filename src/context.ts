@@ -1,0 +1,48 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Clock, systemClock } from "./clock.ts";
+import type { Config } from "./config.ts";
+import { openDb } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import { consoleLogger, type Logger } from "./lib/logger.ts";
+import { createRepos } from "./repos/index.ts";
+import { createAuthService } from "./services/auth.ts";
+import { createBusinessTypesService } from "./services/business-types.ts";
+
+export interface ContextOptions {
+  /** ":memory:" for tests; defaults to <dataDir>/nearcast.db. */
+  dbPath?: string;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+// Wires everything once; shared by the server, the CLI and the tests.
+export function createContext(config: Config, options: ContextOptions = {}) {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? consoleLogger;
+  let dbPath = options.dbPath;
+  if (!dbPath) {
+    mkdirSync(config.dataDir, { recursive: true });
+    dbPath = join(config.dataDir, "nearcast.db");
+  }
+  const db = openDb(dbPath);
+  migrate(db);
+  const repos = createRepos(db);
+  const services = {
+    auth: createAuthService({ repos, clock, config, logger }),
+    businessTypes: createBusinessTypesService({ repos }),
+  };
+  return {
+    config,
+    db,
+    repos,
+    services,
+    clock,
+    logger,
+    close(): void {
+      db.$client.close();
+    },
+  };
+}
+
+export type AppContext = ReturnType<typeof createContext>;

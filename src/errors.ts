@@ -1,0 +1,57 @@
+// Services throw these; the HTTP layer maps them to one JSON shape { error, code, fields? },
+// the CLI prints the message. Nothing else reaches a user.
+export class AppError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429,
+    readonly code: string,
+    message: string,
+    readonly fields?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string, fields?: Record<string, string>) {
+    super(400, "validation_failed", message, fields);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = "Please log in to continue.") {
+    super(401, "unauthorized", message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = "You do not have permission to do this.") {
+    super(403, "forbidden", message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message = "Not found.") {
+    super(404, "not_found", message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(409, "conflict", message);
+  }
+}
+
+export class TooManyRequestsError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, "too_many_requests", message);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message = "Request body is too large.") {
+    super(413, "payload_too_large", message);
+  }
+}

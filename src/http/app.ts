@@ -1,0 +1,61 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { AppContext } from "../context.ts";
+import { PayloadTooLargeError } from "../errors.ts";
+import { errorJson, onError } from "./errors.ts";
+import { resolveUser } from "./middleware/auth.ts";
+import { securityHeaders } from "./middleware/security-headers.ts";
+import { xsrf } from "./middleware/xsrf.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { businessTypeRoutes } from "./routes/businesstype.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { type StaticAssets, serveAsset } from "./static.ts";
+import type { AppEnv } from "./types.ts";
+
+export const JSON_BODY_LIMIT = 64 * 1024;
+
+export interface AppOptions {
+  /** The embedded UI bundle; absent in API tests. */
+  assets?: StaticAssets;
+}
+
+export function createApp(ctx: AppContext, options: AppOptions = {}) {
+  const app = new Hono<AppEnv>();
+  app.onError(onError);
+  app.use("*", async (c, next) => {
+    c.set("ctx", ctx);
+    await next();
+  });
+  app.use("*", securityHeaders);
+  app.use("*", xsrf);
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: JSON_BODY_LIMIT,
+      onError: () => {
+        throw new PayloadTooLargeError();
+      },
+    }),
+  );
+  app.use("/api/*", resolveUser);
+
+  app.route("/api/health", healthRoutes);
+  app.route("/api/auth", authRoutes);
+  app.route("/api/businesstype", businessTypeRoutes);
+
+  app.all("/api/*", (c) => errorJson(c, 404, "not_found", "No such API endpoint."));
+
+  const assets = options.assets ?? {};
+  app.on(["GET", "HEAD"], "*", (c) => {
+    const asset = assets[c.req.path];
+    if (asset) return serveAsset(c, asset);
+    // Client-side routes (and unknown paths, which the UI sends home) get the app shell.
+    const shell = assets["/index.html"];
+    if (shell && !/\.[a-z0-9]{1,5}$/i.test(c.req.path)) return serveAsset(c, shell);
+    return errorJson(c, 404, "not_found", "Not found.");
+  });
+  app.all("*", (c) => errorJson(c, 405, "method_not_allowed", "Method not allowed."));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,32 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { AppError, TooManyRequestsError } from "../errors.ts";
+import type { AppEnv } from "./types.ts";
+
+/** The one error shape of the API. `error` is the sentence a person reads. */
+export interface ErrorBody {
+  error: string;
+  code: string;
+  fields?: Record<string, string>;
+}
+
+export function errorJson(c: Context, status: ContentfulStatusCode, code: string, error: string, fields?: Record<string, string>) {
+  const body: ErrorBody = fields ? { error, code, fields } : { error, code };
+  return c.json(body, status);
+}
+
+export function onError(err: Error, c: Context<AppEnv>) {
+  if (err instanceof AppError) {
+    if (err instanceof TooManyRequestsError) c.header("Retry-After", String(err.retryAfterSeconds));
+    return errorJson(c, err.status, err.code, err.message, err.fields);
+  }
+  if (err instanceof HTTPException) {
+    const status = err.status as ContentfulStatusCode;
+    if (status === 413) return errorJson(c, 413, "payload_too_large", "Request body is too large.");
+    return errorJson(c, status, "http_error", err.message || "The request could not be processed.");
+  }
+  // Unexpected: log the kind and message only (no stack, no request data), answer without details.
+  c.var.ctx?.logger.error(`${c.req.method} ${c.req.path} failed: ${err.name}: ${err.message}`);
+  return errorJson(c, 500, "internal", "Something went wrong on our side. Please try again.");
+}

@@ -1,0 +1,39 @@
+import type { Context } from "hono";
+import { AppError, ValidationError } from "../errors.ts";
+import type { AppEnv } from "./types.ts";
+
+/** A JSON object body, or a 4xx naming what is wrong with it. */
+export async function readJson(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  const type = c.req.header("content-type") ?? "";
+  if (!type.toLowerCase().startsWith("application/json")) {
+    throw new AppError(415, "unsupported_media_type", "Content-Type must be application/json.");
+  }
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw new ValidationError("Request body must be valid JSON.");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ValidationError("Request body must be a JSON object.");
+  }
+  return body as Record<string, unknown>;
+}
+
+/** A positive integer query parameter such as ?id=12. */
+export function queryId(c: Context<AppEnv>, name = "id"): number {
+  const raw = c.req.query(name);
+  if (raw === undefined || raw === "") throw new ValidationError(`The ${name} parameter is required.`, { [name]: "required" });
+  if (!/^[1-9]\d{0,15}$/.test(raw)) {
+    throw new ValidationError(`The ${name} parameter must be a positive whole number.`, { [name]: "invalid" });
+  }
+  return Number(raw);
+}
+
+export function clientIp(c: Context<AppEnv>): string {
+  if (c.var.ctx.config.trustProxy) {
+    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  return c.env?.requestIP?.(c.req.raw)?.address ?? "unknown";
+}

@@ -1,0 +1,25 @@
+import { Hono } from "hono";
+import { toPublicUser } from "../../services/auth.ts";
+import { requireUser } from "../middleware/auth.ts";
+import { clientIp, readJson } from "../request.ts";
+import type { AppEnv } from "../types.ts";
+
+export const authRoutes = new Hono<AppEnv>()
+  .post("/Register", async (c) => {
+    const user = await c.var.ctx.services.auth.register(await readJson(c));
+    return c.json({ message: "Registration successful. Please log in.", user }, 201);
+  })
+  .post("/Login", async (c) => {
+    return c.json(await c.var.ctx.services.auth.login(await readJson(c), clientIp(c)));
+  })
+  .get("/GetCurrentUser", requireUser, (c) => c.json(toPublicUser(c.var.user!)))
+  .post("/Logout", (c) => {
+    if (c.var.token) c.var.ctx.services.auth.logout(c.var.token);
+    return c.json({ message: "You have been logged out." });
+  })
+  .post("/ForgotPassword", async (c) => {
+    return c.json(c.var.ctx.services.auth.forgotPassword(await readJson(c), clientIp(c)));
+  })
+  .post("/ResetPassword", async (c) => {
+    return c.json(await c.var.ctx.services.auth.resetPassword(await readJson(c), clientIp(c)));
+  });

@@ -1,0 +1,22 @@
+import type { Db } from "../db/client.ts";
+import { businessTypesRepo } from "./business-types.ts";
+import { businessesRepo } from "./businesses.ts";
+import { passwordResetsRepo } from "./password-resets.ts";
+import { sessionsRepo } from "./sessions.ts";
+import { usersRepo } from "./users.ts";
+
+export function createRepos(db: Db) {
+  return {
+    /** Runs fn in one synchronous SQLite transaction (bun:sqlite commits early on an await). */
+    transaction<T>(fn: () => T): T {
+      return db.transaction(() => fn());
+    },
+    users: usersRepo(db),
+    sessions: sessionsRepo(db),
+    passwordResets: passwordResetsRepo(db),
+    businessTypes: businessTypesRepo(db),
+    businesses: businessesRepo(db),
+  };
+}
+
+export type Repos = ReturnType<typeof createRepos>;

@@ -1,0 +1,27 @@
+import type { AppContext } from "./context.ts";
+import { createApp } from "./http/app.ts";
+import type { StaticAssets } from "./http/static.ts";
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Serves the API and UI until stop() (the CLI calls it on SIGTERM/SIGINT). */
+export function startServer(ctx: AppContext, assets: StaticAssets): RunningServer {
+  const app = createApp(ctx, { assets });
+  const server = Bun.serve({
+    port: ctx.config.port,
+    hostname: ctx.config.host,
+    // Uploads (5 MB images) are the largest bodies; anything bigger is refused before it is read.
+    maxRequestBodySize: 6 * 1024 * 1024,
+    fetch: (req, srv) => app.fetch(req, srv),
+  });
+  const url = `http://${ctx.config.host === "0.0.0.0" ? "localhost" : ctx.config.host}:${server.port}`;
+  return {
+    url,
+    async stop() {
+      await server.stop();
+    },
+  };
+}

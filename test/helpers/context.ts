@@ -1,0 +1,15 @@
+import { FakeClock } from "../../src/clock.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
+import { createContext } from "../../src/context.ts";
+import { MemoryLogger } from "../../src/lib/logger.ts";
+
+/** A full context on an in-memory SQLite with the real migrations, a fake clock and a captured log. */
+export function testContext(env: Record<string, string> = {}, config: Partial<Config> = {}) {
+  const clock = new FakeClock();
+  const logger = new MemoryLogger();
+  const base = loadConfig({ NEARCAST_DATA_DIR: "/nonexistent-test-dir", NEARCAST_SUBSCRIBE_LIMIT: "0", ...env });
+  const ctx = createContext({ ...base, ...config }, { dbPath: ":memory:", clock, logger });
+  return Object.assign(ctx, { clock, logger });
+}
+
+export type TestContext = ReturnType<typeof testContext>;

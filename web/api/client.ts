@@ -1,0 +1,82 @@
+// The only caller of fetch in the UI. Adds the bearer token and the XSRF header, and turns every failure into an
+// ApiError with the HTTP status (0 when the server could not be reached) and the server's message.
+export const TOKEN_KEY = "token";
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+  /** The field errors of a 400, keyed by field name. */
+  get fields(): Record<string, string> {
+    const b = this.body as { fields?: Record<string, string> } | null;
+    return b?.fields ?? {};
+  }
+}
+
+export const CONNECTION_ERROR = "Unable to connect to server. Please check your internet connection.";
+
+function readCookie(name: string): string | undefined {
+  const match = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));
+  return match ? decodeURIComponent(match.slice(name.length + 1)) : undefined;
+}
+
+export function getToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The text a person should read from a failed response body. */
+export function serverMessage(body: unknown): string | undefined {
+  if (typeof body === "string") return body.trim() || undefined;
+  if (body && typeof body === "object") {
+    const b = body as { error?: unknown; message?: unknown };
+    if (typeof b.error === "string") return b.error;
+    if (typeof b.message === "string") return b.message;
+  }
+  return undefined;
+}
+
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (method !== "GET" && method !== "HEAD") {
+    const xsrf = readCookie("XSRF-TOKEN");
+    if (xsrf) headers["X-XSRF-TOKEN"] = xsrf;
+  }
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    payload = JSON.stringify(body);
+  }
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: payload, credentials: "same-origin" });
+  } catch {
+    throw new ApiError(0, CONNECTION_ERROR, null);
+  }
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // plain-text body: keep it as a string
+  }
+  if (!res.ok) throw new ApiError(res.status, serverMessage(parsed) ?? res.statusText, parsed);
+  return parsed as T;
+}
+
+export const api = {
+  get: <T>(path: string) => request<T>("GET", path),
+  post: <T>(path: string, body?: unknown) => request<T>("POST", path, body ?? {}),
+  put: <T>(path: string, body?: unknown) => request<T>("PUT", path, body ?? {}),
+  del: <T>(path: string) => request<T>("DELETE", path),
+};

@@ -1,0 +1,30 @@
+import type { PublicUser } from "../../src/schemas/auth.ts";
+import type { BusinessType } from "../../src/schemas/business-types.ts";
+import { api } from "./client.ts";
+
+// Typed wrappers for the spec's API paths (section 7).
+export const authApi = {
+  login: (email: string, password: string) => api.post<{ token: string; user: PublicUser }>("/api/auth/Login", { email, password }),
+  register: (body: { firstName: string; lastName: string; email: string; password: string }) =>
+    api.post<{ message: string; user: PublicUser }>("/api/auth/Register", body),
+  currentUser: () => api.get<PublicUser>("/api/auth/GetCurrentUser"),
+  logout: () => api.post<{ message: string }>("/api/auth/Logout"),
+  forgotPassword: (email: string) => api.post<{ message: string; token?: string }>("/api/auth/ForgotPassword", { email }),
+  resetPassword: (token: string, newPassword: string) =>
+    api.post<{ message: string }>("/api/auth/ResetPassword", { token, newPassword }),
+};
+
+export interface BusinessTypeBody {
+  name: string;
+  description: string;
+  isActive: boolean;
+}
+
+export const businessTypeApi = {
+  list: () => api.get<BusinessType[]>("/api/businesstype/GetAllBusinessTypes"),
+  get: (id: number | string) => api.get<BusinessType>(`/api/businesstype/GetBusinessTypeById?id=${encodeURIComponent(id)}`),
+  create: (body: BusinessTypeBody) => api.post<BusinessType>("/api/businesstype/CreateBusinessType", body),
+  update: (id: number | string, body: BusinessTypeBody) =>
+    api.put<BusinessType>(`/api/businesstype/UpdateBusinessType?id=${encodeURIComponent(id)}`, body),
+  remove: (id: number | string) => api.del<{ message: string }>(`/api/businesstype/DeleteBusinessType?id=${encodeURIComponent(id)}`),
+};

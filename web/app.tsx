@@ -1,0 +1,73 @@
+import { useEffect } from "react";
+import { Redirect, Route, Switch, useLocation } from "wouter";
+import { Footer } from "./components/Footer.tsx";
+import { RequireAdmin, RequireAuth } from "./components/Guards.tsx";
+import { NavBar } from "./components/NavBar.tsx";
+import { Placeholder } from "./components/Placeholder.tsx";
+import { Toasts } from "./components/Toasts.tsx";
+import { AboutPage } from "./pages/About.tsx";
+import { BusinessTypeFormPage } from "./pages/business-types/BusinessTypeForm.tsx";
+import { BusinessTypesListPage } from "./pages/business-types/BusinessTypesList.tsx";
+import { FaqPage } from "./pages/Faq.tsx";
+import { ForgotPasswordPage } from "./pages/ForgotPassword.tsx";
+import { HomePage } from "./pages/Home.tsx";
+import { LoginPage } from "./pages/Login.tsx";
+import { PrivacyPage } from "./pages/Privacy.tsx";
+import { RegisterPage } from "./pages/Register.tsx";
+import { ResetPasswordPage } from "./pages/ResetPassword.tsx";
+import { TermsPage } from "./pages/Terms.tsx";
+
+function ScrollToTop() {
+  const [location] = useLocation();
+  useEffect(() => window.scrollTo(0, 0), [location]);
+  return null;
+}
+
+// The spec's route table (section 2).
+export function Routes() {
+  return (
+    <Switch>
+      <Route path="/" component={HomePage} />
+      <Route path="/about" component={AboutPage} />
+      <Route path="/login" component={LoginPage} />
+      <Route path="/register" component={RegisterPage} />
+      <Route path="/forgot-password" component={ForgotPasswordPage} />
+      <Route path="/reset-password" component={ResetPasswordPage} />
+      <Route path="/terms" component={TermsPage} />
+      <Route path="/privacy" component={PrivacyPage} />
+      <Route path="/faq" component={FaqPage} />
+      <Route path="/businesses">{() => <Placeholder title="Nearcast Businesses" />}</Route>
+      <Route path="/subscribe">{() => <Placeholder title="Subscribe" />}</Route>
+      <Route path="/customers">{() => <RequireAuth><Placeholder title="Customers" /></RequireAuth>}</Route>
+      <Route path="/customers/add">{() => <RequireAuth><Placeholder title="Add Customer" /></RequireAuth>}</Route>
+      <Route path="/customers/edit/:id">{() => <RequireAuth><Placeholder title="Edit Customer" /></RequireAuth>}</Route>
+      <Route path="/my-business">{() => <RequireAuth><Placeholder title="My Business" /></RequireAuth>}</Route>
+      <Route path="/businesses/add">{() => <RequireAuth><Placeholder title="Add Business" /></RequireAuth>}</Route>
+      <Route path="/businesses/edit/:id">{() => <RequireAuth><Placeholder title="Edit Business" /></RequireAuth>}</Route>
+      <Route path="/businesses/broadcast/:id">{() => <RequireAuth><Placeholder title="Broadcast" /></RequireAuth>}</Route>
+      <Route path="/business-types">{() => <RequireAdmin><BusinessTypesListPage /></RequireAdmin>}</Route>
+      <Route path="/business-types/add">{() => <RequireAdmin><BusinessTypeFormPage /></RequireAdmin>}</Route>
+      <Route path="/business-types/edit/:id">{() => <RequireAdmin><BusinessTypeFormPage /></RequireAdmin>}</Route>
+      <Route>
+        <Redirect to="/" replace />
+      </Route>
+    </Switch>
+  );
+}
+
+export function App() {
+  return (
+    <div className="app">
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
+      <ScrollToTop />
+      <NavBar />
+      <main id="main" className="main">
+        <Routes />
+      </main>
+      <Footer />
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { useState } from "react";
+import { Link, useLocation } from "wouter";
+import { paths } from "../paths.ts";
+import { isAdmin, isAuthenticated, logout } from "../state/session.ts";
+import { Logo } from "./Logo.tsx";
+
+function NavLink({ href, children, onClick }: { href: string; children: string; onClick: () => void }) {
+  const [location] = useLocation();
+  const active = href === "/" ? location === "/" : location === href || location.startsWith(`${href}/`);
+  return (
+    <Link href={href} className={`nav-link${active ? " active" : ""}`} aria-current={active ? "page" : undefined} onClick={onClick}>
+      {children}
+    </Link>
+  );
+}
+
+export function NavBar() {
+  useSignals();
+  const [open, setOpen] = useState(false);
+  const [, navigate] = useLocation();
+  const close = () => setOpen(false);
+
+  async function onLogout() {
+    close();
+    await logout();
+    navigate(paths.login);
+  }
+
+  return (
+    <header className="navbar">
+      <div className="container navbar-inner">
+        <Link href={paths.home} className="brand" onClick={close} aria-label="Nearcast home">
+          <Logo />
+        </Link>
+        <button
+          type="button"
+          className="nav-toggle"
+          aria-expanded={open}
+          aria-controls="main-nav"
+          aria-label={open ? "Close menu" : "Open menu"}
+          onClick={() => setOpen(!open)}
+        >
+          <span />
+          <span />
+          <span />
+        </button>
+        <nav id="main-nav" className={`nav${open ? " open" : ""}`} aria-label="Main">
+          <NavLink href={paths.home} onClick={close}>Home</NavLink>
+          <NavLink href={paths.about} onClick={close}>About</NavLink>
+          <NavLink href={paths.faq} onClick={close}>FAQ</NavLink>
+          <NavLink href={paths.businesses} onClick={close}>Businesses</NavLink>
+          {isAuthenticated.value && <NavLink href={paths.customers} onClick={close}>Customers</NavLink>}
+          {isAuthenticated.value && <NavLink href={paths.myBusiness} onClick={close}>My Business</NavLink>}
+          {isAdmin.value && <NavLink href={paths.businessTypes} onClick={close}>Business Types</NavLink>}
+          <span className="nav-spacer" />
+          {isAuthenticated.value ? (
+            <button type="button" className="btn btn-ghost btn-sm" onClick={onLogout}>
+              Logout
+            </button>
+          ) : (
+            <>
+              <NavLink href={paths.login} onClick={close}>Login</NavLink>
+              <Link href={paths.register} className="btn btn-primary btn-sm" onClick={close}>
+                Register
+              </Link>
+            </>
+          )}
+        </nav>
+      </div>
+    </header>
+  );
+}

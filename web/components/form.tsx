@@ -1,0 +1,88 @@
+import { type ReactNode, useId, useMemo, useState } from "react";
+import type * as v from "valibot";
+import { check, type FieldErrors } from "../../src/schemas/check.ts";
+
+/**
+ * Form state validated by the same valibot schema the API uses. Errors show once the form was submitted
+ * (spec section 4: the 'submitted' flag) or once a field was touched; no request is sent while invalid.
+ */
+export function useForm<S extends v.GenericSchema, T extends Record<string, unknown>>(schema: S, initial: T) {
+  const [values, setValues] = useState<T>(initial);
+  const [submitted, setSubmitted] = useState(false);
+  const [touched, setTouched] = useState<Record<string, boolean>>({});
+  const result = useMemo(() => check(schema, values), [schema, values]);
+  const errors: FieldErrors = result.ok ? {} : result.errors;
+
+  return {
+    values,
+    errors,
+    valid: result.ok,
+    output: result.ok ? (result.value as v.InferOutput<S>) : null,
+    submitted,
+    set<K extends keyof T>(key: K, value: T[K]) {
+      setValues((old) => ({ ...old, [key]: value }));
+    },
+    reset(next: T) {
+      setValues(next);
+      setSubmitted(false);
+      setTouched({});
+    },
+    touch(key: keyof T & string) {
+      setTouched((old) => (old[key] ? old : { ...old, [key]: true }));
+    },
+    /** The message to show under a field right now, if any. */
+    error(key: keyof T & string): string | undefined {
+      return submitted || touched[key] ? errors[key] : undefined;
+    },
+    /** Marks the form submitted; true when it is valid and may be sent. */
+    submit(): boolean {
+      setSubmitted(true);
+      return result.ok;
+    },
+  };
+}
+
+interface FieldProps {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  children: (props: { id: string; "aria-invalid": boolean; "aria-describedby"?: string; className: string }) => ReactNode;
+}
+
+/** A labelled control with its hint and error, wired for screen readers. */
+export function Field({ label, error, hint, children }: FieldProps) {
+  const id = useId();
+  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={`field${error ? " has-error" : ""}`}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, "aria-invalid": !!error, "aria-describedby": describedBy, className: "input" })}
+      {hint && (
+        <div id={`${id}-hint`} className="field-hint">
+          {hint}
+        </div>
+      )}
+      {error && (
+        <div id={`${id}-error`} className="field-error" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The 'Please fix the following errors:' box of the login and register screens. */
+export function ErrorSummary({ errors, show }: { errors: FieldErrors; show: boolean }) {
+  const messages = [...new Set(Object.values(errors))];
+  if (!show || messages.length === 0) return null;
+  return (
+    <div className="alert alert-error" role="alert">
+      <strong>Please fix the following errors:</strong>
+      <ul>
+        {messages.map((m) => (
+          <li key={m}>{m}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { Placeholder } from "../components/Placeholder.tsx";
+
+export function RegisterPage() {
+  return <Placeholder title="Register" />;
+}
