@@ -20,7 +20,7 @@ export function printJson(value: unknown): void {
 }
 
 /** Fixed-width columns for the terminal. */
-export function printTable(rows: Record<string, string | number>[], columns: string[]): void {
+export function printTable(rows: Record<string, unknown>[], columns: string[]): void {
   if (rows.length === 0) {
     process.stdout.write("(none)\n");
     return;

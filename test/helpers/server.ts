@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+export const BINARY = join(import.meta.dir, "..", "..", "dist", "nearcast");
+
+export interface RunningBinary {
+  url: string;
+  dataDir: string;
+  proc: Subprocess;
+  /** Everything the server wrote to stderr so far (its log). */
+  log(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts dist/nearcast on a free port in a fresh temp data dir; resolves once /api/health answers. */
+export async function startBinary(env: Record<string, string> = {}, dataDir?: string): Promise<RunningBinary> {
+  const dir = dataDir ?? mkdtempSync(join(tmpdir(), "nearcast-"));
+  const proc = Bun.spawn([BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let log = "";
+  const decoder = new TextDecoder();
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15_000);
+    (async () => {
+      for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
+        log += decoder.decode(chunk);
+        const m = /listening on (http:\/\/[^\s]+)/.exec(log);
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1].replace("localhost", "127.0.0.1"));
+        }
+      }
+      clearTimeout(timer);
+      reject(new Error(`server exited:\n${log}`));
+    })();
+  });
+  return {
+    url,
+    dataDir: dir,
+    proc,
+    log: () => log,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+      if (!dataDir) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** fetch against a running binary the way the browser client does (XSRF cookie + header, bearer token). */
+export function httpClient(baseUrl: string) {
+  let xsrf: string | undefined;
+  async function ensureXsrf(): Promise<string> {
+    if (xsrf) return xsrf;
+    const res = await fetch(`${baseUrl}/api/health`);
+    const cookie = res.headers.get("set-cookie") ?? "";
+    xsrf = /XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1];
+    if (!xsrf) throw new Error("no XSRF-TOKEN cookie");
+    return xsrf;
+  }
+  return async function call(method: string, path: string, json?: unknown, token?: string) {
+    const headers: Record<string, string> = {};
+    if (method !== "GET") {
+      const t = await ensureXsrf();
+      headers.cookie = `XSRF-TOKEN=${t}`;
+      headers["x-xsrf-token"] = t;
+    }
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (json !== undefined) headers["content-type"] = "application/json";
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body: json === undefined ? undefined : JSON.stringify(json) });
+    const text = await res.text();
+    let body: any = text;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    return { status: res.status, body, headers: res.headers };
+  };
+}
