@@ -6,3 +6,4 @@ declare module "*.ttf" {
   const path: string;
   export default path;
 }
+declare module "*.css";
