@@ -1,7 +1,7 @@
 // Builds the UI bundle (esbuild), embeds it with a generated manifest, and compiles the single executable.
 //   bun scripts/build.ts          UI bundle + dist/nearcast
 //   bun scripts/build.ts --web    UI bundle and manifest only (what the tests need)
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import * as esbuild from "esbuild";
 
@@ -18,7 +18,7 @@ const TYPES: Record<string, string> = {
 };
 
 async function buildWeb(): Promise<void> {
-  rmSync(outDir, { recursive: true, force: true });
+  // Old hashed files are left in place (make clean removes them): a server already running keeps its bundle.
   mkdirSync(assetsDir, { recursive: true });
   const result = await esbuild.build({
     entryPoints: [join(root, "web", "main.tsx")],
