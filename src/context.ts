@@ -8,6 +8,7 @@ import { consoleLogger, type Logger } from "./lib/logger.ts";
 import { createRepos } from "./repos/index.ts";
 import { createAuthService } from "./services/auth.ts";
 import { createBusinessTypesService } from "./services/business-types.ts";
+import { createBusinessesService } from "./services/businesses.ts";
 
 export interface ContextOptions {
   /** ":memory:" for tests; defaults to <dataDir>/nearcast.db. */
@@ -31,6 +32,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const services = {
     auth: createAuthService({ repos, clock, config, logger }),
     businessTypes: createBusinessTypesService({ repos }),
+    businesses: createBusinessesService({ repos }),
   };
   return {
     config,

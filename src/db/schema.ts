@@ -86,3 +86,78 @@ export const businesses = sqliteTable(
   },
   (t) => [index("businesses_owner_idx").on(t.ownerId), index("businesses_type_idx").on(t.businessTypeId)],
 );
+
+// One row per person, keyed by E.164 phone; shared by every business they subscribe to.
+export const customers = sqliteTable(
+  "customers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    phone: text("phone").notNull(),
+    contactPreference: text("contact_preference", { enum: ["WhatsApp", "SMS"] }).notNull().default("SMS"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("customers_phone_unique").on(t.phone)],
+);
+
+// The current state of one customer's subscription to one business. History lives in consent_events.
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    businessId: integer("business_id")
+      .notNull()
+      .references(() => businesses.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["active", "unsubscribed", "removed"] }).notNull().default("active"),
+    source: text("source", { enum: ["qr", "list", "manual", "import"] }).notNull(),
+    consentAt: integer("consent_at", { mode: "timestamp_ms" }).notNull(),
+    consentText: text("consent_text").notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    unsubscribedAt: integer("unsubscribed_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("subscriptions_customer_business_unique").on(t.customerId, t.businessId),
+    index("subscriptions_business_status_idx").on(t.businessId, t.status),
+  ],
+);
+
+// Append-only record of consent given and withdrawn (subscribe, STOP, START, removal by the owner).
+export const consentEvents = sqliteTable(
+  "consent_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    // Null for events that apply to every business (a STOP to the shared sender number).
+    businessId: integer("business_id").references(() => businesses.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["subscribed", "resubscribed", "unsubscribed", "removed"] }).notNull(),
+    source: text("source").notNull(),
+    consentText: text("consent_text"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+    at: integer("at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("consent_events_customer_idx").on(t.customerId), index("consent_events_business_idx").on(t.businessId)],
+);
+
+// Every stored image, so a delete or a reference can be checked against its owner.
+export const uploads = sqliteTable(
+  "uploads",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    kind: text("kind", { enum: ["logo", "sample", "broadcast"] }).notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("uploads_file_name_unique").on(t.fileName), index("uploads_owner_idx").on(t.ownerId)],
+);

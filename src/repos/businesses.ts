@@ -1,9 +1,50 @@
-import { eq, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { businesses } from "../db/schema.ts";
+import { businesses, businessTypes } from "../db/schema.ts";
+
+export type BusinessRow = typeof businesses.$inferSelect;
+export type BusinessFields = Omit<typeof businesses.$inferInsert, "id" | "createdAt">;
+/** A business with the name of its type (null if the type row is gone). */
+export type BusinessWithType = BusinessRow & { typeName: string | null };
+
+const withType = { ...businessColumns(), typeName: businessTypes.name };
+
+function businessColumns() {
+  const { id, ownerId, businessTypeId, name, address, phone, logoImagePath, sampleImagePath, sampleProductText, qrMessage, successMessage, isActive, createdAt } =
+    businesses;
+  return { id, ownerId, businessTypeId, name, address, phone, logoImagePath, sampleImagePath, sampleProductText, qrMessage, successMessage, isActive, createdAt };
+}
 
 export function businessesRepo(db: Db) {
+  const base = () => db.select(withType).from(businesses).leftJoin(businessTypes, eq(businessTypes.id, businesses.businessTypeId));
   return {
+    findById(id: number): BusinessWithType | undefined {
+      return base().where(eq(businesses.id, id)).get();
+    },
+    listAll(): BusinessWithType[] {
+      return base().orderBy(desc(businesses.createdAt), desc(businesses.id)).all();
+    },
+    listActive(): BusinessWithType[] {
+      return base().where(eq(businesses.isActive, true)).orderBy(businesses.name).all();
+    },
+    listByOwner(ownerId: number): BusinessWithType[] {
+      return base().where(eq(businesses.ownerId, ownerId)).orderBy(desc(businesses.createdAt), desc(businesses.id)).all();
+    },
+    listActiveByType(businessTypeId: number): BusinessWithType[] {
+      return base()
+        .where(and(eq(businesses.businessTypeId, businessTypeId), eq(businesses.isActive, true)))
+        .orderBy(businesses.name)
+        .all();
+    },
+    insert(fields: BusinessFields): BusinessRow {
+      return db.insert(businesses).values(fields).returning().get();
+    },
+    update(id: number, fields: Partial<BusinessFields>): BusinessRow | undefined {
+      return db.update(businesses).set(fields).where(eq(businesses.id, id)).returning().get();
+    },
+    delete(id: number): boolean {
+      return db.delete(businesses).where(eq(businesses.id, id)).returning({ id: businesses.id }).all().length > 0;
+    },
     countByType(businessTypeId: number): number {
       return (
         db

@@ -1,0 +1,87 @@
+import * as v from "valibot";
+
+export const DEFAULT_QR_MESSAGE = "Scan this QR code to get notified of promotions, offers and deals!";
+export const DEFAULT_SUCCESS_MESSAGE =
+  "Congratulations! Your phone number is Successfully Subscribed, you will be notified when we have new deals!";
+
+// US-style: optional +1, optional separators and parentheses, 10 digits.
+export const US_PHONE = /^(\+?1[\s.-]?)?(\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}$/;
+
+const optionalMessage = v.optional(
+  v.pipe(
+    v.nullable(v.string("Message must be text"), ""),
+    v.transform((s) => (s ?? "").trim()),
+    v.maxLength(200, "Message cannot exceed 200 characters"),
+  ),
+  "",
+);
+
+const imagePath = v.optional(v.nullable(v.pipe(v.string("Image path must be text"), v.trim(), v.maxLength(300, "Image path is too long"))), null);
+
+export const businessSchema = v.object({
+  name: v.pipe(
+    v.string("Business name is required"),
+    v.trim(),
+    v.nonEmpty("Business name is required"),
+    v.minLength(2, "Name must be at least 2 characters long"),
+    v.maxLength(200, "Name cannot exceed 200 characters"),
+  ),
+  businessTypeId: v.pipe(
+    v.union([v.number(), v.pipe(v.string(), v.nonEmpty("Business type is required"), v.transform(Number))], "Business type is required"),
+    v.integer("Business type is required"),
+    v.minValue(1, "Business type is required"),
+  ),
+  address: v.pipe(
+    v.string("Business address is required"),
+    v.trim(),
+    v.nonEmpty("Business address is required"),
+    v.minLength(5, "Address must be at least 5 characters long"),
+    v.maxLength(500, "Address cannot exceed 500 characters"),
+  ),
+  phone: v.pipe(
+    v.string("Phone number is required"),
+    v.trim(),
+    v.nonEmpty("Phone number is required"),
+    v.regex(US_PHONE, "Please enter a valid phone number"),
+  ),
+  sampleProductText: v.pipe(
+    v.string("Sample product description is required"),
+    v.trim(),
+    v.nonEmpty("Sample product description is required"),
+    v.maxLength(100, "Description cannot exceed 100 characters"),
+  ),
+  qrMessage: optionalMessage,
+  successMessage: optionalMessage,
+  isActive: v.optional(v.boolean("isActive must be true or false"), true),
+  logoImagePath: imagePath,
+  sampleImagePath: v.pipe(
+    v.optional(v.nullable(v.string("Sample product image is required")), null),
+    v.transform((s) => (s ?? "").trim()),
+    v.nonEmpty("Sample product image is required"),
+    v.maxLength(300, "Image path is too long"),
+  ),
+});
+
+export type BusinessInput = v.InferOutput<typeof businessSchema>;
+
+/** What anyone may see of a business (public list, subscribe page, QR modal). */
+export interface PublicBusiness {
+  id: number;
+  name: string;
+  businessTypeId: number;
+  businessType: { id: number; name: string } | null;
+  address: string;
+  phone: string;
+  logoImagePath: string | null;
+  sampleImagePath: string | null;
+  sampleProductText: string;
+  qrMessage: string;
+  successMessage: string;
+  isActive: boolean;
+  createdAt: string;
+}
+
+/** The owner's view adds who owns it. */
+export interface Business extends PublicBusiness {
+  ownerId: number;
+}
