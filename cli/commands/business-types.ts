@@ -4,15 +4,22 @@ import type { BusinessType } from "../../src/schemas/business-types.ts";
 import { commandContext, dataDirOption, examples, printJson, printTable } from "../context.ts";
 
 function parseId(raw: string): number {
-  if (!/^[1-9]\d*$/.test(raw)) throw new ValidationError(`ID must be a positive whole number (got "${raw}")`);
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ValidationError(`ID must be a positive whole number (got "${raw}")`);
   return Number(raw);
 }
 
 function parseActive(raw: string | undefined): boolean | undefined {
   if (raw === undefined) return undefined;
-  if (["true", "yes", "1", "active"].includes(raw)) return true;
-  if (["false", "no", "0", "inactive"].includes(raw)) return false;
+  const value = raw.trim().toLowerCase();
+  if (["true", "yes", "1", "active"].includes(value)) return true;
+  if (["false", "no", "0", "inactive"].includes(value)) return false;
   throw new ValidationError(`--active must be true or false (got "${raw}")`);
+}
+
+/** One line of a table cell: the first line of the text, cut to `max` characters. */
+function cell(text: string, max = 48): string {
+  const line = text.split(/\r?\n/, 1)[0] ?? "";
+  return line.length > max || line !== text ? `${line.slice(0, max - 1).trimEnd()}…` : line;
 }
 
 function show(type: BusinessType, json: boolean, verb: string): void {
@@ -20,23 +27,31 @@ function show(type: BusinessType, json: boolean, verb: string): void {
   else process.stdout.write(`${verb} business type ${type.id}: ${type.name}${type.isActive ? "" : " (inactive)"}\n`);
 }
 
+/** Usage mistakes (unknown option, missing argument) exit 2 like every other input error; help exits 0. */
+function usageExit(err: { exitCode: number }): never {
+  process.exit(err.exitCode === 0 ? 0 : 2);
+}
+
 export function businessTypesCommand(): Command {
-  const cmd = new Command("business-types").description("manage business types (admin)").addHelpText(
-    "after",
-    examples(
-      "nearcast business-types list",
-      'nearcast business-types add --name Bakery --description "Bread, cakes and pastries"',
-      "nearcast business-types update 3 --active false",
-      "nearcast business-types remove 3",
-    ),
-  );
+  const cmd = new Command("business-types")
+    .description("manage business types (admin)")
+    .exitOverride(usageExit)
+    .addHelpText(
+      "after",
+      examples(
+        "nearcast business-types list",
+        'nearcast business-types add --name Bakery --description "Bread, cakes and pastries"',
+        "nearcast business-types update 3 --active false",
+        "nearcast business-types remove 3",
+      ),
+    );
 
   cmd
     .command("list")
     .description("list business types")
     .option("--json", "print as JSON", false)
     .addOption(dataDirOption())
-    .addHelpText("after", examples("nearcast business-types list --json"))
+    .addHelpText("after", examples("nearcast business-types list", "nearcast business-types list --json"))
     .action((opts) => {
       const ctx = commandContext(opts);
       try {
@@ -44,7 +59,12 @@ export function businessTypesCommand(): Command {
         if (opts.json) printJson(list);
         else
           printTable(
-            list.map((t) => ({ ...t, status: t.isActive ? "active" : "inactive", createdAt: t.createdAt.slice(0, 10) })),
+            list.map((t) => ({
+              ...t,
+              status: t.isActive ? "active" : "inactive",
+              description: cell(t.description),
+              createdAt: t.createdAt.slice(0, 10),
+            })),
             ["id", "name", "status", "description", "createdAt"],
           );
       } finally {
@@ -60,15 +80,18 @@ export function businessTypesCommand(): Command {
     .option("--active <bool>", "true or false", "true")
     .option("--json", "print the new type as JSON", false)
     .addOption(dataDirOption())
-    .addHelpText("after", examples('nearcast business-types add --name "Hair Salon" --description "Cuts and colour"'))
+    .addHelpText(
+      "after",
+      examples(
+        'nearcast business-types add --name "Hair Salon" --description "Cuts and colour"',
+        "nearcast business-types add --name Florist --active false --json",
+      ),
+    )
     .action((opts) => {
+      const isActive = parseActive(opts.active);
       const ctx = commandContext(opts);
       try {
-        const type = ctx.services.businessTypes.create({
-          name: opts.name,
-          description: opts.description,
-          isActive: parseActive(opts.active),
-        });
+        const type = ctx.services.businessTypes.create({ name: opts.name, description: opts.description, isActive });
         show(type, opts.json, "Added");
       } finally {
         ctx.close();
@@ -80,20 +103,24 @@ export function businessTypesCommand(): Command {
     .description("change a business type; options left out keep their value")
     .argument("<id>", "business type id")
     .option("--name <name>", "2 to 100 characters")
-    .option("--description <text>", "up to 500 characters")
+    .option("--description <text>", 'up to 500 characters ("" clears it)')
     .option("--active <bool>", "true or false")
     .option("--json", "print the updated type as JSON", false)
     .addOption(dataDirOption())
-    .addHelpText("after", examples("nearcast business-types update 2 --name Bakery --active true"))
+    .addHelpText(
+      "after",
+      examples("nearcast business-types update 2 --name Bakery --active true", 'nearcast business-types update 2 --description ""'),
+    )
     .action((rawId: string, opts) => {
+      const id = parseId(rawId);
+      const isActive = parseActive(opts.active);
       const ctx = commandContext(opts);
       try {
-        const id = parseId(rawId);
         const current = ctx.services.businessTypes.get(id);
         const type = ctx.services.businessTypes.update(id, {
           name: opts.name ?? current.name,
           description: opts.description ?? current.description,
-          isActive: parseActive(opts.active) ?? current.isActive,
+          isActive: isActive ?? current.isActive,
         });
         show(type, opts.json, "Updated");
       } finally {
@@ -105,14 +132,15 @@ export function businessTypesCommand(): Command {
     .command("remove")
     .description("delete a business type that no business uses")
     .argument("<id>", "business type id")
+    .option("--json", "print the removed type as JSON", false)
     .addOption(dataDirOption())
-    .addHelpText("after", examples("nearcast business-types remove 4"))
+    .addHelpText("after", examples("nearcast business-types remove 4", "nearcast business-types remove 4 --json"))
     .action((rawId: string, opts) => {
+      const id = parseId(rawId);
       const ctx = commandContext(opts);
       try {
-        const id = parseId(rawId);
-        ctx.services.businessTypes.remove(id);
-        process.stdout.write(`Removed business type ${id}\n`);
+        const type = ctx.services.businessTypes.remove(id);
+        show(type, opts.json, "Removed");
       } finally {
         ctx.close();
       }

@@ -7,6 +7,10 @@ import { validate } from "./validate.ts";
 export const TYPE_NOT_FOUND = "Business type not found.";
 export const TYPE_NAME_TAKEN = "A business type with this name already exists.";
 
+export function typeInUseMessage(name: string, count: number): string {
+  return `"${name}" is used by ${count} business${count === 1 ? "" : "es"} and cannot be deleted. Mark it inactive instead.`;
+}
+
 export function toBusinessType(row: BusinessTypeRow): BusinessType {
   return {
     id: row.id,
@@ -17,8 +21,25 @@ export function toBusinessType(row: BusinessTypeRow): BusinessType {
   };
 }
 
+/** The unique index on lower(name) fired: another writer (the CLI, a second tab) got there between check and write. */
 function isUniqueViolation(e: unknown): boolean {
-  return String(e).includes("UNIQUE constraint failed");
+  for (let err = e as { code?: unknown; message?: unknown; cause?: unknown } | undefined, depth = 0; err && depth < 5; depth++) {
+    if (err.code === "SQLITE_CONSTRAINT_UNIQUE" || String(err.message ?? "").includes("UNIQUE constraint failed")) return true;
+    err = err.cause as typeof err;
+  }
+  return false;
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/**
+ * valibot reports a missing key with the object's generic "Invalid key: ..." text, not the field's own message;
+ * a present-but-undefined name gets the spec's 'Business type name is required'.
+ */
+function withNameKey(input: unknown): unknown {
+  return isPlainObject(input) ? { name: undefined, ...input } : input;
 }
 
 export function createBusinessTypesService({ repos }: { repos: Repos }) {
@@ -26,6 +47,20 @@ export function createBusinessTypesService({ repos }: { repos: Repos }) {
     const row = repos.businessTypes.findById(id);
     if (!row) throw new NotFoundError(TYPE_NOT_FOUND);
     return row;
+  }
+
+  function assertNameFree(name: string, exceptId?: number): void {
+    const other = repos.businessTypes.findByName(name);
+    if (other && other.id !== exceptId) throw new ConflictError(TYPE_NAME_TAKEN);
+  }
+
+  function write<T>(fn: () => T): T {
+    try {
+      return repos.transaction(fn);
+    } catch (e) {
+      if (isUniqueViolation(e)) throw new ConflictError(TYPE_NAME_TAKEN);
+      throw e;
+    }
   }
 
   return {
@@ -36,36 +71,35 @@ export function createBusinessTypesService({ repos }: { repos: Repos }) {
       return toBusinessType(get(id));
     },
     create(input: unknown): BusinessType {
-      const data = validate(businessTypeSchema, input);
-      try {
+      const data = validate(businessTypeSchema, withNameKey(input));
+      return write(() => {
+        assertNameFree(data.name);
         return toBusinessType(repos.businessTypes.insert(data));
-      } catch (e) {
-        if (isUniqueViolation(e)) throw new ConflictError(TYPE_NAME_TAKEN);
-        throw e;
-      }
+      });
     },
+    /**
+     * Replaces name, description and isActive. A field left out of the body keeps its current value (it is not
+     * reset to its default: a client that omits isActive must not silently reactivate a retired type).
+     */
     update(id: number, input: unknown): BusinessType {
-      const data = validate(businessTypeSchema, input);
-      get(id);
-      try {
+      return write(() => {
+        const current = get(id);
+        const merged = isPlainObject(input) ? { description: current.description, isActive: current.isActive, ...input } : input;
+        const data = validate(businessTypeSchema, withNameKey(merged));
+        assertNameFree(data.name, id);
         const row = repos.businessTypes.update(id, data);
         if (!row) throw new NotFoundError(TYPE_NOT_FOUND);
         return toBusinessType(row);
-      } catch (e) {
-        if (isUniqueViolation(e)) throw new ConflictError(TYPE_NAME_TAKEN);
-        throw e;
-      }
+      });
     },
-    remove(id: number): void {
-      repos.transaction(() => {
+    /** Deletes a type no business uses and returns it; a type in use answers 409 and nothing changes. */
+    remove(id: number): BusinessType {
+      return repos.transaction(() => {
         const row = get(id);
         const inUse = repos.businesses.countByType(id);
-        if (inUse > 0) {
-          throw new ConflictError(
-            `"${row.name}" is used by ${inUse} business${inUse === 1 ? "" : "es"} and cannot be deleted. Mark it inactive instead.`,
-          );
-        }
+        if (inUse > 0) throw new ConflictError(typeInUseMessage(row.name, inUse));
         repos.businessTypes.delete(id);
+        return toBusinessType(row);
       });
     },
   };
