@@ -1,5 +1,146 @@
-import { Placeholder } from "../../components/Placeholder.tsx";
+import { useCallback, useEffect, useState } from "react";
+import { Link } from "wouter";
+import type { BusinessType } from "../../../src/schemas/business-types.ts";
+import { ApiError } from "../../api/client.ts";
+import { businessTypeApi } from "../../api/endpoints.ts";
+import { Spinner } from "../../components/Spinner.tsx";
+import { paths } from "../../paths.ts";
+import "../../styles/admin.css";
 
+export const DELETE_FAILED = "Error deleting business type. Please try again.";
+
+/** The created date as a short US date (11/22/26), the full date for a tooltip. */
+export function shortDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString("en-US", { month: "numeric", day: "numeric", year: "2-digit" });
+}
+
+function longDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString("en-US", { month: "long", day: "numeric", year: "numeric" });
+}
+
+/** Spec: a failed delete alerts the generic sentence, except a 409 (type in use), whose reason the server words. */
+export function deleteErrorMessage(err: unknown): string {
+  if (err instanceof ApiError && err.status === 409 && err.message) return err.message;
+  return DELETE_FAILED;
+}
+
+/** /business-types (admin): every type, active or not, with edit and delete. */
 export function BusinessTypesListPage() {
-  return <Placeholder title="BusinessTypesList" />;
+  const [types, setTypes] = useState<BusinessType[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [deleting, setDeleting] = useState<number | null>(null);
+
+  // Spec section 8: a failed list load is logged only, and the spinner stops.
+  const load = useCallback(async () => {
+    try {
+      setTypes(await businessTypeApi.list());
+    } catch (err) {
+      console.error("Error loading business types:", err);
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function onDelete(type: BusinessType) {
+    if (deleting !== null) return;
+    if (!window.confirm(`Are you sure you want to delete the business type "${type.name}"?`)) return;
+    setDeleting(type.id);
+    try {
+      await businessTypeApi.remove(type.id);
+      await load();
+    } catch (err) {
+      window.alert(deleteErrorMessage(err));
+    } finally {
+      setDeleting(null);
+    }
+  }
+
+  return (
+    <section className="container page admin-page">
+      <header className="page-header">
+        <div>
+          <h1>Business Types</h1>
+          <p className="page-subtitle">The categories owners pick from when they add a business.</p>
+        </div>
+        <Link href={paths.businessTypeAdd} className="btn btn-primary">
+          <span aria-hidden="true">+</span> Add Business Type
+        </Link>
+      </header>
+
+      {loading ? (
+        <Spinner label="Loading business types..." />
+      ) : types.length === 0 ? (
+        <div className="card empty-state">
+          <p>No business types found.</p>
+          <Link href={paths.businessTypeAdd}>Add the first one</Link>
+        </div>
+      ) : (
+        <div className="table-wrap">
+          <table className="table admin-table">
+            <caption className="sr-only">Business types</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Description</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created Date</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {types.map((t) => (
+                <tr key={t.id}>
+                  <td data-label="Name" className="admin-name">
+                    {t.name}
+                  </td>
+                  <td data-label="Description" className="admin-description">
+                    {t.description ? (
+                      <span className="admin-clamp" title={t.description}>
+                        {t.description}
+                      </span>
+                    ) : (
+                      <span className="muted admin-none">No description</span>
+                    )}
+                  </td>
+                  <td data-label="Status">
+                    <span className={`badge ${t.isActive ? "badge-success" : "badge-muted"}`}>{t.isActive ? "Active" : "Inactive"}</span>
+                  </td>
+                  <td data-label="Created Date" className="admin-date">
+                    <time dateTime={t.createdAt} title={longDate(t.createdAt)}>
+                      {shortDate(t.createdAt)}
+                    </time>
+                  </td>
+                  <td data-label="Actions" className="admin-actions">
+                    <div className="actions">
+                      <Link href={paths.businessTypeEdit(t.id)} className="btn btn-secondary btn-sm" aria-label={`Edit ${t.name}`}>
+                        Edit
+                      </Link>
+                      <button
+                        type="button"
+                        className="btn btn-danger btn-sm"
+                        aria-label={`Delete ${t.name}`}
+                        disabled={deleting !== null}
+                        aria-busy={deleting === t.id}
+                        onClick={() => void onDelete(t)}
+                      >
+                        {deleting === t.id ? "Deleting..." : "Delete"}
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
 }
