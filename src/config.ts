@@ -35,22 +35,38 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
+/** A setting's value as shown in an error: quoted and escaped, so the error stays one line whatever was typed. */
+function shown(raw: unknown): string {
+  const text = String(raw);
+  return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}...` : text);
+}
+
 function intSetting(name: string, raw: string | number | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined || raw === "") return fallback;
-  const n = typeof raw === "number" ? raw : Number(raw);
+  if (raw === undefined) return fallback;
+  // Digits only: Number() would also take " " (0), "0x50", "1e3" and "+80".
+  const text = String(raw).trim();
+  const n = /^\d{1,16}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${shown(raw)})`);
   }
   return n;
 }
 
 function numberSetting(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined || raw === "") return fallback;
-  const n = Number(raw);
+  if (raw === undefined) return fallback;
+  const n = /^\d+(\.\d+)?$|^\.\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isFinite(n) || n < min || n > max) {
-    throw new ConfigError(`${name} must be a number from ${min} to ${max} (got "${raw}")`);
+    throw new ConfigError(`${name} must be a number from ${min} to ${max} (got ${shown(raw)})`);
   }
   return n;
+}
+
+function boolSetting(name: string, raw: string | null, fallback: boolean): boolean {
+  if (raw === null) return fallback;
+  const v = raw.toLowerCase();
+  if (["1", "true", "yes", "on"].includes(v)) return true;
+  if (["0", "false", "no", "off"].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false (got ${shown(raw)})`);
 }
 
 function urlSetting(name: string, raw: string): string {
@@ -58,12 +74,20 @@ function urlSetting(name: string, raw: string): string {
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
+    throw new ConfigError(`${name} must be an absolute http(s) URL (got ${shown(raw)})`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || !url.hostname || url.search || url.hash) {
+    throw new ConfigError(`${name} must be an absolute http(s) URL without query or fragment (got ${shown(raw)})`);
   }
   return raw.replace(/\/+$/, "");
+}
+
+/** An optional text setting from the CLI (where "" is a mistake) or the environment (where "" means unset). */
+function textSetting(name: string, override: string | undefined, envValue: string | null): string | null {
+  if (override === undefined) return envValue;
+  const v = override.trim();
+  if (!v) throw new ConfigError(`${name} must not be empty`);
+  return v;
 }
 
 function opt(env: Env, name: string): string | null {
@@ -74,7 +98,12 @@ function opt(env: Env, name: string): string | null {
 function twilioSettings(env: Env): TwilioConfig | null {
   const accountSid = opt(env, "TWILIO_ACCOUNT_SID");
   const authToken = opt(env, "TWILIO_AUTH_TOKEN");
-  if (!accountSid && !authToken) return null;
+  if (!accountSid && !authToken) {
+    // A sender without credentials would silently fall back to the sandbox: nothing would ever reach a phone.
+    const sender = ["TWILIO_FROM", "TWILIO_MESSAGING_SERVICE_SID", "TWILIO_WHATSAPP_FROM"].find((n) => opt(env, n));
+    if (sender) throw new ConfigError(`TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when ${sender} is set`);
+    return null;
+  }
   if (!accountSid) throw new ConfigError("TWILIO_ACCOUNT_SID is required when TWILIO_AUTH_TOKEN is set");
   if (!authToken) throw new ConfigError("TWILIO_AUTH_TOKEN is required when TWILIO_ACCOUNT_SID is set");
   const from = opt(env, "TWILIO_FROM");
@@ -89,25 +118,29 @@ function twilioSettings(env: Env): TwilioConfig | null {
 export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
   const port = intSetting(
     overrides.port !== undefined ? "--port" : "NEARCAST_PORT",
-    overrides.port ?? env.NEARCAST_PORT,
+    overrides.port ?? opt(env, "NEARCAST_PORT") ?? undefined,
     3000,
     0,
     65535,
   );
-  const host = overrides.host ?? opt(env, "NEARCAST_HOST") ?? "0.0.0.0";
-  const dataDir = resolve(overrides.dataDir ?? opt(env, "NEARCAST_DATA_DIR") ?? "./data");
+  const hostName = overrides.host !== undefined ? "--host" : "NEARCAST_HOST";
+  const host = textSetting("--host", overrides.host, opt(env, "NEARCAST_HOST")) ?? "0.0.0.0";
+  if (!/^[A-Za-z0-9.:%_\-[\]]+$/.test(host)) {
+    throw new ConfigError(`${hostName} must be a host name or IP address (got ${shown(host)})`);
+  }
+  const dataDir = resolve(textSetting("--data-dir", overrides.dataDir, opt(env, "NEARCAST_DATA_DIR")) ?? "./data");
   const rawEnv = opt(env, "NEARCAST_ENV") ?? "production";
   if (rawEnv !== "production" && rawEnv !== "development") {
-    throw new ConfigError(`NEARCAST_ENV must be "production" or "development" (got "${rawEnv}")`);
+    throw new ConfigError(`NEARCAST_ENV must be "production" or "development" (got ${shown(rawEnv)})`);
   }
   const publicUrl = urlSetting("NEARCAST_PUBLIC_URL", opt(env, "NEARCAST_PUBLIC_URL") ?? `http://localhost:${port}`);
   const adminEmail = opt(env, "NEARCAST_ADMIN_EMAIL")?.toLowerCase() ?? null;
   if (adminEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
-    throw new ConfigError(`NEARCAST_ADMIN_EMAIL must be an email address (got "${adminEmail}")`);
+    throw new ConfigError(`NEARCAST_ADMIN_EMAIL must be an email address (got ${shown(adminEmail)})`);
   }
   const country = (opt(env, "NEARCAST_DEFAULT_COUNTRY") ?? "US").toUpperCase();
   if (!/^[A-Z]{2}$/.test(country)) {
-    throw new ConfigError(`NEARCAST_DEFAULT_COUNTRY must be a two-letter country code (got "${country}")`);
+    throw new ConfigError(`NEARCAST_DEFAULT_COUNTRY must be a two-letter country code (got ${shown(country)})`);
   }
   return {
     port,
@@ -119,7 +152,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     sendRate: numberSetting("NEARCAST_SEND_RATE", opt(env, "NEARCAST_SEND_RATE") ?? undefined, 1, 0.01, 10000),
     subscribeLimit: intSetting("NEARCAST_SUBSCRIBE_LIMIT", opt(env, "NEARCAST_SUBSCRIBE_LIMIT") ?? undefined, 20, 0, 1_000_000),
     defaultCountry: country,
-    trustProxy: ["1", "true", "yes"].includes((opt(env, "NEARCAST_TRUST_PROXY") ?? "").toLowerCase()),
+    trustProxy: boolSetting("NEARCAST_TRUST_PROXY", opt(env, "NEARCAST_TRUST_PROXY"), false),
     twilio: twilioSettings(env),
     twilioApiBase: urlSetting("TWILIO_API_BASE", opt(env, "TWILIO_API_BASE") ?? "https://api.twilio.com"),
   };

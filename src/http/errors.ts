@@ -26,7 +26,8 @@ export function onError(err: Error, c: Context<AppEnv>) {
     if (status === 413) return errorJson(c, 413, "payload_too_large", "Request body is too large.");
     return errorJson(c, status, "http_error", err.message || "The request could not be processed.");
   }
-  // Unexpected: log the kind and message only (no stack, no request data), answer without details.
-  c.var.ctx?.logger.error(`${c.req.method} ${c.req.path} failed: ${err.name}: ${err.message}`);
+  // Unexpected: log the kind and message only (no stack, no request data), on one line, answer without details.
+  const message = String(err.message).replace(/\s+/g, " ").slice(0, 500);
+  c.var.ctx?.logger.error(`${c.req.method} ${c.req.path} failed: ${err.name}: ${message}`);
   return errorJson(c, 500, "internal", "Something went wrong on our side. Please try again.");
 }

@@ -5,7 +5,8 @@ import type { AppEnv } from "./types.ts";
 /** A JSON object body, or a 4xx naming what is wrong with it. */
 export async function readJson(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const type = c.req.header("content-type") ?? "";
-  if (!type.toLowerCase().startsWith("application/json")) {
+  // application/json, optionally with parameters (charset); not "application/jsonp" or the like.
+  if (!/^application\/json\s*(;|$)/i.test(type.trim())) {
     throw new AppError(415, "unsupported_media_type", "Content-Type must be application/json.");
   }
   let body: unknown;
@@ -30,9 +31,14 @@ export function queryId(c: Context<AppEnv>, name = "id"): number {
   return Number(raw);
 }
 
+/**
+ * The address rate limits are keyed on. Behind a trusted proxy it is the LAST X-Forwarded-For entry: the one the
+ * proxy itself appended. Earlier entries come from the client and are free text, so keying on the first one
+ * would let anybody dodge the per-IP limits by sending a new made-up address each time.
+ */
 export function clientIp(c: Context<AppEnv>): string {
   if (c.var.ctx.config.trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    const forwarded = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (forwarded) return forwarded;
   }
   return c.env?.requestIP?.(c.req.raw)?.address ?? "unknown";

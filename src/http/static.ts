@@ -18,7 +18,10 @@ export function serveAsset(c: Context, asset: StaticAsset): Response {
     Vary: "Accept-Encoding",
   };
   if (useGz) headers["Content-Encoding"] = "gzip";
+  const file = Bun.file(useGz ? asset.gz! : asset.file);
+  // HEAD answers with the size a GET would send (what was there before: 0, which misleads caches and clients).
+  headers["Content-Length"] = String(file.size);
   for (const [k, v] of Object.entries(headers)) c.header(k, v);
   if (c.req.method === "HEAD") return c.body(null);
-  return c.body(Bun.file(useGz ? asset.gz! : asset.file).stream());
+  return c.body(file.stream());
 }

@@ -37,6 +37,8 @@ export class RateLimiter {
     if (!this.hits.has(key) && this.hits.size >= this.maxKeys) this.sweep(now);
     const list = this.live(key, now);
     list.push(now);
+    // Only the newest `limit` hits decide anything (see retryAfter): keep no more, so a flood cannot grow a list.
+    if (list.length > this.limit) list.splice(0, list.length - this.limit);
     this.hits.set(key, list);
   }
 
@@ -46,9 +48,11 @@ export class RateLimiter {
 
   private sweep(now: number): void {
     for (const key of this.hits.keys()) this.live(key, now);
-    // Still full: drop the oldest keys rather than grow without bound.
+    // Still (nearly) full: drop the oldest keys rather than grow without bound. Down to 90%, so that a stream of new
+    // keys sweeps once per maxKeys/10 of them instead of on every single one.
+    const target = Math.floor(this.maxKeys * 0.9);
     for (const key of this.hits.keys()) {
-      if (this.hits.size < this.maxKeys) break;
+      if (this.hits.size <= target) break;
       this.hits.delete(key);
     }
   }

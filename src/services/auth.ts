@@ -11,6 +11,7 @@ import {
   loginSchema,
   type PublicUser,
   registerSchema,
+  RESET_TOKEN_INVALID,
   resetPasswordSchema,
   type Role,
 } from "../schemas/auth.ts";
@@ -26,7 +27,7 @@ const HASH_OPTIONS = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } a
 export const INVALID_LOGIN = "Invalid email or password. Please check your credentials and try again.";
 export const FORGOT_MESSAGE = "If an account exists for that email, password reset instructions have been sent.";
 export const RESET_DONE = "Your password has been reset. Please log in with your new password.";
-export const BAD_RESET_TOKEN = "Invalid or expired reset token. Please request a new password reset.";
+export const BAD_RESET_TOKEN = RESET_TOKEN_INVALID;
 
 export interface AuthDeps {
   repos: Repos;
@@ -150,7 +151,9 @@ export function createAuthService({ repos, clock, config, logger }: AuthDeps) {
       const now = clock.now();
       repos.transaction(() => {
         // Re-check inside the transaction: the same link used twice at once must not reset twice.
-        if (!repos.passwordResets.findUsable(hashToken(data.token), now)) throw new ValidationError(BAD_RESET_TOKEN);
+        if (!repos.passwordResets.findUsable(hashToken(data.token), now)) {
+          throw new ValidationError(BAD_RESET_TOKEN, { token: BAD_RESET_TOKEN });
+        }
         repos.users.setPasswordHash(reset.userId, passwordHash);
         repos.passwordResets.useAllForUser(reset.userId, now);
         repos.sessions.revokeAllForUser(reset.userId, now);

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { AppError } from "../../errors.ts";
@@ -31,6 +32,13 @@ export const xsrf = createMiddleware<AppEnv>(async (c, next) => {
   }
   await next();
   if (!cookie) {
-    setCookie(c, XSRF_COOKIE, randomToken(), { path: "/", sameSite: "Strict", secure: c.req.url.startsWith("https:") });
+    setCookie(c, XSRF_COOKIE, randomToken(), { path: "/", sameSite: "Strict", secure: isHttps(c) });
   }
 });
+
+/** Whether the browser talks HTTPS to us: directly, or to the trusted proxy in front (which terminates TLS). */
+function isHttps(c: Context<AppEnv>): boolean {
+  if (c.req.url.startsWith("https:")) return true;
+  if (!c.var.ctx.config.trustProxy) return false;
+  return c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
+}

@@ -1,0 +1,953 @@
+// Accounts over HTTP: register, login, current user, logout, forgot/reset password, rate limits and roles.
+// Table-driven (PocketBase style): each scenario names its request, the expected status and body, and checks the
+// side effects in the database through ctx.repos / ctx.db.
+import { describe, expect, test } from "bun:test";
+import { count, eq } from "drizzle-orm";
+import { passwordResets, sessions, users } from "../../src/db/schema.ts";
+import { hashToken, randomToken } from "../../src/lib/tokens.ts";
+import { RESET_TTL_MS, SESSION_TTL_MS } from "../../src/services/auth.ts";
+import { type ApiClient, type ApiResponse, apiClient } from "../helpers/api.ts";
+import { type TestContext, testContext } from "../helpers/context.ts";
+
+// The spec's texts (sections 5 and 8) and this design's, spelled out: they are the contract.
+const INVALID_LOGIN = "Invalid email or password. Please check your credentials and try again.";
+const BAD_RESET = "Invalid or expired reset token. Please request a new password reset.";
+const MISSING_RESET = "Invalid or missing reset token. Please request a new password reset.";
+const SESSION_EXPIRED = "Your session has expired. Please log in again.";
+const MIN = 60_000;
+const DAY = 24 * 60 * MIN;
+
+const PASSWORD = "correct horse";
+const ADMIN_EMAIL = "boss@example.com";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Scenario runner
+
+interface World {
+  ctx: TestContext;
+  api: ApiClient;
+  /** Whatever `before` wants to hand to the request and the checks (tokens, ids). */
+  vars: Record<string, any>;
+}
+
+type Lazy<T> = T | ((w: World) => T);
+
+interface Scenario {
+  name: string;
+  /** Extra environment for the context (e.g. NEARCAST_ENV=development). */
+  env?: Record<string, string>;
+  before?: (w: World) => void | Promise<void>;
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: string;
+  json?: Lazy<Record<string, unknown>>;
+  token?: Lazy<string | undefined>;
+  ip?: string;
+  headers?: Record<string, string>;
+  status: number;
+  /** Exact `error` text, and `code`, of an error answer. */
+  error?: string;
+  code?: string;
+  /** Exact per-field messages (the whole object). */
+  fields?: Record<string, string>;
+  /** Further checks on the answer. */
+  expectBody?: (body: any, w: World, res: ApiResponse) => void;
+  /** Side effects, checked in the database afterwards. */
+  after?: (w: World, res: ApiResponse) => void | Promise<void>;
+}
+
+const lazy = <T>(v: Lazy<T>, w: World): T => (typeof v === "function" ? (v as (w: World) => T)(w) : v);
+
+function world(env: Record<string, string> = {}): World {
+  const ctx = testContext({ NEARCAST_ADMIN_EMAIL: ADMIN_EMAIL, ...env });
+  return { ctx, api: apiClient(ctx), vars: {} };
+}
+
+function scenarios(list: Scenario[]): void {
+  for (const s of list) {
+    test(s.name, async () => {
+      const w = world(s.env);
+      try {
+        await s.before?.(w);
+        const res = await w.api.call(s.method, s.path, {
+          json: s.json === undefined ? undefined : lazy(s.json, w),
+          token: s.token === undefined ? undefined : lazy(s.token, w),
+          ip: s.ip,
+          headers: s.headers,
+        });
+        expect({ status: res.status, body: res.body }).toMatchObject({ status: s.status });
+        if (s.status >= 400) {
+          // The one error shape: {error, code, fields?} and nothing else.
+          for (const key of Object.keys(res.body)) expect(["error", "code", "fields"]).toContain(key);
+          expect(typeof res.body.error).toBe("string");
+          expect(typeof res.body.code).toBe("string");
+        }
+        if (s.error !== undefined) expect(res.body.error).toBe(s.error);
+        if (s.code !== undefined) expect(res.body.code).toBe(s.code);
+        if (s.fields !== undefined) expect(res.body.fields).toEqual(s.fields);
+        s.expectBody?.(res.body, w, res);
+        await s.after?.(w, res);
+      } finally {
+        w.ctx.close();
+      }
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Direct setup (no HTTP, and no login where the login itself is not under test: argon2 is deliberately slow)
+
+let seq = 0;
+const freshEmail = () => `user${++seq}@example.com`;
+
+/** A user who can log in with `password`. */
+async function makeUser(w: World, email = freshEmail(), password = PASSWORD) {
+  const user = await w.ctx.services.auth.createUser({ firstName: "Ada", lastName: "Baker", email, password });
+  return { ...user, password };
+}
+
+/** A live session token for a user, written straight into the sessions table. */
+function sessionFor(w: World, userId: number, expiresAt = new Date(w.ctx.clock.now().getTime() + SESSION_TTL_MS)): string {
+  const token = randomToken();
+  w.ctx.repos.sessions.insert(userId, hashToken(token), expiresAt);
+  return token;
+}
+
+const userCount = (w: World) => w.ctx.db.select({ n: count() }).from(users).get()?.n ?? 0;
+const userRow = (w: World, email: string) => w.ctx.repos.users.findByEmail(email);
+const sessionRows = (w: World, userId: number) => w.ctx.db.select().from(sessions).where(eq(sessions.userId, userId)).all();
+const resetRows = (w: World, userId: number) =>
+  w.ctx.db.select().from(passwordResets).where(eq(passwordResets.userId, userId)).all();
+
+const login = (w: World, email: string, password: string, ip?: string) =>
+  w.api.post("/api/auth/Login", { email, password }, { ip });
+const me = (w: World, token?: string) => w.api.get("/api/auth/GetCurrentUser", { token });
+const forgot = (w: World, email: string, ip?: string) => w.api.post("/api/auth/ForgotPassword", { email }, { ip });
+const reset = (w: World, token: string, newPassword: string, ip?: string) =>
+  w.api.post("/api/auth/ResetPassword", { token, newPassword }, { ip });
+
+/** The reset token the development server hands back. */
+async function devResetToken(w: World, email: string): Promise<string> {
+  const res = await forgot(w, email);
+  expect(res.status).toBe(200);
+  expect(typeof res.body.token).toBe("string");
+  return res.body.token;
+}
+
+const DEV = { NEARCAST_ENV: "development" };
+const valid = { firstName: "Ada", lastName: "Baker", email: "ada@example.com", password: "secret1" };
+
+// ---------------------------------------------------------------------------------------------------------------
+
+describe("POST /api/auth/Register", () => {
+  const noUserWritten = (w: World) => expect(userCount(w)).toBe(0);
+  const invalid = (name: string, json: Record<string, unknown>, field: string, message: string): Scenario => ({
+    name,
+    method: "POST",
+    path: "/api/auth/Register",
+    json,
+    status: 400,
+    code: "validation_failed",
+    error: message,
+    expectBody: (b) => expect(b.fields[field]).toBe(message),
+    after: noUserWritten,
+  });
+
+  scenarios([
+    {
+      name: "creates an owner; the password is stored as an argon2id hash, not as itself",
+      method: "POST",
+      path: "/api/auth/Register",
+      json: valid,
+      status: 201,
+      expectBody: (b) => {
+        expect(b.user).toMatchObject({ email: "ada@example.com", firstName: "Ada", lastName: "Baker", role: "owner" });
+        expect(typeof b.user.id).toBe("number");
+        expect(JSON.stringify(b)).not.toMatch(/secret1|argon2|passwordHash/i);
+      },
+      after: async (w) => {
+        const row = userRow(w, "ada@example.com");
+        expect(row?.role).toBe("owner");
+        expect(row?.passwordHash.startsWith("$argon2id$")).toBe(true);
+        expect(row?.passwordHash).not.toContain("secret1");
+        expect(await Bun.password.verify("secret1", row!.passwordHash)).toBe(true);
+      },
+    },
+    {
+      name: "email is trimmed and stored lower-case; names trimmed",
+      method: "POST",
+      path: "/api/auth/Register",
+      json: { ...valid, firstName: "  Ada ", email: "  Ada@Example.COM " },
+      status: 201,
+      expectBody: (b) => expect([b.user.email, b.user.firstName]).toEqual(["ada@example.com", "Ada"]),
+      after: (w) => expect(userRow(w, "ada@example.com")?.email).toBe("ada@example.com"),
+    },
+    invalid("first name missing", { ...valid, firstName: undefined }, "firstName", "First name is required"),
+    invalid("first name blank", { ...valid, firstName: "   " }, "firstName", "First name is required"),
+    invalid("last name missing", { ...valid, lastName: undefined }, "lastName", "Last name is required"),
+    invalid("email missing", { ...valid, email: undefined }, "email", "Email is required"),
+    invalid("email empty", { ...valid, email: "" }, "email", "Email is required"),
+    invalid("email malformed", { ...valid, email: "ada.example.com" }, "email", "Please enter a valid email address"),
+    invalid("password missing", { ...valid, password: undefined }, "password", "Password is required"),
+    invalid("password empty", { ...valid, password: "" }, "password", "Password is required"),
+    invalid("password shorter than 6", { ...valid, password: "12345" }, "password", "Password must be at least 6 characters"),
+    invalid("first name a number", { ...valid, firstName: 12 }, "firstName", "First name is required"),
+    {
+      name: "an empty object names every field with the spec's texts",
+      method: "POST",
+      path: "/api/auth/Register",
+      json: {},
+      status: 400,
+      error: "First name is required",
+      fields: {
+        firstName: "First name is required",
+        lastName: "Last name is required",
+        email: "Email is required",
+        password: "Password is required",
+      },
+      after: noUserWritten,
+    },
+    {
+      name: "duplicate email: 409, nothing written",
+      before: async (w) => void (await makeUser(w, "ada@example.com")),
+      method: "POST",
+      path: "/api/auth/Register",
+      json: valid,
+      status: 409,
+      code: "conflict",
+      error: "An account with this email already exists.",
+      after: (w) => expect(userCount(w)).toBe(1),
+    },
+    {
+      name: "duplicate email in a different case: 409",
+      before: async (w) => void (await makeUser(w, "ada@example.com")),
+      method: "POST",
+      path: "/api/auth/Register",
+      json: { ...valid, email: "ADA@Example.Com" },
+      status: 409,
+      code: "conflict",
+      after: (w) => expect(userCount(w)).toBe(1),
+    },
+    {
+      name: "NEARCAST_ADMIN_EMAIL registers as admin (any case)",
+      method: "POST",
+      path: "/api/auth/Register",
+      json: { ...valid, email: "Boss@Example.com" },
+      status: 201,
+      expectBody: (b) => expect(b.user.role).toBe("admin"),
+      after: (w) => expect(userRow(w, ADMIN_EMAIL)?.role).toBe("admin"),
+    },
+    {
+      name: "a role in the body is ignored",
+      method: "POST",
+      path: "/api/auth/Register",
+      json: { ...valid, role: "admin" },
+      status: 201,
+      expectBody: (b) => expect(b.user.role).toBe("owner"),
+      after: (w) => expect(userRow(w, "ada@example.com")?.role).toBe("owner"),
+    },
+  ]);
+
+  test("two registrations of the same email at once: one 201, one 409", async () => {
+    const w = world();
+    const [a, b] = await Promise.all([w.api.post("/api/auth/Register", valid), w.api.post("/api/auth/Register", valid)]);
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    expect(userCount(w)).toBe(1);
+  });
+});
+
+describe("POST /api/auth/Login", () => {
+  const withAda = async (w: World) => void (w.vars.user = await makeUser(w, "ada@example.com"));
+  scenarios([
+    {
+      name: "ok: a token and the user; the session is stored hashed with a 30-day expiry",
+      before: withAda,
+      method: "POST",
+      path: "/api/auth/Login",
+      json: { email: "ada@example.com", password: PASSWORD },
+      status: 200,
+      expectBody: (b) => {
+        expect(b.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(b.user).toMatchObject({ email: "ada@example.com", role: "owner" });
+        expect(b.user).not.toHaveProperty("passwordHash");
+      },
+      after: (w, res) => {
+        const rows = sessionRows(w, w.vars.user.id);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]!.tokenHash).toBe(hashToken(res.body.token));
+        expect(rows[0]!.tokenHash).not.toContain(res.body.token);
+        expect(rows[0]!.expiresAt.getTime()).toBe(w.ctx.clock.now().getTime() + 30 * DAY);
+      },
+    },
+    {
+      name: "email in another case and with spaces logs in",
+      before: withAda,
+      method: "POST",
+      path: "/api/auth/Login",
+      json: { email: " ADA@example.com ", password: PASSWORD },
+      status: 200,
+    },
+    {
+      name: "wrong password: 401 with the spec's text, no session",
+      before: withAda,
+      method: "POST",
+      path: "/api/auth/Login",
+      json: { email: "ada@example.com", password: "wrong horse" },
+      status: 401,
+      code: "unauthorized",
+      error: INVALID_LOGIN,
+      after: (w) => expect(sessionRows(w, w.vars.user.id)).toHaveLength(0),
+    },
+    {
+      name: "unknown email: the same 401 text",
+      before: withAda,
+      method: "POST",
+      path: "/api/auth/Login",
+      json: { email: "nobody@example.com", password: PASSWORD },
+      status: 401,
+      code: "unauthorized",
+      error: INVALID_LOGIN,
+    },
+    {
+      name: "an over-long password is just a wrong password (401, not a message of its own)",
+      before: withAda,
+      method: "POST",
+      path: "/api/auth/Login",
+      json: { email: "ada@example.com", password: "x".repeat(5000) },
+      status: 401,
+      error: INVALID_LOGIN,
+    },
+    {
+      name: "email missing",
+      method: "POST",
+      path: "/api/auth/Login",
+      json: { password: PASSWORD },
+      status: 400,
+      error: "Email is required",
+      fields: { email: "Email is required" },
+    },
+    {
+      name: "email malformed",
+      method: "POST",
+      path: "/api/auth/Login",
+      json: { email: "ada@", password: PASSWORD },
+      status: 400,
+      error: "Please enter a valid email address",
+      fields: { email: "Please enter a valid email address" },
+    },
+    {
+      name: "password missing",
+      method: "POST",
+      path: "/api/auth/Login",
+      json: { email: "ada@example.com" },
+      status: 400,
+      error: "Password is required",
+      fields: { password: "Password is required" },
+    },
+    {
+      name: "both empty",
+      method: "POST",
+      path: "/api/auth/Login",
+      json: { email: "", password: "" },
+      status: 400,
+      fields: { email: "Email is required", password: "Password is required" },
+    },
+  ]);
+
+  test("wrong password and unknown email answer byte for byte the same", async () => {
+    const w = world();
+    await makeUser(w, "ada@example.com");
+    const a = await login(w, "ada@example.com", "nope-nope");
+    const b = await login(w, "ghost@example.com", "nope-nope");
+    expect(a.status).toBe(401);
+    expect(b).toEqual({ ...a, headers: b.headers });
+  });
+});
+
+describe("GET /api/auth/GetCurrentUser", () => {
+  const withSession = async (w: World) => {
+    w.vars.user = await makeUser(w, "ada@example.com");
+    w.vars.token = sessionFor(w, w.vars.user.id);
+  };
+  scenarios([
+    {
+      name: "a live token: the user, without secrets",
+      before: withSession,
+      method: "GET",
+      path: "/api/auth/GetCurrentUser",
+      token: (w) => w.vars.token,
+      status: 200,
+      expectBody: (b, w) => {
+        expect(b).toEqual({
+          id: w.vars.user.id,
+          email: "ada@example.com",
+          firstName: "Ada",
+          lastName: "Baker",
+          role: "owner",
+          createdAt: w.ctx.clock.now().toISOString(),
+        });
+      },
+    },
+    {
+      name: "no token: 401",
+      method: "GET",
+      path: "/api/auth/GetCurrentUser",
+      status: 401,
+      code: "unauthorized",
+      error: "Please log in to continue.",
+    },
+    {
+      name: "a garbage token: 401",
+      before: withSession,
+      method: "GET",
+      path: "/api/auth/GetCurrentUser",
+      token: "not-a-token",
+      status: 401,
+      code: "unauthorized",
+      error: SESSION_EXPIRED,
+    },
+    {
+      name: "a very long token: 401, not a crash",
+      method: "GET",
+      path: "/api/auth/GetCurrentUser",
+      token: "a".repeat(5000),
+      status: 401,
+    },
+    {
+      name: "the stored hash used as a token does not work",
+      before: withSession,
+      method: "GET",
+      path: "/api/auth/GetCurrentUser",
+      token: (w) => hashToken(w.vars.token),
+      status: 401,
+    },
+    {
+      name: "just before 30 days: still valid",
+      before: async (w) => {
+        await withSession(w);
+        w.ctx.clock.advance(30 * DAY - 1000);
+      },
+      method: "GET",
+      path: "/api/auth/GetCurrentUser",
+      token: (w) => w.vars.token,
+      status: 200,
+    },
+    {
+      name: "expired after 30 days: 401",
+      before: async (w) => {
+        await withSession(w);
+        w.ctx.clock.advance(30 * DAY + 1);
+      },
+      method: "GET",
+      path: "/api/auth/GetCurrentUser",
+      token: (w) => w.vars.token,
+      status: 401,
+      error: SESSION_EXPIRED,
+    },
+    {
+      name: "a malformed Authorization header counts as no token",
+      method: "GET",
+      path: "/api/auth/GetCurrentUser",
+      headers: { authorization: "Basic abc:def" },
+      status: 401,
+      error: "Please log in to continue.",
+    },
+  ]);
+
+  test("a session from a real login expires 30 days later", async () => {
+    const w = world();
+    await makeUser(w, "ada@example.com");
+    const { token } = (await login(w, "ada@example.com", PASSWORD)).body;
+    expect((await me(w, token)).status).toBe(200);
+    w.ctx.clock.advance(30 * DAY);
+    expect((await me(w, token)).status).toBe(401);
+  });
+});
+
+describe("POST /api/auth/Logout", () => {
+  scenarios([
+    {
+      name: "revokes this token on the server; other sessions of the user live on",
+      before: async (w) => {
+        w.vars.user = await makeUser(w, "ada@example.com");
+        w.vars.token = sessionFor(w, w.vars.user.id);
+        w.vars.other = sessionFor(w, w.vars.user.id);
+      },
+      method: "POST",
+      path: "/api/auth/Logout",
+      token: (w) => w.vars.token,
+      status: 200,
+      expectBody: (b) => expect(b.message).toBe("You have been logged out."),
+      after: async (w) => {
+        const rows = sessionRows(w, w.vars.user.id);
+        const mine = rows.find((r) => r.tokenHash === hashToken(w.vars.token));
+        expect(mine?.revokedAt?.getTime()).toBe(w.ctx.clock.now().getTime());
+        expect((await me(w, w.vars.token)).status).toBe(401);
+        expect((await me(w, w.vars.other)).status).toBe(200);
+      },
+    },
+    {
+      name: "without a token: 200, nothing to do",
+      method: "POST",
+      path: "/api/auth/Logout",
+      status: 200,
+    },
+    {
+      name: "an unknown token: 200, nothing revoked",
+      before: async (w) => {
+        w.vars.user = await makeUser(w, "ada@example.com");
+        w.vars.token = sessionFor(w, w.vars.user.id);
+      },
+      method: "POST",
+      path: "/api/auth/Logout",
+      token: "someone-elses-guess",
+      status: 200,
+      after: async (w) => expect((await me(w, w.vars.token)).status).toBe(200),
+    },
+  ]);
+
+  test("a real login, logout, then the token is dead and logout again is harmless", async () => {
+    const w = world();
+    await makeUser(w, "ada@example.com");
+    const { token } = (await login(w, "ada@example.com", PASSWORD)).body;
+    expect((await me(w, token)).status).toBe(200);
+    expect((await w.api.post("/api/auth/Logout", undefined, { token })).status).toBe(200);
+    const after = await me(w, token);
+    expect(after.status).toBe(401);
+    expect(after.body.error).toBe(SESSION_EXPIRED);
+    expect((await w.api.post("/api/auth/Logout", undefined, { token })).status).toBe(200);
+  });
+});
+
+describe("POST /api/auth/ForgotPassword", () => {
+  const FORGOT = "If an account exists for that email, password reset instructions have been sent.";
+  const withAda = async (w: World) => void (w.vars.user = await makeUser(w, "ada@example.com"));
+  scenarios([
+    {
+      name: "production, known email: the message, no token; the link goes to the server log",
+      before: withAda,
+      method: "POST",
+      path: "/api/auth/ForgotPassword",
+      json: { email: "ada@example.com" },
+      status: 200,
+      expectBody: (b) => expect(b).toEqual({ message: FORGOT }),
+      after: async (w) => {
+        const line = w.ctx.logger.lines.find((l) => l.includes("/reset-password?token="));
+        expect(line).toBeDefined();
+        expect(line).toStartWith("info ");
+        const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(line!)?.[1];
+        expect(line).toContain(`${w.ctx.config.publicUrl}/reset-password?token=${token}`);
+        // Stored hashed, and the logged link works.
+        const rows = resetRows(w, w.vars.user.id);
+        expect(rows).toHaveLength(1);
+        expect(rows[0]!.tokenHash).toBe(hashToken(token!));
+        expect(rows[0]!.expiresAt.getTime()).toBe(w.ctx.clock.now().getTime() + 30 * MIN);
+        expect((await reset(w, token!, "brand new")).status).toBe(200);
+      },
+    },
+    {
+      name: "production, unknown email: the same answer, nothing logged or stored",
+      before: withAda,
+      method: "POST",
+      path: "/api/auth/ForgotPassword",
+      json: { email: "ghost@example.com" },
+      status: 200,
+      expectBody: (b) => expect(b).toEqual({ message: FORGOT }),
+      after: (w) => {
+        expect(w.ctx.logger.lines.filter((l) => l.includes("reset-password"))).toEqual([]);
+        expect(w.ctx.db.select({ n: count() }).from(passwordResets).get()?.n).toBe(0);
+      },
+    },
+    {
+      name: "development, known email: the token is in the answer",
+      env: DEV,
+      before: withAda,
+      method: "POST",
+      path: "/api/auth/ForgotPassword",
+      json: { email: "ADA@example.com" },
+      status: 200,
+      expectBody: (b) => {
+        expect(b.message).toBe(FORGOT);
+        expect(b.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      },
+      after: (w, res) => expect(resetRows(w, w.vars.user.id)[0]?.tokenHash).toBe(hashToken(res.body.token)),
+    },
+    {
+      name: "development, unknown email: the message only",
+      env: DEV,
+      method: "POST",
+      path: "/api/auth/ForgotPassword",
+      json: { email: "ghost@example.com" },
+      status: 200,
+      expectBody: (b) => expect(b).toEqual({ message: FORGOT }),
+    },
+    {
+      name: "email missing",
+      method: "POST",
+      path: "/api/auth/ForgotPassword",
+      json: {},
+      status: 400,
+      error: "Email is required",
+      fields: { email: "Email is required" },
+    },
+    {
+      name: "email malformed",
+      method: "POST",
+      path: "/api/auth/ForgotPassword",
+      json: { email: "ada" },
+      status: 400,
+      error: "Please enter a valid email address",
+      fields: { email: "Please enter a valid email address" },
+    },
+  ]);
+
+  test("known and unknown emails answer byte for byte the same", async () => {
+    const w = world();
+    await makeUser(w, "ada@example.com");
+    const a = await forgot(w, "ada@example.com");
+    const b = await forgot(w, "ghost@example.com");
+    expect(a.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+    expect(b.status).toBe(a.status);
+  });
+});
+
+describe("POST /api/auth/ResetPassword", () => {
+  /** Ada, a live session of hers, and a fresh reset token (development mode hands it back). */
+  const withToken = async (w: World) => {
+    w.vars.user = await makeUser(w, "ada@example.com");
+    w.vars.session = sessionFor(w, w.vars.user.id);
+    w.vars.token = await devResetToken(w, "ada@example.com");
+  };
+  scenarios([
+    {
+      name: "works: new password set, the token used up, every session revoked",
+      env: DEV,
+      before: withToken,
+      method: "POST",
+      path: "/api/auth/ResetPassword",
+      json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
+      status: 200,
+      expectBody: (b) => expect(b).toEqual({ message: "Your password has been reset. Please log in with your new password." }),
+      after: async (w) => {
+        const row = userRow(w, "ada@example.com")!;
+        expect(row.passwordHash.startsWith("$argon2id$")).toBe(true);
+        expect(await Bun.password.verify("brand new", row.passwordHash)).toBe(true);
+        expect(resetRows(w, row.id).every((r) => r.usedAt !== null)).toBe(true);
+        expect(sessionRows(w, row.id).every((r) => r.revokedAt !== null)).toBe(true);
+        expect((await me(w, w.vars.session)).status).toBe(401);
+      },
+    },
+    {
+      name: "the second use of a token: 400 with the spec's text",
+      env: DEV,
+      before: async (w) => {
+        await withToken(w);
+        expect((await reset(w, w.vars.token, "brand new")).status).toBe(200);
+      },
+      method: "POST",
+      path: "/api/auth/ResetPassword",
+      json: (w) => ({ token: w.vars.token, newPassword: "another one" }),
+      status: 400,
+      error: BAD_RESET,
+      fields: { token: BAD_RESET },
+      after: async (w) => {
+        expect(await Bun.password.verify("brand new", userRow(w, "ada@example.com")!.passwordHash)).toBe(true);
+      },
+    },
+    {
+      name: "29 minutes later: still works",
+      env: DEV,
+      before: async (w) => {
+        await withToken(w);
+        w.ctx.clock.advance(29 * MIN);
+      },
+      method: "POST",
+      path: "/api/auth/ResetPassword",
+      json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
+      status: 200,
+    },
+    {
+      name: "30 minutes later: expired",
+      env: DEV,
+      before: async (w) => {
+        await withToken(w);
+        w.ctx.clock.advance(RESET_TTL_MS);
+      },
+      method: "POST",
+      path: "/api/auth/ResetPassword",
+      json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
+      status: 400,
+      error: BAD_RESET,
+      after: async (w) => {
+        expect(await Bun.password.verify(PASSWORD, userRow(w, "ada@example.com")!.passwordHash)).toBe(true);
+        expect((await me(w, w.vars.session)).status).toBe(200);
+      },
+    },
+    {
+      name: "an earlier token is invalidated by a newer request",
+      env: DEV,
+      before: async (w) => {
+        await withToken(w);
+        w.vars.newer = await devResetToken(w, "ada@example.com");
+      },
+      method: "POST",
+      path: "/api/auth/ResetPassword",
+      json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
+      status: 400,
+      error: BAD_RESET,
+      after: async (w) => expect((await reset(w, w.vars.newer, "brand new")).status).toBe(200),
+    },
+    {
+      name: "a made-up token: 400",
+      method: "POST",
+      path: "/api/auth/ResetPassword",
+      json: { token: randomToken(), newPassword: "brand new" },
+      status: 400,
+      code: "validation_failed",
+      error: BAD_RESET,
+    },
+    {
+      name: "token missing: the spec's missing-token text",
+      method: "POST",
+      path: "/api/auth/ResetPassword",
+      json: { newPassword: "brand new" },
+      status: 400,
+      error: MISSING_RESET,
+      fields: { token: MISSING_RESET },
+    },
+    {
+      name: "new password too short: 400 and the token stays usable (nothing half-written)",
+      env: DEV,
+      before: withToken,
+      method: "POST",
+      path: "/api/auth/ResetPassword",
+      json: (w) => ({ token: w.vars.token, newPassword: "12345" }),
+      status: 400,
+      error: "Password must be at least 6 characters",
+      fields: { newPassword: "Password must be at least 6 characters" },
+      after: async (w) => {
+        expect(resetRows(w, w.vars.user.id).every((r) => r.usedAt === null)).toBe(true);
+        expect((await me(w, w.vars.session)).status).toBe(200);
+        expect((await reset(w, w.vars.token, "long enough")).status).toBe(200);
+      },
+    },
+    {
+      name: "new password missing",
+      method: "POST",
+      path: "/api/auth/ResetPassword",
+      json: { token: "abc" },
+      status: 400,
+      error: "Password is required",
+      fields: { newPassword: "Password is required" },
+    },
+  ]);
+
+  test("the same link submitted twice at once resets once", async () => {
+    const w = world(DEV);
+    await makeUser(w, "ada@example.com");
+    const token = await devResetToken(w, "ada@example.com");
+    const [a, b] = await Promise.all([reset(w, token, "first choice"), reset(w, token, "second choice")]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
+    const loser = a.status === 400 ? a : b;
+    expect(loser.body).toEqual({ error: BAD_RESET, code: "validation_failed", fields: { token: BAD_RESET } });
+    const winner = a.status === 200 ? "first choice" : "second choice";
+    expect(await Bun.password.verify(winner, userRow(w, "ada@example.com")!.passwordHash)).toBe(true);
+  });
+
+  test("after a reset the new password logs in and the old one does not", async () => {
+    const w = world(DEV);
+    await makeUser(w, "ada@example.com");
+    const token = await devResetToken(w, "ada@example.com");
+    expect((await reset(w, token, "brand new")).status).toBe(200);
+    const old = await login(w, "ada@example.com", PASSWORD);
+    expect(old.status).toBe(401);
+    expect(old.body.error).toBe(INVALID_LOGIN);
+    const fresh = await login(w, "ada@example.com", "brand new");
+    expect(fresh.status).toBe(200);
+    expect((await me(w, fresh.body.token)).status).toBe(200);
+  });
+});
+
+describe("rate limits", () => {
+  const expect429 = (res: ApiResponse, maxSeconds = 15 * 60) => {
+    expect(res.status).toBe(429);
+    expect(res.body.code).toBe("too_many_requests");
+    expect(res.body.error).toMatch(/^Too many attempts\. Please wait \d+ minutes? and try again\.$/);
+    const retry = Number(res.headers.get("retry-after"));
+    expect(Number.isInteger(retry)).toBe(true);
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(maxSeconds);
+    return retry;
+  };
+
+  test("login, per IP: 20 failures from one address, then 429 with Retry-After, even for a right password", async () => {
+    const w = world();
+    const ada = await makeUser(w, "ada@example.com");
+    // Different (unknown) accounts, so only the per-IP limit can trip.
+    for (let i = 0; i < 20; i++) expect((await login(w, `ghost${i}@example.com`, "wrong", "198.51.100.7")).status).toBe(401);
+    const blocked = await login(w, ada.email, PASSWORD, "198.51.100.7");
+    expect(expect429(blocked)).toBe(15 * 60);
+    expect(blocked.body.error).toBe("Too many attempts. Please wait 15 minutes and try again.");
+    // Another address is not affected.
+    expect((await login(w, ada.email, PASSWORD, "198.51.100.8")).status).toBe(200);
+    // Time passes: the wait shrinks, then the address is forgiven (no permanent lockout).
+    w.ctx.clock.advance(10 * MIN);
+    const later = await login(w, ada.email, PASSWORD, "198.51.100.7");
+    expect(expect429(later)).toBe(5 * 60);
+    expect(later.body.error).toBe("Too many attempts. Please wait 5 minutes and try again.");
+    w.ctx.clock.advance(5 * MIN);
+    expect((await login(w, ada.email, PASSWORD, "198.51.100.7")).status).toBe(200);
+  });
+
+  test("login, per account: failures from many addresses against one email, then 429 from anywhere", async () => {
+    const w = world();
+    const ada = await makeUser(w, "ada@example.com");
+    const bob = await makeUser(w, "bob@example.com");
+    for (let i = 0; i < 10; i++) {
+      // Case variants are the same account.
+      const email = i % 2 ? "ADA@example.com" : "ada@example.com";
+      expect((await login(w, email, "wrong", `192.0.2.${i + 1}`)).status).toBe(401);
+    }
+    expect429(await login(w, ada.email, PASSWORD, "192.0.2.200"));
+    // Other accounts from the same addresses are fine.
+    expect((await login(w, bob.email, PASSWORD, "192.0.2.1")).status).toBe(200);
+    w.ctx.clock.advance(15 * MIN);
+    expect((await login(w, ada.email, PASSWORD, "192.0.2.200")).status).toBe(200);
+  });
+
+  test("login: unknown accounts are limited the same way (no hint which emails exist)", async () => {
+    const w = world();
+    for (let i = 0; i < 10; i++) await login(w, "ghost@example.com", "wrong", `192.0.2.${i + 1}`);
+    expect429(await login(w, "ghost@example.com", "wrong", "192.0.2.100"));
+  });
+
+  test("login: successful logins are not counted", async () => {
+    const w = world();
+    const ada = await makeUser(w, "ada@example.com");
+    for (let i = 0; i < 9; i++) expect((await login(w, ada.email, "wrong")).status).toBe(401);
+    // 12 successes: beyond both the account (10) and, with the failures, the address (20) limits if counted.
+    for (let i = 0; i < 12; i++) expect((await login(w, ada.email, PASSWORD)).status).toBe(200);
+    expect((await login(w, ada.email, "wrong")).status).toBe(401); // the 10th failure: still a plain 401
+    expect429(await login(w, ada.email, PASSWORD)); // and now the account is held
+  });
+
+  test("login: validation errors are answered before and without the limiter", async () => {
+    const w = world();
+    for (let i = 0; i < 25; i++) expect((await w.api.post("/api/auth/Login", { email: "x" })).status).toBe(400);
+    const ada = await makeUser(w, "ada@example.com");
+    expect((await login(w, ada.email, PASSWORD)).status).toBe(200);
+  });
+
+  test("a successful password reset clears the account's failed logins", async () => {
+    const w = world(DEV);
+    const ada = await makeUser(w, "ada@example.com");
+    for (let i = 0; i < 10; i++) await login(w, ada.email, "wrong", `192.0.2.${i + 1}`);
+    expect429(await login(w, ada.email, PASSWORD, "192.0.2.50"));
+    const token = await devResetToken(w, ada.email);
+    expect((await reset(w, token, "brand new")).status).toBe(200);
+    expect((await login(w, ada.email, "brand new", "192.0.2.50")).status).toBe(200);
+  });
+
+  test("forgot password, per account: 5 requests, then 429 (known and unknown alike)", async () => {
+    const w = world();
+    await makeUser(w, "ada@example.com");
+    for (const email of ["ada@example.com", "ghost@example.com"]) {
+      for (let i = 0; i < 5; i++) expect((await forgot(w, email, `192.0.2.${i + 10}`)).status).toBe(200);
+      expect429(await forgot(w, email, "192.0.2.99"));
+    }
+    // Exactly five reset rows were written for Ada (the sixth request did nothing).
+    expect(w.ctx.db.select({ n: count() }).from(passwordResets).get()?.n).toBe(5);
+    w.ctx.clock.advance(15 * MIN);
+    expect((await forgot(w, "ada@example.com", "192.0.2.99")).status).toBe(200);
+  });
+
+  test("forgot password, per IP: 10 requests from one address, then 429", async () => {
+    const w = world();
+    for (let i = 0; i < 10; i++) expect((await forgot(w, `ghost${i}@example.com`, "198.51.100.9")).status).toBe(200);
+    expect429(await forgot(w, "another@example.com", "198.51.100.9"));
+    expect((await forgot(w, "another@example.com", "198.51.100.10")).status).toBe(200);
+  });
+
+  test("reset password, per IP: 20 bad tokens, then 429 even for a good one; other addresses unaffected", async () => {
+    const w = world(DEV);
+    await makeUser(w, "ada@example.com");
+    const token = await devResetToken(w, "ada@example.com");
+    for (let i = 0; i < 20; i++) expect((await reset(w, randomToken(), "brand new", "198.51.100.20")).status).toBe(400);
+    expect429(await reset(w, token, "brand new", "198.51.100.20"));
+    expect((await reset(w, token, "brand new", "198.51.100.21")).status).toBe(200);
+  });
+
+  test("behind a trusted proxy the limit follows the proxy's X-Forwarded-For entry, not one the client made up", async () => {
+    const w = world({ NEARCAST_TRUST_PROXY: "true" });
+    for (let i = 0; i < 20; i++) {
+      const headers = { "x-forwarded-for": `10.9.9.${i}, 203.0.113.77` };
+      const res = await w.api.post("/api/auth/Login", { email: `ghost${i}@example.com`, password: "x" }, { headers, ip: "127.0.0.1" });
+      expect(res.status).toBe(401);
+    }
+    const res = await w.api.post(
+      "/api/auth/Login",
+      { email: "fresh@example.com", password: "x" },
+      { headers: { "x-forwarded-for": "10.1.1.1, 203.0.113.77" }, ip: "127.0.0.1" },
+    );
+    expect429(res);
+    const other = await w.api.post(
+      "/api/auth/Login",
+      { email: "fresh@example.com", password: "x" },
+      { headers: { "x-forwarded-for": "203.0.113.78" }, ip: "127.0.0.1" },
+    );
+    expect(other.status).toBe(401);
+  });
+
+  test("without a trusted proxy X-Forwarded-For is ignored", async () => {
+    const w = world();
+    for (let i = 0; i < 20; i++) {
+      await w.api.post("/api/auth/Login", { email: `ghost${i}@example.com`, password: "x" }, { headers: { "x-forwarded-for": `10.0.0.${i}` } });
+    }
+    expect429(await w.api.post("/api/auth/Login", { email: "z@example.com", password: "x" }, { headers: { "x-forwarded-for": "10.0.0.99" } }));
+  });
+});
+
+describe("roles are enforced on the server", () => {
+  const create = (w: World, token?: string) =>
+    w.api.post("/api/businesstype/CreateBusinessType", { name: "Bakery", description: "", isActive: true }, { token });
+  scenarios([
+    {
+      name: "an owner may not create a business type: 403",
+      before: async (w) => void (w.vars.token = sessionFor(w, (await makeUser(w)).id)),
+      method: "POST",
+      path: "/api/businesstype/CreateBusinessType",
+      json: { name: "Bakery" },
+      token: (w) => w.vars.token,
+      status: 403,
+      code: "forbidden",
+      after: (w) => expect(w.ctx.repos.businessTypes.list()).toHaveLength(0),
+    },
+    {
+      name: "anonymous: 401",
+      method: "POST",
+      path: "/api/businesstype/CreateBusinessType",
+      json: { name: "Bakery" },
+      status: 401,
+      code: "unauthorized",
+    },
+    {
+      name: "the admin (registered with NEARCAST_ADMIN_EMAIL) may",
+      before: async (w) => void (w.vars.token = sessionFor(w, (await makeUser(w, ADMIN_EMAIL)).id)),
+      method: "POST",
+      path: "/api/businesstype/CreateBusinessType",
+      json: { name: "Bakery" },
+      token: (w) => w.vars.token,
+      status: 201,
+      after: (w) => expect(w.ctx.repos.businessTypes.list().map((t) => t.name)).toEqual(["Bakery"]),
+    },
+  ]);
+
+  test("a demoted admin loses admin rights at once (the role is read per request, not from the token)", async () => {
+    const w = world();
+    const admin = await makeUser(w, ADMIN_EMAIL);
+    const token = sessionFor(w, admin.id);
+    expect((await create(w, token)).status).toBe(201);
+    w.ctx.repos.users.setRole(admin.id, "owner");
+    expect((await create(w, token)).status).toBe(403);
+  });
+});
