@@ -1,7 +1,8 @@
+// The design system first, so page stylesheets imported by the screens come after it in the bundle and win.
+import "./styles/app.css";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import { loadCurrentUser } from "./state/session.ts";
-import "./styles/app.css";
 
 void loadCurrentUser();
 const root = document.getElementById("root");
