@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { passwordResets } from "../db/schema.ts";
 
@@ -19,6 +19,10 @@ export function passwordResetsRepo(db: Db) {
     /** Marks every open reset of the user used: a reset link works once, and only the newest matters. */
     useAllForUser(userId: number, now: Date): void {
       db.update(passwordResets).set({ usedAt: now }).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt))).run();
+    },
+    /** Forgets resets that can no longer be used (used or expired). */
+    deleteDead(now: Date): void {
+      db.delete(passwordResets).where(or(isNotNull(passwordResets.usedAt), lte(passwordResets.expiresAt, now))).run();
     },
   };
 }

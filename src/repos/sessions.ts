@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { sessions, users } from "../db/schema.ts";
 import type { UserRow } from "./users.ts";
@@ -24,8 +24,9 @@ export function sessionsRepo(db: Db) {
     revokeAllForUser(userId: number, now: Date): void {
       db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt))).run();
     },
+    /** Forgets sessions that can no longer log anyone in (expired or revoked). */
     deleteDead(now: Date): void {
-      db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.revokedAt, now))).run();
+      db.delete(sessions).where(or(lte(sessions.expiresAt, now), isNotNull(sessions.revokedAt))).run();
     },
   };
 }

@@ -71,7 +71,12 @@ export function createAuthService({ repos, clock, config, logger }: AuthDeps) {
 
   function issueSession(userId: number): string {
     const token = randomToken();
-    repos.sessions.insert(userId, hashToken(token), new Date(clock.now().getTime() + SESSION_TTL_MS));
+    const now = clock.now();
+    // Housekeeping rides along with each login, so the table holds live sessions only and never grows for good.
+    repos.transaction(() => {
+      repos.sessions.deleteDead(now);
+      repos.sessions.insert(userId, hashToken(token), new Date(now.getTime() + SESSION_TTL_MS));
+    });
     return token;
   }
 
@@ -132,6 +137,7 @@ export function createAuthService({ repos, clock, config, logger }: AuthDeps) {
       const now = clock.now();
       repos.transaction(() => {
         repos.passwordResets.useAllForUser(user.id, now);
+        repos.passwordResets.deleteDead(now);
         repos.passwordResets.insert(user.id, hashToken(token), new Date(now.getTime() + RESET_TTL_MS));
       });
       if (config.env === "development") return { message: FORGOT_MESSAGE, token };

@@ -463,6 +463,38 @@ describe("GET /api/auth/GetCurrentUser", () => {
   });
 });
 
+describe("housekeeping", () => {
+  test("a login forgets expired and revoked sessions (anyone's), and keeps live ones", async () => {
+    const w = world();
+    const ada = await makeUser(w, "ada@example.com");
+    const other = await makeUser(w, "bob@example.com");
+    const expired = sessionFor(w, other.id, new Date(w.ctx.clock.now().getTime() + 1000));
+    const revoked = sessionFor(w, other.id);
+    const live = sessionFor(w, other.id);
+    w.ctx.repos.sessions.revoke(hashToken(revoked), w.ctx.clock.now());
+    w.ctx.clock.advance(2000);
+    expect(sessionRows(w, other.id)).toHaveLength(3);
+    expect((await login(w, ada.email, PASSWORD)).status).toBe(200);
+    expect(sessionRows(w, other.id).map((r) => r.tokenHash)).toEqual([hashToken(live)]);
+    expect(sessionRows(w, ada.id)).toHaveLength(1);
+    expect((await me(w, live)).status).toBe(200);
+    expect((await me(w, expired)).status).toBe(401);
+  });
+
+  test("a reset request forgets used and expired reset links", async () => {
+    const w = world(DEV);
+    const ada = await makeUser(w, "ada@example.com");
+    const bob = await makeUser(w, "bob@example.com");
+    await devResetToken(w, bob.email); // Bob's link will expire...
+    const used = await devResetToken(w, ada.email);
+    expect((await reset(w, used, "brand new")).status).toBe(200);
+    w.ctx.clock.advance(RESET_TTL_MS);
+    expect(w.ctx.db.select({ n: count() }).from(passwordResets).get()?.n).toBe(2);
+    const fresh = await devResetToken(w, ada.email); // ...and goes with Ada's used one
+    expect(w.ctx.db.select().from(passwordResets).all().map((r) => r.tokenHash)).toEqual([hashToken(fresh)]);
+  });
+});
+
 describe("POST /api/auth/Logout", () => {
   scenarios([
     {
@@ -853,10 +885,11 @@ describe("rate limits", () => {
     await makeUser(w, "ada@example.com");
     for (const email of ["ada@example.com", "ghost@example.com"]) {
       for (let i = 0; i < 5; i++) expect((await forgot(w, email, `192.0.2.${i + 10}`)).status).toBe(200);
+      const before = w.ctx.db.select().from(passwordResets).all();
       expect429(await forgot(w, email, "192.0.2.99"));
+      // The refused request changed nothing: the fifth link is still the live one.
+      expect(w.ctx.db.select().from(passwordResets).all()).toEqual(before);
     }
-    // Exactly five reset rows were written for Ada (the sixth request did nothing).
-    expect(w.ctx.db.select({ n: count() }).from(passwordResets).get()?.n).toBe(5);
     w.ctx.clock.advance(15 * MIN);
     expect((await forgot(w, "ada@example.com", "192.0.2.99")).status).toBe(200);
   });
