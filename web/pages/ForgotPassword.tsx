@@ -1,5 +1,108 @@
-import { Placeholder } from "../components/Placeholder.tsx";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Link, useLocation } from "wouter";
+import { forgotPasswordSchema } from "../../src/schemas/auth.ts";
+import { REQUEST_FAILED, forgotPasswordErrorMessage } from "../api/error-messages.ts";
+import { authApi } from "../api/endpoints.ts";
+import { Field, useForm } from "../components/form.tsx";
+import { paths } from "../paths.ts";
+import { notify } from "../state/toasts.ts";
+import { AuthCard, SubmitButton, useFocusFirstInvalid } from "./Login.tsx";
+import "../styles/auth.css";
+
+/** Spec section 4: forgot password redirects to /login 3 s after success. */
+export const FORGOT_REDIRECT_MS = 3000;
 
 export function ForgotPasswordPage() {
-  return <Placeholder title="ForgotPassword" />;
+  const form = useForm(forgotPasswordSchema, { email: "" });
+  const [busy, setBusy] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const [sent, setSent] = useState<{ message: string; token?: string } | null>(null);
+  const [, navigate] = useLocation();
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, attempt);
+
+  // Leaving the screen early (e.g. following the development link) cancels the redirect.
+  useEffect(() => {
+    if (!sent) return;
+    const timer = setTimeout(() => navigate(paths.login), FORGOT_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [sent, navigate]);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (busy || sent) return;
+    if (!form.submit() || !form.output) {
+      setAttempt((n) => n + 1);
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await authApi.forgotPassword(form.output.email);
+      notify.success("Email Sent", res.message);
+      setSent({ message: res.message, token: res.token || undefined });
+    } catch (err) {
+      notify.error(REQUEST_FAILED, forgotPasswordErrorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthCard
+      icon="mail"
+      title="Forgot your password?"
+      subtitle={
+        sent
+          ? "Follow the instructions we sent to choose a new password."
+          : "Enter the email address of your account and we'll send you instructions to reset your password."
+      }
+      footer={
+        <>
+          Remembered it? <Link href={paths.login}>Back to login</Link>
+        </>
+      }
+    >
+      {sent ? (
+        <div className="auth-done">
+          <div className="alert alert-success" role="status">
+            <strong>Check your email</strong>
+            <p>{sent.message}</p>
+            <p className="auth-redirect">Taking you to the login page...</p>
+          </div>
+          {sent.token && (
+            <div className="alert alert-info dev-notice" role="note" aria-label="Development mode">
+              <strong>Development mode</strong>
+              <p>The server returned the reset token instead of emailing it:</p>
+              <code className="dev-token">{sent.token}</code>
+              <Link href={`${paths.resetPassword}?token=${encodeURIComponent(sent.token)}`} className="btn btn-secondary btn-sm">
+                Reset password now
+              </Link>
+            </div>
+          )}
+        </div>
+      ) : (
+        <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Forgot password">
+          <Field label="Email" error={form.error("email")}>
+            {(wiring) => (
+              <input
+                {...wiring}
+                name="email"
+                type="email"
+                inputMode="email"
+                autoComplete="email"
+                autoCapitalize="none"
+                autoCorrect="off"
+                spellCheck={false}
+                placeholder="you@example.com"
+                value={form.values.email}
+                onChange={(e) => form.set("email", e.target.value)}
+                onBlur={() => form.touch("email")}
+              />
+            )}
+          </Field>
+          <SubmitButton busy={busy} label="Send Reset Instructions" busyLabel="Sending..." />
+        </form>
+      )}
+    </AuthCard>
+  );
 }

@@ -1,5 +1,108 @@
-import { Placeholder } from "../components/Placeholder.tsx";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { Link, useLocation, useSearch } from "wouter";
+import { PASSWORD_MIN, resetPasswordFormSchema } from "../../src/schemas/auth.ts";
+import { RESET_FAILED, RESET_MISSING_TOKEN, resetPasswordErrorMessage } from "../api/error-messages.ts";
+import { authApi } from "../api/endpoints.ts";
+import { Field, useForm } from "../components/form.tsx";
+import { paths } from "../paths.ts";
+import { notify } from "../state/toasts.ts";
+import { AuthCard, PasswordInput, SubmitButton, useFocusFirstInvalid } from "./Login.tsx";
+import "../styles/auth.css";
+
+/** Spec section 4: reset password redirects to /login 2 s after success. */
+export const RESET_REDIRECT_MS = 2000;
 
 export function ResetPasswordPage() {
-  return <Placeholder title="ResetPassword" />;
+  const token = new URLSearchParams(useSearch()).get("token")?.trim() ?? "";
+  const form = useForm(resetPasswordFormSchema, { password: "", confirmPassword: "" });
+  const [busy, setBusy] = useState(false);
+  const [attempt, setAttempt] = useState(0);
+  const [done, setDone] = useState<string | null>(null);
+  const [, navigate] = useLocation();
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, attempt);
+
+  useEffect(() => {
+    if (done === null) return;
+    const timer = setTimeout(() => navigate(paths.login), RESET_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [done, navigate]);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (busy || done !== null || !token) return;
+    if (!form.submit() || !form.output) {
+      setAttempt((n) => n + 1);
+      return;
+    }
+    setBusy(true);
+    try {
+      const res = await authApi.resetPassword(token, form.output.password);
+      notify.success("Password Reset", res.message);
+      setDone(res.message);
+    } catch (err) {
+      notify.error(RESET_FAILED, resetPasswordErrorMessage(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const footer = (
+    <>
+      Back to <Link href={paths.login}>Login</Link>
+    </>
+  );
+
+  if (!token) {
+    return (
+      <AuthCard icon="key" title="Reset your password" subtitle="Choose a new password for your account." footer={footer}>
+        <div className="alert alert-error" role="alert">
+          {RESET_MISSING_TOKEN}
+        </div>
+        <Link href={paths.forgotPassword} className="btn btn-primary btn-block btn-lg">
+          Request a new reset link
+        </Link>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard icon="key" title="Reset your password" subtitle="Choose a new password for your account." footer={footer}>
+      {done !== null ? (
+        <div className="alert alert-success" role="status">
+          <strong>Password changed</strong>
+          <p>{done}</p>
+          <p className="auth-redirect">Taking you to the login page...</p>
+        </div>
+      ) : (
+        <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Reset password">
+          <Field label="New password" error={form.error("password")} hint={`At least ${PASSWORD_MIN} characters.`}>
+            {(wiring) => (
+              <PasswordInput
+                wiring={wiring}
+                name="password"
+                autoComplete="new-password"
+                value={form.values.password}
+                onChange={(value) => form.set("password", value)}
+                onBlur={() => form.touch("password")}
+              />
+            )}
+          </Field>
+          <Field label="Confirm new password" error={form.error("confirmPassword")}>
+            {(wiring) => (
+              <PasswordInput
+                wiring={wiring}
+                name="confirmPassword"
+                autoComplete="new-password"
+                value={form.values.confirmPassword}
+                onChange={(value) => form.set("confirmPassword", value)}
+                onBlur={() => form.touch("confirmPassword")}
+              />
+            )}
+          </Field>
+          <SubmitButton busy={busy} label="Reset Password" busyLabel="Resetting..." />
+        </form>
+      )}
+    </AuthCard>
+  );
 }
