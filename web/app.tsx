@@ -19,7 +19,10 @@ import { TermsPage } from "./pages/Terms.tsx";
 
 function ScrollToTop() {
   const [location] = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [location]);
+  // Block body: Chromium's scrollTo now returns a Promise, which React would call as the effect's cleanup.
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [location]);
   return null;
 }
 
