@@ -57,3 +57,27 @@ export class RateLimiter {
     }
   }
 }
+
+/**
+ * The key a client address is limited under. IPv4 addresses as they are; an IPv6 address by its /64 network, since
+ * one home connection or VPS gets a whole /64 and could otherwise take a fresh address for every attempt.
+ * IPv4-mapped IPv6 (::ffff:1.2.3.4) counts as the IPv4 address. Anything unparseable is used as it is.
+ */
+export function ipKey(ip: string): string {
+  const addr = ip.trim().replace(/^\[|\]$/g, "").replace(/%.*$/, "").toLowerCase();
+  if (!addr.includes(":")) return addr;
+  const mapped = /^(?:0{0,4}:){0,5}(?:0{0,4}:)?:?ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(addr);
+  if (mapped?.[1]) return mapped[1];
+  const halves = addr.split("::");
+  if (halves.length > 2) return addr;
+  const head = halves[0] ? halves[0].split(":") : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return addr;
+  const groups = [...head, ...Array<string>(missing).fill("0"), ...tail];
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return addr;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}

@@ -2,7 +2,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ConflictError, TooManyRequestsError, UnauthorizedError, ValidationError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
-import { RateLimiter } from "../lib/rate-limiter.ts";
+import { ipKey, RateLimiter } from "../lib/rate-limiter.ts";
 import { hashToken, randomToken } from "../lib/tokens.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
@@ -100,8 +100,9 @@ export function createAuthService({ repos, clock, config, logger }: AuthDeps) {
     /** For the CLI: creates a user with an explicit role. */
     createUser,
 
-    async login(input: unknown, ip: string): Promise<{ token: string; user: PublicUser }> {
+    async login(input: unknown, clientIp: string): Promise<{ token: string; user: PublicUser }> {
       const data = validate(loginSchema, input);
+      const ip = ipKey(clientIp);
       guard([loginFailuresByIp, ip], [loginFailuresByAccount, data.email]);
       const user = repos.users.findByEmail(data.email);
       // Verify against a throwaway hash for unknown emails, so timing does not reveal which accounts exist.
@@ -125,8 +126,9 @@ export function createAuthService({ repos, clock, config, logger }: AuthDeps) {
       repos.sessions.revoke(hashToken(token), clock.now());
     },
 
-    forgotPassword(input: unknown, ip: string): { message: string; token?: string } {
+    forgotPassword(input: unknown, clientIp: string): { message: string; token?: string } {
       const { email } = validate(forgotPasswordSchema, input);
+      const ip = ipKey(clientIp);
       guard([resetRequestsByIp, ip], [resetRequestsByAccount, email]);
       resetRequestsByIp.record(ip);
       resetRequestsByAccount.record(email);
@@ -145,8 +147,9 @@ export function createAuthService({ repos, clock, config, logger }: AuthDeps) {
       return { message: FORGOT_MESSAGE };
     },
 
-    async resetPassword(input: unknown, ip: string): Promise<{ message: string }> {
+    async resetPassword(input: unknown, clientIp: string): Promise<{ message: string }> {
       const data = validate(resetPasswordSchema, input);
+      const ip = ipKey(clientIp);
       guard([resetFailuresByIp, ip]);
       const reset = repos.passwordResets.findUsable(hashToken(data.token), clock.now());
       if (!reset) {

@@ -931,6 +931,15 @@ describe("rate limits", () => {
     expect(other.status).toBe(401);
   });
 
+  test("IPv6: a client cannot dodge the per-IP limit by hopping addresses inside its /64", async () => {
+    const w = world();
+    for (let i = 0; i < 20; i++) {
+      expect((await login(w, `ghost${i}@example.com`, "wrong", `2001:db8:77:1::${(i + 1).toString(16)}`)).status).toBe(401);
+    }
+    expect429(await login(w, "fresh@example.com", "wrong", "2001:db8:77:1:dead:beef:0:1"));
+    expect((await login(w, "fresh@example.com", "wrong", "2001:db8:77:2::1")).status).toBe(401);
+  });
+
   test("without a trusted proxy X-Forwarded-For is ignored", async () => {
     const w = world();
     for (let i = 0; i < 20; i++) {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { FakeClock } from "../../src/clock.ts";
-import { RateLimiter } from "../../src/lib/rate-limiter.ts";
+import { ipKey, RateLimiter } from "../../src/lib/rate-limiter.ts";
 
 const MIN = 60_000;
 
@@ -106,5 +106,31 @@ describe("RateLimiter", () => {
     rl.record("new");
     expect(rl.retryAfter("live")).toBeGreaterThan(0);
     expect(rl.retryAfter("new")).toBeGreaterThan(0);
+  });
+});
+
+describe("ipKey", () => {
+  const cases: [string, string][] = [
+    ["203.0.113.9", "203.0.113.9"],
+    [" 203.0.113.9 ", "203.0.113.9"],
+    ["2001:db8:1:2::a", "2001:db8:1:2::/64"],
+    ["2001:0DB8:0001:0002:ffff:0:0:1", "2001:db8:1:2::/64"],
+    ["2001:db8::1", "2001:db8:0:0::/64"],
+    ["[2001:db8:1:2::5]", "2001:db8:1:2::/64"],
+    ["fe80::1%eth0", "fe80:0:0:0::/64"],
+    ["::1", "0:0:0:0::/64"],
+    ["::ffff:198.51.100.4", "198.51.100.4"],
+    ["0:0:0:0:0:ffff:198.51.100.4", "198.51.100.4"],
+    ["unknown", "unknown"],
+    ["not::an::address", "not::an::address"],
+    ["1:2:3:4:5:6:7", "1:2:3:4:5:6:7"],
+  ];
+  for (const [ip, key] of cases) {
+    test(`${JSON.stringify(ip)} -> ${key}`, () => expect(ipKey(ip)).toBe(key));
+  }
+
+  test("every address of one /64 shares a key; the next /64 does not", () => {
+    expect(ipKey("2001:db8:aa:bb:1::1")).toBe(ipKey("2001:db8:aa:bb:ffff:ffff:ffff:ffff"));
+    expect(ipKey("2001:db8:aa:bb::1")).not.toBe(ipKey("2001:db8:aa:bc::1"));
   });
 });
