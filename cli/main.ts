@@ -3,6 +3,7 @@ import { ConfigError } from "../src/config.ts";
 import { AppError } from "../src/errors.ts";
 import { VERSION } from "../src/http/routes/health.ts";
 import { businessTypesCommand } from "./commands/business-types.ts";
+import { businessesCommand } from "./commands/businesses.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { usersCommand } from "./commands/users.ts";
 import { examples } from "./context.ts";
@@ -22,7 +23,8 @@ export function buildProgram(): Command {
     )
     .addCommand(serveCommand())
     .addCommand(usersCommand())
-    .addCommand(businessTypesCommand());
+    .addCommand(businessTypesCommand())
+    .addCommand(businessesCommand());
 }
 
 /** One line for a mistake the user can fix; no stack traces. */

@@ -9,6 +9,7 @@ import { createRepos } from "./repos/index.ts";
 import { createAuthService } from "./services/auth.ts";
 import { createBusinessTypesService } from "./services/business-types.ts";
 import { createBusinessesService } from "./services/businesses.ts";
+import { createUploadsService } from "./services/uploads.ts";
 
 export interface ContextOptions {
   /** ":memory:" for tests; defaults to <dataDir>/nearcast.db. */
@@ -33,6 +34,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     auth: createAuthService({ repos, clock, config, logger }),
     businessTypes: createBusinessTypesService({ repos }),
     businesses: createBusinessesService({ repos }),
+    uploads: createUploadsService({ repos, config }),
   };
   return {
     config,

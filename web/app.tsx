@@ -8,6 +8,9 @@ import { Toasts } from "./components/Toasts.tsx";
 import { AboutPage } from "./pages/About.tsx";
 import { BusinessTypeFormPage } from "./pages/business-types/BusinessTypeForm.tsx";
 import { BusinessTypesListPage } from "./pages/business-types/BusinessTypesList.tsx";
+import { BusinessFormPage } from "./pages/businesses/BusinessForm.tsx";
+import { BusinessListPage } from "./pages/businesses/BusinessList.tsx";
+import { MyBusinessPage } from "./pages/businesses/MyBusiness.tsx";
 import { FaqPage } from "./pages/Faq.tsx";
 import { ForgotPasswordPage } from "./pages/ForgotPassword.tsx";
 import { HomePage } from "./pages/Home.tsx";
@@ -39,14 +42,14 @@ export function Routes() {
       <Route path="/terms" component={TermsPage} />
       <Route path="/privacy" component={PrivacyPage} />
       <Route path="/faq" component={FaqPage} />
-      <Route path="/businesses">{() => <Placeholder title="Nearcast Businesses" />}</Route>
+      <Route path="/businesses" component={BusinessListPage} />
       <Route path="/subscribe">{() => <Placeholder title="Subscribe" />}</Route>
       <Route path="/customers">{() => <RequireAuth><Placeholder title="Customers" /></RequireAuth>}</Route>
       <Route path="/customers/add">{() => <RequireAuth><Placeholder title="Add Customer" /></RequireAuth>}</Route>
       <Route path="/customers/edit/:id">{() => <RequireAuth><Placeholder title="Edit Customer" /></RequireAuth>}</Route>
-      <Route path="/my-business">{() => <RequireAuth><Placeholder title="My Business" /></RequireAuth>}</Route>
-      <Route path="/businesses/add">{() => <RequireAuth><Placeholder title="Add Business" /></RequireAuth>}</Route>
-      <Route path="/businesses/edit/:id">{() => <RequireAuth><Placeholder title="Edit Business" /></RequireAuth>}</Route>
+      <Route path="/my-business">{() => <RequireAuth><MyBusinessPage /></RequireAuth>}</Route>
+      <Route path="/businesses/add">{() => <RequireAuth><BusinessFormPage /></RequireAuth>}</Route>
+      <Route path="/businesses/edit/:id">{() => <RequireAuth><BusinessFormPage /></RequireAuth>}</Route>
       <Route path="/businesses/broadcast/:id">{() => <RequireAuth><Placeholder title="Broadcast" /></RequireAuth>}</Route>
       <Route path="/business-types">{() => <RequireAdmin><BusinessTypesListPage /></RequireAdmin>}</Route>
       <Route path="/business-types/add">{() => <RequireAdmin><BusinessTypeFormPage /></RequireAdmin>}</Route>

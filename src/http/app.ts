@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { except } from "hono/combine";
 import type { AppContext } from "../context.ts";
 import { PayloadTooLargeError } from "../errors.ts";
 import { errorJson, onError } from "./errors.ts";
@@ -7,8 +8,10 @@ import { resolveUser } from "./middleware/auth.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { xsrf } from "./middleware/xsrf.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { businessRoutes, UPLOAD_PATHS } from "./routes/business.ts";
 import { businessTypeRoutes } from "./routes/businesstype.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { uploadFileRoutes } from "./routes/uploads.ts";
 import { type StaticAssets, serveAsset } from "./static.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -30,20 +33,23 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.use("*", xsrf);
   app.use(
     "/api/*",
-    bodyLimit({
+    // The image uploads cap their own (5 MB) bodies while streaming them.
+    except(UPLOAD_PATHS, bodyLimit({
       maxSize: JSON_BODY_LIMIT,
       onError: () => {
         throw new PayloadTooLargeError();
       },
-    }),
+    })),
   );
   app.use("/api/*", resolveUser);
 
   app.route("/api/health", healthRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/businesstype", businessTypeRoutes);
+  app.route("/api/business", businessRoutes);
 
   app.all("/api/*", (c) => errorJson(c, 404, "not_found", "No such API endpoint."));
+  app.route("/uploads", uploadFileRoutes);
 
   const assets = options.assets ?? {};
   app.on(["GET", "HEAD"], "*", (c) => {

@@ -3,6 +3,7 @@ import { businessTypesRepo } from "./business-types.ts";
 import { businessesRepo } from "./businesses.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
 import { sessionsRepo } from "./sessions.ts";
+import { uploadsRepo } from "./uploads.ts";
 import { usersRepo } from "./users.ts";
 
 export function createRepos(db: Db) {
@@ -16,6 +17,7 @@ export function createRepos(db: Db) {
     passwordResets: passwordResetsRepo(db),
     businessTypes: businessTypesRepo(db),
     businesses: businessesRepo(db),
+    uploads: uploadsRepo(db),
   };
 }
 

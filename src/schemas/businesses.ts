@@ -18,34 +18,43 @@ const optionalMessage = v.optional(
 
 const imagePath = v.optional(v.nullable(v.pipe(v.string("Image path must be text"), v.trim(), v.maxLength(300, "Image path is too long"))), null);
 
+/**
+ * A text field whose "required" message is the spec's: a missing key is read as "" (a bare v.string() inside
+ * v.object() would answer a missing key with valibot's own "Invalid key: ..." text).
+ */
+const text = (required: string) => v.optional(v.string(required), "");
+
 export const businessSchema = v.object({
   name: v.pipe(
-    v.string("Business name is required"),
+    text("Business name is required"),
     v.trim(),
     v.nonEmpty("Business name is required"),
     v.minLength(2, "Name must be at least 2 characters long"),
     v.maxLength(200, "Name cannot exceed 200 characters"),
   ),
   businessTypeId: v.pipe(
-    v.union([v.number(), v.pipe(v.string(), v.nonEmpty("Business type is required"), v.transform(Number))], "Business type is required"),
+    v.optional(
+      v.union([v.number(), v.pipe(v.string(), v.trim(), v.nonEmpty("Business type is required"), v.transform(Number))], "Business type is required"),
+      "",
+    ),
     v.integer("Business type is required"),
     v.minValue(1, "Business type is required"),
   ),
   address: v.pipe(
-    v.string("Business address is required"),
+    text("Business address is required"),
     v.trim(),
     v.nonEmpty("Business address is required"),
     v.minLength(5, "Address must be at least 5 characters long"),
     v.maxLength(500, "Address cannot exceed 500 characters"),
   ),
   phone: v.pipe(
-    v.string("Phone number is required"),
+    text("Phone number is required"),
     v.trim(),
     v.nonEmpty("Phone number is required"),
     v.regex(US_PHONE, "Please enter a valid phone number"),
   ),
   sampleProductText: v.pipe(
-    v.string("Sample product description is required"),
+    text("Sample product description is required"),
     v.trim(),
     v.nonEmpty("Sample product description is required"),
     v.maxLength(100, "Description cannot exceed 100 characters"),
@@ -60,7 +69,7 @@ export const businessSchema = v.object({
     v.nonEmpty("Sample product image is required"),
     v.maxLength(300, "Image path is too long"),
   ),
-});
+}, "Request body must be a JSON object.");
 
 export type BusinessInput = v.InferOutput<typeof businessSchema>;
 

@@ -9,6 +9,7 @@ import {
   type PublicBusiness,
   businessSchema,
 } from "../schemas/businesses.ts";
+import { storedFileName, uploadPath } from "./uploads.ts";
 import { validate } from "./validate.ts";
 
 export const BUSINESS_NOT_FOUND = "Business not found.";
@@ -40,6 +41,31 @@ export function canManage(user: UserRow, row: { ownerId: number }): boolean {
   return user.role === "admin" || row.ownerId === user.id;
 }
 
+/** The body fields of a business, as the current row would send them (for fields an update leaves out). */
+function currentInput(row: BusinessWithType): Record<string, unknown> {
+  return {
+    name: row.name,
+    businessTypeId: row.businessTypeId,
+    address: row.address,
+    phone: row.phone,
+    sampleProductText: row.sampleProductText,
+    qrMessage: row.qrMessage ?? "",
+    successMessage: row.successMessage ?? "",
+    isActive: row.isActive,
+    logoImagePath: row.logoImagePath,
+    sampleImagePath: row.sampleImagePath,
+  };
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+export const LOGO_NOT_YOURS = "The logo must be an image you uploaded. Please upload the logo again.";
+export const SAMPLE_NOT_YOURS = "The sample product image must be an image you uploaded. Please upload the image again.";
+
+type ImageField = "logoImagePath" | "sampleImagePath";
+
 export function createBusinessesService({ repos }: { repos: Repos }) {
   function owned(user: UserRow, id: number): BusinessWithType {
     const row = repos.businesses.findById(id);
@@ -53,6 +79,21 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
     if (!type || (!type.isActive && type.id !== currentTypeId)) {
       throw new ValidationError("Business type is required", { businessTypeId: "Business type is required" });
     }
+  }
+
+  /**
+   * The stored path for an image field. Empty clears it; the business's current value may always stay; anything
+   * else must name a logo or sample upload of the caller (or, when an admin edits, of the business's owner).
+   */
+  function imagePath(field: ImageField, value: string | null | undefined, ownerIds: number[], current: string | null): string | null {
+    if (!value) return null;
+    if (current && value === current) return current;
+    const upload = storedFileName(value) ? repos.uploads.findByFileName(storedFileName(value)!) : undefined;
+    if (!upload || upload.kind === "broadcast" || !ownerIds.includes(upload.ownerId)) {
+      const message = field === "logoImagePath" ? LOGO_NOT_YOURS : SAMPLE_NOT_YOURS;
+      throw new ValidationError(message, { [field]: message });
+    }
+    return uploadPath(upload.fileName);
   }
 
   return {
@@ -73,24 +114,58 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
     get(user: UserRow, id: number): Business {
       return toBusiness(owned(user, id));
     },
+    /** The full record when `user` may manage business `id`; undefined otherwise (no error). */
+    findManaged(user: UserRow, id: number): Business | undefined {
+      const row = repos.businesses.findById(id);
+      return row && canManage(user, row) ? toBusiness(row) : undefined;
+    },
+    /** For the operator (CLI): any business by id. */
+    getById(id: number): Business {
+      const row = repos.businesses.findById(id);
+      if (!row) throw new NotFoundError(BUSINESS_NOT_FOUND);
+      return toBusiness(row);
+    },
+    /** "My businesses": the ones this user owns (an admin too: their own, not everyone's). */
     listMine(user: UserRow): Business[] {
       return repos.businesses.listByOwner(user.id).map(toBusiness);
+    },
+    listByOwnerId(ownerId: number): Business[] {
+      return repos.businesses.listByOwner(ownerId).map(toBusiness);
     },
     listAll(): Business[] {
       return repos.businesses.listAll().map(toBusiness);
     },
     create(user: UserRow, input: unknown): Business {
       const data = validate(businessSchema, input);
-      checkType(data.businessTypeId);
-      const row = repos.businesses.insert({ ...data, ownerId: user.id });
-      return toBusiness(repos.businesses.findById(row.id)!);
+      return repos.transaction(() => {
+        checkType(data.businessTypeId);
+        const row = repos.businesses.insert({
+          ...data,
+          logoImagePath: imagePath("logoImagePath", data.logoImagePath, [user.id], null),
+          sampleImagePath: imagePath("sampleImagePath", data.sampleImagePath, [user.id], null),
+          ownerId: user.id,
+        });
+        return toBusiness(repos.businesses.findById(row.id)!);
+      });
     },
+    /**
+     * Replaces the business's fields. A field left out of the body keeps its current value (a client that omits
+     * isActive must not silently reactivate a business); null or "" for an image clears it.
+     */
     update(user: UserRow, id: number, input: unknown): Business {
-      const data = validate(businessSchema, input);
       const current = owned(user, id);
-      checkType(data.businessTypeId, current.businessTypeId);
-      repos.businesses.update(id, data);
-      return toBusiness(repos.businesses.findById(id)!);
+      const merged = isPlainObject(input) ? { ...currentInput(current), ...input } : input;
+      const data = validate(businessSchema, merged);
+      const owners = [user.id, current.ownerId];
+      return repos.transaction(() => {
+        checkType(data.businessTypeId, current.businessTypeId);
+        repos.businesses.update(id, {
+          ...data,
+          logoImagePath: imagePath("logoImagePath", data.logoImagePath, owners, current.logoImagePath),
+          sampleImagePath: imagePath("sampleImagePath", data.sampleImagePath, owners, current.sampleImagePath),
+        });
+        return toBusiness(repos.businesses.findById(id)!);
+      });
     },
     remove(user: UserRow, id: number): void {
       owned(user, id);

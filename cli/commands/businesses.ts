@@ -1,0 +1,128 @@
+import { Command } from "commander";
+import { NotFoundError, ValidationError } from "../../src/errors.ts";
+import type { Business } from "../../src/schemas/businesses.ts";
+import { commandContext, dataDirOption, examples, printJson, printTable } from "../context.ts";
+
+function parseId(raw: string): number {
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ValidationError(`ID must be a positive whole number (got "${raw}")`);
+  return Number(raw);
+}
+
+/** Usage mistakes (unknown option, missing argument) exit 2 like every other input error; help exits 0. */
+function usageExit(err: { exitCode: number }): never {
+  process.exit(err.exitCode === 0 ? 0 : 2);
+}
+
+/** One line of a table cell: the first line of the text, cut to `max` characters. */
+function cell(text: string, max = 40): string {
+  const line = text.split(/\r?\n/, 1)[0] ?? "";
+  return line.length > max || line !== text ? `${line.slice(0, max - 1).trimEnd()}…` : line;
+}
+
+/** A business as the operator sees it: the API's full record plus the owner's email. */
+type Listed = Business & { ownerEmail: string | null };
+
+export function businessesCommand(): Command {
+  const cmd = new Command("businesses")
+    .description("inspect businesses (every owner's; read-only)")
+    .exitOverride(usageExit)
+    .addHelpText(
+      "after",
+      examples(
+        "nearcast businesses list",
+        "nearcast businesses list --owner owner@shop.com --json",
+        "nearcast businesses show 3",
+      ),
+    );
+
+  cmd
+    .command("list")
+    .description("list businesses, newest first, active and inactive")
+    .option("--owner <email>", "only the businesses of this account")
+    .option("--json", "print as JSON", false)
+    .addOption(dataDirOption())
+    .addHelpText(
+      "after",
+      examples(
+        "nearcast businesses list",
+        "nearcast businesses list --owner owner@shop.com",
+        "nearcast businesses list --json | jq '.[] | select(.isActive) | .name'",
+      ),
+    )
+    .action((opts: { owner?: string; json: boolean; dataDir?: string }) => {
+      const ctx = commandContext(opts);
+      try {
+        let list: Business[];
+        if (opts.owner !== undefined) {
+          const owner = ctx.repos.users.findByEmail(opts.owner.trim());
+          if (!owner) throw new NotFoundError(`No account with the email ${opts.owner.trim()}`);
+          list = ctx.services.businesses.listByOwnerId(owner.id);
+        } else {
+          list = ctx.services.businesses.listAll();
+        }
+        const emails = new Map<number, string | null>();
+        const emailOf = (id: number) => {
+          if (!emails.has(id)) emails.set(id, ctx.repos.users.findById(id)?.email ?? null);
+          return emails.get(id) ?? null;
+        };
+        const rows: Listed[] = list.map((b) => ({ ...b, ownerEmail: emailOf(b.ownerId) }));
+        if (opts.json) printJson(rows);
+        else
+          printTable(
+            rows.map((b) => ({
+              id: b.id,
+              name: cell(b.name),
+              type: cell(b.businessType?.name ?? "Unknown Type", 24),
+              owner: b.ownerEmail ?? `#${b.ownerId}`,
+              status: b.isActive ? "active" : "inactive",
+              createdAt: b.createdAt.slice(0, 10),
+            })),
+            ["id", "name", "type", "owner", "status", "createdAt"],
+          );
+      } finally {
+        ctx.close();
+      }
+    });
+
+  cmd
+    .command("show")
+    .description("show one business with every field")
+    .argument("<id>", "business id")
+    .option("--json", "print as JSON", false)
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast businesses show 3", "nearcast businesses show 3 --json"))
+    .action((rawId: string, opts: { json: boolean; dataDir?: string }) => {
+      const id = parseId(rawId);
+      const ctx = commandContext(opts);
+      try {
+        const b = ctx.services.businesses.getById(id);
+        const full: Listed = { ...b, ownerEmail: ctx.repos.users.findById(b.ownerId)?.email ?? null };
+        if (opts.json) {
+          printJson(full);
+          return;
+        }
+        const lines: [string, string][] = [
+          ["ID", String(full.id)],
+          ["Name", full.name],
+          ["Status", full.isActive ? "active" : "inactive"],
+          ["Type", full.businessType ? `${full.businessType.name} (${full.businessTypeId})` : `Unknown Type (${full.businessTypeId})`],
+          ["Owner", full.ownerEmail ? `${full.ownerEmail} (${full.ownerId})` : `#${full.ownerId}`],
+          ["Address", full.address],
+          ["Phone", full.phone],
+          ["Sample product", full.sampleProductText],
+          ["QR message", full.qrMessage],
+          ["Success message", full.successMessage],
+          ["Logo", full.logoImagePath ?? "(none)"],
+          ["Sample image", full.sampleImagePath ?? "(none)"],
+          ["Subscribe link", `${ctx.config.publicUrl}/subscribe?id=${full.id}`],
+          ["Created", full.createdAt],
+        ];
+        const width = Math.max(...lines.map(([k]) => k.length));
+        for (const [k, v] of lines) process.stdout.write(`${`${k}:`.padEnd(width + 2)}${v.replace(/\r?\n/g, " ")}\n`);
+      } finally {
+        ctx.close();
+      }
+    });
+
+  return cmd;
+}

@@ -1,0 +1,911 @@
+// Businesses API (/api/business/*), scenario by scenario: each row says who calls what with which body, what must
+// come back, and what must (not) have changed — businesses, uploads and the files in <dataDir>/uploads.
+// Cast: owner A, owner B, an admin, and anonymous visitors.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { businesses, businessTypes, uploads } from "../../src/db/schema.ts";
+import { DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE } from "../../src/schemas/businesses.ts";
+import { BUSINESS_NOT_FOUND, LOGO_NOT_YOURS, SAMPLE_NOT_YOURS } from "../../src/services/businesses.ts";
+import { IMAGE_IN_USE, IMAGE_NOT_FOUND, type StoredImage } from "../../src/services/uploads.ts";
+import { type ApiClient, type ApiResponse, apiClient, signUp } from "../helpers/api.ts";
+import { type TestContext, testContext } from "../helpers/context.ts";
+import { type BusinessRow, type BusinessTypeRow, insertBusiness, insertBusinessType } from "../helpers/factories.ts";
+import { GIF, JPEG, PNG } from "../helpers/images.ts";
+
+type Who = "anon" | "a" | "b" | "admin";
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+interface World {
+  ctx: TestContext;
+  ids: Record<Exclude<Who, "anon">, number>;
+  bakery: BusinessTypeRow;
+  /** An inactive type: kept by aHidden, not offered for new choices. */
+  florist: BusinessTypeRow;
+  /** A's active business with a logo and a sample image. */
+  aShop: BusinessRow;
+  /** A's inactive business (of the inactive type). */
+  aHidden: BusinessRow;
+  bShop: BusinessRow;
+  img: {
+    aLogo: StoredImage;
+    aSample: StoredImage;
+    /** A's uploads that no business uses yet. */
+    aSpareLogo: StoredImage;
+    aSpareSample: StoredImage;
+    aBroadcast: StoredImage;
+    bLogo: StoredImage;
+    bSample: StoredImage;
+    bSpareLogo: StoredImage;
+    bSpareSample: StoredImage;
+  };
+}
+
+interface Scenario {
+  name: string;
+  method: Method;
+  path: string | ((w: World) => string);
+  as: Who;
+  body?: unknown | ((w: World) => unknown);
+  raw?: string;
+  headers?: Record<string, string>;
+  noXsrf?: boolean;
+  expectStatus: number;
+  expectBody?: unknown | ((w: World) => unknown);
+  expect?: (res: ApiResponse, w: World) => void;
+  /** Database/folder check after a successful call. Failed calls are always checked to change nothing. */
+  sideEffect?: (w: World) => void;
+}
+
+const BASE = "/api/business";
+const ALL = `${BASE}/GetAllBusinesses`;
+const MINE = `${BASE}/GetMyBusinesses`;
+const byId = (id: number | string) => `${BASE}/GetBusinessById?id=${id}`;
+const byType = (id: number | string) => `${BASE}/GetBusinessesByType?businessTypeId=${id}`;
+const CREATE = `${BASE}/CreateBusiness`;
+const update = (id: number | string) => `${BASE}/UpdateBusiness?id=${id}`;
+const remove = (id: number | string) => `${BASE}/DeleteBusiness?id=${id}`;
+const deleteLogo = (name: string) => `${BASE}/DeleteLogo?fileName=${encodeURIComponent(name)}`;
+const deleteSample = (name: string) => `${BASE}/DeleteSampleImage?fileName=${encodeURIComponent(name)}`;
+const UNKNOWN_ID = 999_999;
+
+const LOGIN_FIRST = { code: "unauthorized", error: "Please log in to continue." };
+const NOT_FOUND = { code: "not_found", error: BUSINESS_NOT_FOUND };
+const invalid = (fields: Record<string, string>) => ({ code: "validation_failed", error: Object.values(fields)[0], fields });
+
+const PUBLIC_KEYS = [
+  "address",
+  "businessType",
+  "businessTypeId",
+  "createdAt",
+  "id",
+  "isActive",
+  "logoImagePath",
+  "name",
+  "phone",
+  "qrMessage",
+  "sampleImagePath",
+  "sampleProductText",
+  "successMessage",
+];
+const FULL_KEYS = [...PUBLIC_KEYS, "ownerId"].sort();
+
+/** What the API answers for a stored row (full view adds ownerId). */
+function shape(w: World, row: BusinessRow, full: boolean) {
+  const type = [w.bakery, w.florist].find((t) => t.id === row.businessTypeId);
+  return {
+    id: row.id,
+    name: row.name,
+    businessTypeId: row.businessTypeId,
+    businessType: type ? { id: type.id, name: type.name } : null,
+    address: row.address,
+    phone: row.phone,
+    logoImagePath: row.logoImagePath,
+    sampleImagePath: row.sampleImagePath,
+    sampleProductText: row.sampleProductText,
+    qrMessage: row.qrMessage || DEFAULT_QR_MESSAGE,
+    successMessage: row.successMessage || DEFAULT_SUCCESS_MESSAGE,
+    isActive: row.isActive,
+    createdAt: row.createdAt.toISOString(),
+    ...(full && { ownerId: row.ownerId }),
+  };
+}
+
+/** A complete valid body for A, using A's unused uploads. */
+function validBody(w: World, overrides: Record<string, unknown> = {}) {
+  return {
+    name: "Corner Bakery",
+    businessTypeId: w.bakery.id,
+    address: "12 Baker Street, Springfield",
+    phone: "(415) 555-0134",
+    sampleProductText: "Sourdough loaf, baked at dawn",
+    qrMessage: "Scan for fresh deals",
+    successMessage: "Thanks! Fresh deals are on their way.",
+    isActive: true,
+    logoImagePath: w.img.aSpareLogo.filePath,
+    sampleImagePath: w.img.aSpareSample.filePath,
+    ...overrides,
+  };
+}
+
+/** The body the edit form would send for an existing row (every field, current values). */
+function bodyOf(row: BusinessRow, overrides: Record<string, unknown> = {}) {
+  return {
+    name: row.name,
+    businessTypeId: row.businessTypeId,
+    address: row.address,
+    phone: row.phone,
+    sampleProductText: row.sampleProductText,
+    qrMessage: row.qrMessage ?? "",
+    successMessage: row.successMessage ?? "",
+    isActive: row.isActive,
+    logoImagePath: row.logoImagePath,
+    sampleImagePath: row.sampleImagePath,
+    ...overrides,
+  };
+}
+
+const rowOf = (w: World, id: number) => w.ctx.db.select().from(businesses).all().find((r) => r.id === id);
+
+function snapshot(w: World) {
+  const dir = w.ctx.services.uploads.dir;
+  return {
+    businesses: w.ctx.db.select().from(businesses).orderBy(businesses.id).all(),
+    uploads: w.ctx.db.select().from(uploads).orderBy(uploads.id).all(),
+    files: readdirSync(dir).sort(),
+  };
+}
+
+const scenarios: Scenario[] = [
+  // ---- public reads ---------------------------------------------------------------------------------------------
+  ...(["anon", "a", "b", "admin"] as const).flatMap((as): Scenario[] => [
+    {
+      name: `list all as ${as}: active businesses only, public fields, by name`,
+      method: "GET",
+      path: ALL,
+      as,
+      expectStatus: 200,
+      expect: (res, w) => {
+        expect(res.body).toEqual([shape(w, w.bShop, false), shape(w, w.aShop, false)]);
+        for (const b of res.body) expect(Object.keys(b).sort()).toEqual(PUBLIC_KEYS);
+      },
+    },
+    {
+      name: `by type as ${as}: active businesses of that type`,
+      method: "GET",
+      path: (w) => byType(w.bakery.id),
+      as,
+      expectStatus: 200,
+      expect: (res, w) => expect(res.body).toEqual([shape(w, w.bShop, false), shape(w, w.aShop, false)]),
+    },
+  ]),
+  { name: "by type: the inactive business is not listed", method: "GET", path: (w) => byType(w.florist.id), as: "a", expectStatus: 200, expectBody: [] },
+  { name: "by type: unknown type", method: "GET", path: byType(UNKNOWN_ID), as: "anon", expectStatus: 200, expectBody: [] },
+  {
+    name: "by type: non-numeric type id",
+    method: "GET",
+    path: byType("bakery"),
+    as: "anon",
+    expectStatus: 400,
+    expectBody: { code: "validation_failed", error: "The businessTypeId parameter must be a positive whole number.", fields: { businessTypeId: "invalid" } },
+  },
+  { name: "by type: no type id", method: "GET", path: `${BASE}/GetBusinessesByType`, as: "anon", expectStatus: 400, expectBody: { fields: { businessTypeId: "required" } } },
+
+  // ---- my businesses --------------------------------------------------------------------------------------------
+  { name: "mine as anon", method: "GET", path: MINE, as: "anon", expectStatus: 401, expectBody: LOGIN_FIRST },
+  {
+    name: "mine as A: both of A's, inactive included, newest first, full records",
+    method: "GET",
+    path: MINE,
+    as: "a",
+    expectStatus: 200,
+    expect: (res, w) => {
+      expect(res.body).toEqual([shape(w, w.aHidden, true), shape(w, w.aShop, true)]);
+      for (const b of res.body) expect(Object.keys(b).sort()).toEqual(FULL_KEYS);
+    },
+  },
+  { name: "mine as B: only B's", method: "GET", path: MINE, as: "b", expectStatus: 200, expectBody: (w: World) => [shape(w, w.bShop, true)] },
+  { name: "mine as admin: the admin's own (none)", method: "GET", path: MINE, as: "admin", expectStatus: 200, expectBody: [] },
+
+  // ---- get by id ------------------------------------------------------------------------------------------------
+  {
+    name: "get an active business as anon: public fields",
+    method: "GET",
+    path: (w) => byId(w.aShop.id),
+    as: "anon",
+    expectStatus: 200,
+    expect: (res, w) => expect(res.body).toEqual(shape(w, w.aShop, false)),
+  },
+  { name: "get an inactive business as anon", method: "GET", path: (w) => byId(w.aHidden.id), as: "anon", expectStatus: 404, expectBody: NOT_FOUND },
+  {
+    name: "get own inactive business as A: full record",
+    method: "GET",
+    path: (w) => byId(w.aHidden.id),
+    as: "a",
+    expectStatus: 200,
+    expect: (res, w) => expect(res.body).toEqual(shape(w, w.aHidden, true)),
+  },
+  {
+    name: "get own active business as A: full record",
+    method: "GET",
+    path: (w) => byId(w.aShop.id),
+    as: "a",
+    expectStatus: 200,
+    expect: (res, w) => expect(res.body).toEqual(shape(w, w.aShop, true)),
+  },
+  {
+    name: "get A's active business as B: the public view only",
+    method: "GET",
+    path: (w) => byId(w.aShop.id),
+    as: "b",
+    expectStatus: 200,
+    expect: (res, w) => expect(res.body).toEqual(shape(w, w.aShop, false)),
+  },
+  { name: "get A's inactive business as B", method: "GET", path: (w) => byId(w.aHidden.id), as: "b", expectStatus: 404, expectBody: NOT_FOUND },
+  {
+    name: "get A's inactive business as admin: full record",
+    method: "GET",
+    path: (w) => byId(w.aHidden.id),
+    as: "admin",
+    expectStatus: 200,
+    expect: (res, w) => expect(res.body).toEqual(shape(w, w.aHidden, true)),
+  },
+  { name: "get unknown id", method: "GET", path: byId(UNKNOWN_ID), as: "a", expectStatus: 404, expectBody: NOT_FOUND },
+  ...["abc", "0", "-1", "1.5", "1e3", "%20"].map(
+    (id): Scenario => ({
+      name: `get with invalid id "${id}"`,
+      method: "GET",
+      path: byId(id),
+      as: "anon",
+      expectStatus: 400,
+      expectBody: { code: "validation_failed", error: "The id parameter must be a positive whole number.", fields: { id: "invalid" } },
+    }),
+  ),
+  { name: "get without id", method: "GET", path: `${BASE}/GetBusinessById`, as: "anon", expectStatus: 400, expectBody: { fields: { id: "required" } } },
+
+  // ---- create ---------------------------------------------------------------------------------------------------
+  { name: "create as anon", method: "POST", path: CREATE, as: "anon", body: (w: World) => validBody(w), expectStatus: 401, expectBody: LOGIN_FIRST },
+  { name: "create without the XSRF header", method: "POST", path: CREATE, as: "a", noXsrf: true, body: (w: World) => validBody(w), expectStatus: 403, expectBody: { code: "xsrf_failed" } },
+  {
+    name: "create as A: 201, trimmed, owned by A, images kept",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    body: (w: World) => validBody(w, { name: "  Corner Bakery  ", address: "  12 Baker Street, Springfield " }),
+    expectStatus: 201,
+    expect: (res, w) => {
+      expect(Object.keys(res.body).sort()).toEqual(FULL_KEYS);
+      expect(res.body).toMatchObject({
+        name: "Corner Bakery",
+        address: "12 Baker Street, Springfield",
+        businessType: { id: w.bakery.id, name: "Bakery" },
+        ownerId: w.ids.a,
+        isActive: true,
+        logoImagePath: w.img.aSpareLogo.filePath,
+        sampleImagePath: w.img.aSpareSample.filePath,
+        qrMessage: "Scan for fresh deals",
+      });
+    },
+    sideEffect: (w) => {
+      const rows = w.ctx.db.select().from(businesses).all();
+      expect(rows).toHaveLength(4);
+      expect(rows.at(-1)).toMatchObject({ ownerId: w.ids.a, name: "Corner Bakery", phone: "(415) 555-0134" });
+    },
+  },
+  {
+    name: "create without logo and messages: defaults answered, nothing stored for them",
+    method: "POST",
+    path: CREATE,
+    as: "b",
+    body: (w: World) => ({ ...validBody(w, { logoImagePath: null, sampleImagePath: w.img.bSpareSample.filePath }), qrMessage: undefined, successMessage: "" }),
+    expectStatus: 201,
+    expect: (res, w) => {
+      expect(res.body).toMatchObject({ logoImagePath: null, qrMessage: DEFAULT_QR_MESSAGE, successMessage: DEFAULT_SUCCESS_MESSAGE, ownerId: w.ids.b });
+    },
+    sideEffect: (w) => expect(w.ctx.db.select().from(businesses).all().at(-1)).toMatchObject({ logoImagePath: null, qrMessage: "", successMessage: "" }),
+  },
+  {
+    name: "create with an empty logo path: no logo",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    body: (w: World) => validBody(w, { logoImagePath: "" }),
+    expectStatus: 201,
+    expectBody: { logoImagePath: null },
+  },
+  {
+    name: "create with the bare file name of an upload: stored as its /uploads/ path",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    body: (w: World) => validBody(w, { sampleImagePath: w.img.aSpareSample.fileName }),
+    expectStatus: 201,
+    expectBody: (w: World) => ({ sampleImagePath: w.img.aSpareSample.filePath }),
+  },
+  {
+    name: "create with an image another business of A already shows",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    body: (w: World) => validBody(w, { logoImagePath: w.img.aLogo.filePath }),
+    expectStatus: 201,
+    expectBody: (w: World) => ({ logoImagePath: w.img.aLogo.filePath }),
+  },
+  {
+    name: "create as admin without a sample image",
+    method: "POST",
+    path: CREATE,
+    as: "admin",
+    body: (w: World) => validBody(w, { logoImagePath: null, sampleImagePath: null }),
+    expectStatus: 400,
+    expectBody: invalid({ sampleImagePath: "Sample product image is required" }),
+  },
+  ...["+1 (415) 555-0134", "415.555.0134", "4155550134", "1-415-555-0134", "+14155550134", "415 555 0134"].map(
+    (phone): Scenario => ({
+      name: `create with phone "${phone}"`,
+      method: "POST",
+      path: CREATE,
+      as: "a",
+      body: (w: World) => validBody(w, { phone }),
+      expectStatus: 201,
+      expectBody: { phone },
+    }),
+  ),
+  { name: "create with name of exactly 2", method: "POST", path: CREATE, as: "a", body: (w: World) => validBody(w, { name: "Ab" }), expectStatus: 201 },
+  { name: "create with name of exactly 200", method: "POST", path: CREATE, as: "a", body: (w: World) => validBody(w, { name: "n".repeat(200) }), expectStatus: 201 },
+  { name: "create with address of exactly 500", method: "POST", path: CREATE, as: "a", body: (w: World) => validBody(w, { address: "a".repeat(500) }), expectStatus: 201 },
+  {
+    name: "create with sample text of exactly 100 and messages of exactly 200",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    body: (w: World) => validBody(w, { sampleProductText: "s".repeat(100), qrMessage: "q".repeat(200), successMessage: "m".repeat(200) }),
+    expectStatus: 201,
+  },
+  { name: "create with the type id as a string", method: "POST", path: CREATE, as: "a", body: (w: World) => validBody(w, { businessTypeId: String(w.bakery.id) }), expectStatus: 201 },
+  {
+    name: "create ignores id, ownerId and createdAt in the body",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    body: (w: World) => ({ ...validBody(w), id: UNKNOWN_ID, ownerId: w.ids.b, createdAt: "1999-01-01T00:00:00.000Z" }),
+    expectStatus: 201,
+    expect: (res, w) => {
+      expect(res.body.id).not.toBe(UNKNOWN_ID);
+      expect(res.body.ownerId).toBe(w.ids.a);
+      expect(res.body.createdAt).not.toStartWith("1999");
+    },
+  },
+  // The spec's validation texts, one field at a time.
+  ...(
+    [
+      ["name missing", { name: undefined }, { name: "Business name is required" }],
+      ["name empty", { name: "" }, { name: "Business name is required" }],
+      ["name blank", { name: "   " }, { name: "Business name is required" }],
+      ["name too short", { name: "A" }, { name: "Name must be at least 2 characters long" }],
+      ["name too long", { name: "n".repeat(201) }, { name: "Name cannot exceed 200 characters" }],
+      ["type missing", { businessTypeId: undefined }, { businessTypeId: "Business type is required" }],
+      ["type empty", { businessTypeId: "" }, { businessTypeId: "Business type is required" }],
+      ["type zero", { businessTypeId: 0 }, { businessTypeId: "Business type is required" }],
+      ["type not a number", { businessTypeId: "bakery" }, { businessTypeId: "Business type is required" }],
+      ["type unknown", { businessTypeId: UNKNOWN_ID }, { businessTypeId: "Business type is required" }],
+      ["address missing", { address: undefined }, { address: "Business address is required" }],
+      ["address blank", { address: "  " }, { address: "Business address is required" }],
+      ["address too short", { address: "Main" }, { address: "Address must be at least 5 characters long" }],
+      ["address too long", { address: "a".repeat(501) }, { address: "Address cannot exceed 500 characters" }],
+      ["phone missing", { phone: undefined }, { phone: "Phone number is required" }],
+      ["phone not US style", { phone: "12345" }, { phone: "Please enter a valid phone number" }],
+      ["phone with letters", { phone: "415-555-CAKE" }, { phone: "Please enter a valid phone number" }],
+      ["phone with another country code", { phone: "+44 20 7946 0958" }, { phone: "Please enter a valid phone number" }],
+      ["sample text missing", { sampleProductText: undefined }, { sampleProductText: "Sample product description is required" }],
+      ["sample text too long", { sampleProductText: "s".repeat(101) }, { sampleProductText: "Description cannot exceed 100 characters" }],
+      ["qr message too long", { qrMessage: "q".repeat(201) }, { qrMessage: "Message cannot exceed 200 characters" }],
+      ["success message too long", { successMessage: "m".repeat(201) }, { successMessage: "Message cannot exceed 200 characters" }],
+      ["sample image missing", { sampleImagePath: undefined }, { sampleImagePath: "Sample product image is required" }],
+      ["sample image empty", { sampleImagePath: "" }, { sampleImagePath: "Sample product image is required" }],
+      ["isActive a string", { isActive: "yes" }, { isActive: "isActive must be true or false" }],
+    ] as const
+  ).map(
+    ([what, overrides, fields]): Scenario => ({
+      name: `create: ${what}`,
+      method: "POST",
+      path: CREATE,
+      as: "a",
+      body: (w: World) => validBody(w, overrides),
+      expectStatus: 400,
+      expectBody: invalid(fields),
+    }),
+  ),
+  {
+    name: "create: an inactive type is not offered",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    body: (w: World) => validBody(w, { businessTypeId: w.florist.id }),
+    expectStatus: 400,
+    expectBody: invalid({ businessTypeId: "Business type is required" }),
+  },
+  {
+    name: "create: every required field missing",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    body: {},
+    expectStatus: 400,
+    expectBody: invalid({
+      name: "Business name is required",
+      businessTypeId: "Business type is required",
+      address: "Business address is required",
+      phone: "Phone number is required",
+      sampleProductText: "Sample product description is required",
+      sampleImagePath: "Sample product image is required",
+    }),
+  },
+  // Image paths must name the caller's own logo/sample uploads.
+  ...(
+    [
+      ["B's logo as logo", (w: World) => ({ logoImagePath: w.img.bSpareLogo.filePath }), { logoImagePath: LOGO_NOT_YOURS }],
+      ["B's sample as sample", (w: World) => ({ sampleImagePath: w.img.bSpareSample.filePath }), { sampleImagePath: SAMPLE_NOT_YOURS }],
+      ["an unknown stored name", () => ({ logoImagePath: `/uploads/${"f".repeat(32)}.png` }), { logoImagePath: LOGO_NOT_YOURS }],
+      ["a path outside uploads", () => ({ sampleImagePath: "/etc/passwd" }), { sampleImagePath: SAMPLE_NOT_YOURS }],
+      ["a traversal path", (w: World) => ({ sampleImagePath: `/uploads/../${w.img.aSpareSample.fileName}` }), { sampleImagePath: SAMPLE_NOT_YOURS }],
+      ["an external URL", () => ({ logoImagePath: "https://evil.example/logo.png" }), { logoImagePath: LOGO_NOT_YOURS }],
+      ["A's broadcast image", (w: World) => ({ logoImagePath: w.img.aBroadcast.filePath }), { logoImagePath: LOGO_NOT_YOURS }],
+    ] as const
+  ).map(
+    ([what, overrides, fields]): Scenario => ({
+      name: `create with ${what}`,
+      method: "POST",
+      path: CREATE,
+      as: "a",
+      body: (w: World) => validBody(w, overrides(w)),
+      expectStatus: 400,
+      expectBody: invalid(fields),
+    }),
+  ),
+  {
+    name: "create with malformed JSON",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    raw: '{"name": "Gym",',
+    headers: { "content-type": "application/json" },
+    expectStatus: 400,
+    expectBody: { code: "validation_failed", error: "Request body must be valid JSON." },
+  },
+  {
+    name: "create with a form body",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    raw: "name=Gym",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    expectStatus: 415,
+    expectBody: { code: "unsupported_media_type" },
+  },
+  {
+    name: "create with a JSON array",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    raw: "[]",
+    headers: { "content-type": "application/json" },
+    expectStatus: 400,
+    expectBody: { error: "Request body must be a JSON object." },
+  },
+  {
+    name: "create with a body over 64 KB",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    body: (w: World) => validBody(w, { name: "n".repeat(70_000) }),
+    expectStatus: 413,
+    expectBody: { code: "payload_too_large" },
+  },
+
+  // ---- update ---------------------------------------------------------------------------------------------------
+  { name: "update as anon", method: "PUT", path: (w) => update(w.aShop.id), as: "anon", body: (w: World) => bodyOf(w.aShop), expectStatus: 401, expectBody: LOGIN_FIRST },
+  {
+    name: "update own business as A: every field replaced",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "a",
+    body: (w: World) =>
+      validBody(w, { name: "Renamed Bakery", isActive: false, logoImagePath: w.img.aSpareLogo.filePath, sampleImagePath: w.img.aSpareSample.filePath }),
+    expectStatus: 200,
+    expectBody: (w: World) => ({ id: w.aShop.id, name: "Renamed Bakery", isActive: false, ownerId: w.ids.a, logoImagePath: w.img.aSpareLogo.filePath }),
+    sideEffect: (w) =>
+      expect(rowOf(w, w.aShop.id)).toMatchObject({
+        name: "Renamed Bakery",
+        isActive: false,
+        ownerId: w.ids.a,
+        createdAt: w.aShop.createdAt,
+        sampleImagePath: w.img.aSpareSample.filePath,
+      }),
+  },
+  {
+    name: "update keeping the current images",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "a",
+    body: (w: World) => bodyOf(w.aShop, { name: "Same Images" }),
+    expectStatus: 200,
+    expectBody: (w: World) => ({ name: "Same Images", logoImagePath: w.img.aLogo.filePath, sampleImagePath: w.img.aSample.filePath }),
+  },
+  {
+    name: "update removing the logo clears its path",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "a",
+    body: (w: World) => bodyOf(w.aShop, { logoImagePath: null }),
+    expectStatus: 200,
+    expectBody: { logoImagePath: null },
+    sideEffect: (w) => {
+      expect(rowOf(w, w.aShop.id)?.logoImagePath).toBeNull();
+      // The image itself stays A's (it may be chosen again or deleted).
+      expect(readdirSync(w.ctx.services.uploads.dir)).toContain(w.img.aLogo.fileName);
+    },
+  },
+  {
+    name: "update removing the sample image is refused (it is required)",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "a",
+    body: (w: World) => bodyOf(w.aShop, { sampleImagePath: "" }),
+    expectStatus: 400,
+    expectBody: invalid({ sampleImagePath: "Sample product image is required" }),
+  },
+  {
+    name: "update leaving fields out keeps them (isActive stays false, images stay)",
+    method: "PUT",
+    path: (w) => update(w.aHidden.id),
+    as: "a",
+    body: { name: "Quiet Florist" },
+    expectStatus: 200,
+    expectBody: (w: World) => ({ name: "Quiet Florist", isActive: false, sampleImagePath: w.aHidden.sampleImagePath, businessTypeId: w.florist.id }),
+  },
+  {
+    name: "update keeps an inactive type the business already has",
+    method: "PUT",
+    path: (w) => update(w.aHidden.id),
+    as: "a",
+    body: (w: World) => bodyOf(w.aHidden, { address: "1 New Street, Springfield" }),
+    expectStatus: 200,
+    expectBody: (w: World) => ({ businessTypeId: w.florist.id, address: "1 New Street, Springfield" }),
+  },
+  {
+    name: "update cannot switch to an inactive type",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "a",
+    body: (w: World) => bodyOf(w.aShop, { businessTypeId: w.florist.id }),
+    expectStatus: 400,
+    expectBody: invalid({ businessTypeId: "Business type is required" }),
+  },
+  {
+    name: "update with a validation error",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "a",
+    body: (w: World) => bodyOf(w.aShop, { address: "x" }),
+    expectStatus: 400,
+    expectBody: invalid({ address: "Address must be at least 5 characters long" }),
+  },
+  {
+    name: "update as admin: an owner's business, owner and images kept",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "admin",
+    body: (w: World) => bodyOf(w.aShop, { name: "Moderated Name" }),
+    expectStatus: 200,
+    expectBody: (w: World) => ({ name: "Moderated Name", ownerId: w.ids.a, logoImagePath: w.img.aLogo.filePath }),
+    sideEffect: (w) => expect(rowOf(w, w.aShop.id)).toMatchObject({ name: "Moderated Name", ownerId: w.ids.a }),
+  },
+  {
+    name: "update as admin: may pick another of the owner's images",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "admin",
+    body: (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.aSpareLogo.filePath }),
+    expectStatus: 200,
+    expectBody: (w: World) => ({ logoImagePath: w.img.aSpareLogo.filePath }),
+  },
+  {
+    name: "update as admin: not a third owner's image",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "admin",
+    body: (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.bSpareLogo.filePath }),
+    expectStatus: 400,
+    expectBody: invalid({ logoImagePath: LOGO_NOT_YOURS }),
+  },
+  { name: "update unknown id", method: "PUT", path: update(UNKNOWN_ID), as: "a", body: (w: World) => validBody(w), expectStatus: 404, expectBody: NOT_FOUND },
+  { name: "update without id", method: "PUT", path: `${BASE}/UpdateBusiness`, as: "a", body: (w: World) => validBody(w), expectStatus: 400, expectBody: { fields: { id: "required" } } },
+
+  // ---- delete ---------------------------------------------------------------------------------------------------
+  { name: "delete as anon", method: "DELETE", path: (w) => remove(w.aShop.id), as: "anon", expectStatus: 401, expectBody: LOGIN_FIRST },
+  {
+    name: "delete own business as A",
+    method: "DELETE",
+    path: (w) => remove(w.aShop.id),
+    as: "a",
+    expectStatus: 200,
+    expectBody: { message: "Business deleted." },
+    sideEffect: (w) => {
+      expect(rowOf(w, w.aShop.id)).toBeUndefined();
+      expect(rowOf(w, w.aHidden.id)).toBeDefined();
+      expect(rowOf(w, w.bShop.id)).toBeDefined();
+    },
+  },
+  {
+    name: "delete as admin: any business",
+    method: "DELETE",
+    path: (w) => remove(w.bShop.id),
+    as: "admin",
+    expectStatus: 200,
+    sideEffect: (w) => expect(rowOf(w, w.bShop.id)).toBeUndefined(),
+  },
+  { name: "delete unknown id", method: "DELETE", path: remove(UNKNOWN_ID), as: "a", expectStatus: 404, expectBody: NOT_FOUND },
+  { name: "delete with invalid id", method: "DELETE", path: remove("1;drop"), as: "a", expectStatus: 400, expectBody: { fields: { id: "invalid" } } },
+
+  // ---- images by file name --------------------------------------------------------------------------------------
+  {
+    name: "delete own unused logo",
+    method: "DELETE",
+    path: (w) => deleteLogo(w.img.aSpareLogo.fileName),
+    as: "a",
+    expectStatus: 200,
+    expectBody: { message: "Logo deleted." },
+    sideEffect: (w) => {
+      expect(w.ctx.repos.uploads.findByFileName(w.img.aSpareLogo.fileName)).toBeUndefined();
+      expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareLogo.fileName);
+    },
+  },
+  {
+    name: "delete own unused sample image by its /uploads/ path",
+    method: "DELETE",
+    path: (w) => deleteSample(w.img.aSpareSample.filePath),
+    as: "a",
+    expectStatus: 200,
+    expectBody: { message: "Sample image deleted." },
+    sideEffect: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareSample.fileName),
+  },
+  { name: "delete a logo a business shows", method: "DELETE", path: (w) => deleteLogo(w.img.aLogo.fileName), as: "a", expectStatus: 409, expectBody: { code: "conflict", error: IMAGE_IN_USE } },
+  {
+    name: "delete a sample image through DeleteLogo",
+    method: "DELETE",
+    path: (w) => deleteLogo(w.img.aSpareSample.fileName),
+    as: "a",
+    expectStatus: 404,
+    expectBody: { code: "not_found", error: IMAGE_NOT_FOUND },
+  },
+  { name: "delete logo as anon", method: "DELETE", path: (w) => deleteLogo(w.img.aSpareLogo.fileName), as: "anon", expectStatus: 401, expectBody: LOGIN_FIRST },
+  {
+    name: "delete an owner's unused logo as admin",
+    method: "DELETE",
+    path: (w) => deleteLogo(w.img.bSpareLogo.fileName),
+    as: "admin",
+    expectStatus: 200,
+    sideEffect: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.bSpareLogo.fileName),
+  },
+  { name: "delete logo without a file name", method: "DELETE", path: `${BASE}/DeleteLogo`, as: "a", expectStatus: 400, expectBody: { fields: { fileName: "required" } } },
+];
+
+// For every call that names a resource: owner B acting on owner A's resource gets 404 and nothing changes.
+const ownershipMatrix: Scenario[] = [
+  ["GetBusinessById (inactive)", "GET", (w: World) => byId(w.aHidden.id), undefined, NOT_FOUND],
+  ["UpdateBusiness", "PUT", (w: World) => update(w.aShop.id), (w: World) => bodyOf(w.aShop, { name: "Stolen" }), NOT_FOUND],
+  ["UpdateBusiness (inactive)", "PUT", (w: World) => update(w.aHidden.id), (w: World) => bodyOf(w.aHidden, { isActive: true }), NOT_FOUND],
+  ["UpdateBusiness with an invalid body", "PUT", (w: World) => update(w.aShop.id), { name: "" }, NOT_FOUND],
+  ["UpdateBusiness with B's own images", "PUT", (w: World) => update(w.aShop.id), (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.bSpareLogo.filePath }), NOT_FOUND],
+  ["DeleteBusiness", "DELETE", (w: World) => remove(w.aShop.id), undefined, NOT_FOUND],
+  ["DeleteBusiness (inactive)", "DELETE", (w: World) => remove(w.aHidden.id), undefined, NOT_FOUND],
+  ["DeleteLogo (unused)", "DELETE", (w: World) => deleteLogo(w.img.aSpareLogo.fileName), undefined, { code: "not_found", error: IMAGE_NOT_FOUND }],
+  ["DeleteLogo (in use)", "DELETE", (w: World) => deleteLogo(w.img.aLogo.fileName), undefined, { code: "not_found", error: IMAGE_NOT_FOUND }],
+  ["DeleteSampleImage", "DELETE", (w: World) => deleteSample(w.img.aSpareSample.fileName), undefined, { code: "not_found", error: IMAGE_NOT_FOUND }],
+  ["DeleteSampleImage by path", "DELETE", (w: World) => deleteSample(w.img.aSpareSample.filePath), undefined, { code: "not_found", error: IMAGE_NOT_FOUND }],
+].map(
+  ([what, method, path, body, expectBody]): Scenario => ({
+    name: `ownership: B on A's ${what}`,
+    method: method as Method,
+    path: path as (w: World) => string,
+    as: "b",
+    body,
+    expectStatus: 404,
+    expectBody,
+  }),
+);
+
+// ... and B cannot point a business of their own at A's images.
+const imageOwnership: Scenario[] = [
+  ["CreateBusiness with A's logo", "POST", () => CREATE, (w: World) => validBody(w, { logoImagePath: w.img.aLogo.filePath, sampleImagePath: w.img.bSpareSample.filePath }), { logoImagePath: LOGO_NOT_YOURS }],
+  ["CreateBusiness with A's unused sample", "POST", () => CREATE, (w: World) => validBody(w, { logoImagePath: null }), { sampleImagePath: SAMPLE_NOT_YOURS }],
+  ["UpdateBusiness (own) with A's sample", "PUT", (w: World) => update(w.bShop.id), (w: World) => bodyOf(w.bShop, { sampleImagePath: w.img.aSample.filePath }), { sampleImagePath: SAMPLE_NOT_YOURS }],
+  ["UpdateBusiness (own) with A's logo by name", "PUT", (w: World) => update(w.bShop.id), (w: World) => bodyOf(w.bShop, { logoImagePath: w.img.aSpareLogo.fileName }), { logoImagePath: LOGO_NOT_YOURS }],
+].map(
+  ([what, method, path, body, fields]): Scenario => ({
+    name: `ownership: B ${what}`,
+    method: method as Method,
+    path: path as (w: World) => string,
+    as: "b",
+    body,
+    expectStatus: 400,
+    expectBody: invalid(fields as Record<string, string>),
+  }),
+);
+
+const ALL_SCENARIOS = [...scenarios, ...ownershipMatrix, ...imageOwnership];
+
+describe("businesses API", () => {
+  let ctx: TestContext;
+  let api: ApiClient;
+  let dataDir: string;
+  const tokens: Record<Who, string | undefined> = { anon: undefined, a: undefined, b: undefined, admin: undefined };
+  const ids = { a: 0, b: 0, admin: 0 };
+  let world: World;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), "nearcast-businesses-"));
+    ctx = testContext({ NEARCAST_ADMIN_EMAIL: "admin@example.com" }, { dataDir });
+    api = apiClient(ctx);
+    for (const [who, email] of [
+      ["admin", "admin@example.com"],
+      ["a", "owner-a@example.com"],
+      ["b", "owner-b@example.com"],
+    ] as const) {
+      const u = await signUp(api, { email });
+      tokens[who] = u.token;
+      ids[who] = u.id;
+    }
+  });
+  afterAll(() => {
+    ctx.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  // A fresh world for every scenario; the accounts are shared to spare the password hashing.
+  beforeEach(async () => {
+    ctx.db.delete(businesses).run();
+    ctx.db.delete(uploads).run();
+    ctx.db.delete(businessTypes).run();
+    rmSync(ctx.services.uploads.dir, { recursive: true, force: true });
+    const save = (owner: number, kind: "logo" | "sample" | "broadcast", bytes: Uint8Array) => ctx.services.uploads.saveBytes(owner, kind, bytes);
+    const img = {
+      aLogo: await save(ids.a, "logo", PNG),
+      aSample: await save(ids.a, "sample", JPEG),
+      aSpareLogo: await save(ids.a, "logo", GIF),
+      aSpareSample: await save(ids.a, "sample", PNG),
+      aBroadcast: await save(ids.a, "broadcast", PNG),
+      bLogo: await save(ids.b, "logo", PNG),
+      bSample: await save(ids.b, "sample", JPEG),
+      bSpareLogo: await save(ids.b, "logo", GIF),
+      bSpareSample: await save(ids.b, "sample", PNG),
+    };
+    const bakery = insertBusinessType(ctx, { name: "Bakery" });
+    const florist = insertBusinessType(ctx, { name: "Florist", isActive: false });
+    const at = (iso: string) => new Date(iso);
+    const aShop = insertBusiness(ctx, {
+      ownerId: ids.a,
+      businessTypeId: bakery.id,
+      name: "Rosie's Bakery",
+      logoImagePath: img.aLogo.filePath,
+      sampleImagePath: img.aSample.filePath,
+      qrMessage: "Scan for warm bread",
+      createdAt: at("2026-01-01T10:00:00Z"),
+    });
+    const aHidden = insertBusiness(ctx, {
+      ownerId: ids.a,
+      businessTypeId: florist.id,
+      name: "Closed Florist",
+      isActive: false,
+      sampleImagePath: img.aSample.filePath,
+      createdAt: at("2026-01-02T10:00:00Z"),
+    });
+    const bShop = insertBusiness(ctx, {
+      ownerId: ids.b,
+      businessTypeId: bakery.id,
+      name: "Bob's Bagels",
+      logoImagePath: img.bLogo.filePath,
+      sampleImagePath: img.bSample.filePath,
+      successMessage: "You're in!",
+      createdAt: at("2026-01-03T10:00:00Z"),
+    });
+    world = { ctx, ids, bakery, florist, aShop, aHidden, bShop, img };
+  });
+
+  test("every scenario has a unique name", () => {
+    const names = ALL_SCENARIOS.map((s) => s.name);
+    expect(new Set(names).size).toBe(names.length);
+  });
+
+  for (const s of ALL_SCENARIOS) {
+    test(`${s.method} ${s.as}: ${s.name}`, async () => {
+      const before = snapshot(world);
+      const path = typeof s.path === "function" ? s.path(world) : s.path;
+      const body = typeof s.body === "function" ? s.body(world) : s.body;
+      const res = await api.call(s.method, path, {
+        token: tokens[s.as],
+        noXsrf: s.noXsrf,
+        headers: s.headers,
+        ...(s.raw !== undefined ? { body: s.raw } : body !== undefined ? { json: body } : {}),
+      });
+      if (res.status !== s.expectStatus) throw new Error(`expected ${s.expectStatus}, got ${res.status}: ${JSON.stringify(res.body)}`);
+      if (s.expectBody !== undefined) {
+        const want = typeof s.expectBody === "function" ? s.expectBody(world) : s.expectBody;
+        if (Array.isArray(want)) expect(res.body).toEqual(want);
+        else expect(res.body).toMatchObject(want as object);
+      }
+      if (res.status >= 400 || s.method === "GET") {
+        // Reads and refusals change nothing: no business, no upload row, no file.
+        expect(snapshot(world)).toEqual(before);
+      }
+      if (res.status >= 400) expect(Object.keys(res.body).filter((k) => !["error", "code", "fields"].includes(k))).toEqual([]);
+      s.expect?.(res, world);
+      s.sideEffect?.(world);
+      expect(ctx.logger.lines.filter((l) => l.startsWith("error"))).toEqual([]);
+    });
+  }
+});
+
+describe("businesses API across requests", () => {
+  test("upload both images, create, read back publicly, edit, deactivate, delete", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "nearcast-businesses-flow-"));
+    const ctx = testContext({}, { dataDir });
+    try {
+      const api = apiClient(ctx);
+      const owner = await signUp(api);
+      const type = insertBusinessType(ctx, { name: "Pizzeria" });
+      const upload = async (path: string, bytes: Uint8Array) => {
+        const form = new FormData();
+        form.append("file", new File([new Uint8Array(bytes)], "x.png", { type: "image/png" }));
+        const res = await api.call("POST", `${BASE}/${path}`, { token: owner.token, body: form });
+        expect(res.status).toBe(201);
+        return res.body.filePath as string;
+      };
+      const logo = await upload("UploadLogo", PNG);
+      const sample = await upload("UploadSampleImage", JPEG);
+      const created = await api.post(
+        CREATE,
+        {
+          name: "Luigi's",
+          businessTypeId: type.id,
+          address: "5 Via Roma, Springfield",
+          phone: "415-555-0199",
+          sampleProductText: "Margherita",
+          qrMessage: "",
+          successMessage: "",
+          isActive: true,
+          logoImagePath: logo,
+          sampleImagePath: sample,
+        },
+        { token: owner.token },
+      );
+      expect(created.status).toBe(201);
+      const id = created.body.id as number;
+      const pub = await api.get(byId(id));
+      expect(pub.body).toMatchObject({ name: "Luigi's", businessType: { name: "Pizzeria" }, logoImagePath: logo, sampleImagePath: sample });
+      expect(pub.body.ownerId).toBeUndefined();
+      // the stored images are served where the business says
+      expect((await api.get(logo)).headers.get("content-type")).toBe("image/png");
+      expect((await api.get(sample)).headers.get("content-type")).toBe("image/jpeg");
+
+      const newSample = await upload("UploadSampleImage", GIF);
+      const edited = await api.put(update(id), { ...created.body, sampleImagePath: newSample, logoImagePath: null, isActive: false }, { token: owner.token });
+      expect(edited.status).toBe(200);
+      expect(edited.body).toMatchObject({ sampleImagePath: newSample, logoImagePath: null, isActive: false });
+      expect((await api.get(ALL)).body).toEqual([]);
+      expect((await api.get(byId(id))).status).toBe(404);
+      expect((await api.get(byId(id), { token: owner.token })).body.isActive).toBe(false);
+      // the old logo is free again and can be deleted; the sample in use cannot
+      expect((await api.del(deleteLogo(logo), { token: owner.token })).status).toBe(200);
+      expect((await api.del(deleteSample(newSample), { token: owner.token })).status).toBe(409);
+      expect((await api.del(remove(id), { token: owner.token })).status).toBe(200);
+      expect((await api.get(MINE, { token: owner.token })).body).toEqual([]);
+      expect((await api.del(deleteSample(newSample), { token: owner.token })).status).toBe(200);
+    } finally {
+      ctx.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,44 @@
+import type { Business, PublicBusiness } from "../../src/schemas/businesses.ts";
+import { api } from "./client.ts";
+
+// Typed wrappers for the spec's /api/business/* calls (section 7).
+
+/** The body of CreateBusiness and UpdateBusiness. */
+export interface BusinessBody {
+  name: string;
+  businessTypeId: number;
+  address: string;
+  phone: string;
+  sampleProductText: string;
+  qrMessage: string;
+  successMessage: string;
+  isActive: boolean;
+  logoImagePath: string | null;
+  sampleImagePath: string | null;
+}
+
+const q = (id: number | string) => encodeURIComponent(String(id));
+
+function upload(path: string, file: File): Promise<{ filePath: string }> {
+  const form = new FormData();
+  form.append("file", file, file.name);
+  return api.post<{ filePath: string }>(path, form);
+}
+
+export const businessApi = {
+  /** Active businesses, public fields (the public list). */
+  listPublic: () => api.get<PublicBusiness[]>("/api/business/GetAllBusinesses"),
+  /** The caller's own businesses, inactive included. */
+  listMine: () => api.get<Business[]>("/api/business/GetMyBusinesses"),
+  /** The full record for its owner (or an admin); the public view of an active business for anyone else. */
+  get: (id: number | string) => api.get<Business | PublicBusiness>(`/api/business/GetBusinessById?id=${q(id)}`),
+  listByType: (businessTypeId: number | string) =>
+    api.get<PublicBusiness[]>(`/api/business/GetBusinessesByType?businessTypeId=${q(businessTypeId)}`),
+  create: (body: BusinessBody) => api.post<Business>("/api/business/CreateBusiness", body),
+  update: (id: number | string, body: BusinessBody) => api.put<Business>(`/api/business/UpdateBusiness?id=${q(id)}`, body),
+  remove: (id: number | string) => api.del<{ message: string }>(`/api/business/DeleteBusiness?id=${q(id)}`),
+  uploadLogo: (file: File) => upload("/api/business/UploadLogo", file),
+  uploadSampleImage: (file: File) => upload("/api/business/UploadSampleImage", file),
+  deleteLogo: (fileName: string) => api.del<{ message: string }>(`/api/business/DeleteLogo?fileName=${q(fileName)}`),
+  deleteSampleImage: (fileName: string) => api.del<{ message: string }>(`/api/business/DeleteSampleImage?fileName=${q(fileName)}`),
+};

@@ -1,0 +1,70 @@
+import { useEffect, useState } from "react";
+import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
+import { businessApi } from "../../api/businesses.ts";
+import { BusinessAvatar } from "../../components/BusinessAvatar.tsx";
+import { QrModal } from "../../components/QrModal.tsx";
+import { Spinner } from "../../components/Spinner.tsx";
+import { PRODUCT_NAME } from "../../paths.ts";
+import "../../styles/businesses.css";
+
+/** /businesses: every active business, each with a SUBSCRIBE button that opens its QR code. */
+export function BusinessListPage() {
+  const [list, setList] = useState<PublicBusiness[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [qrFor, setQrFor] = useState<PublicBusiness | null>(null);
+
+  // Spec section 8: a failed list load is logged only, and the spinner stops.
+  useEffect(() => {
+    let live = true;
+    businessApi
+      .listPublic()
+      .then((l) => live && setList(l))
+      .catch((err) => console.error("Error loading businesses:", err))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  return (
+    <section className="biz-public">
+      <header className="biz-hero">
+        <div className="container">
+          <h1>{PRODUCT_NAME} Businesses</h1>
+          <p>Subscribe to get notifications from your favorite businesses</p>
+        </div>
+      </header>
+      <div className="container page biz-public-body">
+        {loading ? (
+          <Spinner label="Loading businesses..." />
+        ) : list.length === 0 ? (
+          <div className="card empty-state biz-empty">
+            <p className="biz-empty-title">No businesses yet.</p>
+            <p>Check back soon: local shops are joining.</p>
+          </div>
+        ) : (
+          <ul className="biz-grid" aria-label="Businesses">
+            {list.map((b) => (
+              <li key={b.id} className="card biz-card biz-card-public">
+                <BusinessAvatar name={b.name} logo={b.logoImagePath} max={3} className="biz-avatar-lg" />
+                <h2 className="biz-name">{b.name}</h2>
+                <p className="biz-type-pill">{b.businessType?.name ?? "Unknown Type"}</p>
+                <p className="biz-address">
+                  <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+                    <path d="M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21z" />
+                    <circle cx="12" cy="9.5" r="2.5" />
+                  </svg>
+                  <span>{b.address}</span>
+                </p>
+                <button type="button" className="btn btn-primary btn-block biz-subscribe" aria-label={`Subscribe to ${b.name}`} onClick={() => setQrFor(b)}>
+                  SUBSCRIBE
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+      {qrFor && <QrModal business={qrFor} onClose={() => setQrFor(null)} />}
+    </section>
+  );
+}

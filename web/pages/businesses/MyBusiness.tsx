@@ -1,0 +1,166 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { useCallback, useEffect, useState } from "react";
+import { Link } from "wouter";
+import type { Business } from "../../../src/schemas/businesses.ts";
+import { businessApi } from "../../api/businesses.ts";
+import { BusinessAvatar } from "../../components/BusinessAvatar.tsx";
+import { QrModal } from "../../components/QrModal.tsx";
+import { Spinner } from "../../components/Spinner.tsx";
+import { paths } from "../../paths.ts";
+import { isAuthenticated } from "../../state/session.ts";
+import "../../styles/businesses.css";
+
+export const DELETE_FAILED = "Error deleting business. Please try again.";
+
+/** "Nov 22, 2026" */
+export function createdDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" });
+}
+
+function ActionIcon({ d }: { d: string }) {
+  return (
+    <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d={d} />
+    </svg>
+  );
+}
+
+const ICONS = {
+  broadcast: "M3 11v2a1 1 0 0 0 1 1h2l5 4V6L6 10H4a1 1 0 0 0-1 1zM15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13",
+  edit: "M12 20h9M16.5 3.5a2.1 2.1 0 0 1 3 3L7 19l-4 1 1-4z",
+  qr: "M3 3h7v7H3zM14 3h7v7h-7zM3 14h7v7H3zM14 14h3v3h-3zM21 14v.01M14 21h.01M17.5 21H21v-3.5",
+  delete: "M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6",
+};
+
+/** /my-business: the user's own businesses with Broadcast, Edit, QR Code and Delete. */
+export function MyBusinessPage() {
+  useSignals();
+  const loggedIn = isAuthenticated.value;
+  const [list, setList] = useState<Business[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [deleting, setDeleting] = useState<number | null>(null);
+  const [qrFor, setQrFor] = useState<Business | null>(null);
+
+  // Spec section 8: a failed list load is logged only, and the spinner stops.
+  const load = useCallback(async () => {
+    try {
+      setList(await businessApi.listMine());
+    } catch (err) {
+      console.error("Error loading businesses:", err);
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function onDelete(b: Business) {
+    if (deleting !== null) return;
+    if (!window.confirm(`Are you sure you want to delete "${b.name}"? Its subscribers and QR code will stop working.`)) return;
+    setDeleting(b.id);
+    try {
+      await businessApi.remove(b.id);
+      await load();
+    } catch (err) {
+      console.error("Error deleting business:", err);
+      window.alert(DELETE_FAILED);
+    } finally {
+      setDeleting(null);
+    }
+  }
+
+  return (
+    <section className="container page biz-page">
+      <header className="page-header biz-header">
+        <div>
+          <h1>My Business</h1>
+          <p className="page-subtitle">Share your QR code, and send offers to everyone who subscribed.</p>
+        </div>
+        {loggedIn && (
+          <Link href={paths.businessAdd} className="btn btn-primary">
+            <span aria-hidden="true">+</span> Add Business
+          </Link>
+        )}
+      </header>
+
+      {loading ? (
+        <Spinner label="Loading your businesses..." />
+      ) : list.length === 0 ? (
+        <div className="card empty-state biz-empty">
+          <p className="biz-empty-title">You have not added a business yet.</p>
+          <p>Add your business to get a QR code poster and start collecting subscribers.</p>
+          {loggedIn && (
+            <Link href={paths.businessAdd} className="btn btn-primary">
+              Add Business
+            </Link>
+          )}
+        </div>
+      ) : (
+        <ul className="biz-grid" aria-label="Your businesses">
+          {list.map((b) => (
+            <li key={b.id} className="card biz-card biz-card-owner">
+              <div className="biz-card-top">
+                <BusinessAvatar name={b.name} logo={b.logoImagePath} max={2} className="biz-avatar-md" />
+                <div className="biz-card-heading">
+                  <h2 className="biz-name">{b.name}</h2>
+                  <p className="biz-type">{b.businessType?.name ?? "Unknown Type"}</p>
+                </div>
+                <span className={`badge ${b.isActive ? "badge-success" : "badge-muted"} biz-status`}>{b.isActive ? "Active" : "Inactive"}</span>
+              </div>
+              <dl className="biz-facts">
+                <div>
+                  <dt>Address</dt>
+                  <dd>{b.address}</dd>
+                </div>
+                <div>
+                  <dt>Phone</dt>
+                  <dd>{b.phone}</dd>
+                </div>
+                <div>
+                  <dt>Created</dt>
+                  <dd>
+                    <time dateTime={b.createdAt}>{createdDate(b.createdAt)}</time>
+                  </dd>
+                </div>
+              </dl>
+              {loggedIn ? (
+                <div className="biz-actions">
+                  <Link href={paths.broadcast(b.id)} className="btn btn-primary btn-sm biz-action-main" aria-label={`Broadcast to subscribers of ${b.name}`}>
+                    <ActionIcon d={ICONS.broadcast} /> Broadcast
+                  </Link>
+                  <Link href={paths.businessEdit(b.id)} className="btn btn-secondary btn-sm" aria-label={`Edit ${b.name}`}>
+                    <ActionIcon d={ICONS.edit} /> Edit
+                  </Link>
+                  <button type="button" className="btn btn-secondary btn-sm" aria-label={`QR Code of ${b.name}`} onClick={() => setQrFor(b)}>
+                    <ActionIcon d={ICONS.qr} /> QR Code
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-danger btn-sm"
+                    aria-label={`Delete ${b.name}`}
+                    disabled={deleting !== null}
+                    aria-busy={deleting === b.id}
+                    onClick={() => void onDelete(b)}
+                  >
+                    <ActionIcon d={ICONS.delete} /> {deleting === b.id ? "Deleting..." : "Delete"}
+                  </button>
+                </div>
+              ) : (
+                <div className="biz-actions">
+                  <button type="button" className="btn btn-accent btn-block" onClick={() => setQrFor(b)}>
+                    Subscribe
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {qrFor && <QrModal business={qrFor} onClose={() => setQrFor(null)} />}
+    </section>
+  );
+}
