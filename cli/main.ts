@@ -3,6 +3,7 @@ import { ConfigError } from "../src/config.ts";
 import { AppError } from "../src/errors.ts";
 import { VERSION } from "../src/http/routes/health.ts";
 import { businessTypesCommand } from "./commands/business-types.ts";
+import { customersCommand } from "./commands/customers.ts";
 import { businessesCommand } from "./commands/businesses.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { usersCommand } from "./commands/users.ts";
@@ -24,7 +25,8 @@ export function buildProgram(): Command {
     .addCommand(serveCommand())
     .addCommand(usersCommand())
     .addCommand(businessTypesCommand())
-    .addCommand(businessesCommand());
+    .addCommand(businessesCommand())
+    .addCommand(customersCommand());
 }
 
 /** One line for a mistake the user can fix; no stack traces. */

@@ -8,6 +8,8 @@ import { Toasts } from "./components/Toasts.tsx";
 import { AboutPage } from "./pages/About.tsx";
 import { BusinessTypeFormPage } from "./pages/business-types/BusinessTypeForm.tsx";
 import { BusinessTypesListPage } from "./pages/business-types/BusinessTypesList.tsx";
+import { CustomerFormPage } from "./pages/customers/CustomerForm.tsx";
+import { CustomersListPage } from "./pages/customers/CustomersList.tsx";
 import { BusinessFormPage } from "./pages/businesses/BusinessForm.tsx";
 import { BusinessListPage } from "./pages/businesses/BusinessList.tsx";
 import { MyBusinessPage } from "./pages/businesses/MyBusiness.tsx";
@@ -18,6 +20,7 @@ import { LoginPage } from "./pages/Login.tsx";
 import { PrivacyPage } from "./pages/Privacy.tsx";
 import { RegisterPage } from "./pages/Register.tsx";
 import { ResetPasswordPage } from "./pages/ResetPassword.tsx";
+import { SubscribePage } from "./pages/Subscribe.tsx";
 import { TermsPage } from "./pages/Terms.tsx";
 
 function ScrollToTop() {
@@ -43,10 +46,10 @@ export function Routes() {
       <Route path="/privacy" component={PrivacyPage} />
       <Route path="/faq" component={FaqPage} />
       <Route path="/businesses" component={BusinessListPage} />
-      <Route path="/subscribe">{() => <Placeholder title="Subscribe" />}</Route>
-      <Route path="/customers">{() => <RequireAuth><Placeholder title="Customers" /></RequireAuth>}</Route>
-      <Route path="/customers/add">{() => <RequireAuth><Placeholder title="Add Customer" /></RequireAuth>}</Route>
-      <Route path="/customers/edit/:id">{() => <RequireAuth><Placeholder title="Edit Customer" /></RequireAuth>}</Route>
+      <Route path="/subscribe" component={SubscribePage} />
+      <Route path="/customers">{() => <RequireAuth><CustomersListPage /></RequireAuth>}</Route>
+      <Route path="/customers/add">{() => <RequireAuth><CustomerFormPage /></RequireAuth>}</Route>
+      <Route path="/customers/edit/:id">{() => <RequireAuth><CustomerFormPage /></RequireAuth>}</Route>
       <Route path="/my-business">{() => <RequireAuth><MyBusinessPage /></RequireAuth>}</Route>
       <Route path="/businesses/add">{() => <RequireAuth><BusinessFormPage /></RequireAuth>}</Route>
       <Route path="/businesses/edit/:id">{() => <RequireAuth><BusinessFormPage /></RequireAuth>}</Route>

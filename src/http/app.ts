@@ -10,7 +10,9 @@ import { xsrf } from "./middleware/xsrf.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { businessRoutes, UPLOAD_PATHS } from "./routes/business.ts";
 import { businessTypeRoutes } from "./routes/businesstype.ts";
+import { customerRoutes } from "./routes/customer.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
 import { type StaticAssets, serveAsset } from "./static.ts";
 import type { AppEnv } from "./types.ts";
@@ -46,6 +48,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/api/health", healthRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/businesstype", businessTypeRoutes);
+  app.route("/api/customer", customerRoutes);
+  app.route("/api/subscription", subscriptionRoutes);
   app.route("/api/business", businessRoutes);
 
   app.all("/api/*", (c) => errorJson(c, 404, "not_found", "No such API endpoint."));

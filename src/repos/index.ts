@@ -1,8 +1,11 @@
 import type { Db } from "../db/client.ts";
 import { businessTypesRepo } from "./business-types.ts";
 import { businessesRepo } from "./businesses.ts";
+import { consentEventsRepo } from "./consent-events.ts";
+import { customersRepo } from "./customers.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
 import { sessionsRepo } from "./sessions.ts";
+import { subscriptionsRepo } from "./subscriptions.ts";
 import { uploadsRepo } from "./uploads.ts";
 import { usersRepo } from "./users.ts";
 
@@ -17,6 +20,9 @@ export function createRepos(db: Db) {
     passwordResets: passwordResetsRepo(db),
     businessTypes: businessTypesRepo(db),
     businesses: businessesRepo(db),
+    customers: customersRepo(db),
+    subscriptions: subscriptionsRepo(db),
+    consentEvents: consentEventsRepo(db),
     uploads: uploadsRepo(db),
   };
 }

@@ -5,9 +5,12 @@ import { paths } from "../paths.ts";
 import { isAdmin, isAuthenticated, logout } from "../state/session.ts";
 import { Logo } from "./Logo.tsx";
 
+// /businesses/add and /businesses/edit are the owner's screens, not the public list: those links match exactly.
+const EXACT = new Set<string>([paths.home, paths.businesses]);
+
 function NavLink({ href, children, onClick }: { href: string; children: string; onClick: () => void }) {
   const [location] = useLocation();
-  const active = href === "/" ? location === "/" : location === href || location.startsWith(`${href}/`);
+  const active = EXACT.has(href) ? location === href : location === href || location.startsWith(`${href}/`);
   return (
     <Link href={href} className={`nav-link${active ? " active" : ""}`} aria-current={active ? "page" : undefined} onClick={onClick}>
       {children}
