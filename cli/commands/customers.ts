@@ -1,0 +1,219 @@
+import { readFileSync } from "node:fs";
+import { basename } from "node:path";
+import { Command } from "commander";
+import { ValidationError } from "../../src/errors.ts";
+import type { ImportRow, ImportSummary } from "../../src/services/customers.ts";
+import { commandContext, dataDirOption, examples, printJson, printTable } from "../context.ts";
+
+function parseId(raw: string, what = "--business"): number {
+  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ValidationError(`${what} must be a positive whole number (got "${raw}")`);
+  return Number(raw);
+}
+
+/** Usage mistakes (unknown option, missing argument) exit 2 like every other input error; help exits 0. */
+function usageExit(err: { exitCode: number }): never {
+  process.exit(err.exitCode === 0 ? 0 : 2);
+}
+
+/**
+ * CSV records with the line each starts on (RFC 4180: quoted fields may hold commas, "" and line breaks).
+ * A UTF-8 byte-order mark and CRLF line ends are accepted; blank lines are skipped.
+ */
+export function parseCsv(text: string): { line: number; cells: string[] }[] {
+  const src = text.startsWith("\uFEFF") ? text.slice(1) : text;
+  const records: { line: number; cells: string[] }[] = [];
+  let cells: string[] = [];
+  let cell = "";
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  let touched = false;
+  const endRecord = () => {
+    cells.push(cell);
+    if (touched || cells.length > 1 || cell.trim() !== "") records.push({ line: start, cells });
+    cells = [];
+    cell = "";
+    touched = false;
+  };
+  for (let i = 0; i < src.length; i++) {
+    const ch = src[i]!;
+    if (quoted) {
+      if (ch === '"' && src[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else {
+        if (ch === "\n") line++;
+        cell += ch;
+      }
+      continue;
+    }
+    if (ch === '"') {
+      quoted = true;
+      touched = true;
+    } else if (ch === ",") {
+      cells.push(cell);
+      cell = "";
+      touched = true;
+    } else if (ch === "\n" || ch === "\r") {
+      if (ch === "\r" && src[i + 1] === "\n") i++;
+      endRecord();
+      line++;
+      start = line;
+    } else cell += ch;
+  }
+  if (cell !== "" || cells.length > 0 || touched) endRecord();
+  return records;
+}
+
+/** "sms" -> "SMS", "whatsapp" -> "WhatsApp"; anything else is left for validation to refuse. */
+function preference(raw: string): string {
+  const v = raw.trim();
+  if (/^sms$/i.test(v)) return "SMS";
+  if (/^whats\s?app$/i.test(v)) return "WhatsApp";
+  return v;
+}
+
+/** The rows of a customers CSV; the first line must name the columns phone and contactPreference. */
+export function readImportFile(text: string, file: string): ImportRow[] {
+  const [header, ...records] = parseCsv(text);
+  const names = (header?.cells ?? []).map((h) => h.trim().toLowerCase());
+  const phoneCol = names.indexOf("phone");
+  const prefCol = names.indexOf("contactpreference");
+  if (phoneCol < 0 || prefCol < 0) {
+    throw new ValidationError(`${file}: the first line must be the header "phone,contactPreference"`);
+  }
+  return records.map((r) => ({ line: r.line, phone: r.cells[phoneCol] ?? "", contactPreference: preference(r.cells[prefCol] ?? "") }));
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function printSummary(s: ImportSummary, file: string): void {
+  const out: string[] = [];
+  out.push(`Imported ${file} into ${s.business.name} (#${s.business.id}):`);
+  out.push(
+    `  ${s.added.length} added, ${s.readded.length} re-added, ${s.already.length} already subscribed, ` +
+      `${s.skipped.length} skipped, ${plural(s.invalid.length, "invalid row")}`,
+  );
+  if (s.invalid.length) {
+    out.push("Invalid rows (not imported):");
+    for (const r of s.invalid) out.push(`  line ${r.line}: ${r.message}`);
+  }
+  if (s.skipped.length) {
+    out.push("Skipped:");
+    for (const r of s.skipped) out.push(`  line ${r.line}: ${r.phone} ${r.reason}`);
+  }
+  process.stdout.write(`${out.join("\n")}\n`);
+}
+
+export function customersCommand(): Command {
+  const cmd = new Command("customers")
+    .description("list, import and erase the subscribers of a business")
+    .exitOverride(usageExit)
+    .addHelpText(
+      "after",
+      examples(
+        "nearcast customers list --business 3",
+        "nearcast customers import --business 3 contacts.csv",
+        'nearcast customers forget "+1 415 555 0134"',
+      ),
+    );
+
+  cmd
+    .command("list")
+    .description("list the subscribers of one business (active and unsubscribed; not those the owner removed)")
+    .requiredOption("--business <id>", "business id")
+    .option("--json", "print as JSON", false)
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast customers list --business 3", "nearcast customers list --business 3 --json | jq '.[].phone'"))
+    .action((opts) => {
+      const businessId = parseId(opts.business);
+      const ctx = commandContext(opts);
+      try {
+        const { subscribers } = ctx.services.customers.listForBusiness(businessId);
+        const rows = subscribers.map((s) => ({
+          id: s.customerId,
+          phone: s.phone,
+          contactPreference: s.contactPreference,
+          status: s.status,
+          source: s.source,
+          subscribedAt: s.consentAt.toISOString(),
+          unsubscribedAt: s.unsubscribedAt?.toISOString() ?? null,
+        }));
+        if (opts.json) printJson(rows);
+        else
+          printTable(
+            rows.map((r) => ({ ...r, preference: r.contactPreference, subscribed: r.subscribedAt.slice(0, 10) })),
+            ["id", "phone", "preference", "status", "source", "subscribed"],
+          );
+      } finally {
+        ctx.close();
+      }
+    });
+
+  cmd
+    .command("import")
+    .description("add the people in a CSV file (header: phone,contactPreference) to a business, source 'import'")
+    .requiredOption("--business <id>", "business id")
+    .argument("<file>", "CSV file with the header phone,contactPreference")
+    .option("--json", "print the summary as JSON", false)
+    .addOption(dataDirOption())
+    .addHelpText(
+      "after",
+      `${examples("nearcast customers import --business 3 contacts.csv", "nearcast customers import --business 3 contacts.csv --json")}
+Rows with a problem are listed with their line number and left out; every valid row is written in one
+transaction (all or nothing). People who unsubscribed from the business are not re-added.
+contacts.csv:
+  phone,contactPreference
+  (415) 555-0134,SMS
+  +44 7911 123456,WhatsApp
+`,
+    )
+    .action((file: string, opts) => {
+      const businessId = parseId(opts.business);
+      let text: string;
+      try {
+        text = readFileSync(file, "utf8");
+      } catch (e) {
+        throw new ValidationError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      }
+      const rows = readImportFile(text, file);
+      const ctx = commandContext(opts);
+      try {
+        const summary = ctx.services.customers.importRows(businessId, rows, basename(file));
+        if (opts.json) printJson(summary);
+        else printSummary(summary, basename(file));
+      } finally {
+        ctx.close();
+      }
+    });
+
+  cmd
+    .command("forget")
+    .description("erase a person completely: customer row, subscriptions and consent history (no question asked)")
+    .argument("<phone>", "the phone number, in any common format")
+    .option("--json", "print what was erased as JSON", false)
+    .addOption(dataDirOption())
+    .addHelpText("after", examples('nearcast customers forget "(415) 555-0134"', "nearcast customers forget +14155550134 --json"))
+    .action((phone: string, opts) => {
+      const ctx = commandContext(opts);
+      try {
+        const result = ctx.services.customers.forget(phone);
+        if (opts.json) printJson(result);
+        else if (!result.erased) process.stdout.write(`Nothing to erase: no customer has the phone number ${result.phone}.\n`);
+        else {
+          const where = result.businesses.length ? ` (${result.businesses.join(", ")})` : "";
+          process.stdout.write(
+            `Erased ${result.phone} (customer ${result.customerId}): the customer record, ` +
+              `${plural(result.subscriptions, "subscription")}${where} and ${plural(result.consentEvents, "consent event")}.\n`,
+          );
+        }
+      } finally {
+        ctx.close();
+      }
+    });
+
+  return cmd;
+}

@@ -1,0 +1,25 @@
+import { Hono } from "hono";
+import { requireUser } from "../middleware/auth.ts";
+import { queryId, readJson } from "../request.ts";
+import type { AppEnv } from "../types.ts";
+import { requestMeta } from "./subscription.ts";
+
+// Login required. An owner reaches only customers subscribed to their businesses (anything else answers 404);
+// the admin reaches everyone. GetCustomerMessages belongs to the messages feature.
+export const customerRoutes = new Hono<AppEnv>()
+  .use("*", requireUser)
+  .get("/GetAllCustomers", (c) => c.json(c.var.ctx.services.customers.list(c.var.user!)))
+  .get("/GetCustomerById", (c) => c.json(c.var.ctx.services.customers.get(c.var.user!, queryId(c))))
+  .post("/CreateCustomer", async (c) => {
+    const body = await readJson(c);
+    return c.json(c.var.ctx.services.customers.create(c.var.user!, body, requestMeta(c)), 201);
+  })
+  .put("/UpdateCustomer", async (c) => {
+    const id = queryId(c);
+    const body = await readJson(c);
+    return c.json(c.var.ctx.services.customers.update(c.var.user!, id, body, requestMeta(c)));
+  })
+  .delete("/DeleteCustomer", (c) => {
+    c.var.ctx.services.customers.remove(c.var.user!, queryId(c), requestMeta(c));
+    return c.json({ message: "Customer deleted." });
+  });

@@ -1,0 +1,77 @@
+import { and, desc, eq, ne } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { businesses, customers, subscriptions } from "../db/schema.ts";
+
+export type CustomerRow = typeof customers.$inferSelect;
+export type NewCustomerRow = Omit<typeof customers.$inferInsert, "id">;
+
+/** One customer joined with one of their (not removed) subscriptions and its business. */
+export interface CustomerSubscriptionRow {
+  id: number;
+  phone: string;
+  contactPreference: CustomerRow["contactPreference"];
+  createdAt: Date;
+  subscriptionCreatedAt: Date;
+  status: "active" | "unsubscribed" | "removed";
+  businessId: number;
+  businessName: string;
+  ownerId: number;
+}
+
+export function customersRepo(db: Db) {
+  const visible = () =>
+    db
+      .select({
+        id: customers.id,
+        phone: customers.phone,
+        contactPreference: customers.contactPreference,
+        createdAt: customers.createdAt,
+        subscriptionCreatedAt: subscriptions.createdAt,
+        status: subscriptions.status,
+        businessId: businesses.id,
+        businessName: businesses.name,
+        ownerId: businesses.ownerId,
+      })
+      .from(customers)
+      .innerJoin(subscriptions, eq(subscriptions.customerId, customers.id))
+      .innerJoin(businesses, eq(businesses.id, subscriptions.businessId));
+  const order = [desc(customers.createdAt), desc(customers.id), businesses.name] as const;
+
+  return {
+    findById(id: number): CustomerRow | undefined {
+      return db.select().from(customers).where(eq(customers.id, id)).get();
+    },
+    findByPhone(phone: string): CustomerRow | undefined {
+      return db.select().from(customers).where(eq(customers.phone, phone)).get();
+    },
+    insert(row: NewCustomerRow): CustomerRow {
+      return db.insert(customers).values(row).returning().get();
+    },
+    update(id: number, fields: Partial<Pick<CustomerRow, "phone" | "contactPreference">>): CustomerRow | undefined {
+      return db.update(customers).set(fields).where(eq(customers.id, id)).returning().get();
+    },
+    /** Erases the row; subscriptions and consent events go with it (ON DELETE CASCADE). Only `forget` calls this. */
+    delete(id: number): boolean {
+      return db.delete(customers).where(eq(customers.id, id)).returning({ id: customers.id }).all().length > 0;
+    },
+    /**
+     * Customer x subscription rows that are not removed: for one owner's businesses (ownerId given) or for every
+     * business (null, the admin). Newest customer first.
+     */
+    listVisible(ownerId: number | null): CustomerSubscriptionRow[] {
+      const notRemoved = ne(subscriptions.status, "removed");
+      return visible()
+        .where(ownerId === null ? notRemoved : and(notRemoved, eq(businesses.ownerId, ownerId)))
+        .orderBy(...order)
+        .all();
+    },
+    /** The same rows for one customer. */
+    visibleForCustomer(customerId: number, ownerId: number | null): CustomerSubscriptionRow[] {
+      const base = and(eq(customers.id, customerId), ne(subscriptions.status, "removed"));
+      return visible()
+        .where(ownerId === null ? base : and(base, eq(businesses.ownerId, ownerId)))
+        .orderBy(businesses.name)
+        .all();
+    },
+  };
+}

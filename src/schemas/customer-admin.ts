@@ -1,0 +1,50 @@
+import * as v from "valibot";
+import { CONTACT_PREFERENCES, CUSTOMER_PHONE, type Customer, stripPhone } from "./customers.ts";
+import type { SubscriptionStatus } from "./subscriptions-types.ts";
+
+export const SELECT_BUSINESS = "Please select a business";
+
+// The spec's customer fields, hardened for API bodies: a missing key reads as "" and gets the spec's "required"
+// text (a bare v.string() inside v.object() would answer with valibot's own "Invalid key: ..." wording).
+
+export const phoneField = v.pipe(
+  v.optional(v.string("Phone number is required"), ""),
+  v.trim(),
+  v.nonEmpty("Phone number is required"),
+  v.check((s) => CUSTOMER_PHONE.test(stripPhone(s)), "Please enter a valid phone number"),
+);
+
+export const contactPreferenceField = v.pipe(
+  v.optional(v.string("Please select a contact preference"), ""),
+  v.picklist(CONTACT_PREFERENCES, "Please select a contact preference"),
+);
+
+/** A business id from JSON (number) or a form/query (digits). */
+export function businessIdField(message: string) {
+  return v.pipe(
+    v.optional(v.union([v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d{1,16}$/, message), v.transform(Number))], message), ""),
+    v.number(message),
+    v.integer(message),
+    v.minValue(1, message),
+  );
+}
+
+/** The Edit Customer form and UpdateCustomer body: phone and contact preference. */
+export const editCustomerSchema = v.object({
+  phone: phoneField,
+  contactPreference: contactPreferenceField,
+});
+
+/** The owner's Add Customer form: the spec's fields plus which of the owner's businesses the person joins. */
+export const createCustomerSchema = v.object({
+  phone: phoneField,
+  contactPreference: contactPreferenceField,
+  businessId: businessIdField(SELECT_BUSINESS),
+});
+
+export type CreateCustomerInput = v.InferOutput<typeof createCustomerSchema>;
+
+/** A customer as the owner (or admin) sees it: the spec's fields plus the viewer's businesses they belong to. */
+export interface CustomerView extends Customer {
+  businesses: { id: number; name: string; status: SubscriptionStatus }[];
+}

@@ -1,0 +1,26 @@
+import * as v from "valibot";
+import { businessIdField, contactPreferenceField, phoneField } from "./customer-admin.ts";
+export { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "./subscriptions-types.ts";
+
+/** Where a visitor's subscription came from: a scanned QR poster or the public business list. */
+export const PUBLIC_SOURCES = ["qr", "list"] as const;
+export type PublicSource = (typeof PUBLIC_SOURCES)[number];
+
+export const subscribeSchema = v.object({
+  businessId: businessIdField("Business ID is required."),
+  phone: phoneField,
+  contactPreference: contactPreferenceField,
+  source: v.optional(v.picklist(PUBLIC_SOURCES, "Source must be qr or list."), "qr"),
+});
+
+export type SubscribeInput = v.InferOutput<typeof subscribeSchema>;
+
+/** POST /api/subscription/Subscribe answers with the business's success message. */
+export interface SubscribeResponse {
+  message: string;
+}
+
+/** The page's ?src= value, reduced to a source the API accepts (anything else is a QR scan, the default). */
+export function publicSource(raw: string | null | undefined): PublicSource {
+  return raw === "list" ? "list" : "qr";
+}

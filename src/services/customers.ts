@@ -1,0 +1,318 @@
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import type { CustomerRow, CustomerSubscriptionRow } from "../repos/customers.ts";
+import type { Repos } from "../repos/index.ts";
+import type { SubscriberRow, SubscriptionWithOwner } from "../repos/subscriptions.ts";
+import type { UserRow } from "../repos/users.ts";
+import { importConsentText, manualConsentText, removalText } from "../schemas/consent.ts";
+import { type CustomerView, createCustomerSchema, editCustomerSchema } from "../schemas/customer-admin.ts";
+import { check } from "../schemas/check.ts";
+import { toE164 } from "../schemas/phone.ts";
+import { BUSINESS_NOT_FOUND, canManage } from "./businesses.ts";
+import { type RequestMeta, e164OrThrow, enroll, findOrCreateCustomer } from "./subscriptions.ts";
+import { validate } from "./validate.ts";
+
+export const CUSTOMER_NOT_FOUND = "Customer not found.";
+
+export function alreadySubscribedMessage(phone: string, businessName: string): string {
+  return `${phone} is already subscribed to ${businessName}.`;
+}
+
+export function optedOutMessage(phone: string, businessName: string): string {
+  return `${phone} unsubscribed from ${businessName} and can only subscribe again themselves (by scanning your QR code).`;
+}
+
+/** The owner id whose businesses bound what a user sees; null for the admin, who sees every business. */
+function scopeOf(user: UserRow): number | null {
+  return user.role === "admin" ? null : user.id;
+}
+
+/**
+ * Groups customer x subscription rows (already ordered) into customers. For an owner, Created Date is when the
+ * person joined the owner's first business: the shared customer row may be older, and that is not theirs to see.
+ */
+function toViews(rows: CustomerSubscriptionRow[], admin: boolean): CustomerView[] {
+  const byId = new Map<number, { view: CustomerView; since: number }>();
+  for (const r of rows) {
+    let entry = byId.get(r.id);
+    if (!entry) {
+      const since = admin ? r.createdAt.getTime() : r.subscriptionCreatedAt.getTime();
+      entry = { view: { id: r.id, phone: r.phone, contactPreference: r.contactPreference, createdAt: "", businesses: [] }, since };
+      byId.set(r.id, entry);
+    }
+    if (!admin) entry.since = Math.min(entry.since, r.subscriptionCreatedAt.getTime());
+    entry.view.businesses.push({ id: r.businessId, name: r.businessName, status: r.status });
+  }
+  const list = [...byId.values()].map(({ view, since }) => ({ ...view, createdAt: new Date(since).toISOString() }));
+  return list.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
+}
+
+export interface ImportRow {
+  /** 1-based line number in the file, for messages. */
+  line: number;
+  phone: string;
+  contactPreference: string;
+}
+
+export interface ImportSummary {
+  business: { id: number; name: string };
+  added: { line: number; phone: string }[];
+  readded: { line: number; phone: string }[];
+  already: { line: number; phone: string }[];
+  skipped: { line: number; phone: string; reason: string }[];
+  invalid: { line: number; message: string }[];
+}
+
+export interface ForgetResult {
+  phone: string;
+  erased: boolean;
+  customerId?: number;
+  subscriptions: number;
+  consentEvents: number;
+  businesses: string[];
+}
+
+export function createCustomersService({ repos, clock, config }: { repos: Repos; clock: Clock; config: Config }) {
+  function view(user: UserRow, id: number): CustomerView {
+    const [found] = toViews(repos.customers.visibleForCustomer(id, scopeOf(user)), user.role === "admin");
+    if (!found) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+    return found;
+  }
+
+  function managedBusiness(user: UserRow, businessId: number) {
+    const business = repos.businesses.findById(businessId);
+    if (!business || !canManage(user, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
+    return business;
+  }
+
+  function anyBusiness(businessId: number) {
+    const business = repos.businesses.findById(businessId);
+    if (!business) throw new NotFoundError(`No business has the id ${businessId}.`);
+    return business;
+  }
+
+  /** Marks one subscription removed and records why (history stays). */
+  function markRemoved(sub: { id: number; customerId: number; businessId: number }, source: string, text: string, meta: RequestMeta, at: Date) {
+    repos.subscriptions.update(sub.id, { status: "removed" });
+    repos.consentEvents.insert({
+      customerId: sub.customerId,
+      businessId: sub.businessId,
+      kind: "removed",
+      source,
+      consentText: text,
+      ip: meta.ip,
+      userAgent: meta.userAgent,
+      at,
+    });
+  }
+
+  /**
+   * Re-points one of the editor's subscriptions of `from` to the customer `to` (a corrected phone number).
+   * - `to` has no subscription to that business: the subscription and that business's consent history move.
+   * - `to` already has one the person holds (active or unsubscribed): theirs stands; `from`'s is marked removed.
+   * - `to` has one the owner had removed: it takes over `from`'s state, and `from`'s is marked removed.
+   */
+  function moveSubscription(sub: SubscriptionWithOwner, from: CustomerRow, to: CustomerRow, user: UserRow, meta: RequestMeta, at: Date) {
+    const target = repos.subscriptions.find(to.id, sub.businessId);
+    const note = `Phone number corrected from ${from.phone} to ${to.phone} by the business owner (user #${user.id}).`;
+    if (!target) {
+      repos.subscriptions.update(sub.id, { customerId: to.id });
+      repos.consentEvents.moveBusinessHistory(from.id, to.id, sub.businessId);
+      return;
+    }
+    if (target.status === "removed") {
+      repos.subscriptions.update(target.id, {
+        status: sub.status,
+        source: sub.source,
+        consentAt: sub.consentAt,
+        consentText: sub.consentText,
+        ip: sub.ip,
+        userAgent: sub.userAgent,
+        unsubscribedAt: sub.unsubscribedAt,
+      });
+      repos.consentEvents.insert({
+        customerId: to.id,
+        businessId: sub.businessId,
+        kind: sub.status === "active" ? "resubscribed" : "unsubscribed",
+        source: "manual",
+        consentText: note,
+        ip: meta.ip,
+        userAgent: meta.userAgent,
+        at,
+      });
+    }
+    markRemoved(sub, "manual", note, meta, at);
+  }
+
+  return {
+    /** An owner's customers (subscribed to one of their businesses, not removed); the admin's: everyone's. */
+    list(user: UserRow): CustomerView[] {
+      return toViews(repos.customers.listVisible(scopeOf(user)), user.role === "admin");
+    },
+
+    get(user: UserRow, id: number): CustomerView {
+      return view(user, id);
+    },
+
+    /** The owner adds a person by hand to one of their businesses (source 'manual'). */
+    create(user: UserRow, input: unknown, meta: RequestMeta): CustomerView {
+      const data = validate(createCustomerSchema, input);
+      const phone = e164OrThrow(data.phone, config.defaultCountry);
+      const business = managedBusiness(user, data.businessId);
+      const at = clock.now();
+      const id = repos.transaction(() => {
+        const { customer } = findOrCreateCustomer(repos, phone, data.contactPreference, at);
+        const outcome = enroll(repos, {
+          customerId: customer.id,
+          businessId: business.id,
+          source: "manual",
+          consentText: manualConsentText(business.name, user.id),
+          meta,
+          at,
+          byThePerson: false,
+        });
+        if (outcome === "already") throw new ConflictError(alreadySubscribedMessage(phone, business.name));
+        if (outcome === "opted-out") throw new ConflictError(optedOutMessage(phone, business.name));
+        return customer.id;
+      });
+      return view(user, id);
+    },
+
+    /**
+     * Changes the phone number and contact preference. A new number that is free and a customer only the editor
+     * deals with: the row is renamed in place (id and history kept). Otherwise (the number is another customer's,
+     * or the person also belongs to other owners' businesses) the editor's subscriptions move to the customer
+     * with the new number (merging), and other owners keep the old one untouched. Answers the resulting customer.
+     */
+    update(user: UserRow, id: number, input: unknown, meta: RequestMeta): CustomerView {
+      const data = validate(editCustomerSchema, input);
+      const phone = e164OrThrow(data.phone, config.defaultCountry);
+      const at = clock.now();
+      const resultId = repos.transaction(() => {
+        view(user, id);
+        const customer = repos.customers.findById(id);
+        if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+        if (phone === customer.phone) {
+          repos.customers.update(id, { contactPreference: data.contactPreference });
+          return id;
+        }
+        const subs = repos.subscriptions.listByCustomer(id);
+        const exclusive = subs.every((s) => canManage(user, s));
+        let target = repos.customers.findByPhone(phone);
+        if (!target && exclusive) {
+          repos.customers.update(id, { phone, contactPreference: data.contactPreference });
+          return id;
+        }
+        target = target
+          ? (repos.customers.update(target.id, { contactPreference: data.contactPreference }) ?? target)
+          : repos.customers.insert({ phone, contactPreference: data.contactPreference, createdAt: at });
+        for (const sub of subs) {
+          if (sub.status !== "removed" && canManage(user, sub)) moveSubscription(sub, customer, target, user, meta, at);
+        }
+        return target.id;
+      });
+      return view(user, resultId);
+    },
+
+    /**
+     * Takes the person off the user's list: the user's subscriptions are marked 'removed' with a consent event
+     * (the admin's: every subscription). The customer row and its history stay.
+     */
+    remove(user: UserRow, id: number, meta: RequestMeta): void {
+      const at = clock.now();
+      repos.transaction(() => {
+        const rows = repos.customers.visibleForCustomer(id, scopeOf(user));
+        if (rows.length === 0) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+        for (const row of rows) {
+          const sub = repos.subscriptions.find(id, row.businessId);
+          if (sub) markRemoved(sub, user.role === "admin" ? "admin" : "owner", removalText(user.id), meta, at);
+        }
+      });
+    },
+
+    /** CLI: the subscribers of one business (not removed), oldest first. */
+    listForBusiness(businessId: number): { business: { id: number; name: string }; subscribers: SubscriberRow[] } {
+      const business = anyBusiness(businessId);
+      return { business: { id: business.id, name: business.name }, subscribers: repos.subscriptions.listSubscribers(business.id) };
+    },
+
+    /**
+     * CLI: imports rows into one business (source 'import'). Invalid rows are reported by line and left out; the
+     * valid ones are written in ONE transaction, so an unexpected failure leaves nothing half-imported. A person
+     * who unsubscribed from the business is not re-added.
+     */
+    importRows(businessId: number, rows: ImportRow[], fileName: string): ImportSummary {
+      const business = anyBusiness(businessId);
+      const summary: ImportSummary = { business: { id: business.id, name: business.name }, added: [], readded: [], already: [], skipped: [], invalid: [] };
+      const valid: { line: number; phone: string; contactPreference: "WhatsApp" | "SMS" }[] = [];
+      const seen = new Map<string, number>();
+      for (const row of rows) {
+        const result = check(editCustomerSchema, { phone: row.phone, contactPreference: row.contactPreference });
+        if (!result.ok) {
+          summary.invalid.push({ line: row.line, message: Object.values(result.errors).join("; ") });
+          continue;
+        }
+        const phone = toE164(result.value.phone, config.defaultCountry);
+        if (!phone) {
+          summary.invalid.push({ line: row.line, message: "Please enter a valid phone number" });
+          continue;
+        }
+        const first = seen.get(phone);
+        if (first !== undefined) {
+          summary.skipped.push({ line: row.line, phone, reason: `same number as line ${first}` });
+          continue;
+        }
+        seen.set(phone, row.line);
+        valid.push({ line: row.line, phone, contactPreference: result.value.contactPreference });
+      }
+      const at = clock.now();
+      const consentText = importConsentText(business.name, fileName);
+      repos.transaction(() => {
+        for (const row of valid) {
+          const { customer } = findOrCreateCustomer(repos, row.phone, row.contactPreference, at);
+          const outcome = enroll(repos, {
+            customerId: customer.id,
+            businessId: business.id,
+            source: "import",
+            consentText,
+            meta: { ip: null, userAgent: "nearcast-cli" },
+            at,
+            byThePerson: false,
+          });
+          const item = { line: row.line, phone: row.phone };
+          if (outcome === "subscribed") summary.added.push(item);
+          else if (outcome === "resubscribed") summary.readded.push(item);
+          else if (outcome === "already") summary.already.push(item);
+          else summary.skipped.push({ ...item, reason: "unsubscribed from this business; only they can subscribe again" });
+        }
+      });
+      return summary;
+    },
+
+    /**
+     * CLI: erases a person completely (the FAQ's promise that a number can be deleted on request): the customer
+     * row, every subscription and every consent event, in one transaction.
+     */
+    forget(rawPhone: string): ForgetResult {
+      const phone = e164OrThrow(rawPhone, config.defaultCountry);
+      return repos.transaction(() => {
+        const customer = repos.customers.findByPhone(phone);
+        if (!customer) return { phone, erased: false, subscriptions: 0, consentEvents: 0, businesses: [] };
+        const subs = repos.subscriptions.listByCustomer(customer.id);
+        const events = repos.consentEvents.countByCustomer(customer.id);
+        repos.customers.delete(customer.id);
+        return {
+          phone,
+          erased: true,
+          customerId: customer.id,
+          subscriptions: subs.length,
+          consentEvents: events,
+          businesses: subs.map((s) => s.businessName),
+        };
+      });
+    },
+  };
+}
+
+export type CustomersService = ReturnType<typeof createCustomersService>;

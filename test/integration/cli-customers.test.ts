@@ -1,0 +1,224 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { createContext } from "../../src/context.ts";
+import { MemoryLogger } from "../../src/lib/logger.ts";
+import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
+import { insertBusiness } from "../helpers/factories.ts";
+
+const MAIN = join(import.meta.dir, "..", "..", "cli", "main.ts");
+const dirs: string[] = [];
+
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "nearcast-cli-customers-"));
+  dirs.push(dir);
+  return dir;
+}
+
+function run(args: string[], dataDir?: string) {
+  const proc = Bun.spawnSync([process.execPath, MAIN, ...args, ...(dataDir ? ["--data-dir", dataDir] : [])], {
+    env: { PATH: process.env.PATH ?? "", NEARCAST_DEFAULT_COUNTRY: "US" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return { code: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
+}
+
+/** Opens the data dir's database (as the server would), lets fn set it up or read it, closes it. */
+function withDb<T>(dataDir: string, fn: (ctx: ReturnType<typeof createContext>) => T): T {
+  const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
+  try {
+    return fn(ctx);
+  } finally {
+    ctx.close();
+  }
+}
+
+function seeded() {
+  const dir = tempDir();
+  const ids = withDb(dir, (ctx) => {
+    const bakery = insertBusiness(ctx, { name: "Sunrise Bakery" });
+    const gym = insertBusiness(ctx, { name: "Corner Gym" });
+    insertSubscriber(ctx, bakery.id, { phone: "+14155550134", contactPreference: "WhatsApp" });
+    insertSubscriber(ctx, gym.id, { phone: "+14155550134" });
+    insertSubscriber(ctx, bakery.id, { phone: "+14155550135", status: "unsubscribed" });
+    insertSubscriber(ctx, bakery.id, { phone: "+14155550136", status: "removed" });
+    return { bakery: bakery.id, gym: gym.id };
+  });
+  return { dir, ...ids };
+}
+
+describe("nearcast customers --help", () => {
+  for (const sub of [[], ["list"], ["import"], ["forget"]]) {
+    test(`customers ${sub.join(" ")} --help shows examples`, () => {
+      const res = run(["customers", ...sub, "--help"]);
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain("Examples:");
+      expect(res.stdout).toContain("nearcast customers");
+    });
+  }
+  test("the program's help lists the customers command", () => {
+    expect(run(["--help"]).stdout).toContain("customers");
+  });
+});
+
+describe("nearcast customers list", () => {
+  test("--json lists the business's subscribers (active and unsubscribed, not removed)", () => {
+    const { dir, bakery } = seeded();
+    const res = run(["customers", "list", "--business", String(bakery), "--json"], dir);
+    expect(res.code).toBe(0);
+    const rows = JSON.parse(res.stdout);
+    expect(rows.map((r: any) => [r.phone, r.contactPreference, r.status, r.source])).toEqual([
+      ["+14155550134", "WhatsApp", "active", "qr"],
+      ["+14155550135", "SMS", "unsubscribed", "qr"],
+    ]);
+    expect(rows[0].subscribedAt).toBe("2026-01-10T09:00:00.000Z");
+  });
+
+  test("the table form has a header row", () => {
+    const { dir, gym } = seeded();
+    const res = run(["customers", "list", "--business", String(gym)], dir);
+    expect(res.code).toBe(0);
+    expect(res.stdout.split("\n")[0]).toMatch(/^ID\s+PHONE\s+PREFERENCE\s+STATUS\s+SOURCE\s+SUBSCRIBED$/);
+    expect(res.stdout).toContain("+14155550134");
+  });
+
+  test("an unknown business or a bad id exits 2 with one line", () => {
+    const { dir } = seeded();
+    const unknown = run(["customers", "list", "--business", "999"], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("nearcast: No business has the id 999.\n");
+    const bad = run(["customers", "list", "--business", "abc"], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--business must be a positive whole number");
+    expect(run(["customers", "list"], dir).code).toBe(2);
+  });
+});
+
+describe("nearcast customers import", () => {
+  const CSV = [
+    "phone,contactPreference", // line 1
+    "(415) 555-0150,SMS", // 2: added
+    "not a phone,SMS", // 3: invalid
+    '"+1 415 555 0151",whatsapp', // 4: added (preference case is forgiven)
+    "415.555.0152,Carrier pigeon", // 5: invalid preference
+    "", // 6: blank, skipped silently
+    "+1 555 555 5555,SMS", // 7: right shape, not a real number
+    "4155550150,WhatsApp", // 8: same number as line 2
+    "415 555 0134,SMS", // 9: already subscribed
+    "415 555 0135,SMS", // 10: unsubscribed: not re-added
+    "415 555 0136,SMS", // 11: removed by the owner: re-added
+    ",SMS", // 12: phone missing
+  ].join("\n");
+
+  test("reports bad rows by line number and imports the valid ones with source 'import'", () => {
+    const { dir, bakery } = seeded();
+    const file = join(dir, "contacts.csv");
+    writeFileSync(file, CSV);
+    const res = run(["customers", "import", "--business", String(bakery), file], dir);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("Imported contacts.csv into Sunrise Bakery");
+    expect(res.stdout).toContain("2 added, 1 re-added, 1 already subscribed, 2 skipped, 4 invalid rows");
+    expect(res.stdout).toContain("line 3: Please enter a valid phone number");
+    expect(res.stdout).toContain("line 5: Please select a contact preference");
+    expect(res.stdout).toContain("line 7: Please enter a valid phone number");
+    expect(res.stdout).toContain("line 12: Phone number is required");
+    expect(res.stdout).toContain("line 8: +14155550150 same number as line 2");
+    expect(res.stdout).toContain("line 10: +14155550135 unsubscribed from this business");
+    const t = withDb(dir, customerTables);
+    const phones = new Map(t.customers.map((c) => [c.id, c]));
+    const imported = t.subscriptions.filter((s) => s.source === "import");
+    expect(imported.map((s) => [phones.get(s.customerId)?.phone, s.status]).sort()).toEqual([
+      ["+14155550136", "active"],
+      ["+14155550150", "active"],
+      ["+14155550151", "active"],
+    ]);
+    expect(phones.get(imported.find((s) => phones.get(s.customerId)?.phone === "+14155550151")!.customerId)?.contactPreference).toBe("WhatsApp");
+    expect(imported[0]!.consentText).toContain("contacts.csv");
+    expect(t.subscriptions.find((s) => phones.get(s.customerId)?.phone === "+14155550135")?.status).toBe("unsubscribed");
+  });
+
+  test("--json prints the summary", () => {
+    const { dir, gym } = seeded();
+    const file = join(dir, "c.csv");
+    writeFileSync(file, "contactPreference,phone\r\nSMS,4155550160\r\nSMS,x\r\n");
+    const res = run(["customers", "import", "--business", String(gym), file, "--json"], dir);
+    expect(res.code).toBe(0);
+    const s = JSON.parse(res.stdout);
+    expect(s.added).toEqual([{ line: 2, phone: "+14155550160" }]);
+    expect(s.invalid).toEqual([{ line: 3, message: "Please enter a valid phone number" }]);
+  });
+
+  test("a file without the header, or missing, exits 2 and writes nothing", () => {
+    const { dir, bakery } = seeded();
+    const before = withDb(dir, customerTables);
+    const file = join(dir, "nohead.csv");
+    writeFileSync(file, "4155550170,SMS\n");
+    const res = run(["customers", "import", "--business", String(bakery), file], dir);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('the first line must be the header "phone,contactPreference"');
+    const missing = run(["customers", "import", "--business", String(bakery), join(dir, "nope.csv")], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("cannot read");
+    expect(withDb(dir, customerTables)).toEqual(before);
+  });
+
+  test("an unexpected failure half-way leaves nothing half-imported", () => {
+    const { dir, bakery } = seeded();
+    // A database trigger makes the third new row fail, as a full disk or a bug would.
+    withDb(dir, (ctx) =>
+      ctx.db.$client.exec(
+        "CREATE TRIGGER boom BEFORE INSERT ON customers WHEN NEW.phone = '+14155550182' BEGIN SELECT RAISE(ABORT, 'simulated failure'); END",
+      ),
+    );
+    const before = withDb(dir, customerTables);
+    const file = join(dir, "c.csv");
+    writeFileSync(file, "phone,contactPreference\n4155550180,SMS\n4155550181,SMS\n4155550182,SMS\n4155550183,SMS\n");
+    const res = run(["customers", "import", "--business", String(bakery), file], dir);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain("simulated failure");
+    expect(withDb(dir, customerTables)).toEqual(before);
+  });
+});
+
+describe("nearcast customers forget", () => {
+  test("erases the person completely and says what was erased; others are untouched", () => {
+    const { dir } = seeded();
+    const before = withDb(dir, customerTables);
+    const person = before.customers.find((c) => c.phone === "+14155550134")!;
+    const res = run(["customers", "forget", "(415) 555-0134"], dir);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe(
+      `Erased +14155550134 (customer ${person.id}): the customer record, 2 subscriptions (Sunrise Bakery, Corner Gym) and 2 consent events.\n`,
+    );
+    const after = withDb(dir, customerTables);
+    expect(after.customers.map((c) => c.phone)).not.toContain("+14155550134");
+    expect(after.subscriptions.filter((s) => s.customerId === person.id)).toEqual([]);
+    expect(after.consentEvents.filter((e) => e.customerId === person.id)).toEqual([]);
+    expect(after.customers).toHaveLength(before.customers.length - 1);
+    expect(after.subscriptions).toHaveLength(before.subscriptions.length - 2);
+    expect(after.consentEvents).toHaveLength(before.consentEvents.length - 2);
+  });
+
+  test("an unknown number: nothing to erase (exit 0); an invalid one exits 2", () => {
+    const { dir } = seeded();
+    const res = run(["customers", "forget", "+1 415 555 0199"], dir);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe("Nothing to erase: no customer has the phone number +14155550199.\n");
+    const bad = run(["customers", "forget", "hello"], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("nearcast: Please enter a valid phone number\n");
+  });
+
+  test("--json", () => {
+    const { dir } = seeded();
+    const res = run(["customers", "forget", "+14155550135", "--json"], dir);
+    expect(JSON.parse(res.stdout)).toMatchObject({ phone: "+14155550135", erased: true, subscriptions: 1, consentEvents: 1, businesses: ["Sunrise Bakery"] });
+  });
+});

@@ -1,0 +1,384 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { subscriptions } from "../../src/db/schema.ts";
+import { manualConsentText } from "../../src/schemas/consent.ts";
+import { CUSTOMER_NOT_FOUND } from "../../src/services/customers.ts";
+import { apiClient } from "../helpers/api.ts";
+import { testContext } from "../helpers/context.ts";
+import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
+import { insertBusiness, insertUser } from "../helpers/factories.ts";
+
+const C = "/api/customer";
+
+/**
+ * Two owners and an admin. A owns "A Bakery" and "A Cafe", B owns "B Gym".
+ * alice: A Bakery only. bob: B Gym only. sam: A Bakery and B Gym (one person, two owners).
+ */
+async function world() {
+  const ctx = testContext();
+  const api = apiClient(ctx);
+  // Sessions are issued directly (no password hashing); every call still goes through the real auth middleware.
+  const admin = ownerOfCtx(ctx, "admin");
+  const ownerA = ownerOfCtx(ctx);
+  const ownerB = ownerOfCtx(ctx);
+  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery" });
+  const cafe = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Cafe" });
+  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
+  const alice = insertSubscriber(ctx, bakery.id, { phone: "+14155550101" }).customer;
+  const bob = insertSubscriber(ctx, gym.id, { phone: "+14155550102", contactPreference: "WhatsApp" }).customer;
+  const sam = insertSubscriber(ctx, bakery.id, { phone: "+14155550103" }).customer;
+  insertSubscriber(ctx, gym.id, { phone: "+14155550103" });
+  return { ctx, api, admin, ownerA, ownerB, bakery, cafe, gym, alice, bob, sam };
+}
+
+function ownerOfCtx(ctx: ReturnType<typeof testContext>, role: "owner" | "admin" = "owner") {
+  const user = insertUser(ctx, { role });
+  return { id: user.id, token: sessionFor(ctx, user) };
+}
+
+type World = Awaited<ReturnType<typeof world>>;
+const ownerOf = (w: World) => ownerOfCtx(w.ctx);
+type Role = "anon" | "ownerA" | "ownerB" | "admin";
+const tokenOf = (w: World, role: Role) => (role === "anon" ? undefined : w[role].token);
+
+describe("customer routes: who may call what (table-driven)", () => {
+  type Case = { route: string; call: (w: World, token?: string) => Promise<{ status: number }>; expect: Record<Role, number> };
+  const cases: Case[] = [
+    { route: "GET GetAllCustomers", call: (w, token) => w.api.get(`${C}/GetAllCustomers`, { token }), expect: { anon: 401, ownerA: 200, ownerB: 200, admin: 200 } },
+    {
+      route: "GET GetCustomerById (A's customer)",
+      call: (w, token) => w.api.get(`${C}/GetCustomerById?id=${w.alice.id}`, { token }),
+      expect: { anon: 401, ownerA: 200, ownerB: 404, admin: 200 },
+    },
+    {
+      route: "POST CreateCustomer (into A Bakery)",
+      call: (w, token) => w.api.post(`${C}/CreateCustomer`, { phone: "415-555-0199", contactPreference: "SMS", businessId: w.bakery.id }, { token }),
+      expect: { anon: 401, ownerA: 201, ownerB: 404, admin: 201 },
+    },
+    {
+      route: "PUT UpdateCustomer (A's customer)",
+      call: (w, token) => w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "4155550101", contactPreference: "WhatsApp" }, { token }),
+      expect: { anon: 401, ownerA: 200, ownerB: 404, admin: 200 },
+    },
+    {
+      route: "DELETE DeleteCustomer (A's customer)",
+      call: (w, token) => w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token }),
+      expect: { anon: 401, ownerA: 200, ownerB: 404, admin: 200 },
+    },
+  ];
+  for (const c of cases) {
+    for (const role of ["anon", "ownerA", "ownerB", "admin"] as Role[]) {
+      test(`${c.route} as ${role} -> ${c.expect[role]}`, async () => {
+        const w = await world();
+        const before = customerTables(w.ctx);
+        const res = await c.call(w, tokenOf(w, role));
+        expect(res.status).toBe(c.expect[role]);
+        // Refused calls change nothing.
+        if (res.status >= 400) expect(customerTables(w.ctx)).toEqual(before);
+      });
+    }
+  }
+});
+
+describe("ownership matrix: owner B on owner A's customer answers 404 and nothing changes", () => {
+  const attempts: [string, (w: World) => Promise<{ status: number; body: any }>][] = [
+    ["get", (w) => w.api.get(`${C}/GetCustomerById?id=${w.alice.id}`, { token: w.ownerB.token })],
+    ["update phone", (w) => w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "4155550177", contactPreference: "SMS" }, { token: w.ownerB.token })],
+    ["update preference", (w) => w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "4155550101", contactPreference: "WhatsApp" }, { token: w.ownerB.token })],
+    ["delete", (w) => w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token: w.ownerB.token })],
+    ["add to A's business", (w) => w.api.post(`${C}/CreateCustomer`, { phone: "4155550101", contactPreference: "SMS", businessId: w.cafe.id }, { token: w.ownerB.token })],
+    ["get a customer id that does not exist", (w) => w.api.get(`${C}/GetCustomerById?id=9999`, { token: w.ownerB.token })],
+  ];
+  for (const [name, attempt] of attempts) {
+    test(name, async () => {
+      const w = await world();
+      const before = customerTables(w.ctx);
+      const res = await attempt(w);
+      expect(res.status).toBe(404);
+      expect(res.body.error).toMatch(/not found/i);
+      expect(customerTables(w.ctx)).toEqual(before);
+    });
+  }
+
+  test("a customer B removed is also gone for B (404), while A still has them", async () => {
+    const w = await world();
+    expect((await w.api.del(`${C}/DeleteCustomer?id=${w.sam.id}`, { token: w.ownerB.token })).status).toBe(200);
+    expect((await w.api.get(`${C}/GetCustomerById?id=${w.sam.id}`, { token: w.ownerB.token })).status).toBe(404);
+    expect((await w.api.get(`${C}/GetCustomerById?id=${w.sam.id}`, { token: w.ownerA.token })).status).toBe(200);
+  });
+});
+
+describe("GET /api/customer/GetAllCustomers", () => {
+  test("an owner sees only customers of their businesses, with only their businesses listed", async () => {
+    const w = await world();
+    const a = await w.api.get(`${C}/GetAllCustomers`, { token: w.ownerA.token });
+    expect(a.body.map((c: any) => c.phone).sort()).toEqual(["+14155550101", "+14155550103"]);
+    const samForA = a.body.find((c: any) => c.id === w.sam.id);
+    expect(samForA.businesses).toEqual([{ id: w.bakery.id, name: "A Bakery", status: "active" }]);
+    const b = await w.api.get(`${C}/GetAllCustomers`, { token: w.ownerB.token });
+    expect(b.body.map((c: any) => c.phone).sort()).toEqual(["+14155550102", "+14155550103"]);
+    expect(b.body.find((c: any) => c.id === w.sam.id).businesses).toEqual([{ id: w.gym.id, name: "B Gym", status: "active" }]);
+  });
+
+  test("the admin sees everyone, with every business", async () => {
+    const w = await world();
+    const res = await w.api.get(`${C}/GetAllCustomers`, { token: w.admin.token });
+    expect(res.body.map((c: any) => c.phone).sort()).toEqual(["+14155550101", "+14155550102", "+14155550103"]);
+    expect(res.body.find((c: any) => c.id === w.sam.id).businesses.map((b: any) => b.name)).toEqual(["A Bakery", "B Gym"]);
+  });
+
+  test("the customer JSON has the spec's fields", async () => {
+    const w = await world();
+    const res = await w.api.get(`${C}/GetCustomerById?id=${w.bob.id}`, { token: w.ownerB.token });
+    expect(res.body).toEqual({
+      id: w.bob.id,
+      phone: "+14155550102",
+      contactPreference: "WhatsApp",
+      createdAt: "2026-01-10T09:00:00.000Z",
+      businesses: [{ id: w.gym.id, name: "B Gym", status: "active" }],
+    });
+  });
+
+  test("unsubscribed customers stay listed (with their status); removed ones do not", async () => {
+    const w = await world();
+    const owner = ownerOf(w);
+    const shop = insertBusiness(w.ctx, { ownerId: owner.id });
+    insertSubscriber(w.ctx, shop.id, { phone: "+14155550111", status: "unsubscribed" });
+    insertSubscriber(w.ctx, shop.id, { phone: "+14155550112", status: "removed" });
+    const res = await w.api.get(`${C}/GetAllCustomers`, { token: owner.token });
+    expect(res.body.map((c: any) => [c.phone, c.businesses[0].status])).toEqual([["+14155550111", "unsubscribed"]]);
+  });
+
+  test("an owner with no customers gets an empty list", async () => {
+    const w = await world();
+    const owner = ownerOf(w);
+    const res = await w.api.get(`${C}/GetAllCustomers`, { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([]);
+  });
+
+  test("a bad id is a 400 naming the parameter", async () => {
+    const w = await world();
+    const res = await w.api.get(`${C}/GetCustomerById?id=abc`, { token: w.ownerA.token });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe("The id parameter must be a positive whole number.");
+  });
+});
+
+describe("POST /api/customer/CreateCustomer", () => {
+  const validation: [string, Record<string, unknown>, string, string][] = [
+    ["phone missing", { contactPreference: "SMS" }, "phone", "Phone number is required"],
+    ["phone invalid", { phone: "12ab", contactPreference: "SMS" }, "phone", "Please enter a valid phone number"],
+    ["phone not a real number", { phone: "+1 555 555 5555", contactPreference: "SMS" }, "phone", "Please enter a valid phone number"],
+    ["preference missing", { phone: "4155550150" }, "contactPreference", "Please select a contact preference"],
+    ["business missing", { phone: "4155550150", contactPreference: "SMS", businessId: "" }, "businessId", "Please select a business"],
+  ];
+  for (const [name, body, field, message] of validation) {
+    test(`${name} -> 400 "${message}"`, async () => {
+      const w = await world();
+      const before = customerTables(w.ctx);
+      const res = await w.api.post(`${C}/CreateCustomer`, { businessId: w.bakery.id, ...body }, { token: w.ownerA.token });
+      expect(res.status).toBe(400);
+      expect(res.body.fields[field]).toBe(message);
+      expect(customerTables(w.ctx)).toEqual(before);
+    });
+  }
+
+  test("adds the person (E.164) to the chosen business with source 'manual' and the owner's id in the consent", async () => {
+    const w = await world();
+    const res = await w.api.post(
+      `${C}/CreateCustomer`,
+      { phone: "(415) 555-0150", contactPreference: "WhatsApp", businessId: String(w.cafe.id) },
+      { token: w.ownerA.token, ip: "192.0.2.9" },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ phone: "+14155550150", contactPreference: "WhatsApp", businesses: [{ id: w.cafe.id, name: "A Cafe", status: "active" }] });
+    const t = customerTables(w.ctx);
+    const sub = t.subscriptions.find((s) => s.customerId === res.body.id)!;
+    const text = manualConsentText("A Cafe", w.ownerA.id);
+    expect(text).toContain(`user #${w.ownerA.id}`);
+    expect(sub).toMatchObject({ businessId: w.cafe.id, status: "active", source: "manual", consentText: text, ip: "192.0.2.9" });
+    const event = t.consentEvents.find((e) => e.customerId === res.body.id)!;
+    expect(event).toMatchObject({ kind: "subscribed", source: "manual", consentText: text });
+    const list = await w.api.get(`${C}/GetAllCustomers`, { token: w.ownerA.token });
+    expect(list.body.map((c: any) => c.id)).toContain(res.body.id);
+  });
+
+  test("a person already known (through another owner) is the same customer; the other owner sees no change", async () => {
+    const w = await world();
+    const bBefore = await w.api.get(`${C}/GetAllCustomers`, { token: w.ownerB.token });
+    const res = await w.api.post(`${C}/CreateCustomer`, { phone: "415 555 0102", contactPreference: "WhatsApp", businessId: w.bakery.id }, { token: w.ownerA.token });
+    expect(res.status).toBe(201);
+    expect(res.body.id).toBe(w.bob.id);
+    expect(res.body.businesses).toEqual([{ id: w.bakery.id, name: "A Bakery", status: "active" }]);
+    expect((await w.api.get(`${C}/GetAllCustomers`, { token: w.ownerB.token })).body).toEqual(bBefore.body);
+    expect(customerTables(w.ctx).customers).toHaveLength(3);
+  });
+
+  test("already subscribed -> 409 with a clear message, nothing written", async () => {
+    const w = await world();
+    const before = customerTables(w.ctx);
+    const res = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550101", contactPreference: "WhatsApp", businessId: w.bakery.id }, { token: w.ownerA.token });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe("+14155550101 is already subscribed to A Bakery.");
+    expect(customerTables(w.ctx)).toEqual(before);
+  });
+
+  test("a person who unsubscribed cannot be re-added by the owner (409), nothing written", async () => {
+    const w = await world();
+    w.ctx.db.update(subscriptions).set({ status: "unsubscribed" }).where(eq(subscriptions.customerId, w.alice.id)).run();
+    const before = customerTables(w.ctx);
+    const res = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550101", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.ownerA.token });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toContain("unsubscribed from A Bakery");
+    expect(customerTables(w.ctx)).toEqual(before);
+  });
+
+  test("a person the owner removed can be added back: reactivated, 'resubscribed' recorded", async () => {
+    const w = await world();
+    await w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token: w.ownerA.token });
+    const res = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550101", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.ownerA.token });
+    expect(res.status).toBe(201);
+    expect(res.body.id).toBe(w.alice.id);
+    const kinds = customerTables(w.ctx).consentEvents.filter((e) => e.customerId === w.alice.id).map((e) => e.kind);
+    expect(kinds).toEqual(["subscribed", "removed", "resubscribed"]);
+  });
+});
+
+describe("PUT /api/customer/UpdateCustomer", () => {
+  test("same number typed differently: only the preference changes", async () => {
+    const w = await world();
+    const res = await w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "(415) 555-0101", contactPreference: "WhatsApp" }, { token: w.ownerA.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: w.alice.id, phone: "+14155550101", contactPreference: "WhatsApp" });
+  });
+
+  test("validation texts", async () => {
+    const w = await world();
+    const res = await w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "", contactPreference: "Fax" }, { token: w.ownerA.token });
+    expect(res.status).toBe(400);
+    expect(res.body.fields).toEqual({ phone: "Phone number is required", contactPreference: "Please select a contact preference" });
+  });
+
+  test("a new, free number for a customer only this owner has: renamed in place, id and history kept", async () => {
+    const w = await world();
+    const eventsBefore = customerTables(w.ctx).consentEvents.filter((e) => e.customerId === w.alice.id);
+    const res = await w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "415-555-0160", contactPreference: "SMS" }, { token: w.ownerA.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: w.alice.id, phone: "+14155550160" });
+    expect(customerTables(w.ctx).consentEvents.filter((e) => e.customerId === w.alice.id)).toEqual(eventsBefore);
+  });
+
+  test("a shared person: owner A's change moves only A's subscription; owner B keeps the old number untouched", async () => {
+    const w = await world();
+    const bBefore = await w.api.get(`${C}/GetCustomerById?id=${w.sam.id}`, { token: w.ownerB.token });
+    const res = await w.api.put(`${C}/UpdateCustomer?id=${w.sam.id}`, { phone: "4155550170", contactPreference: "WhatsApp" }, { token: w.ownerA.token });
+    expect(res.status).toBe(200);
+    expect(res.body.id).not.toBe(w.sam.id);
+    expect(res.body).toMatchObject({ phone: "+14155550170", contactPreference: "WhatsApp", businesses: [{ id: w.bakery.id, name: "A Bakery", status: "active" }] });
+    const bAfter = await w.api.get(`${C}/GetCustomerById?id=${w.sam.id}`, { token: w.ownerB.token });
+    expect(bAfter.body).toEqual(bBefore.body);
+    // The bakery's consent history moved with the subscription; the gym's stayed.
+    const t = customerTables(w.ctx);
+    expect(t.consentEvents.filter((e) => e.customerId === res.body.id).map((e) => e.businessId)).toEqual([w.bakery.id]);
+    expect(t.consentEvents.filter((e) => e.customerId === w.sam.id).map((e) => e.businessId)).toEqual([w.gym.id]);
+    // A no longer has the old number.
+    expect((await w.api.get(`${C}/GetCustomerById?id=${w.sam.id}`, { token: w.ownerA.token })).status).toBe(404);
+  });
+
+  test("a number that is another customer's: merged (the owner's subscription moves to that customer)", async () => {
+    const w = await world();
+    // alice's number corrected to bob's: bob (B's customer) now also belongs to A Bakery.
+    const res = await w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "+1 415 555 0102", contactPreference: "SMS" }, { token: w.ownerA.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: w.bob.id, phone: "+14155550102", businesses: [{ id: w.bakery.id, name: "A Bakery", status: "active" }] });
+    const aList = await w.api.get(`${C}/GetAllCustomers`, { token: w.ownerA.token });
+    expect(aList.body.map((c: any) => c.phone).sort()).toEqual(["+14155550102", "+14155550103"]);
+    // B still sees bob with the gym only; no customer row was deleted.
+    const bBob = await w.api.get(`${C}/GetCustomerById?id=${w.bob.id}`, { token: w.ownerB.token });
+    expect(bBob.body.businesses).toEqual([{ id: w.gym.id, name: "B Gym", status: "active" }]);
+    expect(customerTables(w.ctx).customers).toHaveLength(3);
+  });
+
+  test("merging into a person already on the same business: theirs stands, the duplicate is marked removed", async () => {
+    const w = await world();
+    // alice corrected to sam's number: sam is already a subscriber of A Bakery.
+    const res = await w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "4155550103", contactPreference: "SMS" }, { token: w.ownerA.token });
+    expect(res.status).toBe(200);
+    expect(res.body.id).toBe(w.sam.id);
+    const aList = await w.api.get(`${C}/GetAllCustomers`, { token: w.ownerA.token });
+    expect(aList.body.map((c: any) => c.id)).toEqual([w.sam.id]);
+    const t = customerTables(w.ctx);
+    expect(t.subscriptions.find((s) => s.customerId === w.alice.id)?.status).toBe("removed");
+    expect(t.consentEvents.filter((e) => e.customerId === w.alice.id).map((e) => e.kind)).toEqual(["subscribed", "removed"]);
+  });
+
+  test("merging never overrides a person's own unsubscribe", async () => {
+    const w = await world();
+    w.ctx.db.update(subscriptions).set({ status: "unsubscribed" }).where(eq(subscriptions.customerId, w.sam.id)).run();
+    const res = await w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "4155550103", contactPreference: "SMS" }, { token: w.ownerA.token });
+    expect(res.status).toBe(200);
+    expect(res.body.businesses).toEqual([{ id: w.bakery.id, name: "A Bakery", status: "unsubscribed" }]);
+  });
+
+  test("the admin renames in place across businesses", async () => {
+    const w = await world();
+    const res = await w.api.put(`${C}/UpdateCustomer?id=${w.sam.id}`, { phone: "4155550180", contactPreference: "SMS" }, { token: w.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: w.sam.id, phone: "+14155550180" });
+    expect(res.body.businesses.map((b: any) => b.name)).toEqual(["A Bakery", "B Gym"]);
+  });
+});
+
+describe("DELETE /api/customer/DeleteCustomer", () => {
+  test("an owner's delete marks their subscriptions removed; the row and history stay; the other owner keeps the person", async () => {
+    const w = await world();
+    const res = await w.api.del(`${C}/DeleteCustomer?id=${w.sam.id}`, { token: w.ownerA.token, ip: "192.0.2.44" });
+    expect(res.status).toBe(200);
+    expect(res.body.message).toBe("Customer deleted.");
+    const t = customerTables(w.ctx);
+    expect(t.customers.map((c) => c.id)).toContain(w.sam.id);
+    const subs = t.subscriptions.filter((s) => s.customerId === w.sam.id);
+    expect(subs.map((s) => [s.businessId, s.status])).toEqual([
+      [w.bakery.id, "removed"],
+      [w.gym.id, "active"],
+    ]);
+    const events = t.consentEvents.filter((e) => e.customerId === w.sam.id);
+    expect(events.map((e) => e.kind)).toEqual(["subscribed", "subscribed", "removed"]);
+    expect(events[2]).toMatchObject({ businessId: w.bakery.id, source: "owner", ip: "192.0.2.44" });
+    expect(events[2]!.consentText).toContain(`user #${w.ownerA.id}`);
+    const aList = await w.api.get(`${C}/GetAllCustomers`, { token: w.ownerA.token });
+    expect(aList.body.map((c: any) => c.id)).not.toContain(w.sam.id);
+    const bList = await w.api.get(`${C}/GetAllCustomers`, { token: w.ownerB.token });
+    expect(bList.body.map((c: any) => c.id)).toContain(w.sam.id);
+  });
+
+  test("the admin's delete removes the person from every business, keeping the row and history", async () => {
+    const w = await world();
+    const before = customerTables(w.ctx);
+    expect((await w.api.del(`${C}/DeleteCustomer?id=${w.sam.id}`, { token: w.admin.token })).status).toBe(200);
+    const t = customerTables(w.ctx);
+    expect(t.customers).toEqual(before.customers);
+    expect(t.subscriptions.filter((s) => s.customerId === w.sam.id).map((s) => s.status)).toEqual(["removed", "removed"]);
+    expect(t.consentEvents.length).toBe(before.consentEvents.length + 2);
+    for (const token of [w.ownerA.token, w.ownerB.token, w.admin.token]) {
+      expect((await w.api.get(`${C}/GetCustomerById?id=${w.sam.id}`, { token })).status).toBe(404);
+    }
+  });
+
+  test("deleting twice: the second answers 404", async () => {
+    const w = await world();
+    expect((await w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token: w.ownerA.token })).status).toBe(200);
+    const res = await w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token: w.ownerA.token });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe(CUSTOMER_NOT_FOUND);
+  });
+
+  test("the person can still subscribe again themselves after an owner's delete", async () => {
+    const w = await world();
+    await w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token: w.ownerA.token });
+    const res = await w.api.post("/api/subscription/Subscribe", { businessId: w.bakery.id, phone: "4155550101", contactPreference: "SMS" });
+    expect(res.status).toBe(200);
+    expect((await w.api.get(`${C}/GetCustomerById?id=${w.alice.id}`, { token: w.ownerA.token })).status).toBe(200);
+  });
+});

@@ -1,0 +1,41 @@
+import type { Business, PublicBusiness } from "../../src/schemas/businesses.ts";
+import type { CustomerView } from "../../src/schemas/customer-admin.ts";
+import type { ContactPreference } from "../../src/schemas/customers.ts";
+import type { PublicSource, SubscribeResponse } from "../../src/schemas/subscriptions.ts";
+import { api } from "./client.ts";
+
+// Typed wrappers for /api/customer/* and /api/subscription/* (spec section 7), and the business reads these
+// screens need.
+const q = (id: number | string) => encodeURIComponent(String(id));
+
+export interface CustomerBody {
+  phone: string;
+  contactPreference: ContactPreference;
+}
+
+export const customerApi = {
+  list: () => api.get<CustomerView[]>("/api/customer/GetAllCustomers"),
+  get: (id: number | string) => api.get<CustomerView>(`/api/customer/GetCustomerById?id=${q(id)}`),
+  create: (body: CustomerBody & { businessId: number }) => api.post<CustomerView>("/api/customer/CreateCustomer", body),
+  update: (id: number | string, body: CustomerBody) => api.put<CustomerView>(`/api/customer/UpdateCustomer?id=${q(id)}`, body),
+  remove: (id: number | string) => api.del<{ message: string }>(`/api/customer/DeleteCustomer?id=${q(id)}`),
+};
+
+export const subscriptionApi = {
+  subscribe: (body: CustomerBody & { businessId: number; source: PublicSource }) =>
+    api.post<SubscribeResponse>("/api/subscription/Subscribe", body),
+};
+
+export const customerBusinessApi = {
+  /** The public view of an active business (the subscribe page). */
+  getPublic: (id: number | string) => api.get<PublicBusiness | Business>(`/api/business/GetBusinessById?id=${q(id)}`),
+  mine: () => api.get<Business[]>("/api/business/GetMyBusinesses"),
+  allActive: () => api.get<PublicBusiness[]>("/api/business/GetAllBusinesses"),
+};
+
+/** Where an image path stored on a business is served from. */
+export function imageUrl(path: string | null | undefined): string | null {
+  if (!path) return null;
+  if (/^https?:\/\//i.test(path) || path.startsWith("/")) return path;
+  return `/uploads/${path}`;
+}

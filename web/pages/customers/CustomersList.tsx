@@ -1,0 +1,162 @@
+import { useCallback, useEffect, useState } from "react";
+import { Link } from "wouter";
+import type { CustomerView } from "../../../src/schemas/customer-admin.ts";
+import { customerApi } from "../../api/customers.ts";
+import { Spinner } from "../../components/Spinner.tsx";
+import { paths } from "../../paths.ts";
+import { notify } from "../../state/toasts.ts";
+import "../../styles/customers.css";
+
+export const DELETE_CUSTOMER_FAILED = "Error deleting customer. Please try again.";
+export const NO_CUSTOMERS = "No customers found.";
+
+/** Spec: "Created Date (short date)": en-US short date, e.g. 1/15/26. */
+export function shortDate(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? "" : new Intl.DateTimeFormat("en-US", { dateStyle: "short" }).format(d);
+}
+
+export function deleteConfirmText(phone: string): string {
+  return `Are you sure you want to delete customer ${phone}?`;
+}
+
+/** Until the messages modal lands (another feature), the Messages button says so. */
+function messagesComingSoon(customer: CustomerView): void {
+  notify.info("Coming soon", `Messages for ${customer.phone} will be shown here soon.`);
+}
+
+function PreferenceBadge({ value }: { value: CustomerView["contactPreference"] }) {
+  return value === "WhatsApp" ? <span className="badge badge-whatsapp">WhatsApp</span> : <span className="badge badge-info">SMS</span>;
+}
+
+/** The businesses the person belongs to (the viewer's), marking any they unsubscribed from. */
+function Memberships({ customer }: { customer: CustomerView }) {
+  if (customer.businesses.length === 0) return null;
+  return (
+    <span className="cust-businesses">
+      {customer.businesses.map((b, i) => (
+        <span key={b.id}>
+          {i > 0 && ", "}
+          {b.name}
+          {b.status === "unsubscribed" && <span className="cust-unsub"> (unsubscribed)</span>}
+        </span>
+      ))}
+    </span>
+  );
+}
+
+export function CustomersListPage({ onMessages = messagesComingSoon }: { onMessages?: (customer: CustomerView) => void }) {
+  const [customers, setCustomers] = useState<CustomerView[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<number | null>(null);
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      setCustomers(await customerApi.list());
+    } catch (err) {
+      // Spec section 8: list load failures are logged only, and the spinner stops.
+      console.error("Failed to load customers", err);
+    } finally {
+      setLoading(false);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function onDelete(customer: CustomerView) {
+    if (!window.confirm(deleteConfirmText(customer.phone))) return;
+    setError(null);
+    setDeleting(customer.id);
+    try {
+      await customerApi.remove(customer.id);
+      await load();
+    } catch {
+      setError(DELETE_CUSTOMER_FAILED);
+    } finally {
+      setDeleting(null);
+    }
+  }
+
+  return (
+    <section className="container page cust-page">
+      <header className="page-header">
+        <div>
+          <h1>Customers</h1>
+          <p className="page-subtitle">People subscribed to your businesses.</p>
+        </div>
+        <Link href={paths.customerAdd} className="btn btn-primary">
+          + Add Customer
+        </Link>
+      </header>
+
+      {error && (
+        <div className="alert alert-error" role="alert">
+          {error}
+        </div>
+      )}
+
+      {loading ? (
+        <Spinner label="Loading customers..." />
+      ) : customers.length === 0 ? (
+        <div className="card empty-state cust-empty">
+          <p>{NO_CUSTOMERS}</p>
+          <Link href={paths.customerAdd} className="btn btn-secondary">
+            Add the first one
+          </Link>
+        </div>
+      ) : (
+        <div className="table-wrap">
+          <table className="table cust-table">
+            <thead>
+              <tr>
+                <th scope="col">Phone Number</th>
+                <th scope="col">Contact Preference</th>
+                <th scope="col">Created Date</th>
+                <th scope="col" className="cust-actions-head">
+                  Actions
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {customers.map((c) => (
+                <tr key={c.id}>
+                  <td data-label="Phone Number" className="cust-phone-cell">
+                    <span className="cust-phone">{c.phone}</span>
+                    <Memberships customer={c} />
+                  </td>
+                  <td data-label="Contact Preference">
+                    <PreferenceBadge value={c.contactPreference} />
+                  </td>
+                  <td data-label="Created Date">{shortDate(c.createdAt)}</td>
+                  <td data-label="Actions">
+                    <div className="actions">
+                      <button type="button" className="btn btn-secondary btn-sm" onClick={() => onMessages(c)}>
+                        Messages
+                      </button>
+                      <Link href={paths.customerEdit(c.id)} className="btn btn-secondary btn-sm">
+                        Edit
+                      </Link>
+                      <button
+                        type="button"
+                        className="btn btn-danger btn-sm"
+                        disabled={deleting === c.id}
+                        aria-label={`Delete ${c.phone}`}
+                        onClick={() => void onDelete(c)}
+                      >
+                        {deleting === c.id ? "Deleting..." : "Delete"}
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
