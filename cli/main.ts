@@ -3,6 +3,7 @@ import { ConfigError } from "../src/config.ts";
 import { AppError } from "../src/errors.ts";
 import { VERSION } from "../src/http/routes/health.ts";
 import { businessTypesCommand } from "./commands/business-types.ts";
+import { posterCommand } from "./commands/poster.ts";
 import { customersCommand } from "./commands/customers.ts";
 import { businessesCommand } from "./commands/businesses.ts";
 import { serveCommand } from "./commands/serve.ts";
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
     .addCommand(usersCommand())
     .addCommand(businessTypesCommand())
     .addCommand(businessesCommand())
+    .addCommand(posterCommand())
     .addCommand(customersCommand());
 }
 

@@ -9,6 +9,8 @@ import { createRepos } from "./repos/index.ts";
 import { createAuthService } from "./services/auth.ts";
 import { createBusinessTypesService } from "./services/business-types.ts";
 import { createBusinessesService } from "./services/businesses.ts";
+import { createPostersService } from "./services/posters.ts";
+import { createQrCodesService } from "./services/qr-codes.ts";
 import { createCustomersService } from "./services/customers.ts";
 import { createSubscriptionsService } from "./services/subscriptions.ts";
 import { createUploadsService } from "./services/uploads.ts";
@@ -36,6 +38,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     auth: createAuthService({ repos, clock, config, logger }),
     businessTypes: createBusinessTypesService({ repos }),
     businesses: createBusinessesService({ repos }),
+    qrCodes: createQrCodesService({ repos, config }),
+    posters: createPostersService({ repos, config }),
     subscriptions: createSubscriptionsService({ repos, clock, config }),
     customers: createCustomersService({ repos, clock, config }),
     uploads: createUploadsService({ repos, config }),

@@ -17,6 +17,7 @@ import { FaqPage } from "./pages/Faq.tsx";
 import { ForgotPasswordPage } from "./pages/ForgotPassword.tsx";
 import { HomePage } from "./pages/Home.tsx";
 import { LoginPage } from "./pages/Login.tsx";
+import { PrintPosterPage } from "./pages/PrintPoster.tsx";
 import { PrivacyPage } from "./pages/Privacy.tsx";
 import { RegisterPage } from "./pages/Register.tsx";
 import { ResetPasswordPage } from "./pages/ResetPassword.tsx";
@@ -57,6 +58,7 @@ export function Routes() {
       <Route path="/business-types">{() => <RequireAdmin><BusinessTypesListPage /></RequireAdmin>}</Route>
       <Route path="/business-types/add">{() => <RequireAdmin><BusinessTypeFormPage /></RequireAdmin>}</Route>
       <Route path="/business-types/edit/:id">{() => <RequireAdmin><BusinessTypeFormPage /></RequireAdmin>}</Route>
+      <Route path="/print/:id">{(params) => <PrintPosterPage id={params.id} />}</Route>
       <Route>
         <Redirect to="/" replace />
       </Route>

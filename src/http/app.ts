@@ -9,6 +9,7 @@ import { securityHeaders } from "./middleware/security-headers.ts";
 import { xsrf } from "./middleware/xsrf.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { businessRoutes, UPLOAD_PATHS } from "./routes/business.ts";
+import { businessMediaRoutes } from "./routes/business-media.ts";
 import { businessTypeRoutes } from "./routes/businesstype.ts";
 import { customerRoutes } from "./routes/customer.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -51,6 +52,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/api/customer", customerRoutes);
   app.route("/api/subscription", subscriptionRoutes);
   app.route("/api/business", businessRoutes);
+  app.route("/api/business", businessMediaRoutes);
 
   app.all("/api/*", (c) => errorJson(c, 404, "not_found", "No such API endpoint."));
   app.route("/uploads", uploadFileRoutes);

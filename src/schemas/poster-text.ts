@@ -1,0 +1,72 @@
+// The words on a business's QR poster, shared by the print page (web/pages/PrintPoster.tsx) and the PDF poster
+// (src/services/posters.ts) so both always say the same thing. Pure: no imports, no I/O.
+
+/** Spec, section 2 (Printing): the deal text when no keyword matches. */
+export const DEFAULT_DEAL_TEXT = "SPECIAL OFFER: 25% OFF your next purchase!";
+/** Spec, section 1: the note every poster carries. */
+export const UNSUBSCRIBE_NOTE = "To unsubscribe, reply with a Unsubscribe message";
+/** Carrier-required disclosure next to any SMS call to action. */
+export const SMS_DISCLOSURE = "Msg & data rates may apply. Reply STOP to opt out, HELP for help.";
+
+export const POSTER_HEADLINE = "Scan for deals!";
+export const POSTER_SUBHEADLINE = "Get our promotions, offers and flash sales sent straight to your phone.";
+export const POSTER_STEPS = ["Scan the QR code", "Enter your number", "Get the deals"] as const;
+export const POSTER_LINK_LABEL = "No camera? Visit";
+export const POSTER_FOOTER = "Powered by Nearcast";
+
+interface DealRule {
+  /** Whole words (a trailing "s" also matches) or, for `prefix`, words starting with the keyword. */
+  keywords: string[];
+  prefix?: boolean;
+  text: string;
+}
+
+// Checked in the order the spec lists them; the first match wins ("Beauty Shop" is a salon).
+const DEAL_RULES: DealRule[] = [
+  { keywords: ["restaurant", "pizza"], prefix: true, text: "TODAY'S TREAT: Buy one meal, get the second 50% OFF!" },
+  { keywords: ["salon", "beauty"], prefix: true, text: "PAMPER DEAL: 20% OFF your next cut, color or treatment!" },
+  { keywords: ["shop", "retail"], prefix: true, text: "SHOPPER'S DEAL: 15% OFF your entire purchase!" },
+  { keywords: ["real estate"], text: "FREE HOME VALUATION: Find out what your home is worth today!" },
+  { keywords: ["gym", "fitness"], prefix: true, text: "GET FIT: Your first week FREE, no strings attached!" },
+  // "car" only as a word: "Pet Care" or "Cards & Gifts" are not garages.
+  { keywords: ["auto", "car"], text: "CAR CARE DEAL: $20 OFF your next service or oil change!" },
+];
+
+function words(typeName: string): string[] {
+  return typeName.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+}
+
+function matches(rule: DealRule, typeName: string): boolean {
+  const list = words(typeName);
+  const phrase = ` ${list.join(" ")} `;
+  return rule.keywords.some((kw) => {
+    if (kw.includes(" ")) return phrase.includes(` ${kw} `) || phrase.includes(` ${kw}s `);
+    if (rule.prefix) return list.some((w) => w.startsWith(kw));
+    return list.some((w) => w === kw || w === `${kw}s` || (kw === "auto" && /^auto(motive|mobiles?|body)$/.test(w)));
+  });
+}
+
+/** The sample deal printed on the poster, chosen by a keyword in the business type's name. */
+export function sampleDealText(typeName: string | null | undefined): string {
+  if (!typeName) return DEFAULT_DEAL_TEXT;
+  return DEAL_RULES.find((rule) => matches(rule, typeName))?.text ?? DEFAULT_DEAL_TEXT;
+}
+
+/** Up to `max` initials of a business name ("Sunrise Bakery & Cafe" -> "SB"). */
+export function initials(name: string, max = 2): string {
+  const parts = name.trim().split(/\s+/).filter((p) => /[\p{L}\p{N}]/u.test(p));
+  const letters = parts.map((p) => (p.match(/[\p{L}\p{N}]/u) ?? [""])[0]);
+  return letters.slice(0, max).join("").toUpperCase() || "?";
+}
+
+/** Splits a deal text such as "SPECIAL OFFER: 25% OFF ..." into its label and the offer itself. */
+export function splitDeal(text: string): { label: string; offer: string } {
+  const i = text.indexOf(":");
+  if (i <= 0 || i > 40) return { label: "", offer: text };
+  return { label: text.slice(0, i).trim(), offer: text.slice(i + 1).trim() };
+}
+
+/** The subscription link printed and encoded on the poster. */
+export function subscribeLink(baseUrl: string, businessId: number): string {
+  return `${baseUrl.replace(/\/+$/, "")}/subscribe?id=${businessId}`;
+}

@@ -1,0 +1,172 @@
+import { useEffect, useRef, useState } from "react";
+import { Link } from "wouter";
+import type { PublicBusiness } from "../../src/schemas/businesses.ts";
+import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
+import {
+  POSTER_FOOTER,
+  POSTER_HEADLINE,
+  POSTER_LINK_LABEL,
+  POSTER_STEPS,
+  POSTER_SUBHEADLINE,
+  SMS_DISCLOSURE,
+  UNSUBSCRIBE_NOTE,
+  sampleDealText,
+  splitDeal,
+} from "../../src/schemas/poster-text.ts";
+import { ApiError, api } from "../api/client.ts";
+import { BusinessBadge, QR_IMAGE_ERROR, qrImageUrl } from "../components/QrModal.tsx";
+import { Spinner } from "../components/Spinner.tsx";
+import { paths } from "../paths.ts";
+import "../styles/qr.css";
+
+/** Spec, section 9: print 500 ms after the QR image loads, or after 1 s if the load event never comes. */
+export const PRINT_DELAY_MS = 500;
+export const PRINT_FALLBACK_MS = 1000;
+
+/** The poster itself: the same words as the PDF (src/schemas/poster-text.ts). */
+export function Poster({ business, origin, onQrLoad, onQrError }: {
+  business: PublicBusiness;
+  origin: string;
+  onQrLoad?: () => void;
+  onQrError?: () => void;
+}) {
+  const [qrFailed, setQrFailed] = useState(false);
+  const typeName = business.businessType?.name ?? "";
+  const deal = splitDeal(sampleDealText(typeName));
+  const link = `${origin}${paths.subscribe(business.id)}`;
+  return (
+    <article className="poster-sheet" aria-label={`${business.name} QR code poster`}>
+      <header className="ps-band">
+        <BusinessBadge business={business} className="ps-badge" />
+        <h1 className="ps-name">{business.name}</h1>
+        {typeName && <p className="ps-type">{typeName}</p>}
+      </header>
+      <div className="ps-body">
+        <p className="ps-headline">{POSTER_HEADLINE}</p>
+        <p className="ps-sub">{POSTER_SUBHEADLINE}</p>
+        <div className="ps-qr">
+          {qrFailed ? (
+            <p className="ps-qr-error" role="alert">
+              {QR_IMAGE_ERROR}
+            </p>
+          ) : (
+            <img
+              src={qrImageUrl(business.id)}
+              alt={`QR code to subscribe to ${business.name}`}
+              onLoad={onQrLoad}
+              onError={() => {
+                setQrFailed(true);
+                onQrError?.();
+              }}
+            />
+          )}
+        </div>
+        <p className="ps-message">{business.qrMessage?.trim() || DEFAULT_QR_MESSAGE}</p>
+        <div className="ps-deal">
+          {deal.label && <span className="ps-deal-label">{deal.label}</span>}
+          <span className="ps-deal-offer">{deal.offer}</span>
+        </div>
+        <ol className="ps-steps">
+          {POSTER_STEPS.map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+        </ol>
+      </div>
+      <footer className="ps-foot">
+        <p className="ps-link">
+          {POSTER_LINK_LABEL} <span>{link}</span>
+        </p>
+        <p className="ps-unsub">{UNSUBSCRIBE_NOTE}</p>
+        <p className="ps-disclosure">{SMS_DISCLOSURE}</p>
+        <p className="ps-powered">{POSTER_FOOTER}</p>
+      </footer>
+    </article>
+  );
+}
+
+type State = { kind: "loading" } | { kind: "error"; message: string } | { kind: "ready"; business: PublicBusiness };
+
+/** /print/:id — the poster alone (no nav or footer), printed once the QR code has loaded. */
+export function PrintPosterPage({ id }: { id: string }) {
+  const [state, setState] = useState<State>({ kind: "loading" });
+  const [qrBroken, setQrBroken] = useState(false);
+  const printed = useRef(false);
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+
+  useEffect(() => {
+    document.body.classList.add("print-page");
+    return () => {
+      document.body.classList.remove("print-page");
+      for (const t of timers.current) clearTimeout(t);
+    };
+  }, []);
+
+  useEffect(() => {
+    let live = true;
+    if (!/^[1-9]\d{0,15}$/.test(id)) {
+      setState({ kind: "error", message: "Business not found." });
+      return;
+    }
+    api
+      .get<PublicBusiness>(`/api/business/GetBusinessById?id=${id}`)
+      .then((business) => live && setState({ kind: "ready", business }))
+      .catch((e: unknown) => {
+        if (!live) return;
+        const message = e instanceof ApiError && e.status === 404 ? "Business not found." : "Failed to load business information.";
+        setState({ kind: "error", message });
+      });
+    return () => {
+      live = false;
+    };
+  }, [id]);
+
+  function printOnce() {
+    if (printed.current) return;
+    printed.current = true;
+    for (const t of timers.current) clearTimeout(t);
+    window.print();
+  }
+
+  // Fallback: the poster is on screen but the image's load event never came.
+  useEffect(() => {
+    if (state.kind !== "ready") return;
+    document.title = `${state.business.name} - QR poster`;
+    timers.current.push(setTimeout(printOnce, PRINT_FALLBACK_MS));
+  }, [state]);
+
+  function onQrLoad() {
+    for (const t of timers.current) clearTimeout(t);
+    timers.current = [setTimeout(printOnce, PRINT_DELAY_MS)];
+  }
+
+  function onQrError() {
+    // Nothing worth printing without the code.
+    printed.current = true;
+    for (const t of timers.current) clearTimeout(t);
+    setQrBroken(true);
+  }
+
+  return (
+    <div className="print-layout">
+      <div className="print-toolbar">
+        <Link href={paths.myBusiness} className="btn btn-ghost btn-sm">
+          Back
+        </Link>
+        <span className="print-hint">{qrBroken ? "The QR code could not be loaded." : "Your poster opens in the print dialog."}</span>
+        <button type="button" className="btn btn-primary btn-sm" onClick={() => window.print()} disabled={state.kind !== "ready" || qrBroken}>
+          Print
+        </button>
+      </div>
+      {state.kind === "loading" && <Spinner label="Loading the poster..." />}
+      {state.kind === "error" && (
+        <div className="card empty-state print-error" role="alert">
+          <p>{state.message}</p>
+          <Link href={paths.myBusiness} className="btn btn-secondary">
+            Back to My Business
+          </Link>
+        </div>
+      )}
+      {state.kind === "ready" && <Poster business={state.business} origin={window.location.origin} onQrLoad={onQrLoad} onQrError={onQrError} />}
+    </div>
+  );
+}
