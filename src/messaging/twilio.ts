@@ -1,0 +1,322 @@
+// The Twilio adapter, through the real `twilio` package. The package (~20 MB of RSS under Bun) is imported on
+// first use only, so a server without Twilio credentials never loads it.
+//
+// Where requests go: twilio-node builds every URL itself (https://api.twilio.com/2010-04-01/...). We give the client
+// our own `httpClient` (its documented extension point): a subclass of twilio's RequestClient that rewrites the
+// origin to TWILIO_API_BASE, sets the timeout, aborts hung requests and turns 429 into an error that keeps the
+// Retry-After header (twilio's RestException drops response headers). The form encoding, auth and response parsing
+// stay twilio's own.
+import type { Clock } from "../clock.ts";
+import { systemClock } from "../clock.ts";
+import type { TwilioConfig } from "../config.ts";
+import type TwilioRequestClient from "twilio/lib/base/RequestClient";
+import type TwilioResponse from "twilio/lib/http/response";
+import type { MessageInstance, MessageListInstanceCreateOptions } from "twilio/lib/rest/api/v2010/account/message";
+import {
+  type Messenger,
+  MessengerUnavailableError,
+  type OutboundMessage,
+  type ProviderMessage,
+  preflight,
+  publicLink,
+  type SendOutcome,
+  STATUS_WEBHOOK_PATH,
+} from "./messenger.ts";
+import { errorCodeOf, normalizeTwilioStatus } from "./status.ts";
+
+type TwilioClient = import("twilio").Twilio;
+
+export const DEFAULT_TWILIO_TIMEOUT_MS = 10_000;
+export const DEFAULT_TWILIO_API_BASE = "https://api.twilio.com";
+/** How long after the request timeout the outer guard gives up, in case the HTTP stack ignores its own timeout. */
+const GUARD_GRACE_MS = 1_000;
+/** The abort signal fires just after axios's own timeout, so axios's clearer message wins when it works. */
+const ABORT_GRACE_MS = 250;
+/** Our clock and Twilio's may differ; findRecent() looks this much before `since`. */
+const FIND_RECENT_SLACK_MS = 60_000;
+const MESSAGE_SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
+
+export interface TwilioMessengerOptions {
+  twilio: TwilioConfig;
+  /** TWILIO_API_BASE; https://api.twilio.com unless tests point it at a fake. */
+  apiBase: string;
+  /** NEARCAST_PUBLIC_URL: media and status-callback paths are resolved against it. */
+  publicUrl: string;
+  /** Per request; default 10 s. */
+  timeoutMs?: number;
+  clock?: Clock;
+}
+
+/** Twilio answered 429. Thrown by our HTTP client so the Retry-After header survives. */
+class RateLimited extends Error {
+  constructor(
+    readonly retryAfterMs: number | null,
+    readonly code: number | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The outer guard fired: the HTTP stack did not give up by itself. */
+class Deadline extends Error {}
+
+/** twilio-node threw before sending anything (e.g. a missing parameter). */
+class NotSent extends Error {}
+
+/** Retry-After is delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: unknown, now: Date): number | null {
+  if (Array.isArray(value)) value = value[0];
+  if (typeof value !== "string" && typeof value !== "number") return null;
+  const text = String(value).trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}
+
+function bodyFields(body: unknown): { code: number | null; message: string | null } {
+  let parsed = body;
+  if (typeof body === "string") {
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      parsed = null;
+    }
+  }
+  if (!parsed || typeof parsed !== "object") return { code: null, message: null };
+  const o = parsed as Record<string, unknown>;
+  const message = [o.message, o.detail, o.title].find((m) => typeof m === "string" && m) as string | undefined;
+  return { code: errorCodeOf(o.code), message: message ?? null };
+}
+
+/** Rewrites https://*.twilio.com/... to TWILIO_API_BASE/...; null base = leave URLs alone. */
+export function rebaseTwilioUrl(uri: string, base: string | null): string {
+  if (!base) return uri;
+  const u = new URL(uri);
+  if (!/(^|\.)twilio\.com$/i.test(u.hostname)) return uri;
+  return base.replace(/\/+$/, "") + u.pathname + u.search;
+}
+
+function makeHttpClientClass(RequestClient: typeof TwilioRequestClient, base: string | null, timeoutMs: number, clock: Clock) {
+  return class NearcastHttpClient extends RequestClient {
+    constructor() {
+      // No auto-retry: the dispatcher owns retries and pacing.
+      super({ timeout: timeoutMs, autoRetry: false, keepAlive: true });
+      // axios's timeout covers a server that accepts and never answers; the abort signal is a second line should
+      // the HTTP stack under Bun miss it (it also frees the socket, which the outer guard alone would not).
+      this.axios.interceptors.request.use((cfg) => {
+        cfg.signal ??= AbortSignal.timeout(timeoutMs + ABORT_GRACE_MS);
+        return cfg;
+      });
+    }
+
+    override async request<TData>(opts: TwilioRequestClient.RequestOptions<TData>): Promise<TwilioResponse<TData>> {
+      const res = await super.request({ ...opts, uri: rebaseTwilioUrl(opts.uri, base), timeout: timeoutMs });
+      if (res.statusCode === 429) {
+        const { code, message } = bodyFields(res.body);
+        const retryAfter = parseRetryAfter((res.headers as Record<string, unknown> | undefined)?.["retry-after"], clock.now());
+        throw new RateLimited(retryAfter, code, message ?? "Too Many Requests");
+      }
+      return res;
+    }
+  };
+}
+
+/** Removes the auth token (and the Basic credential made from it) from any text that may leave this module. */
+function makeRedactor(cfg: TwilioConfig): (text: string) => string {
+  const secrets = [cfg.authToken, Buffer.from(`${cfg.accountSid}:${cfg.authToken}`).toString("base64")].filter(
+    (s) => s.length >= 4,
+  );
+  return (text) => secrets.reduce((t, s) => t.split(s).join("[redacted]"), text);
+}
+
+const UNREACHABLE = new Set([
+  "ECONNREFUSED",
+  "ConnectionRefused",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "FailedToOpenSocket",
+]);
+
+function errText(err: unknown): string {
+  if (err instanceof Error) return err.message || err.name;
+  return String(err);
+}
+
+/** Network-level and HTTP-level failures -> an outcome. `err` comes from the twilio client or our guards. */
+function classify(err: unknown, timeoutMs: number): SendOutcome {
+  if (err instanceof RateLimited) {
+    return { kind: "rate_limited", retryAfterMs: err.retryAfterMs, code: err.code, message: err.message };
+  }
+  if (err instanceof Deadline) return { kind: "uncertain", message: err.message };
+  if (err instanceof NotSent) return { kind: "failed", code: null, message: err.message };
+  const e = (err ?? {}) as { isAxiosError?: boolean; code?: unknown; status?: unknown; detail?: unknown };
+  if (e.isAxiosError || typeof e.status !== "number") {
+    // No HTTP answer. Refused / not found: the request never left. Anything else (timeout, reset): it may have.
+    const code = typeof e.code === "string" ? e.code : "";
+    if (UNREACHABLE.has(code)) return { kind: "unavailable", message: `Twilio unreachable: ${errText(err)}` };
+    if (code === "ECONNABORTED" || code === "ETIMEDOUT" || code === "ERR_CANCELED" || /timeout|abort/i.test(errText(err))) {
+      return { kind: "uncertain", message: `Twilio did not answer within ${timeoutMs} ms (${errText(err)})` };
+    }
+    return { kind: "uncertain", message: `Twilio request interrupted: ${errText(err)}` };
+  }
+  // RestException or TwilioServiceException: Twilio answered with an error.
+  const status = e.status;
+  const code = errorCodeOf(e.code);
+  const message = typeof e.detail === "string" && e.detail ? e.detail : errText(err);
+  if (code === 21610) return { kind: "opted_out", code: 21610, message };
+  if (status === 429) return { kind: "rate_limited", retryAfterMs: null, code, message };
+  if (status === 401) return { kind: "failed", code, message: `Twilio refused the credentials (check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN): ${message}` };
+  if (status >= 500) return { kind: "uncertain", message: `Twilio error ${status}${code ? ` (${code})` : ""}: ${message}` };
+  return { kind: "failed", code, message };
+}
+
+function toProviderMessage(m: MessageInstance): ProviderMessage {
+  return {
+    providerId: m.sid,
+    status: normalizeTwilioStatus(m.status),
+    providerStatus: String(m.status),
+    errorCode: errorCodeOf(m.errorCode),
+    errorMessage: m.errorMessage || null,
+  };
+}
+
+const whatsapp = (number: string) => `whatsapp:${number.replace(/^whatsapp:/i, "").trim()}`;
+
+export function createTwilioMessenger(options: TwilioMessengerOptions): Messenger {
+  const cfg = options.twilio;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TWILIO_TIMEOUT_MS;
+  const clock = options.clock ?? systemClock;
+  const base = options.apiBase.replace(/\/+$/, "") === DEFAULT_TWILIO_API_BASE ? null : options.apiBase;
+  const redact = makeRedactor(cfg);
+  let clientPromise: Promise<TwilioClient> | null = null;
+
+  function client(): Promise<TwilioClient> {
+    clientPromise ??= (async () => {
+      const sdk = (await import("twilio")).default;
+      const HttpClient = makeHttpClientClass(sdk.RequestClient, base, timeoutMs, clock);
+      // edge/region/logLevel "" rather than undefined: twilio would otherwise read TWILIO_EDGE, TWILIO_REGION and
+      // TWILIO_LOG_LEVEL from process.env (config.ts is the only reader of the environment).
+      return sdk(cfg.accountSid, cfg.authToken, { httpClient: new HttpClient(), edge: "", region: "", logLevel: "" });
+    })();
+    return clientPromise;
+  }
+
+  /** Runs one twilio call with a hard deadline on top of the HTTP timeout; nothing can hang the caller. */
+  async function guarded<T>(call: (c: TwilioClient) => Promise<T>): Promise<T> {
+    let c: TwilioClient;
+    try {
+      c = await client();
+    } catch (err) {
+      throw new NotSent(`Twilio client not available: ${errText(err)}`); // e.g. an account sid not starting with AC
+    }
+    let pending: Promise<T>;
+    try {
+      pending = call(c); // twilio-node validates synchronously before any I/O
+    } catch (err) {
+      throw new NotSent(errText(err));
+    }
+    pending.catch(() => {}); // if the guard wins, a late rejection must not be unhandled
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Deadline(`Twilio did not answer within ${timeoutMs} ms`)),
+        timeoutMs + GUARD_GRACE_MS,
+      );
+    });
+    try {
+      return await Promise.race([pending, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  function createParams(msg: OutboundMessage): MessageListInstanceCreateOptions | string {
+    const params: MessageListInstanceCreateOptions = {
+      to: msg.channel === "whatsapp" ? whatsapp(msg.to) : msg.to,
+      statusCallback: publicLink(options.publicUrl, msg.statusCallback ?? STATUS_WEBHOOK_PATH),
+    };
+    if (msg.channel === "whatsapp") {
+      if (!cfg.whatsappFrom) return "WhatsApp is not configured (set TWILIO_WHATSAPP_FROM)";
+      params.from = whatsapp(cfg.whatsappFrom);
+    } else if (cfg.messagingServiceSid) {
+      params.messagingServiceSid = cfg.messagingServiceSid;
+    } else if (cfg.from) {
+      params.from = cfg.from;
+    } else {
+      return "SMS is not configured (set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID)";
+    }
+    if (msg.body) params.body = msg.body;
+    if (msg.mediaUrl) params.mediaUrl = [publicLink(options.publicUrl, msg.mediaUrl)];
+    return params;
+  }
+
+  return {
+    name: "twilio",
+
+    async send(msg) {
+      const refused = preflight(msg);
+      if (refused) return refused;
+      const params = createParams(msg);
+      if (typeof params === "string") return { kind: "failed", code: null, message: params };
+      let outcome: SendOutcome;
+      try {
+        const m = await guarded((c) => c.messages.create(params));
+        const status = normalizeTwilioStatus(m.status);
+        if (!m.sid) outcome = { kind: "uncertain", message: "Twilio answered without a message sid" };
+        else if (status === "Failed") {
+          outcome = { kind: "failed", code: errorCodeOf(m.errorCode), message: m.errorMessage || `Twilio status ${m.status}` };
+        } else outcome = { kind: "sent", providerId: m.sid, status: status ?? "Sent", providerStatus: String(m.status) };
+      } catch (err) {
+        outcome = classify(err, timeoutMs);
+      }
+      if ("message" in outcome) outcome.message = redact(outcome.message);
+      return outcome;
+    },
+
+    async lookup(providerId) {
+      // twilio-node puts the sid into the path unescaped: only well-formed sids go out (a sandbox id is unknown).
+      if (!MESSAGE_SID.test(providerId)) return null;
+      try {
+        return toProviderMessage(await guarded((c) => c.messages(providerId).fetch()));
+      } catch (err) {
+        if ((err as { status?: unknown })?.status === 404) return null;
+        throw new MessengerUnavailableError(redact(`Twilio lookup failed: ${describeFailure(err, timeoutMs)}`));
+      }
+    },
+
+    async findRecent(msg, since) {
+      const to = msg.channel === "whatsapp" ? whatsapp(msg.to) : msg.to;
+      const from = msg.channel === "whatsapp" ? (cfg.whatsappFrom ? whatsapp(cfg.whatsappFrom) : null) : cfg.messagingServiceSid ? null : cfg.from;
+      // Not filtered by DateSent: a message still queued at Twilio has no date_sent and would be missed.
+      let page: MessageInstance[];
+      try {
+        page = (await guarded((c) => c.messages.page({ to, ...(from ? { from } : {}), pageSize: 50 }))).instances;
+      } catch (err) {
+        throw new MessengerUnavailableError(redact(`Twilio lookup failed: ${describeFailure(err, timeoutMs)}`));
+      }
+      const after = since.getTime() - FIND_RECENT_SLACK_MS;
+      const match = page
+        .filter(
+          (m) =>
+            m.to === to &&
+            String(m.direction).startsWith("outbound") &&
+            (m.body ?? "") === msg.body &&
+            (!cfg.messagingServiceSid || msg.channel === "whatsapp" || m.messagingServiceSid === cfg.messagingServiceSid) &&
+            m.dateCreated instanceof Date &&
+            m.dateCreated.getTime() >= after,
+        )
+        .sort((a, b) => b.dateCreated.getTime() - a.dateCreated.getTime())[0];
+      return match ? toProviderMessage(match) : null;
+    },
+
+    close() {},
+  };
+}
+
+function describeFailure(err: unknown, timeoutMs: number): string {
+  const outcome = classify(err, timeoutMs);
+  return "message" in outcome ? outcome.message : errText(err);
+}

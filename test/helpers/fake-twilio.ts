@@ -1,0 +1,387 @@
+// A fake Twilio REST API on loopback, speaking the real wire format, for use through the REAL `twilio` client
+// (point TWILIO_API_BASE at fake.url). It answers like api.twilio.com does:
+//   POST /2010-04-01/Accounts/{AccountSid}/Messages.json        form-encoded, Basic auth -> 201 message JSON
+//   GET  /2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json  -> 200 message JSON | 404 (20404)
+//   GET  /2010-04-01/Accounts/{AccountSid}/Messages.json        ?To=&From=&DateSent=&DateSent<=&DateSent>=&PageSize=&Page=
+// Wrong credentials -> 401 (20003). Replies can be scripted per call or per number: created, rate_limited (429,
+// optional Retry-After), server_error (5xx), opted_out (400, 21610), invalid_number (400, 21211), any other
+// Twilio error, and hang (never answers). Every request is recorded (parsed form, query, auth, headers, time).
+import type { Server } from "bun";
+
+export const FAKE_ACCOUNT_SID = "AC0123456789abcdef0123456789abcdef";
+export const FAKE_AUTH_TOKEN = "fake-auth-token-5f2b8c1d9e7a4b3c";
+
+export type FakeReplyName = "created" | "rate_limited" | "server_error" | "opted_out" | "invalid_number" | "hang";
+
+export type FakeReply =
+  | FakeReplyName
+  | { reply: "created"; status?: string; delayMs?: number }
+  | { reply: "rate_limited"; retryAfter?: string; delayMs?: number }
+  /** created: true = the message IS stored (and can be looked up) although the answer is an error: a lost answer. */
+  | { reply: "server_error"; status?: number; created?: boolean; delayMs?: number }
+  | { reply: "hang"; created?: boolean }
+  | { reply: "error"; status: number; code: number; message: string; delayMs?: number };
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** Form fields of a POST; a repeated key becomes an array. */
+  form: Record<string, string | string[]>;
+  contentType: string | null;
+  /** Basic credentials as received; null without an Authorization header. */
+  auth: { username: string; password: string } | null;
+  headers: Record<string, string>;
+  at: Date;
+}
+
+export interface FakeMessage {
+  sid: string;
+  accountSid: string;
+  to: string;
+  from: string | null;
+  body: string;
+  messagingServiceSid: string | null;
+  mediaUrls: string[];
+  statusCallback: string | null;
+  status: string;
+  errorCode: number | null;
+  errorMessage: string | null;
+  dateCreated: Date;
+  dateUpdated: Date;
+  dateSent: Date | null;
+}
+
+export interface FakeTwilioOptions {
+  accountSid?: string;
+  authToken?: string;
+  /** Added before every answer. */
+  latencyMs?: number;
+  now?: () => Date;
+}
+
+export interface FakeTwilio {
+  /** Use as TWILIO_API_BASE. */
+  readonly url: string;
+  readonly accountSid: string;
+  readonly authToken: string;
+  readonly requests: RecordedRequest[];
+  readonly messages: Map<string, FakeMessage>;
+  latencyMs: number;
+  /** POSTs to Messages.json, in order. */
+  sends(): RecordedRequest[];
+  /** Replies for the next message creations, in order; afterwards "created". */
+  script(...replies: FakeReply[]): void;
+  /** Replies for creations to this number (with or without `whatsapp:`); takes precedence over script(). */
+  scriptFor(to: string, ...replies: FakeReply[]): void;
+  /** Replies for the next reads (fetch one, list); "created" means answer normally. */
+  scriptReads(...replies: FakeReply[]): void;
+  /** Moves a stored message to another status (what a real carrier would do). */
+  setStatus(sid: string, status: string, error?: { code: number; message: string }): void;
+  /** Stores a message as if it had been created earlier (e.g. by another process). */
+  addMessage(fields: Partial<FakeMessage> & { to: string; body: string }): FakeMessage;
+  stop(): Promise<void>;
+}
+
+const API = "/2010-04-01";
+const rfc2822 = (d: Date) => d.toUTCString().replace("GMT", "+0000");
+
+function sid(prefix: string): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return prefix + Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function twilioError(status: number, code: number, message: string, extra: Record<string, unknown> = {}): Response {
+  return Response.json(
+    { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status, ...extra },
+    { status },
+  );
+}
+
+function normalize(reply: FakeReply): Exclude<FakeReply, FakeReplyName> {
+  if (typeof reply !== "string") return reply;
+  switch (reply) {
+    case "created":
+      return { reply: "created" };
+    case "rate_limited":
+      return { reply: "rate_limited" };
+    case "server_error":
+      return { reply: "server_error" };
+    case "hang":
+      return { reply: "hang" };
+    case "opted_out":
+      return { reply: "error", status: 400, code: 21610, message: "Attempt to send to unsubscribed recipient" };
+    case "invalid_number":
+      return { reply: "error", status: 400, code: 21211, message: "Invalid 'To' Phone Number" };
+  }
+}
+
+const stripWhatsapp = (n: string) => n.replace(/^whatsapp:/i, "");
+
+export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
+  const accountSid = options.accountSid ?? FAKE_ACCOUNT_SID;
+  const authToken = options.authToken ?? FAKE_AUTH_TOKEN;
+  const now = options.now ?? (() => new Date());
+  const requests: RecordedRequest[] = [];
+  const messages = new Map<string, FakeMessage>();
+  const createScript: FakeReply[] = [];
+  const readScript: FakeReply[] = [];
+  const numberScripts = new Map<string, FakeReply[]>();
+  const hung: Array<(r: Response) => void> = [];
+
+  function messageJson(m: FakeMessage) {
+    const uri = `${API}/Accounts/${m.accountSid}/Messages/${m.sid}.json`;
+    return {
+      account_sid: m.accountSid,
+      api_version: "2010-04-01",
+      body: m.body,
+      date_created: rfc2822(m.dateCreated),
+      date_sent: m.dateSent ? rfc2822(m.dateSent) : null,
+      date_updated: rfc2822(m.dateUpdated),
+      direction: "outbound-api",
+      error_code: m.errorCode,
+      error_message: m.errorMessage,
+      from: m.from,
+      messaging_service_sid: m.messagingServiceSid,
+      num_media: String(m.mediaUrls.length),
+      num_segments: String(Math.max(1, Math.ceil(m.body.length / 153))),
+      price: null,
+      price_unit: "USD",
+      sid: m.sid,
+      status: m.status,
+      subresource_uris: { media: `${API}/Accounts/${m.accountSid}/Messages/${m.sid}/Media.json` },
+      to: m.to,
+      uri,
+    };
+  }
+
+  function store(fields: Partial<FakeMessage> & { to: string; body: string }): FakeMessage {
+    const at = fields.dateCreated ?? now();
+    const m: FakeMessage = {
+      sid: sid(fields.mediaUrls?.length ? "MM" : "SM"),
+      accountSid,
+      from: null,
+      messagingServiceSid: null,
+      mediaUrls: [],
+      statusCallback: null,
+      status: "queued",
+      errorCode: null,
+      errorMessage: null,
+      dateUpdated: at,
+      dateSent: null,
+      ...fields,
+      dateCreated: at,
+    };
+    messages.set(m.sid, m);
+    return m;
+  }
+
+  function nextReply(queue: FakeReply[] | undefined): Exclude<FakeReply, FakeReplyName> {
+    const r = queue?.shift();
+    return normalize(r ?? "created");
+  }
+
+  function hang(): Promise<Response> {
+    return new Promise((resolve) => hung.push(resolve));
+  }
+
+  async function answer(reply: Exclude<FakeReply, FakeReplyName>, ok: () => Response, lost?: () => void): Promise<Response> {
+    const delay = ("delayMs" in reply ? (reply.delayMs ?? 0) : 0) + fake.latencyMs;
+    if (delay > 0) await Bun.sleep(delay);
+    switch (reply.reply) {
+      case "created":
+        return ok();
+      case "rate_limited": {
+        const res = twilioError(429, 20429, "Too Many Requests");
+        if (reply.retryAfter !== undefined) res.headers.set("Retry-After", reply.retryAfter);
+        return res;
+      }
+      case "server_error":
+        if (reply.created) lost?.();
+        return twilioError(reply.status ?? 500, 20500, "Internal Server Error");
+      case "hang":
+        if (reply.created) lost?.();
+        return hang();
+      case "error":
+        return twilioError(reply.status, reply.code, reply.message);
+    }
+  }
+
+  function create(form: Record<string, string | string[]>, reply: Exclude<FakeReply, FakeReplyName>): Promise<Response> {
+    const one = (k: string) => {
+      const v = form[k];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const to = one("To");
+    const from = one("From") ?? null;
+    const mss = one("MessagingServiceSid") ?? null;
+    const body = one("Body") ?? "";
+    const media = form.MediaUrl === undefined ? [] : ([] as string[]).concat(form.MediaUrl);
+    // Twilio's own validation, before the script (a real API refuses these whatever happens next).
+    if (!to) return Promise.resolve(twilioError(400, 21604, "A 'To' phone number is required."));
+    if (!from && !mss) return Promise.resolve(twilioError(400, 21603, "A 'From' phone number is required."));
+    if (!body && media.length === 0) return Promise.resolve(twilioError(400, 21602, "Message body is required."));
+    if (!/^\+[1-9]\d{6,14}$/.test(stripWhatsapp(to))) {
+      return Promise.resolve(twilioError(400, 21211, `Invalid 'To' Phone Number: ${to}`));
+    }
+    const fields = {
+      to,
+      from: mss ? null : from,
+      body,
+      messagingServiceSid: mss,
+      mediaUrls: media,
+      statusCallback: one("StatusCallback") ?? null,
+      status: mss ? "accepted" : "queued",
+    };
+    const make = () => store(fields);
+    return answer(
+      reply,
+      () => {
+        const m = make();
+        if (reply.reply === "created" && reply.status) m.status = reply.status;
+        return Response.json(messageJson(m), { status: 201 });
+      },
+      () => void make(),
+    );
+  }
+
+  function matchesDate(filter: string, value: Date | null, op: "=" | "<=" | ">="): boolean {
+    if (!value) return false;
+    const dayOnly = /^\d{4}-\d{2}-\d{2}$/.test(filter);
+    const f = dayOnly ? filter : new Date(filter).toISOString();
+    const v = dayOnly ? value.toISOString().slice(0, 10) : value.toISOString();
+    return op === "=" ? v === f : op === "<=" ? v <= f : v >= f;
+  }
+
+  function list(query: URLSearchParams, path: string): Response {
+    const pageSize = Math.min(1000, Math.max(1, Number(query.get("PageSize") ?? 50) || 50));
+    const page = Math.max(0, Number(query.get("Page") ?? 0) || 0);
+    const to = query.get("To");
+    const from = query.get("From");
+    const filters: Array<[string, "=" | "<=" | ">="]> = [
+      ["DateSent", "="],
+      ["DateSent<", "<="],
+      ["DateSent>", ">="],
+    ];
+    const all = [...messages.values()]
+      .filter((m) => m.accountSid === accountSid)
+      .filter((m) => !to || m.to === to)
+      .filter((m) => !from || m.from === from)
+      .filter((m) => filters.every(([k, op]) => !query.has(k) || matchesDate(query.get(k) ?? "", m.dateSent, op)))
+      .reverse() // newest first; insertion order breaks ties
+      .sort((a, b) => b.dateCreated.getTime() - a.dateCreated.getTime());
+    const slice = all.slice(page * pageSize, (page + 1) * pageSize);
+    const uriFor = (p: number) => {
+      const q = new URLSearchParams(query);
+      q.set("PageSize", String(pageSize));
+      q.set("Page", String(p));
+      return `${path}?${q.toString()}`;
+    };
+    return Response.json({
+      end: page * pageSize + Math.max(0, slice.length - 1),
+      first_page_uri: uriFor(0),
+      messages: slice.map(messageJson),
+      next_page_uri: (page + 1) * pageSize < all.length ? uriFor(page + 1) : null,
+      page,
+      page_size: pageSize,
+      previous_page_uri: page > 0 ? uriFor(page - 1) : null,
+      start: page * pageSize,
+      uri: uriFor(page),
+    });
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const headers: Record<string, string> = {};
+    req.headers.forEach((v, k) => {
+      headers[k] = v;
+    });
+    let auth: RecordedRequest["auth"] = null;
+    const basic = /^Basic\s+(.+)$/i.exec(req.headers.get("authorization") ?? "");
+    if (basic?.[1]) {
+      const decoded = Buffer.from(basic[1], "base64").toString("utf8");
+      const i = decoded.indexOf(":");
+      auth = { username: decoded.slice(0, i), password: decoded.slice(i + 1) };
+    }
+    const contentType = req.headers.get("content-type");
+    const form: Record<string, string | string[]> = {};
+    if (req.method === "POST") {
+      for (const [k, v] of new URLSearchParams(await req.text())) {
+        const prev = form[k];
+        form[k] = prev === undefined ? v : ([] as string[]).concat(prev, v);
+      }
+    }
+    requests.push({
+      method: req.method,
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      form,
+      contentType,
+      auth,
+      headers,
+      at: now(),
+    });
+
+    if (!auth || auth.username !== accountSid || auth.password !== authToken) {
+      const res = twilioError(401, 20003, "Authenticate", { detail: "Your AccountSid or AuthToken was incorrect." });
+      res.headers.set("WWW-Authenticate", 'Basic realm="Twilio API"');
+      return res;
+    }
+    const notFound = () => twilioError(404, 20404, `The requested resource ${url.pathname} was not found`);
+    const m = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages(?:\/([^/]+))?\.json$/.exec(url.pathname);
+    if (!m || m[1] !== accountSid) return notFound();
+    const messageSid = m[2];
+    if (req.method === "POST" && !messageSid) {
+      if (!contentType?.startsWith("application/x-www-form-urlencoded")) {
+        return twilioError(400, 20001, "Content-Type must be application/x-www-form-urlencoded");
+      }
+      const to = typeof form.To === "string" ? stripWhatsapp(form.To) : "";
+      const perNumber = numberScripts.get(to);
+      return create(form, nextReply(perNumber?.length ? perNumber : createScript));
+    }
+    if (req.method === "GET") {
+      const reply = nextReply(readScript);
+      if (messageSid) {
+        return answer(reply, () => {
+          const found = messages.get(messageSid);
+          return found && found.accountSid === accountSid ? Response.json(messageJson(found)) : notFound();
+        });
+      }
+      return answer(reply, () => list(url.searchParams, url.pathname));
+    }
+    return twilioError(405, 20004, "Method not allowed");
+  }
+
+  const server: Server<undefined> = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: handle });
+
+  const fake: FakeTwilio = {
+    url: `http://127.0.0.1:${server.port}`,
+    accountSid,
+    authToken,
+    requests,
+    messages,
+    latencyMs: options.latencyMs ?? 0,
+    sends: () => requests.filter((r) => r.method === "POST" && r.path.endsWith("/Messages.json")),
+    script: (...replies) => void createScript.push(...replies),
+    scriptFor: (to, ...replies) => {
+      const key = stripWhatsapp(to);
+      numberScripts.set(key, [...(numberScripts.get(key) ?? []), ...replies]);
+    },
+    scriptReads: (...replies) => void readScript.push(...replies),
+    setStatus(messageSid, status, error) {
+      const m = messages.get(messageSid);
+      if (!m) throw new Error(`fake Twilio: no message ${messageSid}`);
+      m.status = status;
+      m.dateUpdated = now();
+      if (["sending", "sent", "delivered", "undelivered", "failed", "read"].includes(status)) m.dateSent ??= now();
+      m.errorCode = error?.code ?? null;
+      m.errorMessage = error?.message ?? null;
+    },
+    addMessage: (fields) => store(fields),
+    async stop() {
+      for (const resolve of hung.splice(0)) resolve(twilioError(503, 20503, "Service Unavailable"));
+      await server.stop(true);
+    },
+  };
+  return fake;
+}
