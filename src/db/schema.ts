@@ -161,3 +161,61 @@ export const uploads = sqliteTable(
   },
   (t) => [uniqueIndex("uploads_file_name_unique").on(t.fileName), index("uploads_owner_idx").on(t.ownerId)],
 );
+
+// One press of Send Broadcast. Its deliveries are written in the same transaction (the outbox).
+export const broadcasts = sqliteTable(
+  "broadcasts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    businessId: integer("business_id")
+      .notNull()
+      .references(() => businesses.id, { onDelete: "cascade" }),
+    createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    messageText: text("message_text").notNull(),
+    // An upload's public path (/uploads/<name>), sent as MediaUrl.
+    imagePath: text("image_path"),
+    total: integer("total").notNull(),
+    createdAt: createdAt(),
+    completedAt: integer("completed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("broadcasts_business_idx").on(t.businessId)],
+);
+
+// One message to one subscriber. Status moves Queued -> Sending -> Sent -> Delivered | Failed; Uncertain marks a
+// send whose answer was lost (reconciled, never blindly resent); Skipped, a recipient who opted out meanwhile.
+export const deliveries = sqliteTable(
+  "deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    broadcastId: integer("broadcast_id")
+      .notNull()
+      .references(() => broadcasts.id, { onDelete: "cascade" }),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    businessId: integer("business_id")
+      .notNull()
+      .references(() => businesses.id, { onDelete: "cascade" }),
+    channel: text("channel", { enum: ["SMS", "WhatsApp"] }).notNull(),
+    toPhone: text("to_phone").notNull(),
+    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped"] })
+      .notNull()
+      .default("Queued"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }).notNull(),
+    claimedAt: integer("claimed_at", { mode: "timestamp_ms" }),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+    providerId: text("provider_id"),
+    providerStatus: text("provider_status"),
+    errorCode: integer("error_code"),
+    errorMessage: text("error_message"),
+  },
+  (t) => [
+    uniqueIndex("deliveries_broadcast_customer_unique").on(t.broadcastId, t.customerId),
+    uniqueIndex("deliveries_provider_id_unique").on(t.providerId),
+    index("deliveries_status_next_idx").on(t.status, t.nextAttemptAt),
+    index("deliveries_broadcast_status_idx").on(t.broadcastId, t.status),
+    index("deliveries_customer_idx").on(t.customerId),
+  ],
+);
