@@ -13,6 +13,7 @@ import { createPostersService } from "./services/posters.ts";
 import { createQrCodesService } from "./services/qr-codes.ts";
 import { createCustomersService } from "./services/customers.ts";
 import { createSubscriptionsService } from "./services/subscriptions.ts";
+import { createOptOutsService } from "./services/opt-outs.ts";
 import { createUploadsService } from "./services/uploads.ts";
 
 export interface ContextOptions {
@@ -42,6 +43,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     posters: createPostersService({ repos, config }),
     subscriptions: createSubscriptionsService({ repos, clock, config }),
     customers: createCustomersService({ repos, clock, config }),
+    optOuts: createOptOutsService({ repos }),
     uploads: createUploadsService({ repos, config }),
   };
   return {

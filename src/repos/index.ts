@@ -3,6 +3,7 @@ import { businessTypesRepo } from "./business-types.ts";
 import { businessesRepo } from "./businesses.ts";
 import { consentEventsRepo } from "./consent-events.ts";
 import { customersRepo } from "./customers.ts";
+import { deliveryHistoryRepo } from "./delivery-history.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
 import { sessionsRepo } from "./sessions.ts";
 import { subscriptionsRepo } from "./subscriptions.ts";
@@ -24,6 +25,7 @@ export function createRepos(db: Db) {
     subscriptions: subscriptionsRepo(db),
     consentEvents: consentEventsRepo(db),
     uploads: uploadsRepo(db),
+    deliveryHistory: deliveryHistoryRepo(db),
   };
 }
 

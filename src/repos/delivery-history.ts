@@ -1,0 +1,117 @@
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { broadcasts, businesses, deliveries } from "../db/schema.ts";
+
+// Reads of sent messages (the customer messages modal) and the few writes that come from outside the dispatcher:
+// status callbacks moving a delivery forward, and an opt-out skipping what was not sent yet. The dispatcher's own
+// claim/record queries live in deliveries.ts.
+
+export type DeliveryRow = typeof deliveries.$inferSelect;
+export type DeliveryStatusValue = DeliveryRow["status"];
+
+/** One message to one customer, with what the modal shows about its broadcast and business. */
+export interface DeliveryHistoryRow {
+  id: number;
+  businessId: number;
+  businessName: string;
+  ownerId: number;
+  status: DeliveryStatusValue;
+  channel: DeliveryRow["channel"];
+  sentAt: Date | null;
+  queuedAt: Date;
+  messageText: string;
+  imagePath: string | null;
+  errorCode: number | null;
+  errorMessage: string | null;
+}
+
+/** What a status callback may write; only the given fields change. */
+export type StatusFields = Partial<Pick<DeliveryRow, "status" | "providerId" | "providerStatus" | "errorCode" | "errorMessage" | "sentAt" | "updatedAt">>;
+
+export function deliveryHistoryRepo(db: Db) {
+  return {
+    findById(id: number): DeliveryRow | undefined {
+      return db.select().from(deliveries).where(eq(deliveries.id, id)).get();
+    },
+    findByProviderId(providerId: string): DeliveryRow | undefined {
+      return db.select().from(deliveries).where(eq(deliveries.providerId, providerId)).get();
+    },
+    /**
+     * Compare-and-set: writes `fields` only if the row still has `expected` status (and, when given, the expected
+     * provider id or none). False when another writer got there first; the caller re-reads and decides again.
+     */
+    updateIfStatus(id: number, expected: DeliveryStatusValue, expectedProviderId: string | null, fields: StatusFields): boolean {
+      const providerCheck = expectedProviderId === null ? isNull(deliveries.providerId) : eq(deliveries.providerId, expectedProviderId);
+      const changed = db
+        .update(deliveries)
+        .set(fields)
+        .where(and(eq(deliveries.id, id), eq(deliveries.status, expected), providerCheck))
+        .returning({ id: deliveries.id })
+        .all();
+      return changed.length > 0;
+    },
+    /**
+     * The customer's deliveries that were not handed to the provider yet become Skipped: Queued ones, and
+     * Uncertain ones with no provider id (the provider never confirmed them). Sending rows are in the dispatcher's
+     * hands and are left alone. Answers how many rows changed.
+     */
+    skipPendingForCustomer(customerId: number, at: Date, errorMessage: string): number {
+      const changed = db
+        .update(deliveries)
+        .set({ status: "Skipped", errorMessage, updatedAt: at })
+        .where(
+          and(
+            eq(deliveries.customerId, customerId),
+            or(
+              eq(deliveries.status, "Queued"),
+              and(eq(deliveries.status, "Uncertain"), isNull(deliveries.providerId), isNull(deliveries.sentAt)),
+            ),
+          ),
+        )
+        .returning({ id: deliveries.id })
+        .all();
+      return changed.length;
+    },
+    /**
+     * The messages sent (or queued) to one customer, newest first: for the owner's businesses (ownerId given) or
+     * every business (null, the admin). Newest = sent time, or the time it was queued for one not sent yet.
+     */
+    listForCustomer(customerId: number, ownerId: number | null): DeliveryHistoryRow[] {
+      const mine = eq(deliveries.customerId, customerId);
+      const when = sql`coalesce(${deliveries.sentAt}, ${broadcasts.createdAt})`;
+      return db
+        .select({
+          id: deliveries.id,
+          businessId: businesses.id,
+          businessName: businesses.name,
+          ownerId: businesses.ownerId,
+          status: deliveries.status,
+          channel: deliveries.channel,
+          sentAt: deliveries.sentAt,
+          queuedAt: broadcasts.createdAt,
+          messageText: broadcasts.messageText,
+          imagePath: broadcasts.imagePath,
+          errorCode: deliveries.errorCode,
+          errorMessage: deliveries.errorMessage,
+        })
+        .from(deliveries)
+        .innerJoin(broadcasts, eq(broadcasts.id, deliveries.broadcastId))
+        .innerJoin(businesses, eq(businesses.id, deliveries.businessId))
+        .where(ownerId === null ? mine : and(mine, eq(businesses.ownerId, ownerId)))
+        .orderBy(desc(when), desc(deliveries.id))
+        .all();
+    },
+    /** Status counts of a customer's deliveries (for tests and the CLI). */
+    countByStatus(customerId: number, statuses: DeliveryStatusValue[]): number {
+      return (
+        db
+          .select({ n: sql<number>`count(*)` })
+          .from(deliveries)
+          .where(and(eq(deliveries.customerId, customerId), inArray(deliveries.status, statuses)))
+          .get()?.n ?? 0
+      );
+    },
+  };
+}
+
+export type DeliveryHistoryRepo = ReturnType<typeof deliveryHistoryRepo>;

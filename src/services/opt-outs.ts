@@ -1,0 +1,107 @@
+import type { Repos } from "../repos/index.ts";
+
+// Opt-out and opt-in of one person, by the shared sender number. Every business sends from the same Twilio number,
+// and a STOP to a number stops everything from it (carriers and Twilio enforce it that way too), so an opt-out
+// applies to every business the person subscribed to; it is recorded once, as a consent event with no business.
+//
+// Callers: the inbound webhook (STOP / START keywords) and the dispatcher (Twilio error 21610 on a send: the
+// carrier already knows the number opted out).
+
+/** Shown in the message history for a delivery that was not sent because the customer opted out. */
+export const NOT_SENT_UNSUBSCRIBED = "Not sent: the customer unsubscribed";
+
+export interface ConsentChange {
+  /** e.g. 'sms-stop', 'sms-start', 'twilio-21610', 'cli'. Stored as the consent event's source. */
+  source: string;
+  at: Date;
+  /** What the person sent, or why (stored with the consent event). */
+  note?: string;
+}
+
+export interface OptOutResult {
+  /** False when no customer has this id (nothing was written). */
+  found: boolean;
+  /** Businesses whose active subscription became 'unsubscribed'. */
+  businessIds: number[];
+  /** Deliveries of this customer that were still pending and are now Skipped. */
+  skippedDeliveries: number;
+  /** Whether a consent event was written (false when the person had already opted out and nothing changed). */
+  recorded: boolean;
+}
+
+export interface OptInResult {
+  found: boolean;
+  /** Businesses whose subscription became active again. */
+  businessIds: number[];
+  businessNames: string[];
+}
+
+export function createOptOutsService({ repos }: { repos: Repos }) {
+  return {
+    /**
+     * The person opted out of everything sent from our number. In ONE synchronous transaction: every active
+     * subscription becomes 'unsubscribed', deliveries not yet handed to the provider become Skipped, and one
+     * consent event (business null, kind 'unsubscribed') is recorded. Subscriptions the owner removed stay removed.
+     * Idempotent: a second STOP with nothing left to change records nothing.
+     */
+    optOutCustomer(customerId: number, change: ConsentChange): OptOutResult {
+      return repos.transaction(() => {
+        if (!repos.customers.findById(customerId)) return { found: false, businessIds: [], skippedDeliveries: 0, recorded: false };
+        const active = repos.subscriptions.listByCustomer(customerId).filter((s) => s.status === "active");
+        for (const sub of active) repos.subscriptions.update(sub.id, { status: "unsubscribed", unsubscribedAt: change.at });
+        const skippedDeliveries = repos.deliveryHistory.skipPendingForCustomer(customerId, change.at, NOT_SENT_UNSUBSCRIBED);
+        const last = repos.consentEvents.listByCustomer(customerId).at(-1);
+        const alreadyOut = last !== undefined && last.businessId === null && last.kind === "unsubscribed";
+        const recorded = active.length > 0 || skippedDeliveries > 0 || !alreadyOut;
+        if (recorded) {
+          repos.consentEvents.insert({
+            customerId,
+            businessId: null,
+            kind: "unsubscribed",
+            source: change.source,
+            consentText: change.note ?? null,
+            ip: null,
+            userAgent: null,
+            at: change.at,
+          });
+        }
+        return { found: true, businessIds: active.map((s) => s.businessId), skippedDeliveries, recorded };
+      });
+    },
+
+    /**
+     * The person opted back in (START / YES / UNSTOP). Only subscriptions that an opt-out unsubscribed come back:
+     * status 'unsubscribed', consent given before that opt-out, and the latest consent event about the
+     * subscription (its business's or an all-business one) is that opt-out. Subscriptions the owner removed, and
+     * businesses the person left some other way, stay as they are. One 'resubscribed' event per subscription, in
+     * one transaction. Idempotent: nothing left to resubscribe writes nothing.
+     */
+    optInCustomer(customerId: number, change: ConsentChange): OptInResult {
+      return repos.transaction(() => {
+        if (!repos.customers.findById(customerId)) return { found: false, businessIds: [], businessNames: [] };
+        const events = repos.consentEvents.listByCustomer(customerId);
+        const back = repos.subscriptions.listByCustomer(customerId).filter((sub) => {
+          if (sub.status !== "unsubscribed") return false;
+          const last = events.filter((e) => e.businessId === sub.businessId || e.businessId === null).at(-1);
+          return last !== undefined && last.businessId === null && last.kind === "unsubscribed" && sub.consentAt.getTime() <= last.at.getTime();
+        });
+        for (const sub of back) {
+          repos.subscriptions.update(sub.id, { status: "active", unsubscribedAt: null });
+          repos.consentEvents.insert({
+            customerId,
+            businessId: sub.businessId,
+            kind: "resubscribed",
+            source: change.source,
+            consentText: change.note ?? null,
+            ip: null,
+            userAgent: null,
+            at: change.at,
+          });
+        }
+        return { found: true, businessIds: back.map((s) => s.businessId), businessNames: back.map((s) => s.businessName) };
+      });
+    },
+  };
+}
+
+export type OptOutsService = ReturnType<typeof createOptOutsService>;
