@@ -6,6 +6,7 @@ import { NavBar } from "./components/NavBar.tsx";
 import { Placeholder } from "./components/Placeholder.tsx";
 import { Toasts } from "./components/Toasts.tsx";
 import { AboutPage } from "./pages/About.tsx";
+import { BroadcastPage } from "./pages/Broadcast.tsx";
 import { BusinessTypeFormPage } from "./pages/business-types/BusinessTypeForm.tsx";
 import { BusinessTypesListPage } from "./pages/business-types/BusinessTypesList.tsx";
 import { CustomerFormPage } from "./pages/customers/CustomerForm.tsx";
@@ -54,7 +55,7 @@ export function Routes() {
       <Route path="/my-business">{() => <RequireAuth><MyBusinessPage /></RequireAuth>}</Route>
       <Route path="/businesses/add">{() => <RequireAuth><BusinessFormPage /></RequireAuth>}</Route>
       <Route path="/businesses/edit/:id">{() => <RequireAuth><BusinessFormPage /></RequireAuth>}</Route>
-      <Route path="/businesses/broadcast/:id">{() => <RequireAuth><Placeholder title="Broadcast" /></RequireAuth>}</Route>
+      <Route path="/businesses/broadcast/:id">{(params) => <RequireAuth><BroadcastPage id={params.id} /></RequireAuth>}</Route>
       <Route path="/business-types">{() => <RequireAdmin><BusinessTypesListPage /></RequireAdmin>}</Route>
       <Route path="/business-types/add">{() => <RequireAdmin><BusinessTypeFormPage /></RequireAdmin>}</Route>
       <Route path="/business-types/edit/:id">{() => <RequireAdmin><BusinessTypeFormPage /></RequireAdmin>}</Route>

@@ -1,0 +1,241 @@
+// The customer messages modal on happy-dom, with fetch mocked at the global.
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customer-messages-modal.test.tsx
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { act, cleanup, fireEvent, render } from "@testing-library/react";
+import type { CustomerMessage } from "../../web/api/broadcasts.ts";
+import { CustomerMessagesModal } from "../../web/components/CustomerMessagesModal.tsx";
+
+type Answer = { status?: number; body?: unknown; network?: boolean };
+
+let urls: string[] = [];
+let reply: Answer | (() => Promise<Answer>) = { body: [] };
+let closed = 0;
+const realFetch = globalThis.fetch;
+const realConsoleError = console.error;
+const realTZ = process.env.TZ;
+
+beforeEach(() => {
+  // Dates are shown in local time: pin it so the expected strings are exact.
+  process.env.TZ = "America/New_York";
+  urls = [];
+  closed = 0;
+  reply = { body: [] };
+  globalThis.fetch = (async (input: RequestInfo | URL) => {
+    urls.push(String(input));
+    const r = typeof reply === "function" ? await reply() : reply;
+    if (r.network) throw new TypeError("Failed to fetch");
+    const status = r.status ?? 200;
+    const text = r.body === undefined || r.body === null ? "" : JSON.stringify(r.body);
+    return { ok: status < 300, status, statusText: "", text: async () => text } as unknown as Response;
+  }) as typeof fetch;
+  console.error = () => {};
+  localStorage.setItem("token", "owner-token");
+});
+
+afterEach(() => {
+  cleanup();
+  globalThis.fetch = realFetch;
+  console.error = realConsoleError;
+  localStorage.clear();
+  if (realTZ === undefined) delete process.env.TZ;
+  else process.env.TZ = realTZ;
+  document.body.style.overflow = "";
+});
+
+async function settle() {
+  await act(async () => {
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+  });
+}
+
+async function open(customerId: number | string = 12, customerName = "+14155550123") {
+  const view = render(<CustomerMessagesModal customerId={customerId} customerName={customerName} onClose={() => void (closed += 1)} />);
+  await settle();
+  return view;
+}
+
+const msg = (over: Partial<CustomerMessage> = {}): CustomerMessage => ({
+  businessName: "Sunrise Bakery",
+  status: "Delivered",
+  messageType: "SMS",
+  sentAt: "2026-11-22T20:04:00.000Z",
+  messageText: "Fresh croissants 20% off until noon!",
+  imageUrl: null,
+  errorMessage: null,
+  ...over,
+});
+
+describe("CustomerMessagesModal", () => {
+  test("a labelled modal dialog titled 'Customer Messages' with the phone number; loads the customer's messages", async () => {
+    const view = await open(12, "+14155550123");
+    const dialog = view.getByRole("dialog");
+    expect(dialog.getAttribute("aria-modal")).toBe("true");
+    expect(view.getByRole("dialog", { name: "Customer Messages" })).toBe(dialog);
+    expect(view.getByRole("heading", { level: 2 }).textContent).toBe("Customer Messages");
+    expect(view.getByText("+14155550123")).toBeTruthy();
+    expect(urls).toEqual(["/api/customer/GetCustomerMessages?customerId=12"]);
+  });
+
+  test("loading: a spinner until the answer comes", async () => {
+    let release!: (a: Answer) => void;
+    reply = () => new Promise<Answer>((r) => (release = r));
+    const view = await open();
+    expect(view.getByRole("status").textContent).toContain("Loading messages...");
+    release({ body: [] });
+    await settle();
+    expect(view.queryByText("Loading messages...")).toBeNull();
+  });
+
+  test("empty: 'No Messages Found' and the explanation", async () => {
+    const view = await open();
+    expect(view.getByRole("heading", { name: "No Messages Found" })).toBeTruthy();
+    expect(view.getByText("This customer hasn't received any messages yet.")).toBeTruthy();
+    expect(view.queryByText(/message\(s\) found/)).toBeNull();
+  });
+
+  test.each([
+    ["a server error", { status: 500, body: { error: "x", code: "internal" } }],
+    ["a 404", { status: 404, body: { error: "Customer not found.", code: "not_found" } }],
+    ["no connection", { network: true }],
+  ] as const)("error (%s): 'Failed to load customer messages. Please try again.', and Try again reloads", async (_name, answer) => {
+    reply = answer as Answer;
+    const view = await open();
+    expect(view.getByRole("alert").textContent).toBe("Failed to load customer messages. Please try again.");
+    reply = { body: [msg()] };
+    fireEvent.click(view.getByRole("button", { name: "Try again" }));
+    await settle();
+    expect(view.queryByRole("alert")).toBeNull();
+    expect(view.getByText("1 message(s) found")).toBeTruthy();
+    expect(urls.length).toBe(2);
+  });
+
+  test("results: count, 'Sorted by most recent', and each message in the server's order", async () => {
+    reply = {
+      body: [
+        msg({ businessName: "Sunrise Bakery", status: "Sent", messageType: "WhatsApp", sentAt: "2026-11-22T20:04:00.000Z" }),
+        msg({ businessName: "Corner Salon", status: "Delivered", sentAt: "2026-03-05T09:30:00.000Z" }),
+        msg({ businessName: "Pizza Place", status: "Failed", errorMessage: "Twilio error 30006: landline or unreachable carrier", sentAt: "2026-01-02T00:05:00.000Z" }),
+        msg({ businessName: "Gym", status: "Queued", sentAt: null }),
+      ],
+    };
+    const view = await open();
+    expect(view.getByRole("heading", { name: "4 message(s) found" })).toBeTruthy();
+    expect(view.getByText("Sorted by most recent")).toBeTruthy();
+    const items = [...view.container.querySelectorAll(".msg-item")];
+    expect(items.map((i) => i.querySelector(".msg-business")!.textContent)).toEqual(["Sunrise Bakery", "Corner Salon", "Pizza Place", "Gym"]);
+    expect(items.map((i) => i.querySelector(".msg-type")!.textContent)).toEqual(["WhatsApp", "SMS", "SMS", "SMS"]);
+    expect(items.every((i) => i.querySelector(".msg-text")!.textContent === "Fresh croissants 20% off until noon!")).toBe(true);
+  });
+
+  test("status badges: Sent green, Delivered yellow, Failed red, Queued grey", async () => {
+    reply = { body: (["Sent", "Delivered", "Failed", "Queued"] as const).map((status) => msg({ status })) };
+    const view = await open();
+    const badges = [...view.container.querySelectorAll(".msg-status")].map((b) => [b.textContent, b.className]);
+    expect(badges).toEqual([
+      ["Sent", "badge badge-success msg-status"],
+      ["Delivered", "badge badge-warning msg-status"],
+      ["Failed", "badge badge-danger msg-status"],
+      ["Queued", "badge badge-muted msg-status"],
+    ]);
+  });
+
+  test("date and time in US English: short month, day, year and time (local)", async () => {
+    reply = {
+      body: [
+        msg({ sentAt: "2026-11-22T20:04:00.000Z" }),
+        msg({ sentAt: "2026-07-04T04:30:00.000Z" }),
+        msg({ sentAt: null, status: "Queued" }),
+      ],
+    };
+    const view = await open();
+    const dates = [...view.container.querySelectorAll(".msg-date")];
+    expect(dates.map((d) => d.textContent)).toEqual(["Nov 22, 2026, 3:04 PM", "Jul 4, 2026, 12:30 AM", "Not sent yet"]);
+    expect(dates[0]!.getAttribute("dateTime")).toBe("2026-11-22T20:04:00.000Z");
+  });
+
+  test("images: http(s) URLs as is, anything else relative to the site origin; hidden if they fail to load", async () => {
+    reply = {
+      body: [
+        msg({ imageUrl: "https://cdn.example.com/promo.jpg" }),
+        msg({ imageUrl: "http://cdn.example.com/a.png" }),
+        msg({ imageUrl: "/uploads/abc.png" }),
+        msg({ imageUrl: "uploads/def.png" }),
+        msg({ imageUrl: null }),
+      ],
+    };
+    const view = await open();
+    const srcs = () => [...view.container.querySelectorAll<HTMLImageElement>(".msg-image")].map((i) => i.getAttribute("src"));
+    expect(srcs()).toEqual([
+      "https://cdn.example.com/promo.jpg",
+      "http://cdn.example.com/a.png",
+      `${window.location.origin}/uploads/abc.png`,
+      `${window.location.origin}/uploads/def.png`,
+    ]);
+    expect(view.container.querySelectorAll(".msg-item")[4]!.querySelector("img")).toBeNull();
+    fireEvent.error(view.container.querySelector(".msg-image")!);
+    expect(srcs()).toEqual(["http://cdn.example.com/a.png", `${window.location.origin}/uploads/abc.png`, `${window.location.origin}/uploads/def.png`]);
+  });
+
+  test("an error message, when present, is labelled 'Error'", async () => {
+    reply = { body: [msg({ status: "Failed", errorMessage: "Unreachable destination handset." }), msg()] };
+    const view = await open();
+    const errors = [...view.container.querySelectorAll(".msg-error")];
+    expect(errors.length).toBe(1);
+    expect(errors[0]!.querySelector(".msg-error-label")!.textContent).toBe("Error:");
+    expect(errors[0]!.textContent).toBe("Error: Unreachable destination handset.");
+  });
+
+  test("the list is the scroll area (max-height 600px in the stylesheet)", async () => {
+    reply = { body: [msg()] };
+    const view = await open();
+    const list = view.getByRole("list", { name: "Messages" });
+    expect(list.className).toBe("msg-list");
+    const css = await Bun.file(new URL("../../web/styles/broadcast.css", import.meta.url)).text();
+    expect(css).toMatch(/\.msg-list \{[^}]*max-height: 600px;[^}]*overflow-y: auto;/);
+    expect(css).toMatch(/\.msg-image \{[^}]*max-width: 200px;[^}]*max-height: 200px;/);
+  });
+});
+
+describe("closing and focus", () => {
+  test("the Close button closes it", async () => {
+    const view = await open();
+    fireEvent.click(view.getByRole("button", { name: "Close" }));
+    expect(closed).toBe(1);
+  });
+
+  test("the X, Escape and a click on the backdrop close it; a click inside does not", async () => {
+    const view = await open();
+    fireEvent.click(view.getByRole("button", { name: "Close dialog" }));
+    expect(closed).toBe(1);
+    fireEvent.keyDown(document, { key: "Escape" });
+    expect(closed).toBe(2);
+    fireEvent.mouseDown(view.getByRole("dialog"));
+    expect(closed).toBe(2);
+    fireEvent.mouseDown(view.getByTestId("messages-backdrop"));
+    expect(closed).toBe(3);
+  });
+
+  test("focus moves into the dialog and returns to the opener; the page behind does not scroll", async () => {
+    const opener = document.createElement("button");
+    opener.textContent = "Messages";
+    document.body.appendChild(opener);
+    opener.focus();
+    const view = await open();
+    expect(view.getByRole("dialog").contains(document.activeElement)).toBe(true);
+    expect(document.body.style.overflow).toBe("hidden");
+    view.unmount();
+    expect(document.activeElement).toBe(opener);
+    expect(document.body.style.overflow).toBe("");
+    opener.remove();
+  });
+
+  test("Tab stays inside the dialog", async () => {
+    const view = await open();
+    const close = view.getByRole("button", { name: "Close" });
+    close.focus();
+    fireEvent.keyDown(close, { key: "Tab" });
+    expect(document.activeElement).toBe(view.getByRole("button", { name: "Close dialog" }));
+    fireEvent.keyDown(document.activeElement!, { key: "Tab", shiftKey: true });
+    expect(document.activeElement).toBe(close);
+  });
+});

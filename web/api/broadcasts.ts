@@ -1,0 +1,98 @@
+import { api } from "./client.ts";
+
+// Typed wrappers for the broadcast screen and the customer messages modal (spec section 7, plus the subscriber
+// count, history and retry calls of the broadcast feature).
+
+const q = (id: number | string) => encodeURIComponent(String(id));
+
+/** The part of GET /api/business/GetBusinessById this screen reads. */
+export interface BusinessName {
+  id: number;
+  name: string;
+}
+
+/** 200 answers of PublishMessageToAllCustomers: {message, broadcastId, recipients} or {warning}. */
+export interface PublishResponse {
+  message?: string;
+  broadcastId?: number;
+  recipients?: number;
+  warning?: string;
+  error?: string;
+}
+
+/** Active subscribers of a business by channel. */
+export interface SubscriberCount {
+  total: number;
+  sms: number;
+  whatsapp: number;
+}
+
+/** One broadcast with its delivery counts (queued + sent + delivered + failed = total). */
+export interface BroadcastSummary {
+  id: number;
+  messageText: string;
+  imagePath: string | null;
+  createdAt: string;
+  total: number;
+  queued: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+  completedAt: string | null;
+}
+
+export interface RetryResponse {
+  message: string;
+  requeued: number;
+}
+
+export type MessageStatus = "Sent" | "Delivered" | "Failed" | "Queued";
+export type MessageType = "SMS" | "WhatsApp";
+
+/** One message sent (or queued) to a customer. */
+export interface CustomerMessage {
+  businessName: string;
+  status: MessageStatus;
+  messageType: MessageType;
+  sentAt: string | null;
+  messageText: string;
+  imageUrl: string | null;
+  errorMessage: string | null;
+}
+
+export const broadcastApi = {
+  business: (id: number | string) => api.get<BusinessName>(`/api/business/GetBusinessById?id=${q(id)}`),
+  subscriberCount: (businessId: number | string) =>
+    api.get<SubscriberCount>(`/api/business/GetSubscriberCount?businessId=${q(businessId)}`),
+  /** Multipart BusinessId, MessageText and, only when chosen, Image. */
+  publish: (businessId: number | string, messageText: string, image: File | null) => {
+    const form = new FormData();
+    form.append("BusinessId", String(businessId));
+    form.append("MessageText", messageText);
+    if (image) form.append("Image", image, image.name);
+    return api.post<PublishResponse>("/api/business/PublishMessageToAllCustomers", form);
+  },
+  /** Newest first. */
+  history: (businessId: number | string) => api.get<BroadcastSummary[]>(`/api/business/GetBroadcasts?businessId=${q(businessId)}`),
+  retryFailed: (broadcastId: number | string) =>
+    api.post<RetryResponse>(`/api/business/RetryFailedDeliveries?broadcastId=${q(broadcastId)}`),
+};
+
+export const customerMessagesApi = {
+  /** Newest first. */
+  list: (customerId: number | string) => api.get<CustomerMessage[]>(`/api/customer/GetCustomerMessages?customerId=${q(customerId)}`),
+};
+
+/** Spec: an image URL starting with http is used as is; anything else is relative to the site origin. */
+export function absoluteImageUrl(url: string, origin: string = window.location.origin): string {
+  if (/^https?:\/\//i.test(url)) return url;
+  return `${origin}/${url.replace(/^\/+/, "")}`;
+}
+
+/** "Nov 22, 2026, 3:04 PM" (US English, local time); "" for a missing or unreadable date. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" });
+}

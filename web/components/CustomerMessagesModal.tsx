@@ -1,0 +1,208 @@
+import { type KeyboardEvent as ReactKeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import { absoluteImageUrl, type CustomerMessage, customerMessagesApi, formatDateTime, type MessageStatus } from "../api/broadcasts.ts";
+import { Spinner } from "./Spinner.tsx";
+import "../styles/broadcast.css";
+
+export const MESSAGES_LOAD_FAILED = "Failed to load customer messages. Please try again.";
+export const NO_MESSAGES_TITLE = "No Messages Found";
+export const NO_MESSAGES_TEXT = "This customer hasn't received any messages yet.";
+
+/** Spec: Sent green, Delivered yellow, Failed red; Queued (not sent yet) grey. */
+export const STATUS_BADGE: Record<MessageStatus, string> = {
+  Sent: "badge-success",
+  Delivered: "badge-warning",
+  Failed: "badge-danger",
+  Queued: "badge-muted",
+};
+
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+function MessageImage({ url }: { url: string }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) return null;
+  return <img className="msg-image" src={absoluteImageUrl(url)} alt="Image sent with the message" onError={() => setFailed(true)} />;
+}
+
+function MessageItem({ m }: { m: CustomerMessage }) {
+  const when = formatDateTime(m.sentAt);
+  return (
+    <li className="msg-item">
+      <div className="msg-head">
+        <strong className="msg-business">{m.businessName}</strong>
+        <span className={`badge ${STATUS_BADGE[m.status] ?? "badge-muted"} msg-status`}>{m.status}</span>
+      </div>
+      <div className="msg-meta">
+        <span className={`msg-type msg-type-${String(m.messageType).toLowerCase()}`}>{m.messageType}</span>
+        <span aria-hidden="true">·</span>
+        {when ? (
+          <time className="msg-date" dateTime={m.sentAt ?? undefined}>
+            {when}
+          </time>
+        ) : (
+          <span className="msg-date msg-date-pending">Not sent yet</span>
+        )}
+      </div>
+      <p className="msg-text">{m.messageText}</p>
+      {m.imageUrl && <MessageImage url={m.imageUrl} />}
+      {m.errorMessage && (
+        <p className="msg-error">
+          <strong className="msg-error-label">Error:</strong> {m.errorMessage}
+        </p>
+      )}
+    </li>
+  );
+}
+
+type State = { kind: "loading" } | { kind: "error" } | { kind: "ready"; messages: CustomerMessage[] };
+
+/** The messages sent to one customer, newest first. `customerName` (the phone number) labels it. */
+export function CustomerMessagesModal({
+  customerId,
+  customerName,
+  onClose,
+}: {
+  customerId: number | string;
+  customerName: string;
+  onClose: () => void;
+}) {
+  const titleId = useId();
+  const subtitleId = useId();
+  const dialogRef = useRef<HTMLDivElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  const onCloseRef = useRef(onClose);
+  onCloseRef.current = onClose;
+  const [state, setState] = useState<State>({ kind: "loading" });
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    let cancelled = false;
+    setState({ kind: "loading" });
+    customerMessagesApi.list(customerId).then(
+      (answer) => {
+        if (!cancelled) setState({ kind: "ready", messages: Array.isArray(answer) ? answer : [] });
+      },
+      (err) => {
+        if (cancelled) return;
+        console.error("Error loading customer messages:", err);
+        setState({ kind: "error" });
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [customerId, attempt]);
+
+  // Focus moves into the dialog and returns to where it was; Escape closes; the page behind does not scroll.
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    closeRef.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") {
+        e.stopPropagation();
+        onCloseRef.current();
+      }
+    };
+    document.addEventListener("keydown", onKey);
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = "hidden";
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.body.style.overflow = overflow;
+      if (previous && typeof previous.focus === "function" && document.contains(previous)) previous.focus();
+    };
+  }, []);
+
+  // Tab stays inside the dialog.
+  const trapTab = useCallback((e: ReactKeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== "Tab" || !dialogRef.current) return;
+    const items = [...dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (!first || !last) return;
+    if (e.shiftKey && document.activeElement === first) {
+      e.preventDefault();
+      last.focus();
+    } else if (!e.shiftKey && document.activeElement === last) {
+      e.preventDefault();
+      first.focus();
+    }
+  }, []);
+
+  return (
+    <div
+      className="modal-backdrop"
+      data-testid="messages-backdrop"
+      onMouseDown={(e) => {
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div
+        ref={dialogRef}
+        className="modal msg-modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={subtitleId}
+        onKeyDown={trapTab}
+      >
+        <header className="msg-modal-header">
+          <div>
+            <h2 id={titleId}>Customer Messages</h2>
+            <p id={subtitleId} className="msg-modal-customer">
+              {customerName}
+            </p>
+          </div>
+          <button ref={closeRef} type="button" className="msg-modal-x" aria-label="Close dialog" onClick={onClose}>
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+              <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+            </svg>
+          </button>
+        </header>
+
+        <div className="msg-modal-body">
+          {state.kind === "loading" && <Spinner label="Loading messages..." />}
+          {state.kind === "error" && (
+            <div className="msg-modal-error">
+              <div className="alert alert-error" role="alert">
+                {MESSAGES_LOAD_FAILED}
+              </div>
+              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setAttempt((n) => n + 1)}>
+                Try again
+              </button>
+            </div>
+          )}
+          {state.kind === "ready" && state.messages.length === 0 && (
+            <div className="msg-empty">
+              <span className="msg-empty-icon" aria-hidden="true">
+                <svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+                  <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
+                </svg>
+              </span>
+              <h3>{NO_MESSAGES_TITLE}</h3>
+              <p>{NO_MESSAGES_TEXT}</p>
+            </div>
+          )}
+          {state.kind === "ready" && state.messages.length > 0 && (
+            <>
+              <div className="msg-summary">
+                <h3>{state.messages.length} message(s) found</h3>
+                <span className="msg-sorted">Sorted by most recent</span>
+              </div>
+              <ul className="msg-list" aria-label="Messages" tabIndex={0}>
+                {state.messages.map((m, i) => (
+                  <MessageItem key={i} m={m} />
+                ))}
+              </ul>
+            </>
+          )}
+        </div>
+
+        <footer className="msg-modal-footer">
+          <button type="button" className="btn btn-secondary" onClick={onClose}>
+            Close
+          </button>
+        </footer>
+      </div>
+    </div>
+  );
+}

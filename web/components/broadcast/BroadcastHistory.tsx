@@ -1,0 +1,190 @@
+import { useEffect, useRef, useState } from "react";
+import { retryErrorToast } from "../../api/broadcast-errors.ts";
+import { absoluteImageUrl, type BroadcastSummary, broadcastApi, formatDateTime } from "../../api/broadcasts.ts";
+import { notify } from "../../state/toasts.ts";
+import { Spinner } from "../Spinner.tsx";
+
+/** How often the history is read again while a broadcast is still sending. */
+export const HISTORY_POLL_MS = 2000;
+/** Consecutive failed reads after which polling gives up (until the next refresh). */
+const MAX_POLL_FAILURES = 3;
+
+export const RETRY_STARTED = "Retry Started";
+
+export const isUnfinished = (b: BroadcastSummary) => b.queued > 0;
+
+/** Share of the deliveries that are no longer queued, 0..1 (1 for a broadcast without recipients). */
+export function progressOf(b: BroadcastSummary): number {
+  if (b.total <= 0) return 1;
+  return Math.min(1, (b.sent + b.delivered + b.failed) / b.total);
+}
+
+const pct = (n: number, total: number) => (total > 0 ? `${(n / total) * 100}%` : "0%");
+
+function StatusBadge({ b }: { b: BroadcastSummary }) {
+  if (isUnfinished(b))
+    return (
+      <span className="badge badge-info bc-status">
+        <span className="bc-live-dot" aria-hidden="true" />
+        Sending
+      </span>
+    );
+  if (b.total === 0) return <span className="badge badge-muted bc-status">No recipients</span>;
+  if (b.failed > 0) return <span className="badge badge-danger bc-status">Completed with failures</span>;
+  return <span className="badge badge-success bc-status">Completed</span>;
+}
+
+function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retrying: boolean; onRetry: () => void }) {
+  const done = b.sent + b.delivered + b.failed;
+  const [broken, setBroken] = useState(false);
+  return (
+    <li className="bc-history-item" data-testid={`broadcast-${b.id}`}>
+      <div className="bc-history-head">
+        <time dateTime={b.createdAt} className="bc-history-date">
+          {formatDateTime(b.createdAt)}
+        </time>
+        <StatusBadge b={b} />
+      </div>
+      <div className="bc-history-body">
+        {b.imagePath && !broken && (
+          <img className="bc-history-thumb" src={absoluteImageUrl(b.imagePath)} alt="" onError={() => setBroken(true)} />
+        )}
+        <p className="bc-history-text">{b.messageText}</p>
+      </div>
+      <div
+        className="bc-progress"
+        role="progressbar"
+        aria-label="Delivery progress"
+        aria-valuemin={0}
+        aria-valuemax={Math.max(b.total, 1)}
+        aria-valuenow={b.total > 0 ? done : 1}
+        aria-valuetext={`${done} of ${b.total} processed`}
+        data-progress={Math.round(progressOf(b) * 100)}
+      >
+        <span className="bc-progress-delivered" style={{ width: pct(b.delivered, b.total) }} />
+        <span className="bc-progress-sent" style={{ width: pct(b.sent, b.total) }} />
+        <span className="bc-progress-failed" style={{ width: pct(b.failed, b.total) }} />
+      </div>
+      <div className="bc-history-foot">
+        <dl className="bc-counts">
+          <div className="bc-count bc-count-queued">
+            <dt>Queued</dt>
+            <dd>{b.queued}</dd>
+          </div>
+          <div className="bc-count bc-count-sent">
+            <dt>Sent</dt>
+            <dd>{b.sent}</dd>
+          </div>
+          <div className="bc-count bc-count-delivered">
+            <dt>Delivered</dt>
+            <dd>{b.delivered}</dd>
+          </div>
+          <div className="bc-count bc-count-failed">
+            <dt>Failed</dt>
+            <dd>{b.failed}</dd>
+          </div>
+        </dl>
+        <div className="bc-history-side">
+          <span className="bc-history-total">
+            {done} of {b.total} processed
+            {b.completedAt && !isUnfinished(b) ? ` · finished ${formatDateTime(b.completedAt)}` : ""}
+          </span>
+          {b.failed > 0 && (
+            <button type="button" className="btn btn-danger btn-sm bc-retry" onClick={onRetry} disabled={retrying} aria-busy={retrying}>
+              {retrying && <span className="spinner bc-spinner-dark" aria-hidden="true" />}
+              {retrying ? "Retrying..." : "Retry failed"}
+            </button>
+          )}
+        </div>
+      </div>
+    </li>
+  );
+}
+
+/**
+ * The business's broadcasts, newest first, with their delivery counts. While any is still sending (queued > 0) the
+ * list is read again every 2 s; polling stops when all are finished and when the screen is left. `refreshKey`
+ * changes (a broadcast was just sent) read it again at once.
+ */
+export function BroadcastHistory({ businessId, refreshKey = 0 }: { businessId: string; refreshKey?: number }) {
+  const [items, setItems] = useState<BroadcastSummary[] | null>(null);
+  const [reload, setReload] = useState(0);
+  const [retrying, setRetrying] = useState<number | null>(null);
+  const latest = useRef<BroadcastSummary[] | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let failures = 0;
+    async function tick() {
+      timer = undefined;
+      try {
+        const answer = await broadcastApi.history(businessId);
+        if (cancelled) return;
+        failures = 0;
+        const list = Array.isArray(answer) ? answer : [];
+        latest.current = list;
+        setItems(list);
+        if (list.some(isUnfinished)) timer = setTimeout(tick, HISTORY_POLL_MS);
+      } catch (err) {
+        if (cancelled) return;
+        // Spec section 8: list loads are logged only.
+        console.error("Error loading broadcasts:", err);
+        setItems((old) => old ?? []);
+        failures++;
+        // A blip while something is still sending: try a few more times, then stop.
+        if (failures < MAX_POLL_FAILURES && latest.current?.some(isUnfinished)) timer = setTimeout(tick, HISTORY_POLL_MS);
+      }
+    }
+    void tick();
+    return () => {
+      cancelled = true;
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [businessId, refreshKey, reload]);
+
+  async function onRetry(b: BroadcastSummary) {
+    if (retrying !== null) return;
+    setRetrying(b.id);
+    try {
+      const res = await broadcastApi.retryFailed(b.id);
+      const n = typeof res?.requeued === "number" ? res.requeued : b.failed;
+      notify.success(RETRY_STARTED, res?.message || `${n} failed message${n === 1 ? "" : "s"} queued again.`);
+      setReload((k) => k + 1);
+    } catch (err) {
+      const t = retryErrorToast(err);
+      notify.error(t.title, t.message);
+    } finally {
+      setRetrying(null);
+    }
+  }
+
+  const live = items?.some(isUnfinished) ?? false;
+
+  return (
+    <section className="card bc-history" aria-labelledby="bc-history-title">
+      <header className="bc-history-header">
+        <h2 id="bc-history-title" className="bc-section-title">
+          Broadcast History
+        </h2>
+        {live && (
+          <span className="bc-live" role="status">
+            <span className="bc-live-dot" aria-hidden="true" />
+            Updating live
+          </span>
+        )}
+      </header>
+      {items === null ? (
+        <Spinner label="Loading broadcast history..." />
+      ) : items.length === 0 ? (
+        <p className="bc-history-empty">No broadcasts yet. Messages you send appear here with their delivery progress.</p>
+      ) : (
+        <ul className="bc-history-list">
+          {items.map((b) => (
+            <HistoryRow key={b.id} b={b} retrying={retrying === b.id} onRetry={() => void onRetry(b)} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

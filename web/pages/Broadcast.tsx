@@ -1,0 +1,214 @@
+import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { Link, useLocation, useParams } from "wouter";
+import { countSegments } from "../../src/schemas/sms-segments.ts";
+import { BUSINESS_LOAD_FAILED, broadcastErrorToast, publishOutcome } from "../api/broadcast-errors.ts";
+import { broadcastApi, type SubscriberCount } from "../api/broadcasts.ts";
+import { BroadcastHistory } from "../components/broadcast/BroadcastHistory.tsx";
+import { type ChosenImage, checkBroadcastImage, ImageField } from "../components/broadcast/ImageField.tsx";
+import { MessageCounter } from "../components/broadcast/MessageCounter.tsx";
+import { MessagePreview } from "../components/broadcast/MessagePreview.tsx";
+import { RecipientsLine } from "../components/broadcast/RecipientsLine.tsx";
+import { paths } from "../paths.ts";
+import { notify } from "../state/toasts.ts";
+import "../styles/broadcast.css";
+
+export const MESSAGE_PLACEHOLDER = "Enter your message to send to all customers...";
+export const MESSAGE_REQUIRED = "Message text is required";
+/** Spec section 9: after a successful broadcast, back to the owner's businesses after 1 s. */
+export const REDIRECT_DELAY_MS = 1000;
+/** Where the back arrow, Cancel and the post-send redirect go: the owner's businesses list. */
+export const BACK_PATH = paths.myBusiness;
+
+export const helpLine = (name: string | null) => `This message will be sent to all customers subscribed to ${name ?? "this business"}.`;
+
+/** /businesses/broadcast/:id: write a message (and an optional image) and send it to every subscriber. */
+export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
+  const params = useParams<{ id?: string }>();
+  const businessId = idProp ?? params.id ?? "";
+  const [, navigate] = useLocation();
+  const textId = useId();
+
+  const [businessName, setBusinessName] = useState<string | null>(null);
+  const [counts, setCounts] = useState<SubscriberCount | null>(null);
+  const [text, setText] = useState("");
+  const [submitted, setSubmitted] = useState(false);
+  const [image, setImage] = useState<ChosenImage | null>(null);
+  const [imageError, setImageError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+  const [historyKey, setHistoryKey] = useState(0);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+
+  // The header's business name; the subscriber count for the recipients line (logged only when it fails).
+  useEffect(() => {
+    let cancelled = false;
+    broadcastApi.business(businessId).then(
+      (b) => {
+        if (!cancelled && b && typeof b.name === "string") setBusinessName(b.name);
+      },
+      (err) => {
+        if (cancelled) return;
+        console.error("Error loading business:", err);
+        notify.error("Error", BUSINESS_LOAD_FAILED);
+      },
+    );
+    broadcastApi.subscriberCount(businessId).then(
+      (c) => {
+        if (!cancelled && c && typeof c.total === "number") setCounts(c);
+      },
+      (err) => {
+        if (!cancelled) console.error("Error loading subscriber count:", err);
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [businessId]);
+
+  // The preview's object URL is released when it is replaced or removed, and when the screen is left.
+  useEffect(() => {
+    if (!image) return;
+    const url = image.url;
+    return () => URL.revokeObjectURL(url);
+  }, [image]);
+
+  useEffect(() => () => clearTimeout(redirectTimer.current), []);
+
+  const message = text.trim();
+  const count = useMemo(() => countSegments(message), [message]);
+  const textError = submitted && !message ? MESSAGE_REQUIRED : undefined;
+  const busy = sending || leaving;
+
+  function chooseImage(file: File) {
+    const error = checkBroadcastImage(file);
+    setImageError(error);
+    setImage(error ? null : { file, url: URL.createObjectURL(file) });
+  }
+
+  function removeImage() {
+    setImage(null);
+    setImageError(null);
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (busy) return;
+    setSubmitted(true);
+    if (!message) {
+      textarea.current?.focus();
+      return;
+    }
+    setSending(true);
+    let answer: unknown;
+    try {
+      answer = await broadcastApi.publish(businessId, message, image?.file ?? null);
+    } catch (err) {
+      const t = broadcastErrorToast(err);
+      notify.error(t.title, t.message);
+      setSending(false);
+      return;
+    }
+    setSending(false);
+    const outcome = publishOutcome(answer as Parameters<typeof publishOutcome>[0]);
+    if (outcome.kind === "warning") {
+      notify.warning(outcome.toast.title, outcome.toast.message);
+      return;
+    }
+    if (outcome.kind === "failed") {
+      notify.error(outcome.toast.title, outcome.toast.message);
+      return;
+    }
+    notify.success(outcome.toast.title, outcome.toast.message);
+    setText("");
+    setSubmitted(false);
+    setImage(null);
+    setImageError(null);
+    setLeaving(true);
+    setHistoryKey((k) => k + 1);
+    redirectTimer.current = setTimeout(() => navigate(BACK_PATH), REDIRECT_DELAY_MS);
+  }
+
+  const describedBy = [`${textId}-help`, `${textId}-counter`, textError ? `${textId}-error` : ""].filter(Boolean).join(" ");
+
+  return (
+    <section className="container page bc-page">
+      <header className="bc-header">
+        <Link href={BACK_PATH} className="bc-back" aria-label="Back to My Business">
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" strokeLinejoin="round">
+            <path d="M15 18l-6-6 6-6" />
+          </svg>
+        </Link>
+        <div className="bc-header-text">
+          <p className="bc-eyebrow">Broadcast Message</p>
+          <h1 className="bc-title" data-testid="business-name">
+            {businessName ?? <span className="bc-title-placeholder">Send a broadcast</span>}
+          </h1>
+        </div>
+      </header>
+
+      <div className="bc-layout">
+        <form className="card bc-form" onSubmit={onSubmit} noValidate aria-label="Broadcast message">
+          <div className={`field${textError ? " has-error" : ""}`}>
+            <label htmlFor={textId}>
+              Message Text <span className="bc-required" aria-hidden="true">*</span>
+            </label>
+            <textarea
+              ref={textarea}
+              id={textId}
+              name="MessageText"
+              className="input bc-textarea"
+              placeholder={MESSAGE_PLACEHOLDER}
+              rows={6}
+              required
+              aria-required="true"
+              aria-invalid={!!textError}
+              aria-describedby={describedBy}
+              value={text}
+              disabled={sending}
+              onChange={(e) => setText(e.target.value)}
+            />
+            <MessageCounter id={`${textId}-counter`} text={message} count={count} />
+            <div id={`${textId}-help`} className="field-hint bc-help">
+              {helpLine(businessName)}
+            </div>
+            {textError && (
+              <div id={`${textId}-error`} className="field-error" role="alert">
+                {textError}
+              </div>
+            )}
+          </div>
+
+          <ImageField image={image} error={imageError} disabled={busy} onChoose={chooseImage} onRemove={removeImage} />
+
+          <RecipientsLine counts={counts} segments={count.segments} hasImage={!!image} />
+
+          <div className="form-actions bc-actions">
+            <Link href={BACK_PATH} className="btn btn-secondary">
+              Cancel
+            </Link>
+            <button type="submit" className="btn btn-primary bc-send" disabled={busy} aria-busy={sending}>
+              {sending ? (
+                <>
+                  <span className="spinner" aria-hidden="true" />
+                  Sending...
+                </>
+              ) : (
+                <>
+                  <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+                    <path d="M22 2 11 13M22 2l-7 20-4-9-9-4 20-7z" />
+                  </svg>
+                  Send Broadcast
+                </>
+              )}
+            </button>
+          </div>
+        </form>
+
+        <MessagePreview text={message} imageUrl={image?.url ?? null} businessName={businessName} />
+      </div>
+
+      <BroadcastHistory businessId={businessId} refreshKey={historyKey} />
+    </section>
+  );
+}
