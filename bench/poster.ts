@@ -14,6 +14,7 @@ const args = process.argv.slice(2);
 const nIndex = args.indexOf("--n");
 const N = nIndex >= 0 ? Number(args[nIndex + 1]) : 200;
 const JSON_OUT = args.includes("--json");
+const ROUNDS = 5;
 const TARGET_MS = 10;
 const TARGET_BYTES = 10 * 1024;
 
@@ -39,19 +40,36 @@ function median(sorted: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-async function measure(name: string, render: () => Promise<Uint8Array>): Promise<Result> {
-  await render(); // warm the case (its own code paths and caches)
-  const times: number[] = [];
-  const sizes: number[] = [];
-  for (let i = 0; i < N; i++) {
-    const start = performance.now();
-    const pdf = await render();
-    times.push(performance.now() - start);
-    sizes.push(pdf.byteLength);
+interface Case {
+  name: string;
+  render: () => Promise<Uint8Array>;
+  times: number[];
+  sizes: number[];
+}
+
+/**
+ * Runs the cases interleaved, in ROUNDS batches each (with a GC in between), so a noisy neighbour on a shared
+ * machine slows every case alike and the ratios stay fair.
+ */
+async function measureAll(cases: Case[]): Promise<Result[]> {
+  for (const c of cases) await c.render(); // warm each case's own code paths and caches
+  const perBatch = Math.max(1, Math.round(N / ROUNDS));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of cases) {
+      Bun.gc(true);
+      for (let i = 0; i < perBatch; i++) {
+        const start = performance.now();
+        const pdf = await c.render();
+        c.times.push(performance.now() - start);
+        c.sizes.push(pdf.byteLength);
+      }
+    }
   }
-  times.sort((a, b) => a - b);
-  sizes.sort((a, b) => a - b);
-  return { name, medianMs: median(times), p90Ms: times[Math.floor(times.length * 0.9)]!, bytes: median(sizes) };
+  return cases.map((c) => {
+    const times = [...c.times].sort((a, b) => a - b);
+    const sizes = [...c.sizes].sort((a, b) => a - b);
+    return { name: c.name, medianMs: median(times), p90Ms: times[Math.floor(times.length * 0.9)]!, bytes: median(sizes) };
+  });
 }
 
 async function pdfkitMinimal(): Promise<Uint8Array> {
@@ -71,19 +89,20 @@ const first = await renderPoster(data);
 const startupMs = performance.now() - startupStart;
 
 const logo = await renderQrPng("logo stand-in", 160);
-const results = [
-  await measure("poster, vector QR (nearcast)", () => renderPoster(data)),
-  await measure("baseline: same poster, QR as PNG image", () => renderPoster(data, { qr: "png" })),
-  await measure("baseline: pdfkit minimal one-page doc", pdfkitMinimal),
-  await measure("poster, vector QR + 160 px PNG logo", () => renderPoster({ ...data, logo })),
-];
+const kase = (name: string, render: () => Promise<Uint8Array>): Case => ({ name, render, times: [], sizes: [] });
+const results = await measureAll([
+  kase("poster, vector QR (nearcast)", () => renderPoster(data)),
+  kase("baseline: same poster, QR as PNG image", () => renderPoster(data, { qr: "png" })),
+  kase("baseline: pdfkit minimal one-page doc", pdfkitMinimal),
+  kase("poster, vector QR + 160 px PNG logo", () => renderPoster({ ...data, logo })),
+]);
 const [ours, png, minimal] = results as [Result, Result, Result, Result];
 
 if (JSON_OUT) {
   console.log(JSON.stringify({ n: N, startupMs, firstBytes: first.byteLength, results }, null, 2));
 } else {
   const pad = (s: string, n: number) => s.padEnd(n);
-  console.log(`Poster PDF benchmark: ${N} renders per case, Bun ${Bun.version}, ${process.platform}/${process.arch}`);
+  console.log(`Poster PDF benchmark: ${N} renders per case in ${ROUNDS} interleaved rounds, Bun ${Bun.version}, ${process.platform}/${process.arch}`);
   console.log(`start-up (first render: imports + font parse): ${startupMs.toFixed(1)} ms\n`);
   console.log(`${pad("case", 42)} ${"median".padStart(9)} ${"p90".padStart(9)} ${"size".padStart(10)}`);
   for (const r of results) {
