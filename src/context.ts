@@ -14,6 +14,8 @@ import { createQrCodesService } from "./services/qr-codes.ts";
 import { createCustomersService } from "./services/customers.ts";
 import { createSubscriptionsService } from "./services/subscriptions.ts";
 import { createOptOutsService } from "./services/opt-outs.ts";
+import { createStatusCallbacksService } from "./services/status-callbacks.ts";
+import { createInboundMessagesService } from "./services/inbound-messages.ts";
 import { createUploadsService } from "./services/uploads.ts";
 
 export interface ContextOptions {
@@ -44,6 +46,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     subscriptions: createSubscriptionsService({ repos, clock, config }),
     customers: createCustomersService({ repos, clock, config }),
     optOuts: createOptOutsService({ repos }),
+    statusCallbacks: createStatusCallbacksService({ repos, clock, logger }),
+    inboundMessages: createInboundMessagesService({ repos, clock, config, logger }),
     uploads: createUploadsService({ repos, config }),
   };
   return {

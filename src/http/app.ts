@@ -15,6 +15,7 @@ import { customerRoutes } from "./routes/customer.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
 import { type StaticAssets, serveAsset } from "./static.ts";
 import type { AppEnv } from "./types.ts";
 
@@ -53,6 +54,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/api/subscription", subscriptionRoutes);
   app.route("/api/business", businessRoutes);
   app.route("/api/business", businessMediaRoutes);
+  app.route("/api/webhooks/twilio", webhookRoutes);
 
   app.all("/api/*", (c) => errorJson(c, 404, "not_found", "No such API endpoint."));
   app.route("/uploads", uploadFileRoutes);

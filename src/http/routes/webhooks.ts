@@ -1,0 +1,69 @@
+import type { Context } from "hono";
+import { Hono } from "hono";
+import { AppError } from "../../errors.ts";
+import { type WebhookParams, verifyTwilioSignature } from "../../messaging/signature.ts";
+import { twiml } from "../../services/inbound-messages.ts";
+import type { AppEnv } from "../types.ts";
+
+// Twilio's webhooks, mounted at /api/webhooks/twilio. Form-encoded; exempt from the XSRF check (Twilio sends no
+// cookie or Origin) and authenticated instead by X-Twilio-Signature, an HMAC with the auth token over
+// NEARCAST_PUBLIC_URL + path + query + the sorted form fields. A missing or wrong signature is a 403 and nothing
+// is read or written.
+//
+// Without Twilio credentials (the sandbox messenger) there is no auth token to check against, and nothing reaches
+// Twilio, so nothing real can call back: the sandbox reports its simulated statuses in-process
+// (services.statusCallbacks.apply). These routes then accept unsigned requests, which is how you can try STOP /
+// START / HELP against a local install with curl.
+
+export const INVALID_SIGNATURE = "Invalid or missing X-Twilio-Signature.";
+
+/** The form fields of the body; a repeated key keeps every value (Twilio signs them all). */
+async function formParams(c: Context<AppEnv>): Promise<WebhookParams> {
+  const params: WebhookParams = {};
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type.trim())) return params;
+  for (const [key, value] of new URLSearchParams(await c.req.text())) {
+    const had = params[key];
+    params[key] = had === undefined ? value : Array.isArray(had) ? [...had, value] : [had, value];
+  }
+  return params;
+}
+
+/** Path and query exactly as they arrived (what Twilio signed, after NEARCAST_PUBLIC_URL). */
+function pathWithQuery(c: Context<AppEnv>): string {
+  const url = c.req.url;
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  return start < 0 ? "/" : url.slice(start).replace(/#.*$/, "");
+}
+
+/** The form fields of a request Twilio signed; throws 403 when Twilio is configured and the signature is wrong. */
+async function signedParams(c: Context<AppEnv>): Promise<WebhookParams> {
+  const params = await formParams(c);
+  const { config } = c.var.ctx;
+  if (config.twilio) {
+    const ok = verifyTwilioSignature(config.twilio.authToken, config.publicUrl, pathWithQuery(c), params, c.req.header("x-twilio-signature"));
+    if (!ok) {
+      c.var.ctx.logger.warn(`${c.req.method} ${c.req.path}: rejected, invalid or missing X-Twilio-Signature`);
+      throw new AppError(403, "invalid_signature", INVALID_SIGNATURE);
+    }
+  }
+  return params;
+}
+
+/** ?delivery=42 from the status callback URL (the dispatcher puts it there); null when absent or malformed. */
+function deliveryQuery(c: Context<AppEnv>): number | null {
+  const raw = c.req.query("delivery");
+  return raw && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
+}
+
+export const webhookRoutes = new Hono<AppEnv>()
+  .post("/status", async (c) => {
+    const params = await signedParams(c);
+    c.var.ctx.services.statusCallbacks.handleTwilioCallback(params, deliveryQuery(c));
+    return c.body(null, 200);
+  })
+  .post("/inbound", async (c) => {
+    const params = await signedParams(c);
+    const { reply } = c.var.ctx.services.inboundMessages.handle(params);
+    return c.body(twiml(reply), 200, { "content-type": "text/xml; charset=utf-8" });
+  });

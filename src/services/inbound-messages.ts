@@ -1,0 +1,144 @@
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { CustomerRow } from "../repos/customers.ts";
+import type { Repos } from "../repos/index.ts";
+import { toE164 } from "../schemas/phone.ts";
+import { createOptOutsService, type OptOutsService } from "./opt-outs.ts";
+
+// Text messages people send to our number (POST /api/webhooks/twilio/inbound). Only the keywords mean anything:
+// STOP and friends opt the number out of every business, START and friends opt it back in, HELP says who is
+// writing. Anything else gets no reply (this is not a chat line).
+
+export const OPT_OUT_KEYWORDS = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"] as const;
+export const OPT_IN_KEYWORDS = ["START", "YES", "UNSTOP"] as const;
+export const HELP_KEYWORDS = ["HELP", "INFO"] as const;
+
+export type InboundIntent = "stop" | "start" | "help" | "other";
+
+export const STOP_REPLY = "You have been unsubscribed from Nearcast messages. Reply START to resubscribe.";
+export const NOT_SUBSCRIBED_REPLY = "You are not subscribed to any business on Nearcast. Scan a business's QR code to subscribe.";
+const RATES = "Msg & data rates may apply.";
+/** At most this many business names in one reply; the rest are counted. */
+const MAX_NAMES = 5;
+
+function listNames(names: string[]): string {
+  const unique = [...new Set(names.map((n) => n.trim()))];
+  const shown = unique.slice(0, MAX_NAMES);
+  const more = unique.length - shown.length;
+  if (more > 0) return `${shown.join(", ")} and ${more} more`;
+  if (shown.length <= 1) return shown.join("");
+  return `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
+}
+
+export function startReply(names: string[]): string {
+  if (names.length === 0) return NOT_SUBSCRIBED_REPLY;
+  return `You are subscribed to Nearcast messages from ${listNames(names)}. ${RATES} Reply STOP to unsubscribe.`;
+}
+
+export function helpReply(names: string[]): string {
+  const who = names.length > 0 ? `You are subscribed to messages from ${listNames(names)}.` : "You are not subscribed to any business.";
+  return `Nearcast: ${who} ${RATES} Reply STOP to unsubscribe.`;
+}
+
+const byKeyword = new Map<string, InboundIntent>([
+  ...OPT_OUT_KEYWORDS.map((k) => [k, "stop"] as const),
+  ...OPT_IN_KEYWORDS.map((k) => [k, "start"] as const),
+  ...HELP_KEYWORDS.map((k) => [k, "help"] as const),
+]);
+
+const byOptOutType: Record<string, InboundIntent> = { STOP: "stop", START: "start", HELP: "help" };
+
+/** What an inbound message asks for. Twilio's OptOutType (set when its own keyword handling matched, in any of the
+ * languages configured there) wins; otherwise the whole body, trimmed, in any case, must be a keyword. */
+export function inboundIntent(body: unknown, optOutType: unknown): InboundIntent {
+  if (typeof optOutType === "string") {
+    const byType = byOptOutType[optOutType.trim().toUpperCase()];
+    if (byType) return byType;
+  }
+  if (typeof body !== "string") return "other";
+  return byKeyword.get(body.trim().toUpperCase()) ?? "other";
+}
+
+/** TwiML with one <Message>, or an empty <Response/> (no reply). */
+export function twiml(reply: string | null): string {
+  const head = '<?xml version="1.0" encoding="UTF-8"?>';
+  if (reply === null) return `${head}<Response/>`;
+  return `${head}<Response><Message>${escapeXml(reply)}</Message></Response>`;
+}
+
+function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[ch]!);
+}
+
+/** +14155550111 -> +1415***0111: enough to follow a log, not a phone book. */
+export function maskPhone(phone: string): string {
+  return phone.length > 8 ? `${phone.slice(0, 5)}***${phone.slice(-4)}` : "***";
+}
+
+export interface InboundResult {
+  intent: InboundIntent;
+  /** The reply text; null = no reply. */
+  reply: string | null;
+  /** Whether the sender is a known customer. */
+  known: boolean;
+}
+
+export function createInboundMessagesService(deps: { repos: Repos; clock: Clock; config: Config; logger: Logger; optOuts?: OptOutsService }) {
+  const { repos, clock, config, logger } = deps;
+  const optOuts = deps.optOuts ?? createOptOutsService({ repos });
+
+  /** The customer with this From (E.164, maybe `whatsapp:`-prefixed), or undefined. */
+  function sender(from: string): { customer: CustomerRow | undefined; phone: string; whatsapp: boolean } {
+    const whatsapp = /^whatsapp:/i.test(from.trim());
+    const raw = from.trim().replace(/^whatsapp:/i, "").trim();
+    const exact = repos.customers.findByPhone(raw);
+    if (exact) return { customer: exact, phone: raw, whatsapp };
+    const phone = toE164(raw, config.defaultCountry);
+    return { customer: phone ? repos.customers.findByPhone(phone) : undefined, phone: phone ?? raw, whatsapp };
+  }
+
+  function activeBusinessNames(customerId: number): string[] {
+    return repos.subscriptions
+      .listByCustomer(customerId)
+      .filter((s) => s.status === "active")
+      .map((s) => s.businessName);
+  }
+
+  return {
+    /** One inbound message's form fields (From, Body, OptOutType...) -> what to do and what to answer. */
+    handle(params: Record<string, unknown>): InboundResult {
+      const intent = inboundIntent(params.Body, params.OptOutType);
+      const from = typeof params.From === "string" ? params.From : "";
+      if (intent === "other") return { intent, reply: null, known: false };
+      const { customer, phone, whatsapp } = sender(from);
+      const channel = whatsapp ? "whatsapp" : "sms";
+      const note = typeof params.Body === "string" ? `Replied ${JSON.stringify(params.Body.trim().slice(0, 40))}` : undefined;
+      const at = clock.now();
+      const who = maskPhone(phone);
+
+      if (intent === "stop") {
+        if (customer) {
+          const r = optOuts.optOutCustomer(customer.id, { source: `${channel}-stop`, at, ...(note ? { note } : {}) });
+          logger.info(`${who} opted out (${channel}): ${r.businessIds.length} subscription(s) ended, ${r.skippedDeliveries} pending message(s) skipped`);
+        } else {
+          logger.info(`opt-out from ${who}, not a customer: nothing to change`);
+        }
+        // Confirmed either way: nothing will be sent to this number.
+        return { intent, reply: STOP_REPLY, known: customer !== undefined };
+      }
+      if (!customer) {
+        logger.info(`${intent.toUpperCase()} from ${who}, not a customer`);
+        return { intent, reply: intent === "help" ? helpReply([]) : NOT_SUBSCRIBED_REPLY, known: false };
+      }
+      if (intent === "start") {
+        const r = optOuts.optInCustomer(customer.id, { source: `${channel}-start`, at, ...(note ? { note } : {}) });
+        logger.info(`${who} opted in (${channel}): ${r.businessIds.length} subscription(s) resumed`);
+        return { intent, reply: startReply(activeBusinessNames(customer.id)), known: true };
+      }
+      return { intent, reply: helpReply(activeBusinessNames(customer.id)), known: true };
+    },
+  };
+}
+
+export type InboundMessagesService = ReturnType<typeof createInboundMessagesService>;

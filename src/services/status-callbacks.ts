@@ -1,0 +1,162 @@
+import type { Clock } from "../clock.ts";
+import { ValidationError } from "../errors.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { StatusUpdate } from "../messaging/messenger.ts";
+import { parseStatusCallback } from "../messaging/status.ts";
+import type { DeliveryRow, DeliveryStatusValue, StatusFields } from "../repos/delivery-history.ts";
+import type { Repos } from "../repos/index.ts";
+
+// What the provider tells us about a message after the send: Twilio's status callbacks (POST
+// /api/webhooks/twilio/status) and the sandbox messenger's simulated timeline both come through apply().
+//
+// Statuses only move forward. Twilio retries callbacks and does not order them, so a late `sent` arrives after
+// `delivered`, and the same callback can come twice: both are harmless no-ops.
+
+/** How far along a delivery is. Everything not yet confirmed by the provider is 0; Delivered and Failed are final.
+ * A Skipped delivery (opted out meanwhile) is 0 too: a callback about it means the provider did get it after all,
+ * and the history should say what really happened. */
+const RANK: Record<DeliveryStatusValue, number> = {
+  Queued: 0,
+  Sending: 0,
+  Uncertain: 0,
+  Skipped: 0,
+  Sent: 1,
+  Delivered: 2,
+  Failed: 2,
+};
+
+export type ApplyOutcome =
+  /** The delivery moved forward (or got its provider id). */
+  | { kind: "advanced"; deliveryId: number; from: DeliveryStatusValue; to: DeliveryStatusValue }
+  /** Known delivery, nothing to change: a duplicate, a late or out-of-order callback. */
+  | { kind: "unchanged"; deliveryId: number; status: DeliveryStatusValue }
+  /** No delivery has this message sid (nor the delivery id of the callback URL). Logged. */
+  | { kind: "unknown" }
+  /** The callback URL names a delivery that already has another message sid. Logged, nothing written. */
+  | { kind: "mismatch"; deliveryId: number }
+  /** A status that is not about an outbound message (receiving, received, or one we do not know). */
+  | { kind: "ignored" };
+
+/** Texts for the Twilio error codes a local business will meet, for the message history when Twilio sends only the
+ * code (status callbacks carry ErrorCode, rarely ErrorMessage). */
+const TWILIO_ERRORS: Record<number, string> = {
+  21408: "Sending to this region is not enabled",
+  21610: "The recipient replied STOP and has unsubscribed",
+  21614: "Not a mobile number",
+  30001: "Queue overflow",
+  30002: "Account suspended",
+  30003: "Unreachable destination handset",
+  30004: "Message blocked",
+  30005: "Unknown destination handset",
+  30006: "Landline or unreachable carrier",
+  30007: "Message filtered by the carrier",
+  30008: "Unknown error",
+  30034: "Message from an unregistered number (A2P 10DLC)",
+  63016: "WhatsApp: outside the 24-hour window; a template is required",
+};
+
+/** ErrorMessage as given, else a text for the code ("Twilio error 30006: Landline or unreachable carrier"). */
+export function describeProviderError(code: number | null, message: string | null): string | null {
+  if (message) return message;
+  if (code === null) return null;
+  const known = TWILIO_ERRORS[code];
+  return known ? `Twilio error ${code}: ${known}` : `Twilio error ${code}`;
+}
+
+const MAX_ATTEMPTS = 3;
+
+export function createStatusCallbacksService({ repos, clock, logger }: { repos: Repos; clock: Clock; logger: Logger }) {
+  /** The new fields when `update` moves `row` forward; null when it does not. */
+  function change(row: DeliveryRow, update: StatusUpdate): StatusFields | null {
+    const next = update.status;
+    if (next === null) return null;
+    const forward = RANK[next] > RANK[row.status];
+    const fillId = !row.providerId;
+    if (!forward && !fillId) return null;
+    const fields: StatusFields = { updatedAt: clock.now() };
+    if (fillId) fields.providerId = update.providerId;
+    if (forward) {
+      fields.status = next;
+      fields.providerStatus = update.providerStatus;
+      // Handed to the carrier: Sent, Delivered, or `undelivered` (sent but not delivered). A `failed` never left Twilio.
+      if (!row.sentAt && (next !== "Failed" || update.providerStatus === "undelivered")) fields.sentAt = update.at;
+      if (next === "Failed") {
+        fields.errorCode = update.errorCode ?? row.errorCode;
+        fields.errorMessage = describeProviderError(update.errorCode, update.errorMessage) ?? row.errorMessage ?? "Not delivered";
+      } else if (update.errorCode !== null || update.errorMessage) {
+        fields.errorCode = update.errorCode;
+        fields.errorMessage = describeProviderError(update.errorCode, update.errorMessage);
+      } else if (row.status === "Skipped") {
+        // The opt-out's "not sent" note would now be wrong.
+        fields.errorCode = null;
+        fields.errorMessage = null;
+      }
+    }
+    return fields;
+  }
+
+  function find(update: StatusUpdate, deliveryId: number | null): DeliveryRow | { mismatch: DeliveryRow } | null {
+    const bySid = repos.deliveryHistory.findByProviderId(update.providerId);
+    if (bySid) return bySid;
+    if (deliveryId === null) return null;
+    const byId = repos.deliveryHistory.findById(deliveryId);
+    if (!byId) return null;
+    // The delivery was sent under another sid: this callback is not about it.
+    if (byId.providerId && byId.providerId !== update.providerId) return { mismatch: byId };
+    return byId;
+  }
+
+  function apply(update: StatusUpdate, hint: { deliveryId?: number | null } = {}): ApplyOutcome {
+    if (update.status === null) return { kind: "ignored" };
+    const deliveryId = hint.deliveryId ?? null;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      const row = find(update, deliveryId);
+      if (!row) {
+        logger.warn(
+          `status callback for an unknown message ${update.providerId}${deliveryId !== null ? ` (delivery ${deliveryId})` : ""}: ${update.providerStatus}; ignored`,
+        );
+        return { kind: "unknown" };
+      }
+      if ("mismatch" in row) {
+        logger.warn(
+          `status callback for ${update.providerId} names delivery ${row.mismatch.id}, which was sent as ${row.mismatch.providerId}; ignored`,
+        );
+        return { kind: "mismatch", deliveryId: row.mismatch.id };
+      }
+      const fields = change(row, update);
+      if (!fields) return { kind: "unchanged", deliveryId: row.id, status: row.status };
+      // Compare-and-set: if the dispatcher (or another process) changed the row meanwhile, decide again.
+      if (repos.deliveryHistory.updateIfStatus(row.id, row.status, row.providerId, fields)) {
+        if (row.status === "Skipped") {
+          logger.warn(`delivery ${row.id} was skipped (opt-out) but ${update.providerId} reports ${update.providerStatus}`);
+        }
+        return { kind: "advanced", deliveryId: row.id, from: row.status, to: fields.status ?? row.status };
+      }
+    }
+    logger.warn(`status callback for ${update.providerId}: delivery kept changing; ignored`);
+    return { kind: "unknown" };
+  }
+
+  return {
+    /** A status change from the provider (Twilio callback or the sandbox's onStatus). Never moves a status back. */
+    apply,
+
+    /**
+     * The form fields of a Twilio status callback. `deliveryId` comes from the callback URL (?delivery=42): it
+     * finds the delivery even when the send's answer (and so its sid) was lost. A callback without a message sid
+     * is a 400; anything else is answered 200 (Twilio would retry an error for nothing).
+     */
+    handleTwilioCallback(params: Record<string, unknown>, deliveryId: number | null): ApplyOutcome {
+      const update = parseStatusCallback(params, clock.now());
+      if (!update) {
+        const sid = typeof params.MessageSid === "string" ? params.MessageSid : typeof params.SmsSid === "string" ? params.SmsSid : "";
+        if (!sid.trim()) throw new ValidationError("MessageSid is required.", { MessageSid: "required" });
+        logger.info(`status callback for ${sid.slice(0, 40)} ignored (status ${JSON.stringify(String(params.MessageStatus ?? params.SmsStatus ?? "").slice(0, 20))})`);
+        return { kind: "ignored" };
+      }
+      return apply(update, { deliveryId });
+    },
+  };
+}
+
+export type StatusCallbacksService = ReturnType<typeof createStatusCallbacksService>;
