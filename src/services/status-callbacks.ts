@@ -83,13 +83,11 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
       if (next === "Failed") {
         fields.errorCode = update.errorCode ?? row.errorCode;
         fields.errorMessage = describeProviderError(update.errorCode, update.errorMessage) ?? row.errorMessage ?? "Not delivered";
-      } else if (update.errorCode !== null || update.errorMessage) {
+      } else {
+        // On its way or delivered: a note from before (the opt-out's "not sent", the dispatcher's "checking with the
+        // provider", a retried error) would now be wrong; keep only what the provider says now.
         fields.errorCode = update.errorCode;
         fields.errorMessage = describeProviderError(update.errorCode, update.errorMessage);
-      } else if (row.status === "Skipped") {
-        // The opt-out's "not sent" note would now be wrong.
-        fields.errorCode = null;
-        fields.errorMessage = null;
       }
     }
     return fields;

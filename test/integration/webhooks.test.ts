@@ -242,11 +242,11 @@ describe("status webhook: statuses only move forward", () => {
 
   test("Uncertain (answer lost, no sid) found by ?delivery=: moves to Sent and gets its sid, then Delivered", async () => {
     const w = world();
-    const d = insertDelivery(w.ctx, w.broadcast, w.sam, { status: "Uncertain" });
+    const d = insertDelivery(w.ctx, w.broadcast, w.sam, { status: "Uncertain", errorMessage: "Twilio did not answer within 10000 ms" });
     const sid = messageSid();
     expect((await w.post(`${STATUS}?delivery=${d.id}`, callback(sid, "sent"))).status).toBe(200);
     const sent = deliveryById(w.ctx, d.id);
-    expect(sent).toMatchObject({ status: "Sent", providerId: sid, providerStatus: "sent" });
+    expect(sent).toMatchObject({ status: "Sent", providerId: sid, providerStatus: "sent", errorMessage: null });
     expect(sent.sentAt).toEqual(w.ctx.clock.now());
     await w.post(`${STATUS}?delivery=${d.id}`, callback(sid, "delivered"));
     expect(deliveryById(w.ctx, d.id)).toMatchObject({ status: "Delivered", providerId: sid });
