@@ -7,6 +7,7 @@ import { migrate } from "./db/migrate.ts";
 import { consoleLogger, type Logger } from "./lib/logger.ts";
 import { createRepos } from "./repos/index.ts";
 import { createAuthService } from "./services/auth.ts";
+import { createBroadcastsService } from "./services/broadcasts.ts";
 import { createBusinessTypesService } from "./services/business-types.ts";
 import { createBusinessesService } from "./services/businesses.ts";
 import { createPostersService } from "./services/posters.ts";
@@ -45,6 +46,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     posters: createPostersService({ repos, config }),
     subscriptions: createSubscriptionsService({ repos, clock, config }),
     customers: createCustomersService({ repos, clock, config }),
+    broadcasts: createBroadcastsService({ repos, clock, uploads: createUploadsService({ repos, config }) }),
     optOuts: createOptOutsService({ repos }),
     statusCallbacks: createStatusCallbacksService({ repos, clock, logger }),
     inboundMessages: createInboundMessagesService({ repos, clock, config, logger }),

@@ -8,6 +8,7 @@ import { resolveUser } from "./middleware/auth.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { xsrf } from "./middleware/xsrf.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { BROADCAST_UPLOAD_PATHS, broadcastRoutes } from "./routes/broadcast.ts";
 import { businessRoutes, UPLOAD_PATHS } from "./routes/business.ts";
 import { businessMediaRoutes } from "./routes/business-media.ts";
 import { businessTypeRoutes } from "./routes/businesstype.ts";
@@ -38,7 +39,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.use(
     "/api/*",
     // The image uploads cap their own (5 MB) bodies while streaming them.
-    except(UPLOAD_PATHS, bodyLimit({
+    except([...UPLOAD_PATHS, ...BROADCAST_UPLOAD_PATHS], bodyLimit({
       maxSize: JSON_BODY_LIMIT,
       onError: () => {
         throw new PayloadTooLargeError();
@@ -54,6 +55,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/api/subscription", subscriptionRoutes);
   app.route("/api/business", businessRoutes);
   app.route("/api/business", businessMediaRoutes);
+  app.route("/api/business", broadcastRoutes);
   app.route("/api/webhooks/twilio", webhookRoutes);
 
   app.all("/api/*", (c) => errorJson(c, 404, "not_found", "No such API endpoint."));

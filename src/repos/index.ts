@@ -1,8 +1,10 @@
 import type { Db } from "../db/client.ts";
+import { broadcastsRepo } from "./broadcasts.ts";
 import { businessTypesRepo } from "./business-types.ts";
 import { businessesRepo } from "./businesses.ts";
 import { consentEventsRepo } from "./consent-events.ts";
 import { customersRepo } from "./customers.ts";
+import { deliveriesRepo } from "./deliveries.ts";
 import { deliveryHistoryRepo } from "./delivery-history.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
 import { sessionsRepo } from "./sessions.ts";
@@ -25,6 +27,8 @@ export function createRepos(db: Db) {
     subscriptions: subscriptionsRepo(db),
     consentEvents: consentEventsRepo(db),
     uploads: uploadsRepo(db),
+    broadcasts: broadcastsRepo(db),
+    deliveries: deliveriesRepo(db),
     deliveryHistory: deliveryHistoryRepo(db),
   };
 }

@@ -1,0 +1,301 @@
+// The outbox: one row per message to one subscriber (see the deliveries table in src/db/schema.ts).
+// Hot paths (enqueue, claim, record) are plain SQL on prepared statements: a broadcast to 100,000 subscribers is one
+// INSERT ... SELECT, a claim is one UPDATE ... RETURNING, and each result is one UPDATE.
+//
+// Status moves: Queued -> Sending (claimed) -> Sent -> Delivered | Failed. Sending -> Uncertain when the provider's
+// answer was lost (or the process died mid-send); Uncertain is reconciled, never blindly resent. Skipped: the
+// recipient is no longer an active subscriber when their turn came. "Pending" = Queued, Sending or Uncertain.
+import type { Database } from "bun:sqlite";
+import type { Db } from "../db/client.ts";
+import type { DeliveryStatus as ProviderStatus, ProviderMessage } from "../messaging/messenger.ts";
+
+export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped";
+export type DeliveryChannel = "SMS" | "WhatsApp";
+
+export const PENDING_STATUSES: readonly DeliveryStatus[] = ["Queued", "Sending", "Uncertain"];
+
+/** Twilio error codes after which sending the same message again cannot help (the retry endpoint skips them). */
+export const NON_RETRYABLE_CODES: readonly number[] = [
+  21610, // the recipient replied STOP
+  21211, // invalid 'To' number
+  21614, // not a mobile number
+  30004, // message blocked
+  30005, // unknown or inactive destination
+  30006, // landline or unreachable carrier
+];
+
+export const OPTED_OUT_CODE = 21610;
+
+export interface DeliveryRow {
+  id: number;
+  broadcastId: number;
+  customerId: number;
+  businessId: number;
+  channel: DeliveryChannel;
+  toPhone: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: number;
+  claimedAt: number | null;
+  sentAt: number | null;
+  updatedAt: number | null;
+  providerId: string | null;
+  providerStatus: string | null;
+  errorCode: number | null;
+  errorMessage: string | null;
+}
+
+/** A row handed to the dispatcher by claim(): Sending (send it) or Skipped (no longer subscribed). */
+export interface ClaimedDelivery {
+  id: number;
+  broadcastId: number;
+  customerId: number;
+  channel: DeliveryChannel;
+  toPhone: string;
+  attempts: number;
+  claimedAt: number;
+  status: "Sending" | "Skipped";
+}
+
+export interface StatusCounts {
+  Queued: number;
+  Sending: number;
+  Uncertain: number;
+  Sent: number;
+  Delivered: number;
+  Failed: number;
+  Skipped: number;
+}
+
+export const SKIPPED_MESSAGE = "Not sent: the customer unsubscribed before their turn.";
+
+const COLUMNS = `id, broadcast_id AS broadcastId, customer_id AS customerId, business_id AS businessId, channel,
+  to_phone AS toPhone, status, attempts, next_attempt_at AS nextAttemptAt, claimed_at AS claimedAt, sent_at AS sentAt,
+  updated_at AS updatedAt, provider_id AS providerId, provider_status AS providerStatus, error_code AS errorCode,
+  error_message AS errorMessage`;
+
+function prepare(sqlite: Database) {
+  return {
+    enqueue: sqlite.prepare<unknown, [number, number, number]>(
+      `INSERT INTO deliveries (broadcast_id, customer_id, business_id, channel, to_phone, status, attempts, next_attempt_at)
+       SELECT ?1, c.id, s.business_id, c.contact_preference, c.phone, 'Queued', 0, ?3
+       FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+       WHERE s.business_id = ?2 AND s.status = 'active'
+       ORDER BY s.id`,
+    ),
+    // Claims the due rows in order; a row whose customer is no longer an active subscriber of the business becomes
+    // Skipped in the same statement (a STOP that arrived mid-broadcast).
+    claim: sqlite.prepare<ClaimedDelivery, [number, number]>(
+      `UPDATE deliveries SET
+         status = CASE WHEN EXISTS (SELECT 1 FROM subscriptions s WHERE s.customer_id = deliveries.customer_id
+                                     AND s.business_id = deliveries.business_id AND s.status = 'active')
+                  THEN 'Sending' ELSE 'Skipped' END,
+         attempts = attempts + 1, claimed_at = ?1, updated_at = ?1
+       WHERE id IN (SELECT id FROM deliveries WHERE status = 'Queued' AND next_attempt_at <= ?1
+                    ORDER BY next_attempt_at, id LIMIT ?2)
+       RETURNING id, broadcast_id AS broadcastId, customer_id AS customerId, channel, to_phone AS toPhone, attempts,
+                 claimed_at AS claimedAt, status`,
+    ),
+    skippedText: sqlite.prepare<unknown, [string, number]>(
+      `UPDATE deliveries SET error_message = ?1, attempts = attempts - 1 WHERE id = ?2`,
+    ),
+    recordSent: sqlite.prepare<unknown, [number, string, string, string, number]>(
+      // A status callback may have got here first (it carries the delivery id): never move backwards.
+      `UPDATE deliveries SET
+         status = CASE WHEN status IN ('Queued', 'Sending', 'Uncertain') THEN ?3
+                       WHEN status = 'Sent' AND ?3 IN ('Delivered', 'Failed') THEN ?3 ELSE status END,
+         provider_id = COALESCE(provider_id, ?2), provider_status = COALESCE(provider_status, ?4),
+         sent_at = COALESCE(sent_at, ?5), updated_at = ?5, error_code = NULL, error_message = NULL
+       WHERE id = ?1`,
+    ),
+    requeue: sqlite.prepare<unknown, [number, number, number, string | null, number | null]>(
+      `UPDATE deliveries SET status = 'Queued', next_attempt_at = ?2, updated_at = ?3, error_message = ?4,
+         error_code = ?5
+       WHERE id = ?1 AND status IN ('Sending', 'Uncertain')`,
+    ),
+    markUncertain: sqlite.prepare<unknown, [number, number, number, string]>(
+      `UPDATE deliveries SET status = 'Uncertain', next_attempt_at = ?2, updated_at = ?3, error_message = ?4
+       WHERE id = ?1 AND status = 'Sending'`,
+    ),
+    markFailed: sqlite.prepare<unknown, [number, number | null, string, number]>(
+      `UPDATE deliveries SET status = 'Failed', error_code = ?2, error_message = ?3, updated_at = ?4
+       WHERE id = ?1 AND status IN ('Queued', 'Sending', 'Uncertain')`,
+    ),
+    release: sqlite.prepare<unknown, [number, number]>(
+      `UPDATE deliveries SET status = 'Queued', attempts = MAX(0, attempts - 1), claimed_at = NULL, updated_at = ?2
+       WHERE id = ?1 AND status = 'Sending'`,
+    ),
+    recoverInFlight: sqlite.prepare<{ id: number }, [number, number, string]>(
+      `UPDATE deliveries SET status = 'Uncertain', next_attempt_at = MAX(COALESCE(claimed_at, ?1) + ?2, ?1),
+         updated_at = ?1, error_message = ?3
+       WHERE status = 'Sending' RETURNING id`,
+    ),
+    dueUncertain: sqlite.prepare<DeliveryRow, [number, number]>(
+      `SELECT ${COLUMNS} FROM deliveries WHERE status = 'Uncertain' AND next_attempt_at <= ?1
+       ORDER BY next_attempt_at, id LIMIT ?2`,
+    ),
+    resolve: sqlite.prepare<unknown, [number, string, string, string, number | null, string | null, number]>(
+      `UPDATE deliveries SET status = ?3, provider_id = COALESCE(provider_id, ?2), provider_status = ?4,
+         error_code = ?5, error_message = ?6, sent_at = COALESCE(sent_at, claimed_at, ?7), updated_at = ?7
+       WHERE id = ?1 AND status = 'Uncertain'`,
+    ),
+    postpone: sqlite.prepare<unknown, [number, number, number, string]>(
+      `UPDATE deliveries SET next_attempt_at = ?2, updated_at = ?3, error_message = ?4 WHERE id = ?1 AND status = 'Uncertain'`,
+    ),
+    nextDue: sqlite.prepare<{ at: number | null }, []>(
+      `SELECT MIN(at) AS at FROM (
+         SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'Queued'
+         UNION ALL SELECT MIN(next_attempt_at) FROM deliveries WHERE status = 'Uncertain')`,
+    ),
+    countPending: sqlite.prepare<{ n: number }, []>(
+      `SELECT COUNT(*) AS n FROM deliveries WHERE status IN ('Queued', 'Sending', 'Uncertain')`,
+    ),
+    completeFinished: sqlite.prepare<{ id: number }, [number]>(
+      `UPDATE broadcasts SET completed_at = ?1
+       WHERE completed_at IS NULL AND NOT EXISTS (
+         SELECT 1 FROM deliveries d WHERE d.broadcast_id = broadcasts.id AND d.status IN ('Queued', 'Sending', 'Uncertain'))
+       RETURNING id`,
+    ),
+    findById: sqlite.prepare<DeliveryRow, [number]>(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?1`),
+    findByProviderId: sqlite.prepare<DeliveryRow, [string]>(`SELECT ${COLUMNS} FROM deliveries WHERE provider_id = ?1`),
+    retryFailed: sqlite.prepare<{ id: number }, [number, number]>(
+      `UPDATE deliveries SET status = 'Queued', next_attempt_at = ?2, updated_at = ?2, provider_id = NULL,
+         provider_status = NULL, error_code = NULL, error_message = NULL, claimed_at = NULL, sent_at = NULL
+       WHERE broadcast_id = ?1 AND status = 'Failed'
+         AND (error_code IS NULL OR error_code NOT IN (${NON_RETRYABLE_CODES.join(", ")}))
+       RETURNING id`,
+    ),
+    reopen: sqlite.prepare<unknown, [number]>(`UPDATE broadcasts SET completed_at = NULL WHERE id = ?1`),
+    countsByBroadcast: sqlite.prepare<{ status: DeliveryStatus; n: number }, [number]>(
+      `SELECT status, COUNT(*) AS n FROM deliveries WHERE broadcast_id = ?1 GROUP BY status`,
+    ),
+    listByBroadcast: sqlite.prepare<DeliveryRow, [number]>(`SELECT ${COLUMNS} FROM deliveries WHERE broadcast_id = ?1 ORDER BY id`),
+  };
+}
+
+export function emptyCounts(): StatusCounts {
+  return { Queued: 0, Sending: 0, Uncertain: 0, Sent: 0, Delivered: 0, Failed: 0, Skipped: 0 };
+}
+
+export function deliveriesRepo(db: Db) {
+  const sqlite = db.$client;
+  let ps: ReturnType<typeof prepare> | undefined;
+  const q = () => (ps ??= prepare(sqlite));
+
+  return {
+    /**
+     * One Queued delivery per ACTIVE subscriber of the business (channel from the customer's contact preference,
+     * phone snapshotted), with one INSERT ... SELECT. Call inside the transaction that inserted the broadcast.
+     * Returns how many rows it wrote.
+     */
+    enqueue(broadcastId: number, businessId: number, now: number): number {
+      return q().enqueue.run(broadcastId, businessId, now).changes;
+    },
+
+    /**
+     * Claims up to `limit` due Queued deliveries in one short transaction (one statement): they become Sending
+     * (attempts + 1, claimed_at = now), or Skipped when the customer is no longer an active subscriber.
+     */
+    claim(now: number, limit: number): ClaimedDelivery[] {
+      if (limit <= 0) return [];
+      return sqlite.transaction(() => {
+        const rows = q().claim.all(now, limit);
+        for (const r of rows) if (r.status === "Skipped") q().skippedText.run(SKIPPED_MESSAGE, r.id);
+        return rows;
+      })();
+    },
+
+    /** The provider accepted it (or a reconcile found it). */
+    recordSent(id: number, providerId: string, status: ProviderStatus, providerStatus: string, now: number): void {
+      q().recordSent.run(id, providerId, status === "Queued" ? "Sent" : status, providerStatus, now);
+    },
+
+    /** Back to the queue (certainly not accepted): retried at `nextAttemptAt`. */
+    requeue(id: number, nextAttemptAt: number, now: number, reason: string | null, code: number | null = null): void {
+      q().requeue.run(id, nextAttemptAt, now, reason, code);
+    },
+
+    /** The answer was lost: reconcile at `reconcileAt` (or earlier, through a status callback). */
+    markUncertain(id: number, reconcileAt: number, now: number, reason: string): void {
+      q().markUncertain.run(id, reconcileAt, now, reason);
+    },
+
+    markFailed(id: number, code: number | null, message: string, now: number): void {
+      q().markFailed.run(id, code, message, now);
+    },
+
+    /** Claimed but never handed to the provider (graceful stop): back to Queued, the attempt not counted. */
+    release(ids: number[], now: number): number {
+      if (ids.length === 0) return 0;
+      return sqlite.transaction(() => ids.reduce((n, id) => n + q().release.run(id, now).changes, 0))();
+    },
+
+    /**
+     * At dispatcher start: rows still Sending were in flight when the previous process died. They become Uncertain,
+     * to be reconciled `graceMs` after their claim (a late answer or status callback may still settle them).
+     */
+    recoverInFlight(now: number, graceMs: number): number[] {
+      return q()
+        .recoverInFlight.all(now, graceMs, "In flight when the dispatcher stopped; checking with the provider")
+        .map((r) => r.id);
+    },
+
+    dueUncertain(now: number, limit: number): DeliveryRow[] {
+      return q().dueUncertain.all(now, limit);
+    },
+
+    /** An Uncertain delivery found at the provider. */
+    resolveFound(id: number, found: ProviderMessage, now: number): void {
+      const status = found.status === null || found.status === "Queued" ? "Sent" : found.status;
+      q().resolve.run(id, found.providerId, status, found.providerStatus, found.errorCode, found.errorMessage, now);
+    },
+
+    /** An Uncertain delivery that could not be checked yet: try again at `at`. */
+    postpone(id: number, at: number, now: number, reason: string): void {
+      q().postpone.run(id, at, now, reason);
+    },
+
+    /** The earliest next_attempt_at of a Queued or Uncertain row (null when there is none). */
+    nextDueAt(): number | null {
+      return q().nextDue.get()?.at ?? null;
+    },
+
+    countPending(): number {
+      return q().countPending.get()?.n ?? 0;
+    },
+
+    /** Sets completed_at on every broadcast with nothing pending any more; returns their ids. */
+    completeFinished(now: number): number[] {
+      return q().completeFinished.all(now).map((r) => r.id);
+    },
+
+    findById(id: number): DeliveryRow | undefined {
+      return q().findById.get(id) ?? undefined;
+    },
+
+    findByProviderId(providerId: string): DeliveryRow | undefined {
+      return q().findByProviderId.get(providerId) ?? undefined;
+    },
+
+    /** Failed deliveries of the broadcast that may be sent again (see NON_RETRYABLE_CODES) go back to Queued. */
+    retryFailed(broadcastId: number, now: number): number {
+      return sqlite.transaction(() => {
+        const n = q().retryFailed.all(broadcastId, now).length;
+        if (n > 0) q().reopen.run(broadcastId);
+        return n;
+      })();
+    },
+
+    counts(broadcastId: number): StatusCounts {
+      const counts = emptyCounts();
+      for (const r of q().countsByBroadcast.all(broadcastId)) counts[r.status] = r.n;
+      return counts;
+    },
+
+    listByBroadcast(broadcastId: number): DeliveryRow[] {
+      return q().listByBroadcast.all(broadcastId);
+    },
+  };
+}
+
+export type DeliveriesRepo = ReturnType<typeof deliveriesRepo>;

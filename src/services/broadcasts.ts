@@ -1,0 +1,278 @@
+// Broadcasts: publish a message (optional image) to every active subscriber of a business, and report progress.
+// Publishing writes the broadcasts row and one deliveries row per active subscriber in ONE synchronous transaction
+// (the outbox); the dispatcher (src/dispatch/) sends them. Shared by the HTTP API and the CLI.
+import { unlinkSync } from "node:fs";
+import type { Clock } from "../clock.ts";
+import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
+import { SNIFF_BYTES, sniffImage } from "../lib/image-sniff.ts";
+import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
+import type { BroadcastRow, Recipient, SubscriberCounts } from "../repos/broadcasts.ts";
+import type { StatusCounts } from "../repos/deliveries.ts";
+import type { Repos } from "../repos/index.ts";
+import type { UserRow } from "../repos/users.ts";
+import { BUSINESS_NOT_FOUND, canManage } from "./businesses.ts";
+import { MAX_IMAGE_BYTES, type UploadsService } from "./uploads.ts";
+
+// Spec section 5 and 8.
+export const BUSINESS_ID_REQUIRED = "Business ID is required.";
+export const BUSINESS_ID_INVALID = "Business ID must be a positive whole number.";
+export const MESSAGE_REQUIRED = "Message text is required";
+export const MESSAGE_TOO_LONG = `Message text cannot exceed ${MAX_BODY_LENGTH} characters.`;
+export const BROADCAST_INVALID_IMAGE = "Invalid file type. Only image files are allowed.";
+export const BROADCAST_IMAGE_TOO_LARGE = "File size cannot exceed 5MB.";
+export const NOT_YOUR_BUSINESS = "You can only broadcast messages for businesses you created.";
+export const NO_SUBSCRIBERS = "This business has no active subscribers yet. Share your QR code to get some!";
+export const BROADCAST_NOT_FOUND = "Broadcast not found.";
+
+/** One broadcast with its delivery counts. queued + sent + delivered + failed = total: `queued` counts Queued,
+ * Sending and Uncertain (not settled yet); `failed` includes `skipped` (recipients who unsubscribed before their
+ * turn), which is also given on its own. */
+export interface BroadcastSummary {
+  id: number;
+  businessId: number;
+  messageText: string;
+  imagePath: string | null;
+  createdAt: string;
+  total: number;
+  queued: number;
+  sent: number;
+  delivered: number;
+  failed: number;
+  skipped: number;
+  completedAt: string | null;
+}
+
+export type PublishResult =
+  | { message: string; broadcastId: number; recipients: number }
+  | { warning: string };
+
+export interface PublishInput {
+  /** As received (multipart text field, CLI argument). */
+  businessId: unknown;
+  messageText: unknown;
+  /** The image's bytes; null/empty = no image. */
+  image?: Uint8Array | null;
+}
+
+export interface DryRun {
+  businessId: number;
+  businessName: string;
+  messageText: string;
+  counts: SubscriberCounts;
+  recipients: Recipient[];
+}
+
+export function queuedMessage(n: number): string {
+  const s = n === 1 ? "" : "s";
+  return `Broadcast queued: ${n} message${s} to ${n} subscriber${s}.`;
+}
+
+export function toSummary(row: BroadcastRow, c: StatusCounts): BroadcastSummary {
+  return {
+    id: row.id,
+    businessId: row.businessId,
+    messageText: row.messageText,
+    imagePath: row.imagePath,
+    createdAt: new Date(row.createdAt).toISOString(),
+    total: row.total,
+    queued: c.Queued + c.Sending + c.Uncertain,
+    sent: c.Sent,
+    delivered: c.Delivered,
+    failed: c.Failed + c.Skipped,
+    skipped: c.Skipped,
+    completedAt: row.completedAt === null ? null : new Date(row.completedAt).toISOString(),
+  };
+}
+
+function parseBusinessId(raw: unknown): number {
+  const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
+  if (!text) throw new ValidationError(BUSINESS_ID_REQUIRED, { BusinessId: BUSINESS_ID_REQUIRED });
+  if (!/^[1-9]\d{0,15}$/.test(text)) throw new ValidationError(BUSINESS_ID_INVALID, { BusinessId: BUSINESS_ID_INVALID });
+  return Number(text);
+}
+
+function parseMessage(raw: unknown): string {
+  const text = typeof raw === "string" ? raw.trim() : "";
+  if (!text) throw new ValidationError(MESSAGE_REQUIRED, { MessageText: MESSAGE_REQUIRED });
+  if (text.length > MAX_BODY_LENGTH) throw new ValidationError(MESSAGE_TOO_LONG, { MessageText: MESSAGE_TOO_LONG });
+  return text;
+}
+
+/** Checks the image by its content (JPEG, PNG, GIF, BMP) and size, before anything is stored. */
+export function checkBroadcastImage(bytes: Uint8Array): void {
+  if (bytes.length > MAX_IMAGE_BYTES) throw new PayloadTooLargeError(BROADCAST_IMAGE_TOO_LARGE);
+  if (!sniffImage(bytes.subarray(0, SNIFF_BYTES))) {
+    throw new ValidationError(BROADCAST_INVALID_IMAGE, { Image: BROADCAST_INVALID_IMAGE });
+  }
+}
+
+/** Thrown inside the enqueue transaction to roll it back when nobody is subscribed any more. */
+class NobodySubscribed extends Error {}
+
+export function createBroadcastsService({ repos, clock, uploads }: { repos: Repos; clock: Clock; uploads: UploadsService }) {
+  /** A business the user may read (another owner's: 404, as for every other read). */
+  function readable(user: UserRow, businessId: number) {
+    const row = repos.businesses.findById(businessId);
+    if (!row || !canManage(user, row)) throw new NotFoundError(BUSINESS_NOT_FOUND);
+    return row;
+  }
+
+  function broadcastOf(user: UserRow | null, id: number): BroadcastRow {
+    const row = repos.broadcasts.findById(id);
+    if (!row || (user && !canManage(user, row))) throw new NotFoundError(BROADCAST_NOT_FOUND);
+    return row;
+  }
+
+  function summary(row: BroadcastRow): BroadcastSummary {
+    return toSummary(row, repos.deliveries.counts(row.id));
+  }
+
+  /** Removes an image stored for a broadcast that was not written after all. */
+  function discard(filePath: string): void {
+    const upload = uploads.find(filePath);
+    const path = uploads.localPath(filePath);
+    if (upload) repos.uploads.delete(upload.fileName);
+    if (path) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // already gone
+      }
+    }
+  }
+
+  /**
+   * The outbox write: the broadcast row and one delivery per active subscriber, in one synchronous transaction.
+   * null when nobody is subscribed at that moment (nothing is written).
+   */
+  function enqueue(businessId: number, createdBy: number | null, messageText: string, imagePath: string | null) {
+    const now = clock.now().getTime();
+    try {
+      return repos.transaction(() => {
+        const id = repos.broadcasts.insert({ businessId, createdBy, messageText, imagePath, createdAt: now });
+        const n = repos.deliveries.enqueue(id, businessId, now);
+        if (n === 0) throw new NobodySubscribed();
+        repos.broadcasts.setTotal(id, n);
+        return { id, n };
+      });
+    } catch (e) {
+      if (e instanceof NobodySubscribed) return null;
+      throw e;
+    }
+  }
+
+  async function publishTo(
+    business: { id: number; ownerId: number },
+    createdBy: number | null,
+    messageText: string,
+    image: Uint8Array | null,
+  ): Promise<PublishResult> {
+    if (image) checkBroadcastImage(image);
+    if (repos.broadcasts.subscriberCounts(business.id).total === 0) return { warning: NO_SUBSCRIBERS };
+    // The image is stored under the business owner (it is the owner's broadcast, whoever pressed Send).
+    const stored = image ? await uploads.saveBytes(business.ownerId, "broadcast", image) : null;
+    let written: { id: number; n: number } | null;
+    try {
+      written = enqueue(business.id, createdBy, messageText, stored?.filePath ?? null);
+    } catch (e) {
+      if (stored) discard(stored.filePath);
+      throw e;
+    }
+    if (!written) {
+      if (stored) discard(stored.filePath);
+      return { warning: NO_SUBSCRIBERS };
+    }
+    return { message: queuedMessage(written.n), broadcastId: written.id, recipients: written.n };
+  }
+
+  function withImageErrors<T>(p: Promise<T>): Promise<T> {
+    // The uploads service speaks the business form's texts; a broadcast has its own (spec section 5).
+    return p.catch((e: unknown) => {
+      if (e instanceof PayloadTooLargeError) throw new PayloadTooLargeError(BROADCAST_IMAGE_TOO_LARGE);
+      if (e instanceof ValidationError && e.fields?.file) {
+        throw new ValidationError(BROADCAST_INVALID_IMAGE, { Image: BROADCAST_INVALID_IMAGE });
+      }
+      throw e;
+    });
+  }
+
+  return {
+    /**
+     * POST PublishMessageToAllCustomers. 400 for a missing business id or blank text, 404 for an unknown business,
+     * 403 for another owner's (an admin may broadcast for any), 400/413 for a bad image; {warning} when the business
+     * has no active subscriber.
+     */
+    publish(user: UserRow, input: PublishInput): Promise<PublishResult> {
+      const businessId = parseBusinessId(input.businessId);
+      const messageText = parseMessage(input.messageText);
+      const business = repos.businesses.findById(businessId);
+      if (!business) throw new NotFoundError(BUSINESS_NOT_FOUND);
+      if (!canManage(user, business)) throw new ForbiddenError(NOT_YOUR_BUSINESS);
+      const image = input.image && input.image.length > 0 ? input.image : null;
+      return withImageErrors(publishTo(business, user.id, messageText, image));
+    },
+
+    /** The operator's publish (CLI): any business, recorded with no creating user. */
+    publishAsOperator(input: PublishInput): Promise<PublishResult> {
+      const businessId = parseBusinessId(input.businessId);
+      const messageText = parseMessage(input.messageText);
+      const business = repos.businesses.findById(businessId);
+      if (!business) throw new NotFoundError(BUSINESS_NOT_FOUND);
+      const image = input.image && input.image.length > 0 ? input.image : null;
+      return withImageErrors(publishTo(business, null, messageText, image));
+    },
+
+    /** What a publish would do now, without writing anything (CLI --dry-run). */
+    dryRun(input: PublishInput): DryRun {
+      const businessId = parseBusinessId(input.businessId);
+      const messageText = parseMessage(input.messageText);
+      if (input.image && input.image.length > 0) checkBroadcastImage(input.image);
+      const business = repos.businesses.findById(businessId);
+      if (!business) throw new NotFoundError(BUSINESS_NOT_FOUND);
+      return {
+        businessId,
+        businessName: business.name,
+        messageText,
+        counts: repos.broadcasts.subscriberCounts(businessId),
+        recipients: repos.broadcasts.recipients(businessId),
+      };
+    },
+
+    subscriberCount(user: UserRow, businessId: number): SubscriberCounts {
+      readable(user, businessId);
+      return repos.broadcasts.subscriberCounts(businessId);
+    },
+
+    /** The business's broadcasts, newest first (at most 100). */
+    list(user: UserRow, businessId: number): BroadcastSummary[] {
+      readable(user, businessId);
+      const counts = repos.broadcasts.countsForBusiness(businessId);
+      return repos.broadcasts
+        .listByBusiness(businessId)
+        .map((row) => toSummary(row, counts.get(row.id) ?? repos.deliveries.counts(row.id)));
+    },
+
+    status(user: UserRow, id: number): BroadcastSummary {
+      return summary(broadcastOf(user, id));
+    },
+
+    /** For the operator (CLI): any broadcast. */
+    statusById(id: number): BroadcastSummary {
+      return summary(broadcastOf(null, id));
+    },
+
+    /** Failed deliveries that may succeed on another try go back to the queue (never an opted-out number). */
+    retryFailed(user: UserRow, broadcastId: number): { message: string; requeued: number } {
+      const row = broadcastOf(user, broadcastId);
+      const requeued = repos.deliveries.retryFailed(row.id, clock.now().getTime());
+      const message =
+        requeued === 0
+          ? "No failed messages can be retried."
+          : `Requeued ${requeued} failed message${requeued === 1 ? "" : "s"}.`;
+      return { message, requeued };
+    },
+  };
+}
+
+export type BroadcastsService = ReturnType<typeof createBroadcastsService>;
+
