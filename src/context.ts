@@ -17,6 +17,7 @@ import { createSubscriptionsService } from "./services/subscriptions.ts";
 import { createOptOutsService } from "./services/opt-outs.ts";
 import { createStatusCallbacksService } from "./services/status-callbacks.ts";
 import { createInboundMessagesService } from "./services/inbound-messages.ts";
+import { createCustomerMessagesService } from "./services/customer-messages.ts";
 import { createUploadsService } from "./services/uploads.ts";
 
 export interface ContextOptions {
@@ -50,6 +51,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     optOuts: createOptOutsService({ repos }),
     statusCallbacks: createStatusCallbacksService({ repos, clock, logger }),
     inboundMessages: createInboundMessagesService({ repos, clock, config, logger }),
+    customerMessages: createCustomerMessagesService({ repos }),
     uploads: createUploadsService({ repos, config }),
   };
   return {

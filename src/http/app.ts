@@ -13,6 +13,7 @@ import { businessRoutes, UPLOAD_PATHS } from "./routes/business.ts";
 import { businessMediaRoutes } from "./routes/business-media.ts";
 import { businessTypeRoutes } from "./routes/businesstype.ts";
 import { customerRoutes } from "./routes/customer.ts";
+import { customerMessageRoutes } from "./routes/customer-messages.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
@@ -52,6 +53,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/api/auth", authRoutes);
   app.route("/api/businesstype", businessTypeRoutes);
   app.route("/api/customer", customerRoutes);
+  app.route("/api/customer", customerMessageRoutes);
   app.route("/api/subscription", subscriptionRoutes);
   app.route("/api/business", businessRoutes);
   app.route("/api/business", businessMediaRoutes);

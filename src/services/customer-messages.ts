@@ -1,0 +1,55 @@
+import { NotFoundError } from "../errors.ts";
+import type { DeliveryHistoryRow } from "../repos/delivery-history.ts";
+import type { Repos } from "../repos/index.ts";
+import type { UserRow } from "../repos/users.ts";
+import type { CustomerMessage, CustomerMessageStatus } from "../schemas/customer-messages.ts";
+import { CUSTOMER_NOT_FOUND } from "./customers.ts";
+import { NOT_SENT_UNSUBSCRIBED } from "./opt-outs.ts";
+import { describeProviderError } from "./status-callbacks.ts";
+
+// The messages modal of the customers list: what was sent to one customer, by which business, and what became of it.
+
+/** Our delivery statuses as the spec's: the in-between states are "Queued" (not sent yet); a delivery skipped
+ * because the person opted out shows as Failed with the reason, so the owner sees why it never arrived. */
+const SHOWN_STATUS: Record<DeliveryHistoryRow["status"], CustomerMessageStatus> = {
+  Queued: "Queued",
+  Sending: "Queued",
+  Uncertain: "Queued",
+  Sent: "Sent",
+  Delivered: "Delivered",
+  Failed: "Failed",
+  Skipped: "Failed",
+};
+
+export function toCustomerMessage(row: DeliveryHistoryRow): CustomerMessage {
+  const status = SHOWN_STATUS[row.status];
+  let errorMessage: string | null = null;
+  if (row.status === "Skipped") errorMessage = row.errorMessage || NOT_SENT_UNSUBSCRIBED;
+  else if (status === "Failed") errorMessage = describeProviderError(row.errorCode, row.errorMessage) ?? "Not delivered";
+  return {
+    businessName: row.businessName,
+    status,
+    messageType: row.channel,
+    sentAt: row.sentAt ? row.sentAt.toISOString() : null,
+    messageText: row.messageText,
+    imageUrl: row.imagePath || null,
+    errorMessage,
+  };
+}
+
+export function createCustomerMessagesService({ repos }: { repos: Repos }) {
+  return {
+    /**
+     * The messages to one customer, newest first. An owner must see the customer in their list (subscribed, not
+     * removed, to one of their businesses; otherwise 404, as for GetCustomerById) and sees only their own
+     * businesses' messages; the admin sees every business's.
+     */
+    list(user: UserRow, customerId: number): CustomerMessage[] {
+      const scope = user.role === "admin" ? null : user.id;
+      if (repos.customers.visibleForCustomer(customerId, scope).length === 0) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+      return repos.deliveryHistory.listForCustomer(customerId, scope).map(toCustomerMessage);
+    },
+  };
+}
+
+export type CustomerMessagesService = ReturnType<typeof createCustomerMessagesService>;

@@ -1,0 +1,202 @@
+import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { subscriptions } from "../../src/db/schema.ts";
+import { CUSTOMER_NOT_FOUND } from "../../src/services/customers.ts";
+import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
+import { apiClient } from "../helpers/api.ts";
+import { testContext } from "../helpers/context.ts";
+import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
+import { insertBroadcast, insertDelivery, messageSid } from "../helpers/delivery-factories.ts";
+import { insertBusiness, insertUser } from "../helpers/factories.ts";
+
+const PATH = "/api/customer/GetCustomerMessages";
+const at = (iso: string) => new Date(iso);
+
+/**
+ * Owner A: "A Bakery", "A Cafe". Owner B: "B Gym". sam subscribes to all three; alice to A Bakery; bob to B Gym.
+ * sam's messages, oldest first: bakery Delivered (image), gym Sent, bakery Failed 30006, gym Skipped (opted out),
+ * cafe Queued, bakery Uncertain by WhatsApp (shown Queued), gym Sending (shown Queued).
+ */
+function world() {
+  const ctx = testContext();
+  const api = apiClient(ctx);
+  const user = (role: "owner" | "admin" = "owner") => {
+    const row = insertUser(ctx, { role });
+    return { id: row.id, token: sessionFor(ctx, row) };
+  };
+  const admin = user("admin");
+  const ownerA = user();
+  const ownerB = user();
+  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery" });
+  const cafe = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Cafe" });
+  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
+  const phone = "+14155550130";
+  const sam = insertSubscriber(ctx, bakery.id, { phone }).customer;
+  insertSubscriber(ctx, cafe.id, { phone });
+  insertSubscriber(ctx, gym.id, { phone });
+  const alice = insertSubscriber(ctx, bakery.id, { phone: "+14155550131" }).customer;
+  const bob = insertSubscriber(ctx, gym.id, { phone: "+14155550132" }).customer;
+
+  const bc = (businessId: number, messageText: string, createdAt: string, imagePath: string | null = null) =>
+    insertBroadcast(ctx, { businessId, messageText, createdAt: at(createdAt), imagePath });
+  const b1 = bc(bakery.id, "Croissants 2 for 1", "2026-01-10T09:00:00Z", "/uploads/croissant.png");
+  const b2 = bc(gym.id, "Free trial week", "2026-01-11T09:00:00Z");
+  const b3 = bc(bakery.id, "Soup of the day", "2026-01-12T09:00:00Z");
+  const b4 = bc(gym.id, "Yoga at 6", "2026-01-13T09:00:00Z");
+  const b5 = bc(cafe.id, "Latte art class", "2026-01-14T09:00:00Z", "https://cdn.example.com/latte.jpg");
+  const b6 = bc(bakery.id, "Weekend cake sale", "2026-01-14T10:00:00Z");
+  const b7 = bc(gym.id, "New kettlebells", "2026-01-14T11:00:00Z");
+  insertDelivery(ctx, b1, sam, { status: "Delivered", providerId: messageSid(), sentAt: at("2026-01-10T09:00:05Z") });
+  insertDelivery(ctx, b2, sam, { status: "Sent", providerId: messageSid(), sentAt: at("2026-01-11T09:00:05Z") });
+  insertDelivery(ctx, b3, sam, { status: "Failed", providerId: messageSid(), sentAt: at("2026-01-12T09:00:05Z"), errorCode: 30006 });
+  insertDelivery(ctx, b4, sam, { status: "Skipped", errorMessage: NOT_SENT_UNSUBSCRIBED });
+  insertDelivery(ctx, b5, sam);
+  insertDelivery(ctx, b6, sam, { status: "Uncertain", channel: "WhatsApp", errorMessage: "Twilio did not answer within 10000 ms" });
+  insertDelivery(ctx, b7, sam, { status: "Sending" });
+  // Other customers' messages never show up in sam's list.
+  insertDelivery(ctx, b1, alice, { status: "Delivered", providerId: messageSid(), sentAt: at("2026-01-10T09:00:06Z") });
+  insertDelivery(ctx, b2, bob, { status: "Delivered", providerId: messageSid(), sentAt: at("2026-01-11T09:00:06Z") });
+  return { ctx, api, admin, ownerA, ownerB, bakery, cafe, gym, sam, alice, bob };
+}
+
+type World = ReturnType<typeof world>;
+type Role = "anon" | "ownerA" | "ownerB" | "admin";
+const tokenOf = (w: World, role: Role) => (role === "anon" ? undefined : w[role].token);
+
+describe("GetCustomerMessages: who sees what", () => {
+  const matrix: { customer: "sam" | "alice" | "bob"; expect: Record<Role, number | string[]> }[] = [
+    {
+      customer: "sam",
+      expect: {
+        anon: 401,
+        ownerA: ["A Bakery", "A Cafe", "A Bakery", "A Bakery"],
+        ownerB: ["B Gym", "B Gym", "B Gym"],
+        admin: ["B Gym", "A Bakery", "A Cafe", "B Gym", "A Bakery", "B Gym", "A Bakery"],
+      },
+    },
+    { customer: "alice", expect: { anon: 401, ownerA: ["A Bakery"], ownerB: 404, admin: ["A Bakery"] } },
+    { customer: "bob", expect: { anon: 401, ownerA: 404, ownerB: ["B Gym"], admin: ["B Gym"] } },
+  ];
+  for (const row of matrix) {
+    for (const role of ["anon", "ownerA", "ownerB", "admin"] as Role[]) {
+      const want = row.expect[role];
+      test(`${role} asks for ${row.customer}'s messages -> ${Array.isArray(want) ? `200, ${want.length} message(s)` : want}`, async () => {
+        const w = world();
+        const res = await w.api.get(`${PATH}?customerId=${w[row.customer].id}`, { token: tokenOf(w, role) });
+        if (Array.isArray(want)) {
+          expect(res.status).toBe(200);
+          expect(res.body.map((m: { businessName: string }) => m.businessName)).toEqual(want);
+        } else {
+          expect(res.status).toBe(want);
+          expect(Object.keys(res.body).sort()).toEqual(["code", "error"]);
+          if (want === 404) expect(res.body.error).toBe(CUSTOMER_NOT_FOUND);
+        }
+      });
+    }
+  }
+
+  test("an unknown customer is a 404 for everyone, the admin too", async () => {
+    const w = world();
+    for (const role of ["ownerA", "admin"] as Role[]) {
+      const res = await w.api.get(`${PATH}?customerId=999999`, { token: tokenOf(w, role) });
+      expect(res.status).toBe(404);
+    }
+  });
+
+  test("a customer the owner removed from their list: 404 for that owner (as GetCustomerById)", async () => {
+    const w = world();
+    w.ctx.db.update(subscriptions).set({ status: "removed" }).where(eq(subscriptions.customerId, w.alice.id)).run();
+    expect((await w.api.get(`${PATH}?customerId=${w.alice.id}`, { token: w.ownerA.token })).status).toBe(404);
+    expect((await w.api.get(`/api/customer/GetCustomerById?id=${w.alice.id}`, { token: w.ownerA.token })).status).toBe(404);
+  });
+
+  test("a customer who replied STOP is still listed, and so are their messages", async () => {
+    const w = world();
+    w.ctx.services.optOuts.optOutCustomer(w.alice.id, { source: "sms-stop", at: at("2026-01-20T00:00:00Z") });
+    const res = await w.api.get(`${PATH}?customerId=${w.alice.id}`, { token: w.ownerA.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(1);
+  });
+
+  test("missing or malformed customerId: 400 naming the parameter", async () => {
+    const w = world();
+    for (const q of ["", "?customerId=", "?customerId=abc", "?customerId=-1", "?id=1"]) {
+      const res = await w.api.get(`${PATH}${q}`, { token: w.ownerA.token });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("validation_failed");
+      expect(res.body.error).toContain("customerId");
+    }
+  });
+});
+
+describe("GetCustomerMessages: contents", () => {
+  test("newest first, every field mapped (admin view)", async () => {
+    const w = world();
+    const res = await w.api.get(`${PATH}?customerId=${w.sam.id}`, { token: w.admin.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([
+      // Not sent yet: ordered by when they were queued, after anything sent earlier.
+      { businessName: "B Gym", status: "Queued", messageType: "SMS", sentAt: null, messageText: "New kettlebells", imageUrl: null, errorMessage: null },
+      { businessName: "A Bakery", status: "Queued", messageType: "WhatsApp", sentAt: null, messageText: "Weekend cake sale", imageUrl: null, errorMessage: null },
+      {
+        businessName: "A Cafe",
+        status: "Queued",
+        messageType: "SMS",
+        sentAt: null,
+        messageText: "Latte art class",
+        imageUrl: "https://cdn.example.com/latte.jpg",
+        errorMessage: null,
+      },
+      { businessName: "B Gym", status: "Failed", messageType: "SMS", sentAt: null, messageText: "Yoga at 6", imageUrl: null, errorMessage: NOT_SENT_UNSUBSCRIBED },
+      {
+        businessName: "A Bakery",
+        status: "Failed",
+        messageType: "SMS",
+        sentAt: "2026-01-12T09:00:05.000Z",
+        messageText: "Soup of the day",
+        imageUrl: null,
+        errorMessage: "Twilio error 30006: Landline or unreachable carrier",
+      },
+      { businessName: "B Gym", status: "Sent", messageType: "SMS", sentAt: "2026-01-11T09:00:05.000Z", messageText: "Free trial week", imageUrl: null, errorMessage: null },
+      {
+        businessName: "A Bakery",
+        status: "Delivered",
+        messageType: "SMS",
+        sentAt: "2026-01-10T09:00:05.000Z",
+        messageText: "Croissants 2 for 1",
+        imageUrl: "/uploads/croissant.png",
+        errorMessage: null,
+      },
+    ]);
+  });
+
+  test("a message sent late sorts by when it was sent, not when it was queued", async () => {
+    const w = world();
+    const old = insertBroadcast(w.ctx, { businessId: w.bakery.id, messageText: "Queued long ago", createdAt: at("2026-01-01T00:00:00Z") });
+    insertDelivery(w.ctx, old, w.sam, { status: "Delivered", providerId: messageSid(), sentAt: at("2026-01-15T00:00:00Z") });
+    const res = await w.api.get(`${PATH}?customerId=${w.sam.id}`, { token: w.ownerA.token });
+    expect(res.body[0].messageText).toBe("Queued long ago");
+  });
+
+  test("statuses are only ever the spec's four", async () => {
+    const w = world();
+    const res = await w.api.get(`${PATH}?customerId=${w.sam.id}`, { token: w.admin.token });
+    for (const m of res.body) expect(["Sent", "Delivered", "Failed", "Queued"]).toContain(m.status);
+  });
+
+  test("a customer with no messages: an empty list", async () => {
+    const w = world();
+    const carol = insertSubscriber(w.ctx, w.cafe.id, { phone: "+14155550133" }).customer;
+    const res = await w.api.get(`${PATH}?customerId=${carol.id}`, { token: w.ownerA.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual([]);
+  });
+
+  test("a failure without code or text still says it was not delivered", async () => {
+    const w = world();
+    const b = insertBroadcast(w.ctx, { businessId: w.bakery.id, messageText: "x", createdAt: at("2026-01-16T00:00:00Z") });
+    insertDelivery(w.ctx, b, w.alice, { status: "Failed" });
+    const res = await w.api.get(`${PATH}?customerId=${w.alice.id}`, { token: w.ownerA.token });
+    expect(res.body[0]).toMatchObject({ status: "Failed", errorMessage: "Not delivered" });
+  });
+});
