@@ -7,9 +7,20 @@ export type NewConsentEventRow = Omit<typeof consentEvents.$inferInsert, "id">;
 
 // Append-only: rows are added, re-attached when a phone number is corrected, and erased only by `forget`.
 export function consentEventsRepo(db: Db) {
+  // Compiled once: the subscribe path writes one event per request.
+  let insert: ReturnType<typeof prepareInsert> | undefined;
   return {
     insert(row: NewConsentEventRow): void {
-      db.insert(consentEvents).values(row).run();
+      (insert ??= prepareInsert(db)).run({
+        customerId: row.customerId,
+        businessId: row.businessId ?? null,
+        kind: row.kind,
+        source: row.source,
+        consentText: row.consentText ?? null,
+        ip: row.ip ?? null,
+        userAgent: row.userAgent ?? null,
+        at: row.at,
+      });
     },
     listByCustomer(customerId: number): ConsentEventRow[] {
       return db.select().from(consentEvents).where(eq(consentEvents.customerId, customerId)).orderBy(asc(consentEvents.id)).all();
@@ -31,4 +42,21 @@ export function consentEventsRepo(db: Db) {
       );
     },
   };
+}
+
+function prepareInsert(db: Db) {
+  const p = sql.placeholder;
+  return db
+    .insert(consentEvents)
+    .values({
+      customerId: p("customerId"),
+      businessId: p("businessId"),
+      kind: p("kind"),
+      source: p("source"),
+      consentText: p("consentText"),
+      ip: p("ip"),
+      userAgent: p("userAgent"),
+      at: p("at"),
+    })
+    .prepare();
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { businesses, customers, subscriptions } from "../db/schema.ts";
 
@@ -19,6 +19,9 @@ export interface CustomerSubscriptionRow {
 }
 
 export function customersRepo(db: Db) {
+  // The subscribe path runs these per request: compiled once (drizzle otherwise re-prepares the SQL every call).
+  let prepared: ReturnType<typeof prepare> | undefined;
+  const ps = () => (prepared ??= prepare(db));
   const visible = () =>
     db
       .select({
@@ -42,10 +45,20 @@ export function customersRepo(db: Db) {
       return db.select().from(customers).where(eq(customers.id, id)).get();
     },
     findByPhone(phone: string): CustomerRow | undefined {
-      return db.select().from(customers).where(eq(customers.phone, phone)).get();
+      return ps().findByPhone.get({ phone });
     },
-    insert(row: NewCustomerRow): CustomerRow {
-      return db.insert(customers).values(row).returning().get();
+    insert(row: NewCustomerRow & { createdAt: Date }): CustomerRow {
+      return ps().insert.get({ phone: row.phone, contactPreference: row.contactPreference ?? "SMS", createdAt: row.createdAt })!;
+    },
+    /**
+     * The id of the customer with this phone, created if new; the preference given is stored either way.
+     * One statement (INSERT ... ON CONFLICT DO UPDATE ... RETURNING) for the subscribe path.
+     */
+    upsertId(phone: string, contactPreference: CustomerRow["contactPreference"], createdAt: Date): number {
+      return ps().upsert.get({ phone, contactPreference, createdAt })!.id;
+    },
+    setContactPreference(id: number, contactPreference: CustomerRow["contactPreference"]): void {
+      ps().setPreference.run({ id, contactPreference });
     },
     update(id: number, fields: Partial<Pick<CustomerRow, "phone" | "contactPreference">>): CustomerRow | undefined {
       return db.update(customers).set(fields).where(eq(customers.id, id)).returning().get();
@@ -73,5 +86,27 @@ export function customersRepo(db: Db) {
         .orderBy(businesses.name)
         .all();
     },
+  };
+}
+
+function prepare(db: Db) {
+  return {
+    findByPhone: db.select().from(customers).where(eq(customers.phone, sql.placeholder("phone"))).prepare(),
+    insert: db
+      .insert(customers)
+      .values({ phone: sql.placeholder("phone"), contactPreference: sql.placeholder("contactPreference"), createdAt: sql.placeholder("createdAt") })
+      .returning()
+      .prepare(),
+    upsert: db
+      .insert(customers)
+      .values({ phone: sql.placeholder("phone"), contactPreference: sql.placeholder("contactPreference"), createdAt: sql.placeholder("createdAt") })
+      .onConflictDoUpdate({ target: customers.phone, set: { contactPreference: sql`excluded.contact_preference` } })
+      .returning({ id: customers.id })
+      .prepare(),
+    setPreference: db
+      .update(customers)
+      .set({ contactPreference: sql`${sql.placeholder("contactPreference")}` })
+      .where(eq(customers.id, sql.placeholder("id")))
+      .prepare(),
   };
 }

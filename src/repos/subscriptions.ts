@@ -20,17 +20,38 @@ export interface SubscriberRow {
   unsubscribedAt: Date | null;
 }
 
+/** What the subscribe path needs to know about a business. */
+export interface SubscribableBusiness {
+  id: number;
+  name: string;
+  isActive: boolean;
+  successMessage: string | null;
+}
+
 export function subscriptionsRepo(db: Db) {
+  // The subscribe path runs these per request: compiled once (drizzle otherwise re-prepares the SQL every call).
+  let prepared: ReturnType<typeof prepare> | undefined;
+  const ps = () => (prepared ??= prepare(db));
   return {
-    find(customerId: number, businessId: number): SubscriptionRow | undefined {
-      return db
-        .select()
-        .from(subscriptions)
-        .where(and(eq(subscriptions.customerId, customerId), eq(subscriptions.businessId, businessId)))
-        .get();
+    /**
+     * Runs fn atomically: a transaction, or a savepoint when one is already open (bun:sqlite nests them), so
+     * one failing piece of a batch rolls back alone.
+     */
+    atomic<T>(fn: () => T): T {
+      return db.$client.transaction(fn)();
     },
-    insert(row: NewSubscriptionRow): SubscriptionRow {
-      return db.insert(subscriptions).values(row).returning().get();
+    business(id: number): SubscribableBusiness | undefined {
+      return ps().business.get({ id });
+    },
+    find(customerId: number, businessId: number): SubscriptionRow | undefined {
+      return ps().find.get({ customerId, businessId });
+    },
+    /** Inserts the subscription unless the customer already has one to that business; true when inserted. */
+    insertIfNew(row: NewSubscriptionRow & { createdAt: Date }): boolean {
+      return ps().insertIfNew.get(params(row)) !== undefined;
+    },
+    insert(row: NewSubscriptionRow & { createdAt: Date }): void {
+      ps().insert.run(params(row));
     },
     update(id: number, fields: SubscriptionFields): void {
       db.update(subscriptions).set(fields).where(eq(subscriptions.id, id)).run();
@@ -82,4 +103,47 @@ export function subscriptionsRepo(db: Db) {
 function subscriptionColumns() {
   const { id, customerId, businessId, status, source, consentAt, consentText, ip, userAgent, unsubscribedAt, createdAt } = subscriptions;
   return { id, customerId, businessId, status, source, consentAt, consentText, ip, userAgent, unsubscribedAt, createdAt };
+}
+
+function params(row: NewSubscriptionRow & { createdAt: Date }) {
+  return {
+    customerId: row.customerId,
+    businessId: row.businessId,
+    status: row.status ?? "active",
+    source: row.source,
+    consentAt: row.consentAt,
+    consentText: row.consentText,
+    ip: row.ip ?? null,
+    userAgent: row.userAgent ?? null,
+    createdAt: row.createdAt,
+  };
+}
+
+function prepare(db: Db) {
+  const p = sql.placeholder;
+  const values = {
+    customerId: p("customerId"),
+    businessId: p("businessId"),
+    status: p("status"),
+    source: p("source"),
+    consentAt: p("consentAt"),
+    consentText: p("consentText"),
+    ip: p("ip"),
+    userAgent: p("userAgent"),
+    createdAt: p("createdAt"),
+  };
+  return {
+    business: db
+      .select({ id: businesses.id, name: businesses.name, isActive: businesses.isActive, successMessage: businesses.successMessage })
+      .from(businesses)
+      .where(eq(businesses.id, p("id")))
+      .prepare(),
+    find: db
+      .select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.customerId, p("customerId")), eq(subscriptions.businessId, p("businessId"))))
+      .prepare(),
+    insert: db.insert(subscriptions).values(values).prepare(),
+    insertIfNew: db.insert(subscriptions).values(values).onConflictDoNothing().returning({ id: subscriptions.id }).prepare(),
+  };
 }

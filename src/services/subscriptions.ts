@@ -4,7 +4,7 @@ import { NotFoundError, TooManyRequestsError, ValidationError } from "../errors.
 import { RateLimiter } from "../lib/rate-limiter.ts";
 import type { CustomerRow } from "../repos/customers.ts";
 import type { Repos } from "../repos/index.ts";
-import type { SubscriptionRow } from "../repos/subscriptions.ts";
+import type { SubscribableBusiness, SubscriptionRow } from "../repos/subscriptions.ts";
 import { DEFAULT_SUCCESS_MESSAGE } from "../schemas/businesses.ts";
 import { consentText } from "../schemas/consent.ts";
 import type { ContactPreference } from "../schemas/customers.ts";
@@ -39,7 +39,8 @@ export function findOrCreateCustomer(repos: Repos, phone: string, contactPrefere
   const existing = repos.customers.findByPhone(phone);
   if (!existing) return { customer: repos.customers.insert({ phone, contactPreference, createdAt: at }), created: true };
   if (existing.contactPreference !== contactPreference) {
-    return { customer: repos.customers.update(existing.id, { contactPreference }) ?? existing, created: false };
+    repos.customers.setContactPreference(existing.id, contactPreference);
+    return { customer: { ...existing, contactPreference }, created: false };
   }
   return { customer: existing, created: false };
 }
@@ -65,21 +66,14 @@ export interface Enrollment {
  * Already active: nothing is written (subscribing twice is idempotent).
  */
 export function enroll(repos: Repos, e: Enrollment): EnrollOutcome {
-  const current = repos.subscriptions.find(e.customerId, e.businessId);
   const consent = { consentAt: e.at, consentText: e.consentText, ip: e.meta.ip, userAgent: e.meta.userAgent };
   const event = { customerId: e.customerId, businessId: e.businessId, source: e.source, ...consent, at: e.at };
-  if (!current) {
-    repos.subscriptions.insert({
-      customerId: e.customerId,
-      businessId: e.businessId,
-      status: "active",
-      source: e.source,
-      ...consent,
-      createdAt: e.at,
-    });
+  const row = { customerId: e.customerId, businessId: e.businessId, status: "active" as const, source: e.source, ...consent, createdAt: e.at };
+  if (repos.subscriptions.insertIfNew(row)) {
     repos.consentEvents.insert({ ...event, kind: "subscribed" });
     return "subscribed";
   }
+  const current = repos.subscriptions.find(e.customerId, e.businessId)!;
   if (current.status === "active") return "already";
   if (current.status === "unsubscribed" && !e.byThePerson) return "opted-out";
   repos.subscriptions.update(current.id, { status: "active", source: e.source, ...consent, unsubscribedAt: null });
@@ -87,15 +81,73 @@ export function enroll(repos: Repos, e: Enrollment): EnrollOutcome {
   return "resubscribed";
 }
 
+/** One validated subscribe request waiting for the next group commit. */
+interface PendingSubscribe {
+  /** The writes; `business` looks a business up once per batch (rows cannot change while the batch runs). */
+  run(business: (id: number) => SubscribableBusiness | undefined): string;
+  resolve(message: string): void;
+  reject(err: unknown): void;
+}
+
 export function createSubscriptionsService({ repos, clock, config }: { repos: Repos; clock: Clock; config: Config }) {
   const limiter = new RateLimiter(clock, config.subscribeLimit, SUBSCRIBE_WINDOW_MS);
+
+  // Group commit: the writes of every subscribe request that arrives in one turn of the event loop go into ONE
+  // transaction (a commit costs far more than the few inserts of a subscription). Each request runs in its own
+  // savepoint, so one failing request rolls back alone and only it gets the error; every request is answered
+  // only after the transaction that holds its rows has committed.
+  let pending: PendingSubscribe[] = [];
+  let scheduled = false;
+
+  function flush(): void {
+    scheduled = false;
+    const batch = pending;
+    pending = [];
+    const outcomes: ({ ok: true; message: string } | { ok: false; error: unknown })[] = [];
+    const seen = new Map<number, SubscribableBusiness | undefined>();
+    const business = (id: number) => {
+      if (!seen.has(id)) seen.set(id, repos.subscriptions.business(id));
+      return seen.get(id);
+    };
+    try {
+      repos.subscriptions.atomic(() => {
+        for (const job of batch) {
+          try {
+            outcomes.push({ ok: true, message: repos.subscriptions.atomic(() => job.run(business)) });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      // The commit itself failed: nothing of this batch is stored.
+      batch.forEach((job) => job.reject(error));
+      return;
+    }
+    batch.forEach((job, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) job.resolve(outcome.message);
+      else job.reject(outcome.error);
+    });
+  }
+
+  function enqueue(run: PendingSubscribe["run"]): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      pending.push({ run, resolve, reject });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+  }
 
   return {
     /**
      * The public subscribe call. Every attempt counts towards the per-IP limit (NEARCAST_SUBSCRIBE_LIMIT per
-     * 10 minutes; 0 turns it off). The customer, subscription and consent event are written in one transaction.
+     * 10 minutes; 0 turns it off). Input errors are answered at once; the customer, subscription and consent
+     * event are written together (group commit) and the answer waits for the commit.
      */
-    subscribe(input: unknown, meta: RequestMeta): SubscribeResponse {
+    async subscribe(input: unknown, meta: RequestMeta): Promise<SubscribeResponse> {
       const ipKey = meta.ip ?? "unknown";
       const wait = limiter.retryAfter(ipKey);
       if (wait > 0) throw new TooManyRequestsError(subscribeLimitMessage(wait), wait);
@@ -103,13 +155,12 @@ export function createSubscriptionsService({ repos, clock, config }: { repos: Re
 
       const data = validate(subscribeSchema, input);
       const phone = e164OrThrow(data.phone, config.defaultCountry);
-      const business = repos.businesses.findById(data.businessId);
-      if (!business || !business.isActive) throw new NotFoundError(SUBSCRIBE_BUSINESS_NOT_FOUND);
       const at = clock.now();
-      repos.transaction(() => {
-        const { customer } = findOrCreateCustomer(repos, phone, data.contactPreference, at);
+      const message = await enqueue((lookup) => {
+        const business = lookup(data.businessId);
+        if (!business || !business.isActive) throw new NotFoundError(SUBSCRIBE_BUSINESS_NOT_FOUND);
         enroll(repos, {
-          customerId: customer.id,
+          customerId: repos.customers.upsertId(phone, data.contactPreference, at),
           businessId: business.id,
           source: data.source,
           consentText: consentText(business.name, data.contactPreference),
@@ -117,8 +168,9 @@ export function createSubscriptionsService({ repos, clock, config }: { repos: Re
           at,
           byThePerson: true,
         });
+        return business.successMessage || DEFAULT_SUCCESS_MESSAGE;
       });
-      return { message: business.successMessage || DEFAULT_SUCCESS_MESSAGE };
+      return { message };
     },
   };
 }

@@ -261,3 +261,54 @@ describe("POST /api/subscription/Subscribe: nothing half-written", () => {
     expect(customerTables(ctx)).toEqual(before);
   });
 });
+
+describe("POST /api/subscription/Subscribe: group commit", () => {
+  test("requests arriving together are committed together, and each is answered only after its rows are stored", async () => {
+    const { ctx, api, business } = setup();
+    let commits = 0;
+    const atomic = ctx.repos.subscriptions.atomic;
+    let depth = 0;
+    ctx.repos.subscriptions.atomic = ((fn: () => unknown) => {
+      if (depth++ === 0) commits++;
+      try {
+        return atomic(fn);
+      } finally {
+        depth--;
+      }
+    }) as typeof atomic;
+    const phones = Array.from({ length: 20 }, (_, i) => `415555${String(1000 + i)}`);
+    const answers = await Promise.all(
+      phones.map(async (phone) => {
+        const res = await api.post(PATH, { businessId: business.id, phone, contactPreference: "SMS" });
+        // By the time the answer arrives, the row is there.
+        const stored = customerTables(ctx).customers.some((c) => c.phone === `+1${phone}`);
+        return { status: res.status, stored };
+      }),
+    );
+    expect(answers.every((a) => a.status === 200 && a.stored)).toBe(true);
+    expect(counts(ctx)).toEqual({ customers: 20, subscriptions: 20, consentEvents: 20 });
+    expect(commits).toBeLessThan(20);
+  });
+
+  test("one failing request in a batch rolls back alone; the others are stored and answered 200", async () => {
+    const { ctx, api, business } = setup();
+    const insert = ctx.repos.consentEvents.insert;
+    let calls = 0;
+    ctx.repos.consentEvents.insert = (row) => {
+      calls += 1;
+      if (calls === 3) throw new Error("disk hiccup");
+      insert(row);
+    };
+    const requests = [
+      ...Array.from({ length: 5 }, (_, i) => ({ businessId: business.id, phone: `415555${2000 + i}`, contactPreference: "SMS" })),
+      { businessId: 9999, phone: "4155552100", contactPreference: "SMS" },
+    ];
+    const statuses = await Promise.all(requests.map(async (body) => (await api.post(PATH, body)).status));
+    ctx.repos.consentEvents.insert = insert;
+    expect(statuses.filter((s) => s === 200)).toHaveLength(4);
+    expect(statuses.filter((s) => s === 500)).toHaveLength(1);
+    expect(statuses[5]).toBe(404);
+    // The failed one left nothing behind: every customer has its subscription and its consent event.
+    expect(counts(ctx)).toEqual({ customers: 4, subscriptions: 4, consentEvents: 4 });
+  });
+});

@@ -12,5 +12,5 @@ export function requestMeta(c: Context<AppEnv>): RequestMeta {
 // Public: the page behind the QR code. {businessId, phone, contactPreference, source?} -> {message}.
 export const subscriptionRoutes = new Hono<AppEnv>().post("/Subscribe", async (c) => {
   const body = await readJson(c);
-  return c.json(c.var.ctx.services.subscriptions.subscribe(body, requestMeta(c)));
+  return c.json(await c.var.ctx.services.subscriptions.subscribe(body, requestMeta(c)));
 });
