@@ -20,7 +20,7 @@ const arg = (name: string, fallback: number) => {
 const SECONDS = arg("seconds", 10);
 const CONNECTIONS = arg("connections", 50);
 const WARMUP_SECONDS = 2;
-const ROUNDS = 2;
+const ROUNDS = 5;
 const TARGET = 3.5;
 
 export interface SideResult {
