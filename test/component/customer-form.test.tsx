@@ -236,16 +236,33 @@ describe("customers list", () => {
     expect(calls.some((c) => c.method === "DELETE")).toBe(false);
   });
 
-  test("Messages calls onMessages with the customer", async () => {
+  test("Messages opens the customer's message history and Close closes it", async () => {
     routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
-    const seen: unknown[] = [];
+    routes["GET /api/customer/GetCustomerMessages"] = {
+      body: [
+        {
+          businessName: "Sunrise Bakery",
+          status: "Delivered",
+          messageType: "WhatsApp",
+          sentAt: "2026-01-15T12:00:00.000Z",
+          messageText: "Croissants 2 for 1 today!",
+          imageUrl: null,
+          errorMessage: null,
+        },
+      ],
+    };
     const mem = memoryLocation({ path: "/customers" });
-    const { findByText } = render(
+    const { findByText, findByRole, queryByRole } = render(
       <Router hook={mem.hook}>
-        <CustomersListPage onMessages={(c) => seen.push(c.id)} />
+        <CustomersListPage />
       </Router>,
     );
     fireEvent.click(await findByText("Messages"));
-    expect(seen).toEqual([9]);
+    const dialog = await findByRole("dialog");
+    expect(dialog.textContent).toContain("Customer Messages");
+    expect(await findByText("Croissants 2 for 1 today!")).toBeTruthy();
+    expect(calls.some((c) => c.url.includes("GetCustomerMessages?customerId=9"))).toBe(true);
+    fireEvent.click(await findByText("Close"));
+    await waitFor(() => expect(queryByRole("dialog")).toBeNull());
   });
 });

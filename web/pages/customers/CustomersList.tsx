@@ -4,7 +4,7 @@ import type { CustomerView } from "../../../src/schemas/customer-admin.ts";
 import { customerApi } from "../../api/customers.ts";
 import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
-import { notify } from "../../state/toasts.ts";
+import { CustomerMessagesModal } from "../../components/CustomerMessagesModal.tsx";
 import "../../styles/customers.css";
 
 export const DELETE_CUSTOMER_FAILED = "Error deleting customer. Please try again.";
@@ -18,11 +18,6 @@ export function shortDate(iso: string): string {
 
 export function deleteConfirmText(phone: string): string {
   return `Are you sure you want to delete customer ${phone}?`;
-}
-
-/** Until the messages modal lands (another feature), the Messages button says so. */
-function messagesComingSoon(customer: CustomerView): void {
-  notify.info("Coming soon", `Messages for ${customer.phone} will be shown here soon.`);
 }
 
 function PreferenceBadge({ value }: { value: CustomerView["contactPreference"] }) {
@@ -45,8 +40,9 @@ function Memberships({ customer }: { customer: CustomerView }) {
   );
 }
 
-export function CustomersListPage({ onMessages = messagesComingSoon }: { onMessages?: (customer: CustomerView) => void }) {
+export function CustomersListPage() {
   const [customers, setCustomers] = useState<CustomerView[]>([]);
+  const [messagesFor, setMessagesFor] = useState<CustomerView | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<number | null>(null);
@@ -134,7 +130,7 @@ export function CustomersListPage({ onMessages = messagesComingSoon }: { onMessa
                   <td data-label="Created Date">{shortDate(c.createdAt)}</td>
                   <td data-label="Actions">
                     <div className="actions">
-                      <button type="button" className="btn btn-secondary btn-sm" onClick={() => onMessages(c)}>
+                      <button type="button" className="btn btn-secondary btn-sm" onClick={() => setMessagesFor(c)}>
                         Messages
                       </button>
                       <Link href={paths.customerEdit(c.id)} className="btn btn-secondary btn-sm">
@@ -156,6 +152,9 @@ export function CustomersListPage({ onMessages = messagesComingSoon }: { onMessa
             </tbody>
           </table>
         </div>
+      )}
+      {messagesFor && (
+        <CustomerMessagesModal customerId={messagesFor.id} customerName={messagesFor.phone} onClose={() => setMessagesFor(null)} />
       )}
     </section>
   );
