@@ -2,16 +2,25 @@ import { Command } from "commander";
 import { ConfigError } from "../src/config.ts";
 import { AppError } from "../src/errors.ts";
 import { VERSION } from "../src/http/routes/health.ts";
-import { businessTypesCommand } from "./commands/business-types.ts";
-import { posterCommand } from "./commands/poster.ts";
-import { customersCommand } from "./commands/customers.ts";
-import { businessesCommand } from "./commands/businesses.ts";
-import { serveCommand } from "./commands/serve.ts";
-import { usersCommand } from "./commands/users.ts";
 import { examples } from "./context.ts";
 
-export function buildProgram(): Command {
-  return new Command("nearcast")
+/**
+ * Every subcommand, in help order, as a loader: a run imports only the module of the command it runs (serve does
+ * not evaluate the other commands' modules, and they do not load the HTTP server, its routes or the UI bundle).
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import("./commands/serve.ts")).serveCommand(),
+  users: async () => (await import("./commands/users.ts")).usersCommand(),
+  "business-types": async () => (await import("./commands/business-types.ts")).businessTypesCommand(),
+  businesses: async () => (await import("./commands/businesses.ts")).businessesCommand(),
+  poster: async () => (await import("./commands/poster.ts")).posterCommand(),
+  customers: async () => (await import("./commands/customers.ts")).customersCommand(),
+  broadcast: async () => (await import("./commands/broadcast.ts")).broadcastCommand(),
+};
+
+/** The command line: every subcommand, or only those named in `only` (what a run needs). */
+export async function buildProgram(only?: readonly string[]): Promise<Command> {
+  const program = new Command("nearcast")
     .description("Nearcast: QR subscriptions and SMS/WhatsApp promotions for local shops, in one file.")
     .version(VERSION)
     .addHelpText(
@@ -22,13 +31,19 @@ export function buildProgram(): Command {
         "nearcast business-types add --name Bakery",
         "nearcast <command> --help",
       ),
-    )
-    .addCommand(serveCommand())
-    .addCommand(usersCommand())
-    .addCommand(businessTypesCommand())
-    .addCommand(businessesCommand())
-    .addCommand(posterCommand())
-    .addCommand(customersCommand());
+    );
+  const names = Object.keys(COMMANDS).filter((name) => !only || only.includes(name));
+  for (const command of await Promise.all(names.map((name) => COMMANDS[name]!()))) program.addCommand(command);
+  return program;
+}
+
+/**
+ * The subcommand argv names when it is a known one, else undefined: then the whole program is built (root help,
+ * --version, `help <command>`, a mistyped command with commander's suggestion).
+ */
+export function commandOf(argv: readonly string[]): string | undefined {
+  const first = argv.slice(2).find((arg) => !arg.startsWith("-"));
+  return first !== undefined && Object.hasOwn(COMMANDS, first) ? first : undefined;
 }
 
 /** One line for a mistake the user can fix; no stack traces. */
@@ -44,10 +59,11 @@ function fail(err: unknown): never {
   process.exit(1);
 }
 
-if (import.meta.main) {
-  try {
-    await buildProgram().parseAsync(process.argv);
-  } catch (err) {
-    fail(err);
-  }
+/** Runs the command line; no top-level await, so the executable can be compiled as CommonJS bytecode. */
+export async function main(argv: readonly string[]): Promise<void> {
+  const command = commandOf(argv);
+  const program = await buildProgram(command === undefined ? undefined : [command]);
+  await program.parseAsync([...argv]);
 }
+
+if (import.meta.main) main(process.argv).catch(fail);

@@ -17,6 +17,9 @@ export function startServer(ctx: AppContext, assets: StaticAssets): RunningServe
     maxRequestBodySize: 6 * 1024 * 1024,
     fetch: (req, srv) => app.fetch(req, srv),
   });
+  // The executable starts with JavaScriptCore's tier-up thresholds raised (scripts/build.ts --compile-jit-policy), so
+  // run-once start-up code (module set-up, migrations) is not JIT-compiled; from here on requests get the normal JIT.
+  Bun.unsafe.setJITPolicy(1);
   const url = `http://${ctx.config.host === "0.0.0.0" ? "localhost" : ctx.config.host}:${server.port}`;
   return {
     url,

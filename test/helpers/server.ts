@@ -14,10 +14,18 @@ export interface RunningBinary {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** The executable to run (default dist/nearcast), e.g. a copy in a temp dir. */
+  binary?: string;
+  /** Working directory of the process (default: this one). */
+  cwd?: string;
+}
+
 /** Starts dist/nearcast on a free port in a fresh temp data dir; resolves once /api/health answers. */
-export async function startBinary(env: Record<string, string> = {}, dataDir?: string): Promise<RunningBinary> {
+export async function startBinary(env: Record<string, string> = {}, dataDir?: string, options: StartOptions = {}): Promise<RunningBinary> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "nearcast-"));
-  const proc = Bun.spawn([BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], {
+  const proc = Bun.spawn([options.binary ?? BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], {
+    cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdout: "pipe",
     stderr: "pipe",
