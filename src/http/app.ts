@@ -35,6 +35,9 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     c.set("ctx", ctx);
     await next();
   });
+  // Twilio's webhooks, ahead of the browser middleware (security headers, XSRF cookie, session): machine-to-machine,
+  // authenticated by X-Twilio-Signature, with their own body cap (routes/webhooks.ts).
+  app.route("/api/webhooks/twilio", webhookRoutes);
   app.use("*", securityHeaders);
   app.use("*", xsrf);
   app.use(
@@ -58,7 +61,6 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/api/business", businessRoutes);
   app.route("/api/business", businessMediaRoutes);
   app.route("/api/business", broadcastRoutes);
-  app.route("/api/webhooks/twilio", webhookRoutes);
 
   app.all("/api/*", (c) => errorJson(c, 404, "not_found", "No such API endpoint."));
   app.route("/uploads", uploadFileRoutes);

@@ -3,7 +3,7 @@ import { ValidationError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { StatusUpdate } from "../messaging/messenger.ts";
 import { parseStatusCallback } from "../messaging/status.ts";
-import type { DeliveryRow, DeliveryStatusValue, StatusFields } from "../repos/delivery-history.ts";
+import type { DeliveryRow, DeliveryStatusValue, StatusColumns } from "../repos/delivery-history.ts";
 import type { Repos } from "../repos/index.ts";
 
 // What the provider tells us about a message after the send: Twilio's status callbacks (POST
@@ -66,31 +66,37 @@ export function describeProviderError(code: number | null, message: string | nul
 const MAX_ATTEMPTS = 3;
 
 export function createStatusCallbacksService({ repos, clock, logger }: { repos: Repos; clock: Clock; logger: Logger }) {
-  /** The new fields when `update` moves `row` forward; null when it does not. */
-  function change(row: DeliveryRow, update: StatusUpdate): StatusFields | null {
+  /** The row's new status columns when `update` moves it forward (or brings its missing sid); null when not. */
+  function change(row: DeliveryRow, update: StatusUpdate): StatusColumns | null {
     const next = update.status;
     if (next === null) return null;
     const forward = RANK[next] > RANK[row.status];
     const fillId = !row.providerId;
     if (!forward && !fillId) return null;
-    const fields: StatusFields = { updatedAt: clock.now() };
-    if (fillId) fields.providerId = update.providerId;
-    if (forward) {
-      fields.status = next;
-      fields.providerStatus = update.providerStatus;
-      // Handed to the carrier: Sent, Delivered, or `undelivered` (sent but not delivered). A `failed` never left Twilio.
-      if (!row.sentAt && (next !== "Failed" || update.providerStatus === "undelivered")) fields.sentAt = update.at;
-      if (next === "Failed") {
-        fields.errorCode = update.errorCode ?? row.errorCode;
-        fields.errorMessage = describeProviderError(update.errorCode, update.errorMessage) ?? row.errorMessage ?? "Not delivered";
-      } else {
-        // On its way or delivered: a note from before (the opt-out's "not sent", the dispatcher's "checking with the
-        // provider", a retried error) would now be wrong; keep only what the provider says now.
-        fields.errorCode = update.errorCode;
-        fields.errorMessage = describeProviderError(update.errorCode, update.errorMessage);
-      }
+    const cols: StatusColumns = {
+      status: row.status,
+      providerId: row.providerId ?? update.providerId,
+      providerStatus: row.providerStatus,
+      errorCode: row.errorCode,
+      errorMessage: row.errorMessage,
+      sentAt: row.sentAt,
+      updatedAt: clock.now(),
+    };
+    if (!forward) return cols;
+    cols.status = next;
+    cols.providerStatus = update.providerStatus;
+    // Handed to the carrier: Sent, Delivered, or `undelivered` (sent but not delivered). A `failed` never left Twilio.
+    if (!row.sentAt && (next !== "Failed" || update.providerStatus === "undelivered")) cols.sentAt = update.at;
+    if (next === "Failed") {
+      cols.errorCode = update.errorCode ?? row.errorCode;
+      cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage) ?? row.errorMessage ?? "Not delivered";
+    } else {
+      // On its way or delivered: a note from before (the opt-out's "not sent", the dispatcher's "checking with the
+      // provider", a retried error) would now be wrong; keep only what the provider says now.
+      cols.errorCode = update.errorCode;
+      cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage);
     }
-    return fields;
+    return cols;
   }
 
   function find(update: StatusUpdate, deliveryId: number | null): DeliveryRow | { mismatch: DeliveryRow } | null {
@@ -121,38 +127,87 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
         );
         return { kind: "mismatch", deliveryId: row.mismatch.id };
       }
-      const fields = change(row, update);
-      if (!fields) return { kind: "unchanged", deliveryId: row.id, status: row.status };
+      const next = change(row, update);
+      if (!next) return { kind: "unchanged", deliveryId: row.id, status: row.status };
       // Compare-and-set: if the dispatcher (or another process) changed the row meanwhile, decide again.
-      if (repos.deliveryHistory.updateIfStatus(row.id, row.status, row.providerId, fields)) {
+      if (repos.deliveryHistory.updateIfStatus(row, next)) {
         if (row.status === "Skipped") {
           logger.warn(`delivery ${row.id} was skipped (opt-out) but ${update.providerId} reports ${update.providerStatus}`);
         }
-        return { kind: "advanced", deliveryId: row.id, from: row.status, to: fields.status ?? row.status };
+        return { kind: "advanced", deliveryId: row.id, from: row.status, to: next.status };
       }
     }
     logger.warn(`status callback for ${update.providerId}: delivery kept changing; ignored`);
     return { kind: "unknown" };
   }
 
+  // Group commit: the callbacks that arrive in one turn of the event loop are applied in ONE transaction (a commit
+  // costs far more than the two statements of a callback), and each is answered only after that commit. A callback
+  // writes at most one row with one statement, so a failing one cannot leave anything half-done in the batch.
+  type Job = { update: StatusUpdate; deliveryId: number | null; resolve(o: ApplyOutcome): void; reject(e: unknown): void };
+  let queue: Job[] = [];
+  let scheduled = false;
+
+  function flush(): void {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    const outcomes: ({ ok: true; value: ApplyOutcome } | { ok: false; error: unknown })[] = [];
+    try {
+      repos.deliveryHistory.atomic(() => {
+        for (const job of batch) {
+          try {
+            outcomes.push({ ok: true, value: apply(job.update, { deliveryId: job.deliveryId }) });
+          } catch (error) {
+            outcomes.push({ ok: false, error });
+          }
+        }
+      });
+    } catch (error) {
+      // The commit itself failed: nothing of this batch is stored (Twilio retries on the error answer).
+      for (const job of batch) job.reject(error);
+      return;
+    }
+    batch.forEach((job, i) => {
+      const o = outcomes[i]!;
+      if (o.ok) job.resolve(o.value);
+      else job.reject(o.error);
+    });
+  }
+
+  /** apply(), batched with the other callbacks of this event-loop turn; resolves once committed. */
+  function submit(update: StatusUpdate, deliveryId: number | null): Promise<ApplyOutcome> {
+    return new Promise((resolve, reject) => {
+      queue.push({ update, deliveryId, resolve, reject });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+  }
+
   return {
-    /** A status change from the provider (Twilio callback or the sandbox's onStatus). Never moves a status back. */
+    /** A status change from the provider (Twilio callback or the sandbox's onStatus), applied at once. Never moves
+     * a status back. */
     apply,
+
+    submit,
 
     /**
      * The form fields of a Twilio status callback. `deliveryId` comes from the callback URL (?delivery=42): it
      * finds the delivery even when the send's answer (and so its sid) was lost. A callback without a message sid
-     * is a 400; anything else is answered 200 (Twilio would retry an error for nothing).
+     * is a 400 (thrown at once); anything else is answered 200 (Twilio would retry an error for nothing). Resolves
+     * after the write is committed (batched with the other callbacks of this event-loop turn).
      */
-    handleTwilioCallback(params: Record<string, unknown>, deliveryId: number | null): ApplyOutcome {
+    handleTwilioCallback(params: Record<string, unknown>, deliveryId: number | null): Promise<ApplyOutcome> {
       const update = parseStatusCallback(params, clock.now());
       if (!update) {
         const sid = typeof params.MessageSid === "string" ? params.MessageSid : typeof params.SmsSid === "string" ? params.SmsSid : "";
         if (!sid.trim()) throw new ValidationError("MessageSid is required.", { MessageSid: "required" });
         logger.info(`status callback for ${sid.slice(0, 40)} ignored (status ${JSON.stringify(String(params.MessageStatus ?? params.SmsStatus ?? "").slice(0, 20))})`);
-        return { kind: "ignored" };
+        return Promise.resolve({ kind: "ignored" });
       }
-      return apply(update, { deliveryId });
+      return submit(update, deliveryId);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { SANDBOX_FAILURE_MESSAGE, SandboxMessenger, type Timers } from "../../src/messaging/sandbox.ts";
 import { twilioSignature, type WebhookParams } from "../../src/messaging/signature.ts";
-import { INVALID_SIGNATURE } from "../../src/http/routes/webhooks.ts";
+import { INVALID_SIGNATURE, signatureValid } from "../../src/http/routes/webhooks.ts";
 import {
   HELP_KEYWORDS,
   NOT_SUBSCRIBED_REPLY,
@@ -187,6 +187,25 @@ describe("status webhook: signature (Twilio configured)", () => {
     expect(deliveryById(w.ctx, d2.id).status).toBe("Sent");
   });
 
+  test("an oversized body is refused before it is read (413), nothing changes", async () => {
+    const w = world();
+    const d = sentDelivery(w);
+    const before = snapshot(w.ctx);
+    const params = { ...callback(d.providerId!, "delivered"), Padding: "x".repeat(70 * 1024) };
+    const res = await w.post(STATUS, params);
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
+    expect(snapshot(w.ctx)).toEqual(before);
+  });
+
+  test("webhook answers set no browser cookie (they bypass the browser middleware)", async () => {
+    const w = world();
+    const d = sentDelivery(w);
+    const res = await w.post(STATUS, callback(d.providerId!, "delivered"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
   test("a signed request without a body type is judged on its (empty) fields: 403", async () => {
     const w = world();
     const d = sentDelivery(w);
@@ -198,6 +217,27 @@ describe("status webhook: signature (Twilio configured)", () => {
     });
     expect(res.status).toBe(403);
     expect(deliveryById(w.ctx, d.id).status).toBe("Sent");
+  });
+});
+
+describe("signatureValid (exact URL first, then twilio's variants)", () => {
+  const params = callback(messageSid(1), "delivered");
+  const path = `${STATUS}?delivery=1`;
+  test("the exact URL", () => {
+    expect(signatureValid(FAKE_AUTH_TOKEN, PUBLIC_URL, path, params, twilioSignature(FAKE_AUTH_TOKEN, PUBLIC_URL, path, params))).toBe(true);
+  });
+  test("Twilio's port variants still pass (through verifyTwilioSignature)", () => {
+    const withPort = twilioSignature(FAKE_AUTH_TOKEN, "https://shop.example.com:443", path, params);
+    expect(signatureValid(FAKE_AUTH_TOKEN, PUBLIC_URL, path, params, withPort)).toBe(true);
+    const withoutPort = twilioSignature(FAKE_AUTH_TOKEN, "http://localhost", path, params);
+    expect(signatureValid(FAKE_AUTH_TOKEN, "http://localhost:80", path, params, withoutPort)).toBe(true);
+  });
+  test("wrong, short, long, empty or missing: false", () => {
+    const good = twilioSignature(FAKE_AUTH_TOKEN, PUBLIC_URL, path, params);
+    for (const bad of [good.slice(1), `${good}=`, "", undefined, "x".repeat(28), twilioSignature("other-token", PUBLIC_URL, path, params)]) {
+      expect(signatureValid(FAKE_AUTH_TOKEN, PUBLIC_URL, path, params, bad)).toBe(false);
+    }
+    expect(signatureValid(FAKE_AUTH_TOKEN, PUBLIC_URL, path, { ...params, MessageStatus: "failed" }, good)).toBe(false);
   });
 });
 
