@@ -1,0 +1,63 @@
+// Baseline for bench/webhooks.ts: POST /api/webhooks/twilio/status on Node with Fastify + @fastify/formbody +
+// better-sqlite3, checking X-Twilio-Signature with twilio's own validateRequest over PUBLIC_URL + path + query (403
+// when wrong), then ONE forward-only UPDATE per request (a late `sent` never overwrites `delivered`), committed
+// before the answer (SQLite autocommit; WAL, synchronous=NORMAL, the same durability settings as Nearcast).
+//   node server.mjs <port> <database file> <auth token> <public url>
+import formbody from "@fastify/formbody";
+import Database from "better-sqlite3";
+import Fastify from "fastify";
+import twilio from "twilio";
+
+const port = Number(process.argv[2] ?? 0);
+const file = process.argv[3] ?? "baseline.db";
+const authToken = process.argv[4] ?? "";
+const publicUrl = (process.argv[5] ?? "").replace(/\/+$/, "");
+
+const db = new Database(file);
+db.pragma("journal_mode = WAL");
+db.pragma("synchronous = NORMAL");
+db.pragma("busy_timeout = 5000");
+db.exec(`
+  CREATE TABLE IF NOT EXISTS deliveries (id INTEGER PRIMARY KEY, provider_id TEXT, status TEXT NOT NULL,
+    provider_status TEXT, error_code INTEGER, error_message TEXT, sent_at INTEGER, updated_at INTEGER);
+  CREATE UNIQUE INDEX IF NOT EXISTS deliveries_provider_id ON deliveries (provider_id);
+`);
+
+const STATUS = { queued: "Sent", accepted: "Sent", scheduled: "Sent", sending: "Sent", sent: "Sent", delivered: "Delivered", read: "Delivered", undelivered: "Failed", failed: "Failed", canceled: "Failed" };
+const RANK = "CASE status WHEN 'Sent' THEN 1 WHEN 'Delivered' THEN 2 WHEN 'Failed' THEN 2 ELSE 0 END";
+const NEW_RANK = "CASE @status WHEN 'Sent' THEN 1 WHEN 'Delivered' THEN 2 WHEN 'Failed' THEN 2 ELSE 0 END";
+const advance = db.prepare(
+  `UPDATE deliveries SET status = @status, provider_status = @raw, error_code = COALESCE(@code, error_code),
+     error_message = COALESCE(@message, error_message), sent_at = COALESCE(sent_at, @now), updated_at = @now
+   WHERE provider_id = @sid AND ${RANK} < ${NEW_RANK}`,
+);
+
+const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+await app.register(formbody);
+app.post("/api/webhooks/twilio/status", (req, reply) => {
+  const params = req.body && typeof req.body === "object" ? req.body : {};
+  const signature = req.headers["x-twilio-signature"];
+  if (typeof signature !== "string" || !twilio.validateRequest(authToken, signature, publicUrl + req.url, params)) {
+    return reply.code(403).send({ error: "Invalid or missing X-Twilio-Signature.", code: "invalid_signature" });
+  }
+  const sid = typeof params.MessageSid === "string" ? params.MessageSid : "";
+  if (!sid) return reply.code(400).send({ error: "MessageSid is required.", code: "validation_failed" });
+  const raw = String(params.MessageStatus ?? "").toLowerCase();
+  const status = STATUS[raw];
+  if (status) {
+    const code = /^\d{1,9}$/.test(String(params.ErrorCode ?? "")) ? Number(params.ErrorCode) : null;
+    advance.run({ sid, status, raw, code, message: params.ErrorMessage || null, now: Date.now() });
+  }
+  return reply.code(200).send();
+});
+app.get("/api/health", () => ({ status: "ok" }));
+
+await app.listen({ port, host: "127.0.0.1" });
+process.stderr.write(`listening on http://127.0.0.1:${app.server.address().port}\n`);
+const stop = async () => {
+  await app.close();
+  db.close();
+  process.exit(0);
+};
+process.once("SIGTERM", stop);
+process.once("SIGINT", stop);
