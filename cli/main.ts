@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   businesses: async () => (await import("./commands/businesses.ts")).businessesCommand(),
   poster: async () => (await import("./commands/poster.ts")).posterCommand(),
   customers: async () => (await import("./commands/customers.ts")).customersCommand(),
+  broadcast: async () => (await import("./commands/broadcast.ts")).broadcastCommand(),
 };
 
 /** The command line: every subcommand, or only those named in `only` (what a run needs). */

@@ -10,6 +10,9 @@ export interface Config {
   adminEmail: string | null;
   sendRate: number;
   subscribeLimit: number;
+  /** NEARCAST_RECONCILE_AFTER (seconds): when a send's answer was lost, how long to wait for its status callback
+   * before asking the provider whether it has the message. */
+  reconcileAfterMs: number;
   defaultCountry: string;
   trustProxy: boolean;
   twilio: TwilioConfig | null;
@@ -150,6 +153,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     env: rawEnv,
     adminEmail,
     sendRate: numberSetting("NEARCAST_SEND_RATE", opt(env, "NEARCAST_SEND_RATE") ?? undefined, 1, 0.01, 10000),
+    reconcileAfterMs: 1000 * numberSetting("NEARCAST_RECONCILE_AFTER", opt(env, "NEARCAST_RECONCILE_AFTER") ?? undefined, 30, 0, 86400),
     subscribeLimit: intSetting("NEARCAST_SUBSCRIBE_LIMIT", opt(env, "NEARCAST_SUBSCRIBE_LIMIT") ?? undefined, 20, 0, 1_000_000),
     defaultCountry: country,
     trustProxy: boolSetting("NEARCAST_TRUST_PROXY", opt(env, "NEARCAST_TRUST_PROXY"), false),

@@ -4,7 +4,10 @@ import { type Clock, systemClock } from "./clock.ts";
 import type { Config } from "./config.ts";
 import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { createDispatcher } from "./dispatch/dispatcher.ts";
+import { lockPathFor } from "./dispatch/lock.ts";
 import { consoleLogger, type Logger } from "./lib/logger.ts";
+import { createMessenger } from "./messaging/index.ts";
 import { createRepos } from "./repos/index.ts";
 import { createAuthService } from "./services/auth.ts";
 import { createBroadcastsService } from "./services/broadcasts.ts";
@@ -54,14 +57,29 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     customerMessages: createCustomerMessagesService({ repos }),
     uploads: createUploadsService({ repos, config }),
   };
+  // Sandbox statuses go where Twilio's status callbacks go; a 21610 on send opts the customer out everywhere.
+  const messenger = createMessenger(config, { clock, logger, onStatus: (u) => void services.statusCallbacks.apply(u) });
+  const dispatcher = createDispatcher({
+    repos,
+    messenger,
+    logger,
+    rate: config.sendRate,
+    lockPath: dbPath === ":memory:" ? null : lockPathFor(config.dataDir),
+    standby: true,
+    reconcileAfterMs: config.reconcileAfterMs,
+    onOptedOut: (customerId, at) => void services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
+  });
   return {
     config,
     db,
     repos,
     services,
+    messenger,
+    dispatcher,
     clock,
     logger,
     close(): void {
+      messenger.close();
       db.$client.close();
     },
   };

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
+import { describeMessenger } from "../../src/messaging/index.ts";
 import { startServer } from "../../src/server.ts";
 import { assets } from "../../build/web/manifest.ts";
 import { dataDirOption, examples } from "../context.ts";
@@ -22,11 +23,15 @@ export function serveCommand(): Command {
     .action((opts: { port?: string; host?: string; dataDir?: string }) => {
       const config = loadConfig(process.env, opts);
       const ctx = createContext(config);
+      for (const line of describeMessenger(config)) ctx.logger.info(line);
       const server = startServer(ctx, assets);
       ctx.logger.info(`Nearcast listening on ${server.url} (data in ${config.dataDir}, public URL ${config.publicUrl})`);
+      // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
+      ctx.dispatcher.start();
       const shutdown = async (signal: string) => {
         ctx.logger.info(`${signal} received, shutting down`);
-        await server.stop();
+        // Stop claiming, let sends in flight finish (up to 10 s), put unstarted claims back in the queue.
+        await Promise.all([server.stop(), ctx.dispatcher.stop()]);
         ctx.close();
         process.exit(0);
       };
