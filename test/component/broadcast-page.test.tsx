@@ -5,7 +5,7 @@ import { act, cleanup, fireEvent, render } from "@testing-library/react";
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
-import { HISTORY_POLL_MS } from "../../web/components/broadcast/BroadcastHistory.tsx";
+import { HISTORY_POLL_MS, MAX_IDLE_REPORT_POLLS } from "../../web/components/broadcast/BroadcastHistory.tsx";
 import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
 
@@ -521,7 +521,7 @@ describe("broadcast history", () => {
     const answers = [
       [broadcast({ queued: 40, sent: 5, delivered: 3, failed: 0, completedAt: null })],
       [broadcast({ queued: 10, sent: 20, delivered: 18, failed: 0, completedAt: null })],
-      [broadcast({ queued: 0, sent: 2, delivered: 45, failed: 1 })],
+      [broadcast({ queued: 0, sent: 0, delivered: 47, failed: 1 })],
     ];
     let i = 0;
     replies[`GET ${HISTORY}`] = () => ({ body: answers[Math.min(i++, answers.length - 1)] });
@@ -546,6 +546,28 @@ describe("broadcast history", () => {
     await act(async () => void jest.advanceTimersByTime(HISTORY_POLL_MS * 5));
     await settle();
     expect(calledPaths(`GET ${HISTORY}`).length).toBe(3);
+  });
+
+  test("after sending, keeps polling while delivery reports are due, and gives up when they never come", async () => {
+    const answers = [
+      [broadcast({ queued: 0, sent: 48, delivered: 0, failed: 0 })],
+      [broadcast({ queued: 0, sent: 8, delivered: 40, failed: 0 })],
+    ];
+    let i = 0;
+    replies[`GET ${HISTORY}`] = () => ({ body: answers[Math.min(i++, answers.length - 1)] });
+    jest.useFakeTimers();
+    const view = await renderPage();
+    await act(async () => void jest.advanceTimersByTime(HISTORY_POLL_MS));
+    await settle();
+    // The delivered count moved on without a reload of the page.
+    expect(calledPaths(`GET ${HISTORY}`).length).toBe(2);
+    expect([...view.getByTestId("broadcast-5").querySelectorAll(".bc-count")].map((el) => el.textContent)).toContain("Delivered40");
+    // The last 8 reports never arrive: after about a minute of unchanged answers the page stops asking.
+    for (let n = 0; n < MAX_IDLE_REPORT_POLLS + 5; n++) {
+      await act(async () => void jest.advanceTimersByTime(HISTORY_POLL_MS));
+      await settle();
+    }
+    expect(calledPaths(`GET ${HISTORY}`).length).toBe(2 + MAX_IDLE_REPORT_POLLS);
   });
 
   test("polling stops when the screen is left", async () => {

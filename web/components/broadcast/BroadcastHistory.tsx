@@ -12,6 +12,10 @@ const MAX_POLL_FAILURES = 3;
 export const RETRY_STARTED = "Retry Started";
 
 export const isUnfinished = (b: BroadcastSummary) => b.queued > 0;
+/** Sent but not yet reported delivered or failed: the carrier's reports usually follow within seconds. */
+const awaitingReports = (b: BroadcastSummary) => b.sent > 0;
+/** Reports that never come (a carrier that does not send them) must not keep the page polling: about a minute. */
+export const MAX_IDLE_REPORT_POLLS = 30;
 
 /** Share of the deliveries that are no longer queued, 0..1 (1 for a broadcast without recipients). */
 export function progressOf(b: BroadcastSummary): number {
@@ -103,7 +107,8 @@ function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retrying: b
 
 /**
  * The business's broadcasts, newest first, with their delivery counts. While any is still sending (queued > 0) the
- * list is read again every 2 s; polling stops when all are finished and when the screen is left. `refreshKey`
+ * list is read again every 2 s; after that, while sent messages await their delivery reports, until the counts stop
+ * changing for about a minute. Polling stops when all are finished and when the screen is left. `refreshKey`
  * changes (a broadcast was just sent) read it again at once.
  */
 export function BroadcastHistory({ businessId, refreshKey = 0 }: { businessId: string; refreshKey?: number }) {
@@ -116,6 +121,8 @@ export function BroadcastHistory({ businessId, refreshKey = 0 }: { businessId: s
     let cancelled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let failures = 0;
+    let idle = 0;
+    let previous = "";
     async function tick() {
       timer = undefined;
       try {
@@ -125,7 +132,11 @@ export function BroadcastHistory({ businessId, refreshKey = 0 }: { businessId: s
         const list = Array.isArray(answer) ? answer : [];
         latest.current = list;
         setItems(list);
-        if (list.some(isUnfinished)) timer = setTimeout(tick, HISTORY_POLL_MS);
+        const snapshot = JSON.stringify(list);
+        idle = snapshot === previous ? idle + 1 : 0;
+        previous = snapshot;
+        const waiting = list.some(awaitingReports) && idle < MAX_IDLE_REPORT_POLLS;
+        if (list.some(isUnfinished) || waiting) timer = setTimeout(tick, HISTORY_POLL_MS);
       } catch (err) {
         if (cancelled) return;
         // Spec section 8: list loads are logged only.
