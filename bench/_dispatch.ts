@@ -1,0 +1,129 @@
+// One side of bench/broadcast.ts's dispatch measurement, in a process of its own (as `nearcast serve` runs the
+// dispatcher), so its peak RSS is its own. Driven by lines on stdin, one slice each, so the bench can alternate the
+// two sides while each stays warm; answers one JSON line per slice, {ms, count, failures}, and on "exit"
+// {peakRssMb} (VmHWM from /proc, or the largest sample elsewhere).
+//   --mode dispatcher --data-dir D --broadcast ID   "N": the dispatcher (rate unlimited, the real twilio client)
+//                                                   sends N more deliveries of broadcast ID ("rest": all the rest)
+//   --mode fetch --text T                           "N OFFSET": a bare fetch loop POSTs N messages
+// Both against the fake Twilio --twilio (JSON {url, accountSid, authToken}), --concurrency at a time.
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { loadConfig } from "../src/config.ts";
+import { createContext } from "../src/context.ts";
+import { createDispatcher } from "../src/dispatch/dispatcher.ts";
+import { MemoryLogger } from "../src/lib/logger.ts";
+import { createMessenger } from "../src/messaging/index.ts";
+
+const opt = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const mode = opt("mode");
+const concurrency = Number(opt("concurrency") ?? 32);
+const fake = JSON.parse(opt("twilio") ?? "{}") as { url: string; accountSid: string; authToken: string };
+const SMS_FROM = "+15550001111";
+const PUBLIC_URL = "https://bench.example.com";
+
+let sampled = 0;
+const sampler = setInterval(() => {
+  sampled = Math.max(sampled, process.memoryUsage.rss());
+}, 20);
+function peakRssMb(): number {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"))?.[1];
+    if (kb) return Number(kb) / 1024;
+  } catch {
+    // not Linux
+  }
+  return Math.max(sampled, process.memoryUsage.rss()) / 1024 / 1024;
+}
+
+type Slice = (args: string[]) => Promise<{ ms: number; count: number; failures: number }>;
+let slice: Slice;
+let close = () => {};
+
+if (mode === "fetch") {
+  const text = opt("text") ?? "";
+  const endpoint = `${fake.url}/2010-04-01/Accounts/${fake.accountSid}/Messages.json`;
+  const auth = `Basic ${Buffer.from(`${fake.accountSid}:${fake.authToken}`).toString("base64")}`;
+  const run = async (n: number, from: number) => {
+    let next = 0;
+    let failures = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        for (;;) {
+          const i = next++;
+          if (i >= n) return;
+          const body = new URLSearchParams({
+            To: `+1415${String(5000000 + from + i).padStart(7, "0")}`,
+            From: SMS_FROM,
+            Body: text,
+            StatusCallback: `${PUBLIC_URL}/api/webhooks/twilio/status?delivery=${from + i}`,
+          });
+          const res = await fetch(endpoint, {
+            method: "POST",
+            headers: { authorization: auth, "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
+            body,
+          });
+          const json = (await res.json()) as { sid?: string };
+          if (res.status !== 201 || !json.sid) failures++;
+        }
+      }),
+    );
+    return failures;
+  };
+  await run(500, 900_000); // warm-up, untimed
+  slice = async ([n, offset]) => {
+    const t0 = performance.now();
+    const failures = await run(Number(n), Number(offset));
+    return { ms: performance.now() - t0, count: Number(n), failures };
+  };
+} else if (mode === "dispatcher") {
+  const config = loadConfig(
+    {
+      NEARCAST_PUBLIC_URL: PUBLIC_URL,
+      TWILIO_ACCOUNT_SID: fake.accountSid,
+      TWILIO_AUTH_TOKEN: fake.authToken,
+      TWILIO_FROM: SMS_FROM,
+      TWILIO_API_BASE: fake.url,
+    },
+    { dataDir: opt("data-dir") },
+  );
+  const ctx = createContext(config, { logger: new MemoryLogger() });
+  const broadcastId = Number(opt("broadcast"));
+  const warmupId = Number(opt("warmup-broadcast"));
+  const messenger = createMessenger(config, { twilioTimeoutMs: 10_000 });
+  const done = (id: number) => ctx.repos.broadcasts.findById(id)?.completedAt != null;
+  /** Runs one dispatcher until `n` sends more (or the broadcast is done); the time from start to then. */
+  const dispatch = async (n: number, id: number) => {
+    const dispatcher = createDispatcher({ repos: ctx.repos, messenger, logger: ctx.logger, rate: Number.POSITIVE_INFINITY, concurrency, lockPath: null });
+    const before = ctx.repos.deliveries.counts(id).Sent;
+    const t0 = performance.now();
+    dispatcher.start();
+    while (dispatcher.stats.sent < n && !done(id)) await Bun.sleep(5);
+    const ms = performance.now() - t0;
+    await dispatcher.stop();
+    const sent = ctx.repos.deliveries.counts(id).Sent - before;
+    return { ms, count: sent, failures: dispatcher.stats.failed + dispatcher.stats.uncertain + dispatcher.stats.requeued };
+  };
+  // Warm-up, untimed: a small broadcast of its own (the twilio module, connections, JIT, SQLite's cache).
+  if (warmupId) await dispatch(Number(opt("warmup-messages") ?? 1000), warmupId);
+  slice = ([n]) => dispatch(n === "rest" ? Number.POSITIVE_INFINITY : Number(n), broadcastId);
+  close = () => {
+    messenger.close();
+    ctx.close();
+  };
+} else {
+  throw new Error("--mode fetch|dispatcher");
+}
+
+process.stdout.write("ready\n");
+for await (const line of createInterface({ input: process.stdin })) {
+  const words = line.trim().split(/\s+/);
+  if (words[0] === "exit") break;
+  process.stdout.write(`${JSON.stringify(await slice(words))}\n`);
+}
+clearInterval(sampler);
+close();
+process.stdout.write(`${JSON.stringify({ peakRssMb: peakRssMb() })}\n`);
+process.exit(0);

@@ -1,0 +1,294 @@
+// Broadcast benchmark: 100,000 subscribers, against named baselines measured in the same run.
+//
+// 1. Enqueue: the broadcasts service's publish (validation, the subscriber count, then ONE transaction with the
+//    broadcast row and one INSERT ... SELECT writing a delivery per active subscriber), against the bare floor: the
+//    same broadcast row and the same INSERT ... SELECT straight on bun:sqlite in one transaction. Interleaved, median
+//    of --rounds each. Target: service <= 2x bare.
+// 2. Dispatch: the dispatcher (rate unlimited, --concurrency sends in flight) through the REAL twilio client against
+//    the fake Twilio (test/helpers/fake-twilio.ts, in a process of its own: bench/_fake-twilio.ts) on loopback,
+//    against the bare floor: a fetch loop POSTing the same form to the same fake with the same concurrency. In
+//    --dispatch-rounds alternating slices of a quarter each (a busy machine weighs on both sides alike), each in a
+//    fresh process of its own (bench/_dispatch.ts, as `nearcast serve` runs it) after an untimed warm-up.
+//    Target: >= 0.6x.
+// 3. Peak RSS (VmHWM) of the dispatching process. Target: <= 100 MB.
+// Afterwards every delivery must be Sent with its own Twilio sid, and the fake must have created every message:
+// exit status 1 otherwise.
+//
+//   npx bun bench/broadcast.ts [--subscribers 100000] [--concurrency 32] [--rounds 3] [--dispatch-rounds 4]
+import { mkdtempSync, rmSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config.ts";
+import { createContext } from "../src/context.ts";
+import { MemoryLogger } from "../src/lib/logger.ts";
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const SUBSCRIBERS = Math.max(1000, arg("subscribers", 100_000));
+const CONCURRENCY = Math.max(1, arg("concurrency", 32));
+const ROUNDS = Math.max(1, arg("rounds", 3));
+const DISPATCH_ROUNDS = Math.max(1, arg("dispatch-rounds", 4));
+/** The dispatcher's untimed warm-up: a broadcast of its own to this many of the subscribers. */
+const WARMUP_MESSAGES = 2000;
+const TEXT = "Flash sale at Ana's Bakery: 2 croissants for $3 until noon! Reply STOP to opt out.";
+const SMS_FROM = "+15550001111";
+const PUBLIC_URL = "https://bench.example.com";
+const TARGET_ENQUEUE = 2;
+const TARGET_DISPATCH = 0.6;
+const TARGET_RSS_MB = 100;
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+// RSS of this process (seeding and enqueue); the dispatch sides report their own.
+let peakRss = 0;
+const sampler = setInterval(() => {
+  peakRss = Math.max(peakRss, process.memoryUsage.rss());
+}, 20);
+
+// The fake Twilio, in its own process.
+const fakeProc = Bun.spawn([process.execPath, join(import.meta.dir, "_fake-twilio.ts")], { stdout: "pipe", stderr: "inherit" });
+const fake = await (async () => {
+  const reader = (fakeProc.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the fake Twilio did not start");
+    text += new TextDecoder().decode(value);
+  }
+  reader.releaseLock();
+  return JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string; accountSid: string; authToken: string; countUrl: string };
+})();
+
+const dir = mkdtempSync(join(tmpdir(), "nearcast-bench-broadcast-"));
+let ok = true;
+try {
+  const config = loadConfig(
+    {
+      NEARCAST_PUBLIC_URL: PUBLIC_URL,
+      TWILIO_ACCOUNT_SID: fake.accountSid,
+      TWILIO_AUTH_TOKEN: fake.authToken,
+      TWILIO_FROM: SMS_FROM,
+      TWILIO_API_BASE: fake.url,
+    },
+    { dataDir: dir },
+  );
+  const ctx = createContext(config, { logger: new MemoryLogger() });
+  const sqlite = ctx.db.$client;
+
+  // --- The world: one owner, one business, SUBSCRIBERS active subscribers (a tenth on WhatsApp... as SMS here:
+  // the fake has no WhatsApp sender configured, and the channel does not change the cost).
+  const now = Date.now();
+  const ownerId = (sqlite.prepare("INSERT INTO users (email, first_name, last_name, password_hash) VALUES ('bench@example.com', 'B', 'B', 'x') RETURNING id").get() as { id: number }).id;
+  const typeId = (sqlite.prepare("INSERT INTO business_types (name) VALUES ('Bakery') RETURNING id").get() as { id: number }).id;
+  const businessId = (
+    sqlite
+      .prepare(
+        "INSERT INTO businesses (owner_id, business_type_id, name, address, phone, sample_product_text) VALUES (?1, ?2, 'Ana''s Bakery', '1 Main St', '+14155550100', 'Bread') RETURNING id",
+      )
+      .get(ownerId, typeId) as { id: number }
+  ).id;
+  const warmupBusinessId = (
+    sqlite
+      .prepare(
+        "INSERT INTO businesses (owner_id, business_type_id, name, address, phone, sample_product_text) VALUES (?1, ?2, 'Warm-up', '1 Main St', '+14155550100', 'Bread') RETURNING id",
+      )
+      .get(ownerId, typeId) as { id: number }
+  ).id;
+  sqlite.transaction(() => {
+    const customer = sqlite.prepare("INSERT INTO customers (phone, contact_preference, created_at) VALUES (?1, 'SMS', ?2) RETURNING id");
+    const sub = sqlite.prepare(
+      "INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, created_at) VALUES (?1, ?2, 'active', 'qr', ?3, 'bench', ?3)",
+    );
+    for (let i = 0; i < SUBSCRIBERS; i++) {
+      const { id } = customer.get(`+1415${String(2000000 + i).padStart(7, "0")}`, now) as { id: number };
+      sub.run(id, businessId, now);
+      if (i < WARMUP_MESSAGES) sub.run(id, warmupBusinessId, now);
+    }
+  })();
+  sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  console.log(`${fmt(SUBSCRIBERS)} subscribers seeded in ${dir} (${cpus().length} CPUs)`);
+
+  // --- 1. Enqueue ---------------------------------------------------------------------------------------------
+  const bareInsert = sqlite.prepare(
+    `INSERT INTO deliveries (broadcast_id, customer_id, business_id, channel, to_phone, status, attempts, next_attempt_at)
+     SELECT ?1, c.id, s.business_id, c.contact_preference, c.phone, 'Queued', 0, ?3
+     FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+     WHERE s.business_id = ?2 AND s.status = 'active' ORDER BY s.id`,
+  );
+  const bareBroadcast = sqlite.prepare(
+    "INSERT INTO broadcasts (business_id, created_by, message_text, image_path, total, created_at) VALUES (?1, NULL, ?2, NULL, ?3, ?4) RETURNING id",
+  );
+  const drop = (id: number) => {
+    sqlite.prepare("DELETE FROM deliveries WHERE broadcast_id = ?1").run(id);
+    sqlite.prepare("DELETE FROM broadcasts WHERE id = ?1").run(id);
+    sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  };
+  const bareTimes: number[] = [];
+  const serviceTimes: number[] = [];
+  let broadcastId = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const t0 = performance.now();
+    const bareId = sqlite.transaction(() => {
+      const id = (bareBroadcast.get(businessId, TEXT, SUBSCRIBERS, Date.now()) as { id: number }).id;
+      bareInsert.run(id, businessId, Date.now());
+      return id;
+    })();
+    bareTimes.push(performance.now() - t0);
+    drop(bareId);
+
+    const t1 = performance.now();
+    const res = await ctx.services.broadcasts.publishAsOperator({ businessId: String(businessId), messageText: TEXT });
+    serviceTimes.push(performance.now() - t1);
+    if (!("broadcastId" in res) || res.recipients !== SUBSCRIBERS) throw new Error(`publish wrote ${JSON.stringify(res)}`);
+    drop(res.broadcastId);
+  }
+  // The broadcast to dispatch, written by the service into a table not riddled with the free pages the timed rounds
+  // left behind (VACUUM): like a real database, where deliveries are never deleted.
+  sqlite.exec("VACUUM");
+  // The warm-up broadcast first: its deliveries are claimed first, by the untimed warm-up.
+  const warmup = await ctx.services.broadcasts.publishAsOperator({ businessId: String(warmupBusinessId), messageText: "warm-up" });
+  if (!("broadcastId" in warmup)) throw new Error("no warm-up broadcast");
+  const queued = await ctx.services.broadcasts.publishAsOperator({ businessId: String(businessId), messageText: TEXT });
+  if (!("broadcastId" in queued)) throw new Error("nothing queued");
+  broadcastId = queued.broadcastId;
+  sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  const bareMs = median(bareTimes);
+  const serviceMs = median(serviceTimes);
+  const enqueueRatio = serviceMs / bareMs;
+
+  // --- 2. Dispatch: each side in a fresh process of its own (bench/_dispatch.ts), as a server would run it ---------
+  ctx.close();
+  /** A bench/_dispatch.ts process: one slice per line sent, one JSON answer per slice. */
+  async function worker(args: string[]) {
+    const proc = Bun.spawn(
+      [process.execPath, join(import.meta.dir, "_dispatch.ts"), ...args, "--twilio", JSON.stringify(fake), "--concurrency", String(CONCURRENCY)],
+      { stdin: "pipe", stdout: "pipe", stderr: "inherit" },
+    );
+    const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let buffered = "";
+    const nextLine = async () => {
+      while (!buffered.includes("\n")) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`bench/_dispatch.ts ${args.join(" ")} exited`);
+        buffered += decoder.decode(value);
+      }
+      const line = buffered.slice(0, buffered.indexOf("\n"));
+      buffered = buffered.slice(line.length + 1);
+      return line;
+    };
+    const say = (line: string) => {
+      proc.stdin.write(`${line}\n`);
+      proc.stdin.flush();
+    };
+    if ((await nextLine()) !== "ready") throw new Error("worker not ready");
+    return {
+      async slice(line: string): Promise<{ ms: number; count: number; failures: number }> {
+        say(line);
+        return JSON.parse(await nextLine());
+      },
+      async exit(): Promise<number> {
+        say("exit");
+        const { peakRssMb } = JSON.parse(await nextLine()) as { peakRssMb: number };
+        await proc.exited;
+        return peakRssMb;
+      },
+    };
+  }
+  const fetchSide = await worker(["--mode", "fetch", "--text", TEXT]);
+  const dispatchSide = await worker([
+    "--mode",
+    "dispatcher",
+    "--data-dir",
+    dir,
+    "--broadcast",
+    String(broadcastId),
+    "--warmup-broadcast",
+    String(warmup.broadcastId),
+    "--warmup-messages",
+    String(WARMUP_MESSAGES),
+  ]);
+  // Alternating slices (the order flips each round), so a busy machine weighs on both sides alike.
+  const slices = Array.from({ length: DISPATCH_ROUNDS }, (_, i) =>
+    i < DISPATCH_ROUNDS - 1 ? Math.floor(SUBSCRIBERS / DISPATCH_ROUNDS) : SUBSCRIBERS - Math.floor(SUBSCRIBERS / DISPATCH_ROUNDS) * (DISPATCH_ROUNDS - 1),
+  );
+  const fetchRuns: { ms: number; count: number; failures: number }[] = [];
+  const dispatchRuns: { ms: number; count: number; failures: number }[] = [];
+  let offset = 0;
+  for (const [i, n] of slices.entries()) {
+    const fetchSlice = async () => fetchRuns.push(await fetchSide.slice(`${n} ${offset}`));
+    const dispatchSlice = async () => dispatchRuns.push(await dispatchSide.slice(i === slices.length - 1 ? "rest" : String(n)));
+    if (i % 2 === 0) {
+      await fetchSlice();
+      await dispatchSlice();
+    } else {
+      await dispatchSlice();
+      await fetchSlice();
+    }
+    offset += n;
+  }
+  const baselineRss = await fetchSide.exit();
+  const dispatchRss = await dispatchSide.exit();
+  const sum = (xs: { ms: number }[]) => xs.reduce((t, x) => t + x.ms, 0);
+  const baseMs = sum(fetchRuns);
+  const baseRate = (fetchRuns.reduce((t, x) => t + x.count, 0) / baseMs) * 1000;
+  const dispatchMs = sum(dispatchRuns);
+  const dispatched = dispatchRuns.reduce((t, x) => t + x.count, 0);
+  const dispatchRate = (dispatched / dispatchMs) * 1000;
+  const dispatchRatio = dispatchRate / baseRate;
+  const run = { count: dispatched, failures: dispatchRuns.reduce((t, x) => t + x.failures, 0) };
+  // (The warm-up may have sent a few of the broadcast's messages: those are not in the timed slices.)
+
+  const check = createContext(config, { logger: new MemoryLogger() });
+  // --- Checks -------------------------------------------------------------------------------------------------
+  const counts = check.repos.deliveries.counts(broadcastId);
+  const distinctSids = (check.db.$client.prepare("SELECT COUNT(DISTINCT provider_id) AS n FROM deliveries WHERE broadcast_id = ?1").get(broadcastId) as { n: number }).n;
+  const created = ((await (await fetch(fake.countUrl)).json()) as { created: number }).created;
+  const expectedCreated = 500 + WARMUP_MESSAGES + SUBSCRIBERS * 2;
+  const checks = [
+    [`every delivery Sent (${fmt(counts.Sent)} of ${fmt(SUBSCRIBERS)})`, counts.Sent === SUBSCRIBERS],
+    [`each with its own Twilio sid (${fmt(distinctSids)})`, distinctSids === SUBSCRIBERS],
+    [`the fake created every message (${fmt(created)} of ${fmt(expectedCreated)})`, created === expectedCreated],
+    [`no failed baseline request (${fetchRuns.reduce((t, x) => t + x.failures, 0)})`, fetchRuns.every((x) => x.failures === 0)],
+    [`the dispatcher timed ${fmt(run.count)} sends, none failed (${run.failures})`, run.failures === 0 && run.count > SUBSCRIBERS * 0.9],
+  ] as const;
+  ok = checks.every(([, pass]) => pass);
+
+  const verdict = (pass: boolean) => (pass ? "target met" : "TARGET NOT MET");
+  console.log("");
+  console.log(`enqueue ${fmt(SUBSCRIBERS)} deliveries (median of ${ROUNDS}):`);
+  console.log(`  service publish            ${serviceMs.toFixed(0).padStart(6)} ms   (${serviceTimes.map((t) => t.toFixed(0)).join(", ")})`);
+  console.log(`  bare INSERT ... SELECT     ${bareMs.toFixed(0).padStart(6)} ms   (${bareTimes.map((t) => t.toFixed(0)).join(", ")})`);
+  console.log(`  ratio                      ${enqueueRatio.toFixed(2)}x  (target <= ${TARGET_ENQUEUE}x: ${verdict(enqueueRatio <= TARGET_ENQUEUE)})`);
+  console.log(`dispatch ${fmt(SUBSCRIBERS)} messages, rate unlimited, ${CONCURRENCY} in flight:`);
+  const perSlice = (runs: { ms: number; count: number }[]) => runs.map((r) => fmt((r.count / r.ms) * 1000)).join(", ");
+  console.log(`  dispatcher (twilio client) ${fmt(dispatchRate).padStart(6)} msg/s (${(dispatchMs / 1000).toFixed(1)} s; slices ${perSlice(dispatchRuns)})`);
+  console.log(`  bare fetch loop            ${fmt(baseRate).padStart(6)} msg/s (${(baseMs / 1000).toFixed(1)} s; slices ${perSlice(fetchRuns)})`);
+  console.log(`  ratio                      ${dispatchRatio.toFixed(2)}x  (target >= ${TARGET_DISPATCH}x: ${verdict(dispatchRatio >= TARGET_DISPATCH)})`);
+  console.log(
+    `peak RSS of the dispatching process ${dispatchRss.toFixed(0)} MB  (target <= ${TARGET_RSS_MB} MB: ${verdict(dispatchRss <= TARGET_RSS_MB)}); ` +
+      `the bare fetch loop's process ${baselineRss.toFixed(0)} MB; this process (seeding, enqueue) ${mb(peakRss).toFixed(0)} MB`,
+  );
+  for (const [what, pass] of checks) console.log(`${pass ? "ok  " : "FAIL"} ${what}`);
+  console.log(
+    JSON.stringify({
+      bench: "broadcast",
+      subscribers: SUBSCRIBERS,
+      concurrency: CONCURRENCY,
+      enqueue: { serviceMs, bareMs, ratio: enqueueRatio },
+      dispatch: { perSecond: dispatchRate, baselinePerSecond: baseRate, ratio: dispatchRatio },
+      peakRssMb: { dispatcher: dispatchRss, fetchLoop: baselineRss, enqueue: mb(peakRss) },
+      ok,
+    }),
+  );
+  check.close();
+} finally {
+  clearInterval(sampler);
+  fakeProc.kill();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(ok ? 0 : 1);
