@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { deliveries, subscriptions } from "../../src/db/schema.ts";
-import { createDispatcher, type Dispatcher, type DispatcherOptions, statusCallbackPath } from "../../src/dispatch/dispatcher.ts";
+import { backoffMs, createDispatcher, type Dispatcher, type DispatcherOptions, statusCallbackPath } from "../../src/dispatch/dispatcher.ts";
 import { isLocked, tryLock } from "../../src/dispatch/lock.ts";
 import { Pacer } from "../../src/dispatch/pacer.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
@@ -257,6 +257,34 @@ describe("provider answers", () => {
     expect(otherRow.status).toBe("Skipped");
     expect(sendsTo(target.customer.phone)).toHaveLength(1);
     expect(ctx.repos.deliveries.retryFailed(broadcastId, sched.now())).toBe(0);
+  });
+
+  test("unavailable (never reached Twilio): back to Queued with backoff, then sent once; every start waits too", async () => {
+    const { broadcastId, subs } = await seed(2);
+    const phone = subs[0]!.customer.phone;
+    const m = recordingMessenger();
+    const real = m.send.bind(m);
+    let refused = 0;
+    m.send = (msg: OutboundMessage) => {
+      if (msg.to === phone && refused < 2) {
+        refused++;
+        m.calls.push({ at: sched.now(), msg });
+        return Promise.resolve({ kind: "unavailable" as const, message: "Twilio unreachable: ConnectionRefused" });
+      }
+      return real(msg);
+    };
+    dispatcher(m, { rate: 100, concurrency: 1 }).start();
+    await until(() => completed(broadcastId));
+    const at = m.calls.filter((c) => c.msg.to === phone).map((c) => c.at);
+    expect(at).toHaveLength(3);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(backoffMs(1));
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(backoffMs(2));
+    const row = rowsOf(broadcastId).find((r) => r.toPhone === phone)!;
+    expect(row).toMatchObject({ status: "Sent", attempts: 3, errorMessage: null });
+    expect(sendsTo(phone)).toHaveLength(1);
+    const other = m.calls.find((c) => c.msg.to !== phone)!;
+    expect(other.at).toBeGreaterThanOrEqual(at[0]! + 1000);
+    expect([backoffMs(1), backoffMs(2), backoffMs(3), backoffMs(40)]).toEqual([1000, 2000, 4000, 600_000]);
   });
 
   test("a permanent error (21211): Failed with the provider's code and message", async () => {
