@@ -1,5 +1,6 @@
 import type { AppContext } from "./context.ts";
 import { createApp } from "./http/app.ts";
+import { serveRoutes } from "./http/routes/subscription.ts";
 import type { StaticAssets } from "./http/static.ts";
 
 export interface RunningServer {
@@ -15,6 +16,8 @@ export function startServer(ctx: AppContext, assets: StaticAssets): RunningServe
     hostname: ctx.config.host,
     // Uploads (5 MB images) are the largest bodies; anything bigger is refused before it is read.
     maxRequestBodySize: 6 * 1024 * 1024,
+    // The public subscribe POST (the hot path) is answered by Bun's router without Hono, with the same checks.
+    routes: serveRoutes(ctx),
     fetch: (req, srv) => app.fetch(req, srv),
   });
   // The executable starts with JavaScriptCore's tier-up thresholds raised (scripts/build.ts --compile-jit-policy), so

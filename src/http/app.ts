@@ -18,10 +18,11 @@ import { healthRoutes } from "./routes/health.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { JSON_BODY_LIMIT } from "./request.ts";
 import { type StaticAssets, serveAsset } from "./static.ts";
 import type { AppEnv } from "./types.ts";
 
-export const JSON_BODY_LIMIT = 64 * 1024;
+export { JSON_BODY_LIMIT };
 
 export interface AppOptions {
   /** The embedded UI bundle; absent in API tests. */
@@ -38,6 +39,9 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   // Twilio's webhooks, ahead of the browser middleware (security headers, XSRF cookie, session): machine-to-machine,
   // authenticated by X-Twilio-Signature, with their own body cap (routes/webhooks.ts).
   app.route("/api/webhooks/twilio", webhookRoutes);
+  // The public subscribe endpoint does the browser middleware's checks itself (XSRF, body cap, security headers),
+  // with the same functions, so that Bun.serve can answer it without Hono (routes/subscription.ts, server.ts).
+  app.route("/api/subscription", subscriptionRoutes);
   app.use("*", securityHeaders);
   app.use("*", xsrf);
   app.use(
@@ -57,7 +61,6 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/api/businesstype", businessTypeRoutes);
   app.route("/api/customer", customerRoutes);
   app.route("/api/customer", customerMessageRoutes);
-  app.route("/api/subscription", subscriptionRoutes);
   app.route("/api/business", businessRoutes);
   app.route("/api/business", businessMediaRoutes);
   app.route("/api/business", broadcastRoutes);

@@ -7,20 +7,20 @@ export type NewConsentEventRow = Omit<typeof consentEvents.$inferInsert, "id">;
 
 // Append-only: rows are added, re-attached when a phone number is corrected, and erased only by `forget`.
 export function consentEventsRepo(db: Db) {
-  // Compiled once: the subscribe path writes one event per request.
+  // Compiled once, plain bun:sqlite: the subscribe path writes one event per request.
   let insert: ReturnType<typeof prepareInsert> | undefined;
   return {
     insert(row: NewConsentEventRow): void {
-      (insert ??= prepareInsert(db)).run({
-        customerId: row.customerId,
-        businessId: row.businessId ?? null,
-        kind: row.kind,
-        source: row.source,
-        consentText: row.consentText ?? null,
-        ip: row.ip ?? null,
-        userAgent: row.userAgent ?? null,
-        at: row.at,
-      });
+      (insert ??= prepareInsert(db)).run(
+        row.customerId,
+        row.businessId ?? null,
+        row.kind,
+        row.source,
+        row.consentText ?? null,
+        row.ip ?? null,
+        row.userAgent ?? null,
+        row.at.getTime(),
+      );
     },
     listByCustomer(customerId: number): ConsentEventRow[] {
       return db.select().from(consentEvents).where(eq(consentEvents.customerId, customerId)).orderBy(asc(consentEvents.id)).all();
@@ -45,18 +45,7 @@ export function consentEventsRepo(db: Db) {
 }
 
 function prepareInsert(db: Db) {
-  const p = sql.placeholder;
-  return db
-    .insert(consentEvents)
-    .values({
-      customerId: p("customerId"),
-      businessId: p("businessId"),
-      kind: p("kind"),
-      source: p("source"),
-      consentText: p("consentText"),
-      ip: p("ip"),
-      userAgent: p("userAgent"),
-      at: p("at"),
-    })
-    .prepare();
+  return db.$client.prepare<never, [number, number | null, string, string, string | null, string | null, string | null, number]>(
+    "INSERT INTO consent_events (customer_id, business_id, kind, source, consent_text, ip, user_agent, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  );
 }

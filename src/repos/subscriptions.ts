@@ -32,23 +32,40 @@ export function subscriptionsRepo(db: Db) {
   // The subscribe path runs these per request: compiled once (drizzle otherwise re-prepares the SQL every call).
   let prepared: ReturnType<typeof prepare> | undefined;
   const ps = () => (prepared ??= prepare(db));
+  // bun:sqlite's transaction() builds a new wrapper (with its deferred/immediate/exclusive variants) on every call:
+  // one wrapper, made once, runs any fn. Nested in an open transaction it uses a savepoint, as before.
+  let atomically: (<T>(fn: () => T) => T) | undefined;
   return {
     /**
      * Runs fn atomically: a transaction, or a savepoint when one is already open (bun:sqlite nests them), so
      * one failing piece of a batch rolls back alone.
      */
     atomic<T>(fn: () => T): T {
-      return db.$client.transaction(fn)();
+      atomically ??= db.$client.transaction(<R>(f: () => R): R => f()) as <R>(f: () => R) => R;
+      return atomically(fn);
     },
     business(id: number): SubscribableBusiness | undefined {
-      return ps().business.get({ id });
+      const row = ps().business.get(id);
+      return row ? { id: row.id, name: row.name, isActive: row.is_active === 1, successMessage: row.success_message } : undefined;
     },
     find(customerId: number, businessId: number): SubscriptionRow | undefined {
       return ps().find.get({ customerId, businessId });
     },
     /** Inserts the subscription unless the customer already has one to that business; true when inserted. */
     insertIfNew(row: NewSubscriptionRow & { createdAt: Date }): boolean {
-      return ps().insertIfNew.get(params(row)) !== undefined;
+      return (
+        ps().insertIfNew.run(
+          row.customerId,
+          row.businessId,
+          row.status ?? "active",
+          row.source,
+          row.consentAt.getTime(),
+          row.consentText,
+          row.ip ?? null,
+          row.userAgent ?? null,
+          row.createdAt.getTime(),
+        ).changes > 0
+      );
     },
     insert(row: NewSubscriptionRow & { createdAt: Date }): void {
       ps().insert.run(params(row));
@@ -133,17 +150,20 @@ function prepare(db: Db) {
     createdAt: p("createdAt"),
   };
   return {
-    business: db
-      .select({ id: businesses.id, name: businesses.name, isActive: businesses.isActive, successMessage: businesses.successMessage })
-      .from(businesses)
-      .where(eq(businesses.id, p("id")))
-      .prepare(),
+    // The two statements of every subscribe request in plain bun:sqlite (drizzle's prepared queries still map
+    // placeholders and rows in JS on each call).
+    business: db.$client.prepare<{ id: number; name: string; is_active: number; success_message: string | null }, [number]>(
+      "SELECT id, name, is_active, success_message FROM businesses WHERE id = ?",
+    ),
+    insertIfNew: db.$client.prepare<never, [number, number, string, string, number, string, string | null, string | null, number]>(
+      "INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, ip, user_agent, created_at) " +
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+    ),
     find: db
       .select()
       .from(subscriptions)
       .where(and(eq(subscriptions.customerId, p("customerId")), eq(subscriptions.businessId, p("businessId"))))
       .prepare(),
     insert: db.insert(subscriptions).values(values).prepare(),
-    insertIfNew: db.insert(subscriptions).values(values).onConflictDoNothing().returning({ id: subscriptions.id }).prepare(),
   };
 }
