@@ -1,3 +1,4 @@
+import { ConfigError } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { createApp } from "./http/app.ts";
 import { serveRoutes } from "./http/routes/subscription.ts";
@@ -11,15 +12,35 @@ export interface RunningServer {
 /** Serves the API and UI until stop() (the CLI calls it on SIGTERM/SIGINT). */
 export function startServer(ctx: AppContext, assets: StaticAssets): RunningServer {
   const app = createApp(ctx, { assets });
-  const server = Bun.serve({
-    port: ctx.config.port,
-    hostname: ctx.config.host,
-    // Uploads (5 MB images) are the largest bodies; anything bigger is refused before it is read.
-    maxRequestBodySize: 6 * 1024 * 1024,
-    // The public subscribe POST (the hot path) is answered by Bun's router without Hono, with the same checks.
-    routes: serveRoutes(ctx),
-    fetch: (req, srv) => app.fetch(req, srv),
-  });
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({
+      port: ctx.config.port,
+      hostname: ctx.config.host,
+      // Uploads stop reading at 5 MB and answer the spec's 413 themselves; this cap only ends absurd bodies early.
+      maxRequestBodySize: 32 * 1024 * 1024,
+      // Never Bun's development error page (it shows stack traces): anything escaping the app gets the one error shape.
+      development: false,
+      // Bun shares the port between processes unless told not to: a second `serve` must fail, not split traffic.
+      reusePort: false,
+      error(err) {
+        ctx.logger.error(`unhandled: ${err.name}: ${err.message}`.replace(/\s+/g, " ").slice(0, 500));
+        return Response.json({ error: "Something went wrong on our side. Please try again.", code: "internal" }, { status: 500 });
+      },
+      // The public subscribe POST (the hot path) is answered by Bun's router without Hono, with the same checks.
+      routes: serveRoutes(ctx),
+      fetch: (req, srv) => app.fetch(req, srv),
+    });
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code === "EADDRINUSE" || /in use/i.test(String(err))) {
+      throw new ConfigError(`port ${ctx.config.port} is already in use: choose another with --port or NEARCAST_PORT`);
+    }
+    if (code === "EACCES" || /permission/i.test(String(err))) {
+      throw new ConfigError(`port ${ctx.config.port} needs more privileges: choose one above 1024 with --port or NEARCAST_PORT`);
+    }
+    throw err;
+  }
   // The executable starts with JavaScriptCore's tier-up thresholds raised (scripts/build.ts --compile-jit-policy), so
   // run-once start-up code (module set-up, migrations) is not JIT-compiled; from here on requests get the normal JIT.
   Bun.unsafe.setJITPolicy(1);
