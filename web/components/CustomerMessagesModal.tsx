@@ -1,5 +1,6 @@
-import { type KeyboardEvent as ReactKeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { absoluteImageUrl, type CustomerMessage, customerMessagesApi, formatDateTime, type MessageStatus } from "../api/broadcasts.ts";
+import { Dialog } from "./Dialog.tsx";
 import { Spinner } from "./Spinner.tsx";
 import "../styles/broadcast.css";
 
@@ -14,8 +15,6 @@ export const STATUS_BADGE: Record<MessageStatus, string> = {
   Failed: "badge-danger",
   Queued: "badge-muted",
 };
-
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
 function MessageImage({ url }: { url: string }) {
   const [failed, setFailed] = useState(false);
@@ -67,10 +66,7 @@ export function CustomerMessagesModal({
 }) {
   const titleId = useId();
   const subtitleId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
   const [state, setState] = useState<State>({ kind: "loading" });
   const [attempt, setAttempt] = useState(0);
 
@@ -92,117 +88,72 @@ export function CustomerMessagesModal({
     };
   }, [customerId, attempt]);
 
-  // Focus moves into the dialog and returns to where it was; Escape closes; the page behind does not scroll.
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    closeRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        e.stopPropagation();
-        onCloseRef.current();
-      }
-    };
-    document.addEventListener("keydown", onKey);
-    const overflow = document.body.style.overflow;
-    document.body.style.overflow = "hidden";
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.body.style.overflow = overflow;
-      if (previous && typeof previous.focus === "function" && document.contains(previous)) previous.focus();
-    };
-  }, []);
-
-  // Tab stays inside the dialog.
-  const trapTab = useCallback((e: ReactKeyboardEvent<HTMLDivElement>) => {
-    if (e.key !== "Tab" || !dialogRef.current) return;
-    const items = [...dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  }, []);
-
   return (
-    <div
-      className="modal-backdrop"
-      data-testid="messages-backdrop"
-      onMouseDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
-      }}
+    <Dialog
+      className="msg-modal"
+      labelledBy={titleId}
+      describedBy={subtitleId}
+      initialFocus={closeRef}
+      onClose={onClose}
+      backdropTestId="messages-backdrop"
     >
-      <div
-        ref={dialogRef}
-        className="modal msg-modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={subtitleId}
-        onKeyDown={trapTab}
-      >
-        <header className="msg-modal-header">
-          <div>
-            <h2 id={titleId}>Customer Messages</h2>
-            <p id={subtitleId} className="msg-modal-customer">
-              {customerName}
-            </p>
-          </div>
-          <button ref={closeRef} type="button" className="msg-modal-x" aria-label="Close dialog" onClick={onClose}>
-            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-              <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
-            </svg>
-          </button>
-        </header>
-
-        <div className="msg-modal-body">
-          {state.kind === "loading" && <Spinner label="Loading messages..." />}
-          {state.kind === "error" && (
-            <div className="msg-modal-error">
-              <div className="alert alert-error" role="alert">
-                {MESSAGES_LOAD_FAILED}
-              </div>
-              <button type="button" className="btn btn-secondary btn-sm" onClick={() => setAttempt((n) => n + 1)}>
-                Try again
-              </button>
-            </div>
-          )}
-          {state.kind === "ready" && state.messages.length === 0 && (
-            <div className="msg-empty">
-              <span className="msg-empty-icon" aria-hidden="true">
-                <svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
-                  <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
-                </svg>
-              </span>
-              <h3>{NO_MESSAGES_TITLE}</h3>
-              <p>{NO_MESSAGES_TEXT}</p>
-            </div>
-          )}
-          {state.kind === "ready" && state.messages.length > 0 && (
-            <>
-              <div className="msg-summary">
-                <h3>{state.messages.length} message(s) found</h3>
-                <span className="msg-sorted">Sorted by most recent</span>
-              </div>
-              <ul className="msg-list" aria-label="Messages" tabIndex={0}>
-                {state.messages.map((m, i) => (
-                  <MessageItem key={i} m={m} />
-                ))}
-              </ul>
-            </>
-          )}
+      <header className="msg-modal-header">
+        <div>
+          <h2 id={titleId}>Customer Messages</h2>
+          <p id={subtitleId} className="msg-modal-customer">
+            {customerName}
+          </p>
         </div>
+        <button ref={closeRef} type="button" className="msg-modal-x" aria-label="Close dialog" onClick={onClose}>
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+            <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+          </svg>
+        </button>
+      </header>
 
-        <footer className="msg-modal-footer">
-          <button type="button" className="btn btn-secondary" onClick={onClose}>
-            Close
-          </button>
-        </footer>
+      <div className="msg-modal-body">
+        {state.kind === "loading" && <Spinner label="Loading messages..." />}
+        {state.kind === "error" && (
+          <div className="msg-modal-error">
+            <div className="alert alert-error" role="alert">
+              {MESSAGES_LOAD_FAILED}
+            </div>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => setAttempt((n) => n + 1)}>
+              Try again
+            </button>
+          </div>
+        )}
+        {state.kind === "ready" && state.messages.length === 0 && (
+          <div className="msg-empty">
+            <span className="msg-empty-icon" aria-hidden="true">
+              <svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
+                <path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z" />
+              </svg>
+            </span>
+            <h3>{NO_MESSAGES_TITLE}</h3>
+            <p>{NO_MESSAGES_TEXT}</p>
+          </div>
+        )}
+        {state.kind === "ready" && state.messages.length > 0 && (
+          <>
+            <div className="msg-summary">
+              <h3>{state.messages.length} message(s) found</h3>
+              <span className="msg-sorted">Sorted by most recent</span>
+            </div>
+            <ul className="msg-list" aria-label="Messages" tabIndex={0}>
+              {state.messages.map((m, i) => (
+                <MessageItem key={i} m={m} />
+              ))}
+            </ul>
+          </>
+        )}
       </div>
-    </div>
+
+      <footer className="msg-modal-footer">
+        <button type="button" className="btn btn-secondary" onClick={onClose}>
+          Close
+        </button>
+      </footer>
+    </Dialog>
   );
 }

@@ -1,10 +1,11 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { type KeyboardEvent as ReactKeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
 import { initials } from "../../src/schemas/poster-text.ts";
 import { paths } from "../paths.ts";
 import { isAuthenticated } from "../state/session.ts";
+import { Dialog } from "./Dialog.tsx";
 import "../styles/qr.css";
 
 export const QR_IMAGE_ERROR = "Failed to load QR code image. Please try again.";
@@ -60,18 +61,13 @@ async function copyText(text: string, input: HTMLInputElement | null): Promise<b
   }
 }
 
-const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])';
-
 /** The spec's QR modal: logo or initials, QR image, name, QR message; the link, copy and print when logged in. */
 export function QrModal({ business, onClose }: { business: PublicBusiness; onClose: () => void }) {
   useSignals();
   const titleId = useId();
   const messageId = useId();
-  const dialogRef = useRef<HTMLDivElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
   const linkRef = useRef<HTMLInputElement>(null);
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
   const [attempt, setAttempt] = useState(0);
   const [status, setStatus] = useState<"loading" | "loaded" | "error">("loading");
   const [copied, setCopied] = useState(false);
@@ -79,47 +75,11 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
   const link = `${window.location.origin}${paths.subscribe(business.id)}`;
   const message = business.qrMessage?.trim() || DEFAULT_QR_MESSAGE;
 
-  // Focus moves into the dialog and returns to where it was; Escape closes; the page behind does not scroll.
-  useEffect(() => {
-    const previous = document.activeElement as HTMLElement | null;
-    closeRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") {
-        e.stopPropagation();
-        onCloseRef.current();
-      }
-    };
-    document.addEventListener("keydown", onKey);
-    const overflow = document.body.style.overflow;
-    document.body.style.overflow = "hidden";
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      document.body.style.overflow = overflow;
-      if (previous && typeof previous.focus === "function" && document.contains(previous)) previous.focus();
-    };
-  }, []);
-
   useEffect(() => {
     if (!copied) return;
     const t = setTimeout(() => setCopied(false), COPIED_FOR_MS);
     return () => clearTimeout(t);
   }, [copied]);
-
-  // Tab stays inside the dialog.
-  function trapTab(e: ReactKeyboardEvent<HTMLDivElement>) {
-    if (e.key !== "Tab" || !dialogRef.current) return;
-    const items = [...dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (!first || !last) return;
-    if (e.shiftKey && document.activeElement === first) {
-      e.preventDefault();
-      last.focus();
-    } else if (!e.shiftKey && document.activeElement === last) {
-      e.preventDefault();
-      first.focus();
-    }
-  }
 
   async function onCopy() {
     if (await copyText(link, linkRef.current)) setCopied(true);
@@ -137,99 +97,84 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
   }
 
   return (
-    <div
-      className="modal-backdrop"
-      onMouseDown={(e) => {
-        if (e.target === e.currentTarget) onClose();
-      }}
-    >
-      <div
-        ref={dialogRef}
-        className="modal qr-modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        aria-describedby={messageId}
-        onKeyDown={trapTab}
-      >
-        <button ref={closeRef} type="button" className="qr-close" aria-label="Close" onClick={onClose}>
-          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
-            <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
-          </svg>
-        </button>
-        <div className="qr-head">
-          <BusinessBadge business={business} />
-          <div className="qr-head-text">
-            <h2 id={titleId}>{business.name}</h2>
-            {business.businessType?.name && <p className="qr-type">{business.businessType.name}</p>}
-          </div>
+    <Dialog className="qr-modal" labelledBy={titleId} describedBy={messageId} initialFocus={closeRef} onClose={onClose}>
+      <button ref={closeRef} type="button" className="qr-close" aria-label="Close" onClick={onClose}>
+        <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
+          <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
+        </svg>
+      </button>
+      <div className="qr-head">
+        <BusinessBadge business={business} />
+        <div className="qr-head-text">
+          <h2 id={titleId}>{business.name}</h2>
+          {business.businessType?.name && <p className="qr-type">{business.businessType.name}</p>}
         </div>
+      </div>
 
-        <div className={`qr-frame${status === "error" ? " is-error" : ""}`}>
-          {status === "error" ? (
-            <div className="qr-error" role="alert">
-              <p>{QR_IMAGE_ERROR}</p>
-              <button type="button" className="btn btn-secondary btn-sm" onClick={retry}>
-                Try again
-              </button>
-            </div>
-          ) : (
-            <>
-              {status === "loading" && <span className="spinner qr-spinner" aria-hidden="true" />}
-              <img
-                key={attempt}
-                className={`qr-image${status === "loaded" ? " is-loaded" : ""}`}
-                src={qrImageUrl(business.id, attempt)}
-                alt={`QR code to subscribe to ${business.name}`}
-                width={240}
-                height={240}
-                onLoad={() => setStatus("loaded")}
-                onError={() => setStatus("error")}
-              />
-            </>
-          )}
-        </div>
-
-        <p id={messageId} className="qr-message">
-          {message}
-        </p>
-
-        {loggedIn && (
-          <div className="qr-owner">
-            <label className="qr-link-label" htmlFor={`${titleId}-link`}>
-              Subscription link
-            </label>
-            <div className="qr-link-row">
-              <input
-                ref={linkRef}
-                id={`${titleId}-link`}
-                className="input qr-link"
-                value={link}
-                readOnly
-                onFocus={(e) => e.currentTarget.select()}
-              />
-              <button type="button" className={`btn ${copied ? "btn-primary" : "btn-secondary"} qr-copy`} onClick={onCopy}>
-                {copied ? "Copied" : "Copy"}
-              </button>
-            </div>
-            <span className="sr-only" role="status" aria-live="polite">
-              {copied ? "Link copied to the clipboard" : ""}
-            </span>
-            <button type="button" className="btn btn-primary btn-block btn-lg qr-print" onClick={onPrint}>
-              <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
-                <path
-                  d="M7 9V3h10v6M7 17H5a2 2 0 0 1-2-2v-4a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2h-2M7 14h10v7H7z"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  strokeLinejoin="round"
-                />
-              </svg>
-              Print QR Code
+      <div className={`qr-frame${status === "error" ? " is-error" : ""}`}>
+        {status === "error" ? (
+          <div className="qr-error" role="alert">
+            <p>{QR_IMAGE_ERROR}</p>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={retry}>
+              Try again
             </button>
           </div>
+        ) : (
+          <>
+            {status === "loading" && <span className="spinner qr-spinner" aria-hidden="true" />}
+            <img
+              key={attempt}
+              className={`qr-image${status === "loaded" ? " is-loaded" : ""}`}
+              src={qrImageUrl(business.id, attempt)}
+              alt={`QR code to subscribe to ${business.name}`}
+              width={240}
+              height={240}
+              onLoad={() => setStatus("loaded")}
+              onError={() => setStatus("error")}
+            />
+          </>
         )}
       </div>
-    </div>
+
+      <p id={messageId} className="qr-message">
+        {message}
+      </p>
+
+      {loggedIn && (
+        <div className="qr-owner">
+          <label className="qr-link-label" htmlFor={`${titleId}-link`}>
+            Subscription link
+          </label>
+          <div className="qr-link-row">
+            <input
+              ref={linkRef}
+              id={`${titleId}-link`}
+              className="input qr-link"
+              value={link}
+              readOnly
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <button type="button" className={`btn ${copied ? "btn-primary" : "btn-secondary"} qr-copy`} onClick={onCopy}>
+              {copied ? "Copied" : "Copy"}
+            </button>
+          </div>
+          <span className="sr-only" role="status" aria-live="polite">
+            {copied ? "Link copied to the clipboard" : ""}
+          </span>
+          <button type="button" className="btn btn-primary btn-block btn-lg qr-print" onClick={onPrint}>
+            <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true">
+              <path
+                d="M7 9V3h10v6M7 17H5a2 2 0 0 1-2-2v-4a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2h-2M7 14h10v7H7z"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinejoin="round"
+              />
+            </svg>
+            Print QR Code
+          </button>
+        </div>
+      )}
+    </Dialog>
   );
 }
