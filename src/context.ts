@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Clock, systemClock } from "./clock.ts";
-import type { Config } from "./config.ts";
+import { type Config, ConfigError } from "./config.ts";
 import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { createDispatcher } from "./dispatch/dispatcher.ts";
@@ -13,14 +13,14 @@ import { createAuthService } from "./services/auth.ts";
 import { createBroadcastsService } from "./services/broadcasts.ts";
 import { createBusinessTypesService } from "./services/business-types.ts";
 import { createBusinessesService } from "./services/businesses.ts";
+import { createCustomerMessagesService } from "./services/customer-messages.ts";
+import { createCustomersService } from "./services/customers.ts";
+import { createInboundMessagesService } from "./services/inbound-messages.ts";
+import { createOptOutsService } from "./services/opt-outs.ts";
 import { createPostersService } from "./services/posters.ts";
 import { createQrCodesService } from "./services/qr-codes.ts";
-import { createCustomersService } from "./services/customers.ts";
-import { createSubscriptionsService } from "./services/subscriptions.ts";
-import { createOptOutsService } from "./services/opt-outs.ts";
 import { createStatusCallbacksService } from "./services/status-callbacks.ts";
-import { createInboundMessagesService } from "./services/inbound-messages.ts";
-import { createCustomerMessagesService } from "./services/customer-messages.ts";
+import { createSubscriptionsService } from "./services/subscriptions.ts";
 import { createUploadsService } from "./services/uploads.ts";
 
 export interface ContextOptions {
@@ -36,12 +36,17 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const logger = options.logger ?? consoleLogger;
   let dbPath = options.dbPath;
   if (!dbPath) {
-    mkdirSync(config.dataDir, { recursive: true });
+    try {
+      mkdirSync(config.dataDir, { recursive: true });
+    } catch (err) {
+      throw new ConfigError(`--data-dir ${config.dataDir} cannot be created (${(err as { code?: string }).code ?? "error"}): choose a writable folder with --data-dir or NEARCAST_DATA_DIR`);
+    }
     dbPath = join(config.dataDir, "nearcast.db");
   }
   const db = openDb(dbPath);
   migrate(db);
   const repos = createRepos(db);
+  const uploads = createUploadsService({ repos, config });
   const services = {
     auth: createAuthService({ repos, clock, config, logger }),
     businessTypes: createBusinessTypesService({ repos }),
@@ -50,12 +55,12 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     posters: createPostersService({ repos, config }),
     subscriptions: createSubscriptionsService({ repos, clock, config }),
     customers: createCustomersService({ repos, clock, config }),
-    broadcasts: createBroadcastsService({ repos, clock, uploads: createUploadsService({ repos, config }) }),
+    broadcasts: createBroadcastsService({ repos, clock, uploads }),
     optOuts: createOptOutsService({ repos }),
     statusCallbacks: createStatusCallbacksService({ repos, clock, logger }),
     inboundMessages: createInboundMessagesService({ repos, clock, config, logger }),
     customerMessages: createCustomerMessagesService({ repos }),
-    uploads: createUploadsService({ repos, config }),
+    uploads,
   };
   // Sandbox statuses go where Twilio's status callbacks go; a 21610 on send opts the customer out everywhere.
   const messenger = createMessenger(config, { clock, logger, onStatus: (u) => void services.statusCallbacks.apply(u) });
