@@ -4,6 +4,8 @@ import { createApp } from "./http/app.ts";
 import { serveRoutes } from "./http/routes/subscription.ts";
 import type { StaticAssets } from "./http/static.ts";
 
+const STOP_GRACE_MS = 2000;
+
 export interface RunningServer {
   url: string;
   stop(): Promise<void>;
@@ -48,7 +50,9 @@ export function startServer(ctx: AppContext, assets: StaticAssets): RunningServe
   return {
     url,
     async stop() {
-      await server.stop();
+      // Requests in flight may finish, but idle keep-alive connections must not hold a shutdown up.
+      await Promise.race([server.stop(), Bun.sleep(STOP_GRACE_MS)]);
+      await server.stop(true);
     },
   };
 }
