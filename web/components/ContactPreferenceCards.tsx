@@ -1,5 +1,6 @@
 import { useId } from "react";
 import { CONTACT_PREFERENCES, type ContactPreference } from "../../src/schemas/customers.ts";
+import { FieldNotes, notesIds } from "./form.tsx";
 import "../styles/customers.css";
 
 const LABELS: Record<ContactPreference, { title: string; hint: string }> = {
@@ -43,7 +44,7 @@ export function ContactPreferenceCards({
 }) {
   const id = useId();
   return (
-    <fieldset className={`field pref-field${error ? " has-error" : ""}`} aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset className={`field pref-field${error ? " has-error" : ""}`} aria-describedby={notesIds(id, undefined, error)}>
       <legend>{legend}</legend>
       <div className="pref-cards" role="radiogroup" aria-invalid={!!error}>
         {CONTACT_PREFERENCES.map((p) => (
@@ -58,11 +59,7 @@ export function ContactPreferenceCards({
           </label>
         ))}
       </div>
-      {error && (
-        <div id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </div>
-      )}
+      <FieldNotes id={id} error={error} />
     </fieldset>
   );
 }

@@ -1,30 +1,14 @@
-import { type ChangeEvent, useId, useRef } from "react";
-import { SNIFF_BYTES, sniffImage } from "../../src/lib/image-sniff.ts";
+import { useId, useRef } from "react";
+import { checkImageByContent } from "../image-file.ts";
+import { FieldNotes, notesIds } from "./form.tsx";
+import { ImageFileInput } from "./ImageFileInput.tsx";
 
-export const MAX_IMAGE_BYTES = 5_242_880;
 export const INVALID_IMAGE_FILE = "Please select a valid image file (JPG, PNG, GIF, BMP)";
 export const IMAGE_FILE_TOO_LARGE = "File size cannot exceed 5MB";
-const ACCEPT = "image/jpeg,image/png,image/gif,image/bmp,.jpg,.jpeg,.png,.gif,.bmp";
 
-async function headOf(file: File): Promise<Uint8Array | null> {
-  try {
-    return new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Why `file` cannot be uploaded, or null. Like the server it looks at the first bytes, not the name, so a page saved
- * as .png is caught before it is sent; browsers that cannot read the file fall back to its declared type.
- */
-export async function checkImageFile(file: File): Promise<string | null> {
-  if (file.size === 0) return INVALID_IMAGE_FILE;
-  const head = await headOf(file);
-  const ok = head ? sniffImage(head) !== null : /^image\/(jpeg|png|gif|bmp)$/.test(file.type);
-  if (!ok) return INVALID_IMAGE_FILE;
-  if (file.size > MAX_IMAGE_BYTES) return IMAGE_FILE_TOO_LARGE;
-  return null;
+/** Why `file` cannot be uploaded (by its first bytes, like the server), or null. */
+export function checkImageFile(file: File): Promise<string | null> {
+  return checkImageByContent(file, { invalid: INVALID_IMAGE_FILE, tooLarge: IMAGE_FILE_TOO_LARGE });
 }
 
 /** What one image slot of a form holds: the stored path, or a chosen file (with its preview) waiting to be uploaded. */
@@ -57,13 +41,9 @@ export function ImagePicker({ label, name, slot, required, hint, error, disabled
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const src = slot.preview ?? slot.path;
-  const describedBy = [`${id}-hint`, error ? `${id}-error` : ""].filter(Boolean).join(" ");
+  const describedBy = notesIds(id, hint, error);
 
-  async function onChange(e: ChangeEvent<HTMLInputElement>) {
-    const file = e.target.files?.[0];
-    // Clear the input so choosing the same file again still fires a change.
-    e.target.value = "";
-    if (!file) return;
+  async function choose(file: File) {
     onChoose(file, await checkImageFile(file));
   }
 
@@ -93,19 +73,15 @@ export function ImagePicker({ label, name, slot, required, hint, error, disabled
           </button>
         )}
       </div>
-      <input
+      <ImageFileInput
         ref={input}
         id={id}
-        className="sr-only"
-        type="file"
         name={name}
-        accept={ACCEPT}
         aria-labelledby={`${id}-label`}
         aria-describedby={describedBy}
         aria-invalid={!!error}
-        tabIndex={-1}
         disabled={disabled}
-        onChange={(e) => void onChange(e)}
+        onFile={(file) => void choose(file)}
       />
       {src && (
         <div className="image-picker-actions">
@@ -118,14 +94,7 @@ export function ImagePicker({ label, name, slot, required, hint, error, disabled
         </div>
       )}
       {slot.file && <div className="image-picker-file">Selected: {slot.file.name}</div>}
-      <div id={`${id}-hint`} className="field-hint">
-        {hint}
-      </div>
-      {error && (
-        <div id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </div>
-      )}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -49,14 +49,15 @@ interface FieldProps {
   children: (props: { id: string; "aria-invalid": boolean; "aria-describedby"?: string; className: string }) => ReactNode;
 }
 
-/** A labelled control with its hint and error, wired for screen readers. */
-export function Field({ label, error, hint, children }: FieldProps) {
-  const id = useId();
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+/** The ids of a field's hint and error (as FieldNotes renders them) for its control's aria-describedby. */
+export function notesIds(id: string, hint: ReactNode, error: ReactNode): string | undefined {
+  return [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined;
+}
+
+/** A field's hint and error line (an alert), with the ids notesIds names. */
+export function FieldNotes({ id, hint, error }: { id: string; hint?: ReactNode; error?: string | null }) {
   return (
-    <div className={`field${error ? " has-error" : ""}`}>
-      <label htmlFor={id}>{label}</label>
-      {children({ id, "aria-invalid": !!error, "aria-describedby": describedBy, className: "input" })}
+    <>
       {hint && (
         <div id={`${id}-hint`} className="field-hint">
           {hint}
@@ -67,6 +68,18 @@ export function Field({ label, error, hint, children }: FieldProps) {
           {error}
         </div>
       )}
+    </>
+  );
+}
+
+/** A labelled control with its hint and error, wired for screen readers. */
+export function Field({ label, error, hint, children }: FieldProps) {
+  const id = useId();
+  return (
+    <div className={`field${error ? " has-error" : ""}`}>
+      <label htmlFor={id}>{label}</label>
+      {children({ id, "aria-invalid": !!error, "aria-describedby": notesIds(id, hint, error), className: "input" })}
+      <FieldNotes id={id} hint={hint} error={error} />
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { type ChosenImage, checkBroadcastImage, ImageField } from "../components
 import { MessageCounter } from "../components/broadcast/MessageCounter.tsx";
 import { MessagePreview } from "../components/broadcast/MessagePreview.tsx";
 import { RecipientsLine } from "../components/broadcast/RecipientsLine.tsx";
+import { FieldNotes } from "../components/form.tsx";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";
 import "../styles/broadcast.css";
@@ -172,11 +173,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
             <div id={`${textId}-help`} className="field-hint bc-help">
               {helpLine(businessName)}
             </div>
-            {textError && (
-              <div id={`${textId}-error`} className="field-error" role="alert">
-                {textError}
-              </div>
-            )}
+            <FieldNotes id={textId} error={textError} />
           </div>
 
           <ImageField image={image} error={imageError} disabled={busy} onChoose={chooseImage} onRemove={removeImage} />

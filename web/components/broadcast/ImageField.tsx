@@ -1,24 +1,18 @@
 import { useId, useRef, useState } from "react";
+import { checkImageByType } from "../../image-file.ts";
+import { FieldNotes, notesIds } from "../form.tsx";
+import { ImageFileInput } from "../ImageFileInput.tsx";
 
 // The broadcast's optional image: choose, check (type and size, before anything is sent), confirm and preview.
 // The object URL of the preview belongs to the page, which revokes it when it is replaced or the screen is left.
 
-export const MAX_BROADCAST_IMAGE_BYTES = 5_242_880;
 export const BROADCAST_IMAGE_HELP = "Supported formats: JPG, PNG, GIF, BMP. Maximum size: 5MB";
 export const BROADCAST_IMAGE_TYPE_ERROR = "Invalid file type. Only image files are allowed.";
 export const BROADCAST_IMAGE_SIZE_ERROR = "File size cannot exceed 5MB.";
 
-const ACCEPT = "image/jpeg,image/png,image/gif,image/bmp,.jpg,.jpeg,.png,.gif,.bmp";
-const IMAGE_TYPES = new Set(["image/jpeg", "image/jpg", "image/pjpeg", "image/png", "image/gif", "image/bmp", "image/x-bmp", "image/x-ms-bmp"]);
-const IMAGE_EXTENSION = /\.(jpe?g|png|gif|bmp)$/i;
-
 /** Why `file` cannot be attached, or null. A file without a declared type (some systems) is judged by its name. */
 export function checkBroadcastImage(file: { name: string; type: string; size: number }): string | null {
-  const type = file.type.toLowerCase();
-  const typeOk = type ? IMAGE_TYPES.has(type) : IMAGE_EXTENSION.test(file.name);
-  if (!typeOk || file.size === 0) return BROADCAST_IMAGE_TYPE_ERROR;
-  if (file.size > MAX_BROADCAST_IMAGE_BYTES) return BROADCAST_IMAGE_SIZE_ERROR;
-  return null;
+  return checkImageByType(file, { invalid: BROADCAST_IMAGE_TYPE_ERROR, tooLarge: BROADCAST_IMAGE_SIZE_ERROR });
 }
 
 /** 1.2 MB, 245 KB, 900 bytes. */
@@ -46,7 +40,7 @@ export function ImageField({ image, error, disabled, onChoose, onRemove }: Image
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [broken, setBroken] = useState<string | null>(null);
-  const describedBy = [`${id}-help`, error ? `${id}-error` : ""].filter(Boolean).join(" ");
+  const describedBy = notesIds(id, BROADCAST_IMAGE_HELP, error);
 
   return (
     <div className={`field bc-image-field${error ? " has-error" : ""}`}>
@@ -68,32 +62,8 @@ export function ImageField({ image, error, disabled, onChoose, onRemove }: Image
           </button>
         )}
       </div>
-      <input
-        ref={input}
-        id={id}
-        className="sr-only"
-        type="file"
-        name="Image"
-        accept={ACCEPT}
-        tabIndex={-1}
-        aria-describedby={describedBy}
-        aria-invalid={!!error}
-        disabled={disabled}
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          // Cleared so that choosing the same file again still fires a change.
-          e.target.value = "";
-          if (file) onChoose(file);
-        }}
-      />
-      <div id={`${id}-help`} className="field-hint">
-        {BROADCAST_IMAGE_HELP}
-      </div>
-      {error && (
-        <div id={`${id}-error`} className="field-error" role="alert">
-          {error}
-        </div>
-      )}
+      <ImageFileInput ref={input} id={id} name="Image" aria-describedby={describedBy} aria-invalid={!!error} disabled={disabled} onFile={onChoose} />
+      <FieldNotes id={id} hint={BROADCAST_IMAGE_HELP} error={error} />
       {image && (
         <div className="bc-image-chosen">
           <p className="bc-image-confirm" role="status">
