@@ -1,4 +1,5 @@
 import { type ReactNode, useId, useMemo, useState } from "react";
+import { Link } from "wouter";
 import type * as v from "valibot";
 import { check, type FieldErrors } from "../../src/schemas/check.ts";
 
@@ -13,26 +14,40 @@ export function useForm<S extends v.GenericSchema, T extends Record<string, unkn
   const result = useMemo(() => check(schema, values), [schema, values]);
   const errors: FieldErrors = result.ok ? {} : result.errors;
 
+  function set<K extends keyof T>(key: K, value: T[K]) {
+    setValues((old) => ({ ...old, [key]: value }));
+  }
+  function touch(key: keyof T & string) {
+    setTouched((old) => (old[key] ? old : { ...old, [key]: true }));
+  }
+  /** The message to show under a field right now, if any. */
+  function error(key: keyof T & string): string | undefined {
+    return submitted || touched[key] ? errors[key] : undefined;
+  }
+
   return {
     values,
     errors,
     valid: result.ok,
     output: result.ok ? (result.value as v.InferOutput<S>) : null,
     submitted,
-    set<K extends keyof T>(key: K, value: T[K]) {
-      setValues((old) => ({ ...old, [key]: value }));
-    },
+    set,
     reset(next: T) {
       setValues(next);
       setSubmitted(false);
       setTouched({});
     },
-    touch(key: keyof T & string) {
-      setTouched((old) => (old[key] ? old : { ...old, [key]: true }));
-    },
-    /** The message to show under a field right now, if any. */
-    error(key: keyof T & string): string | undefined {
-      return submitted || touched[key] ? errors[key] : undefined;
+    touch,
+    error,
+    /** One field's name, value, error and handlers, for a field component: `<EmailField {...form.bind("email")} />`. */
+    bind<K extends keyof T & string>(key: K) {
+      return {
+        name: key,
+        value: values[key],
+        error: error(key),
+        onChange: (value: T[K]) => set(key, value),
+        onBlur: () => touch(key),
+      };
     },
     /** Marks the form submitted; true when it is valid and may be sent. */
     submit(): boolean {
@@ -96,6 +111,55 @@ export function ErrorSummary({ errors, show }: { errors: FieldErrors; show: bool
           <li key={m}>{m}</li>
         ))}
       </ul>
+    </div>
+  );
+}
+
+/** A primary submit button that shows a spinner and `busyLabel`, and refuses clicks, while a request is in flight. */
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+  disabled = false,
+  className,
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+  /** Refused even when not busy (e.g. while the form is invalid). */
+  disabled?: boolean;
+  /** Added after "btn btn-primary". */
+  className?: string;
+}) {
+  return (
+    <button type="submit" className={`btn btn-primary${className ? ` ${className}` : ""}`} disabled={disabled || busy} aria-busy={busy}>
+      {busy && <span className="spinner" aria-hidden="true" />}
+      {busy ? busyLabel : label}
+    </button>
+  );
+}
+
+/** The foot of an add/edit form: Cancel (back to `cancelHref`) and the submit, refused while invalid or saving. */
+export function FormActions({
+  cancelHref,
+  saving,
+  valid,
+  label,
+  className,
+}: {
+  cancelHref: string;
+  saving: boolean;
+  valid: boolean;
+  label: string;
+  /** Added after "form-actions". */
+  className?: string;
+}) {
+  return (
+    <div className={`form-actions${className ? ` ${className}` : ""}`}>
+      <Link href={cancelHref} className="btn btn-secondary">
+        Cancel
+      </Link>
+      <SubmitButton busy={saving} disabled={!valid} label={label} busyLabel="Saving..." />
     </div>
   );
 }

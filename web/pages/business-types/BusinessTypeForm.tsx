@@ -3,7 +3,7 @@ import { Link, useLocation, useParams } from "wouter";
 import { BUSINESS_TYPE_DESCRIPTION_MAX, businessTypeSchema } from "../../../src/schemas/business-types.ts";
 import { ApiError } from "../../api/client.ts";
 import { businessTypeApi } from "../../api/endpoints.ts";
-import { Field, useForm } from "../../components/form.tsx";
+import { Field, FormActions, useForm } from "../../components/form.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import "../../styles/admin.css";
@@ -151,15 +151,12 @@ export function BusinessTypeFormPage() {
                 </span>
               </label>
 
-              <div className="form-actions">
-                <Link href={paths.businessTypes} className="btn btn-secondary">
-                  Cancel
-                </Link>
-                <button type="submit" className="btn btn-primary" disabled={!form.valid || saving} aria-busy={saving}>
-                  {saving && <span className="spinner" aria-hidden="true" />}
-                  {saving ? "Saving..." : editing ? "Update Business Type" : "Create Business Type"}
-                </button>
-              </div>
+              <FormActions
+                cancelHref={paths.businessTypes}
+                saving={saving}
+                valid={form.valid}
+                label={editing ? "Update Business Type" : "Create Business Type"}
+              />
             </form>
           )}
         </div>

@@ -6,7 +6,7 @@ import { type Business, DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, businessSch
 import { ApiError } from "../../api/client.ts";
 import { type BusinessBody, businessApi } from "../../api/businesses.ts";
 import { businessTypeApi } from "../../api/endpoints.ts";
-import { Field, useForm } from "../../components/form.tsx";
+import { Field, FormActions, useForm } from "../../components/form.tsx";
 import { ImagePicker, type ImageSlot, emptySlot } from "../../components/ImagePicker.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
@@ -432,15 +432,13 @@ export function BusinessFormPage() {
                 </label>
               </fieldset>
 
-              <div className="form-actions biz-form-actions">
-                <Link href={paths.myBusiness} className="btn btn-secondary">
-                  Cancel
-                </Link>
-                <button type="submit" className="btn btn-primary" disabled={!form.valid || uploading} aria-busy={uploading}>
-                  {uploading && <span className="spinner" aria-hidden="true" />}
-                  {uploading ? "Saving..." : editing ? "Update Business" : "Create Business"}
-                </button>
-              </div>
+              <FormActions
+                className="biz-form-actions"
+                cancelHref={paths.myBusiness}
+                saving={uploading}
+                valid={form.valid}
+                label={editing ? "Update Business" : "Create Business"}
+              />
             </form>
           )}
         </div>

@@ -7,7 +7,7 @@ import type { ContactPreference } from "../../../src/schemas/customers.ts";
 import { ApiError } from "../../api/client.ts";
 import { customerApi, customerBusinessApi } from "../../api/customers.ts";
 import { ContactPreferenceCards } from "../../components/ContactPreferenceCards.tsx";
-import { Field, useForm } from "../../components/form.tsx";
+import { Field, FormActions, useForm } from "../../components/form.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import { isAdmin } from "../../state/session.ts";
@@ -179,15 +179,7 @@ export function CustomerFormPage() {
               }}
               onBlur={() => form.touch("contactPreference")}
             />
-            <div className="form-actions">
-              <Link href={paths.customers} className="btn btn-secondary">
-                Cancel
-              </Link>
-              <button type="submit" className="btn btn-primary" disabled={!form.valid || busy} aria-busy={busy}>
-                {busy && <span className="spinner" aria-hidden="true" />}
-                {busy ? "Saving..." : editing ? "Update Customer" : "Add Customer"}
-              </button>
-            </div>
+            <FormActions cancelHref={paths.customers} saving={busy} valid={form.valid} label={editing ? "Update Customer" : "Add Customer"} />
           </form>
         )}
       </div>
