@@ -3,10 +3,11 @@ import { Link, useLocation } from "wouter";
 import { forgotPasswordSchema } from "../../src/schemas/auth.ts";
 import { REQUEST_FAILED, forgotPasswordErrorMessage } from "../api/error-messages.ts";
 import { authApi } from "../api/endpoints.ts";
-import { Field, useForm } from "../components/form.tsx";
+import { AuthCard, SubmitButton, useFocusFirstInvalid } from "../components/auth/AuthCard.tsx";
+import { EmailField } from "../components/auth/EmailField.tsx";
+import { useForm } from "../components/form.tsx";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";
-import { AuthCard, SubmitButton, useFocusFirstInvalid } from "./Login.tsx";
 import "../styles/auth.css";
 
 /** Spec section 4: forgot password redirects to /login 3 s after success. */
@@ -82,24 +83,7 @@ export function ForgotPasswordPage() {
         </div>
       ) : (
         <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Forgot password">
-          <Field label="Email" error={form.error("email")}>
-            {(wiring) => (
-              <input
-                {...wiring}
-                name="email"
-                type="email"
-                inputMode="email"
-                autoComplete="email"
-                autoCapitalize="none"
-                autoCorrect="off"
-                spellCheck={false}
-                placeholder="you@example.com"
-                value={form.values.email}
-                onChange={(e) => form.set("email", e.target.value)}
-                onBlur={() => form.touch("email")}
-              />
-            )}
-          </Field>
+          <EmailField {...form.bind("email")} />
           <SubmitButton busy={busy} label="Send Reset Instructions" busyLabel="Sending..." />
         </form>
       )}

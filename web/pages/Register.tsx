@@ -3,10 +3,12 @@ import { Link, useLocation } from "wouter";
 import { PASSWORD_MIN, registerSchema } from "../../src/schemas/auth.ts";
 import { REGISTRATION_FAILED, registerErrorMessage } from "../api/error-messages.ts";
 import { authApi } from "../api/endpoints.ts";
+import { AuthCard, SubmitButton, useFocusFirstInvalid } from "../components/auth/AuthCard.tsx";
+import { EmailField } from "../components/auth/EmailField.tsx";
+import { PasswordField } from "../components/auth/PasswordField.tsx";
 import { ErrorSummary, Field, useForm } from "../components/form.tsx";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";
-import { AuthCard, PasswordInput, SubmitButton, useFocusFirstInvalid } from "./Login.tsx";
 import "../styles/auth.css";
 
 export function RegisterPage() {
@@ -70,36 +72,8 @@ export function RegisterPage() {
           {text("firstName", "First name", "given-name")}
           {text("lastName", "Last name", "family-name")}
         </div>
-        <Field label="Email" error={form.error("email")}>
-          {(wiring) => (
-            <input
-              {...wiring}
-              name="email"
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              autoCapitalize="none"
-              autoCorrect="off"
-              spellCheck={false}
-              placeholder="you@example.com"
-              value={form.values.email}
-              onChange={(e) => form.set("email", e.target.value)}
-              onBlur={() => form.touch("email")}
-            />
-          )}
-        </Field>
-        <Field label="Password" error={form.error("password")} hint={`At least ${PASSWORD_MIN} characters.`}>
-          {(wiring) => (
-            <PasswordInput
-              wiring={wiring}
-              name="password"
-              autoComplete="new-password"
-              value={form.values.password}
-              onChange={(value) => form.set("password", value)}
-              onBlur={() => form.touch("password")}
-            />
-          )}
-        </Field>
+        <EmailField {...form.bind("email")} />
+        <PasswordField label="Password" hint={`At least ${PASSWORD_MIN} characters.`} autoComplete="new-password" {...form.bind("password")} />
         <SubmitButton busy={busy} label="Create Account" busyLabel="Creating account..." />
         <p className="auth-legal">
           By creating an account you agree to our <Link href={paths.terms}>Terms of Service</Link> and{" "}

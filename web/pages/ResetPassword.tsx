@@ -3,10 +3,11 @@ import { Link, useLocation, useSearch } from "wouter";
 import { PASSWORD_MIN, resetPasswordFormSchema } from "../../src/schemas/auth.ts";
 import { RESET_FAILED, RESET_MISSING_TOKEN, resetPasswordErrorMessage } from "../api/error-messages.ts";
 import { authApi } from "../api/endpoints.ts";
-import { Field, useForm } from "../components/form.tsx";
+import { AuthCard, SubmitButton, useFocusFirstInvalid } from "../components/auth/AuthCard.tsx";
+import { PasswordField } from "../components/auth/PasswordField.tsx";
+import { useForm } from "../components/form.tsx";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";
-import { AuthCard, PasswordInput, SubmitButton, useFocusFirstInvalid } from "./Login.tsx";
 import "../styles/auth.css";
 
 /** Spec section 4: reset password redirects to /login 2 s after success. */
@@ -76,30 +77,8 @@ export function ResetPasswordPage() {
         </div>
       ) : (
         <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Reset password">
-          <Field label="New password" error={form.error("password")} hint={`At least ${PASSWORD_MIN} characters.`}>
-            {(wiring) => (
-              <PasswordInput
-                wiring={wiring}
-                name="password"
-                autoComplete="new-password"
-                value={form.values.password}
-                onChange={(value) => form.set("password", value)}
-                onBlur={() => form.touch("password")}
-              />
-            )}
-          </Field>
-          <Field label="Confirm new password" error={form.error("confirmPassword")}>
-            {(wiring) => (
-              <PasswordInput
-                wiring={wiring}
-                name="confirmPassword"
-                autoComplete="new-password"
-                value={form.values.confirmPassword}
-                onChange={(value) => form.set("confirmPassword", value)}
-                onBlur={() => form.touch("confirmPassword")}
-              />
-            )}
-          </Field>
+          <PasswordField label="New password" hint={`At least ${PASSWORD_MIN} characters.`} autoComplete="new-password" {...form.bind("password")} />
+          <PasswordField label="Confirm new password" autoComplete="new-password" {...form.bind("confirmPassword")} />
           <SubmitButton busy={busy} label="Reset Password" busyLabel="Resetting..." />
         </form>
       )}
