@@ -7,8 +7,8 @@ import { lockPathFor } from "../../src/dispatch/lock.ts";
 import { ValidationError } from "../../src/errors.ts";
 import type { Logger } from "../../src/lib/logger.ts";
 import { sniffImage } from "../../src/lib/image-sniff.ts";
+import type { BroadcastSummary } from "../../src/schemas/broadcasts.ts";
 import { countSegments } from "../../src/schemas/sms-segments.ts";
-import type { BroadcastSummary } from "../../src/services/broadcasts.ts";
 import { dataDirOption, examples, printJson, printTable } from "../context.ts";
 
 function parseId(raw: string, what: string): number {

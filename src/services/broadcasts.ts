@@ -10,6 +10,7 @@ import type { BroadcastRow, Recipient, SubscriberCounts } from "../repos/broadca
 import type { StatusCounts } from "../repos/deliveries.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
+import type { BroadcastSummary } from "../schemas/broadcasts.ts";
 import { BUSINESS_NOT_FOUND, canManage } from "./businesses.ts";
 import { MAX_IMAGE_BYTES, type UploadsService } from "./uploads.ts";
 
@@ -23,24 +24,6 @@ export const BROADCAST_IMAGE_TOO_LARGE = "File size cannot exceed 5MB.";
 export const NOT_YOUR_BUSINESS = "You can only broadcast messages for businesses you created.";
 export const NO_SUBSCRIBERS = "This business has no active subscribers yet. Share your QR code to get some!";
 export const BROADCAST_NOT_FOUND = "Broadcast not found.";
-
-/** One broadcast with its delivery counts. queued + sent + delivered + failed = total: `queued` counts Queued,
- * Sending and Uncertain (not settled yet); `failed` includes `skipped` (recipients who unsubscribed before their
- * turn), which is also given on its own. */
-export interface BroadcastSummary {
-  id: number;
-  businessId: number;
-  messageText: string;
-  imagePath: string | null;
-  createdAt: string;
-  total: number;
-  queued: number;
-  sent: number;
-  delivered: number;
-  failed: number;
-  skipped: number;
-  completedAt: string | null;
-}
 
 export type PublishResult =
   | { message: string; broadcastId: number; recipients: number }

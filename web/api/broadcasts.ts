@@ -1,3 +1,5 @@
+import type { BroadcastSummary as SharedBroadcastSummary } from "../../src/schemas/broadcasts.ts";
+import type { CustomerMessage, CustomerMessageStatus } from "../../src/schemas/customer-messages.ts";
 import { api } from "./client.ts";
 
 // Typed wrappers for the broadcast screen and the customer messages modal (spec section 7, plus the subscriber
@@ -27,38 +29,17 @@ export interface SubscriberCount {
   whatsapp: number;
 }
 
-/** One broadcast with its delivery counts (queued + sent + delivered + failed = total). */
-export interface BroadcastSummary {
-  id: number;
-  messageText: string;
-  imagePath: string | null;
-  createdAt: string;
-  total: number;
-  queued: number;
-  sent: number;
-  delivered: number;
-  failed: number;
-  completedAt: string | null;
-}
+/** The part of a broadcast summary (GET /api/business/GetBroadcasts) the history reads. */
+export type BroadcastSummary = Omit<SharedBroadcastSummary, "businessId" | "skipped">;
 
 export interface RetryResponse {
   message: string;
   requeued: number;
 }
 
-export type MessageStatus = "Sent" | "Delivered" | "Failed" | "Queued";
-export type MessageType = "SMS" | "WhatsApp";
-
 /** One message sent (or queued) to a customer. */
-export interface CustomerMessage {
-  businessName: string;
-  status: MessageStatus;
-  messageType: MessageType;
-  sentAt: string | null;
-  messageText: string;
-  imageUrl: string | null;
-  errorMessage: string | null;
-}
+export type { CustomerMessage };
+export type MessageStatus = CustomerMessageStatus;
 
 export const broadcastApi = {
   business: (id: number | string) => api.get<BusinessName>(`/api/business/GetBusinessById?id=${q(id)}`),
