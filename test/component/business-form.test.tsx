@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { initials } from "../../web/components/Initials.tsx";
+import { initials } from "../../src/schemas/poster-text.ts";
 import { IMAGE_FILE_TOO_LARGE, INVALID_IMAGE_FILE } from "../../web/components/ImagePicker.tsx";
 import {
   BusinessFormPage,

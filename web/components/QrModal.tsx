@@ -2,8 +2,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useId, useRef, useState } from "react";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
-import { initials } from "../../src/schemas/poster-text.ts";
-import { paths } from "../paths.ts";
+import { initials, subscribeLink } from "../../src/schemas/poster-text.ts";
 import { isAuthenticated } from "../state/session.ts";
 import { Dialog } from "./Dialog.tsx";
 import "../styles/qr.css";
@@ -72,7 +71,7 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
   const [status, setStatus] = useState<"loading" | "loaded" | "error">("loading");
   const [copied, setCopied] = useState(false);
   const loggedIn = isAuthenticated.value;
-  const link = `${window.location.origin}${paths.subscribe(business.id)}`;
+  const link = subscribeLink(window.location.origin, business.id);
   const message = business.qrMessage?.trim() || DEFAULT_QR_MESSAGE;
 
   useEffect(() => {

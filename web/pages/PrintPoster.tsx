@@ -12,6 +12,7 @@ import {
   UNSUBSCRIBE_NOTE,
   sampleDealText,
   splitDeal,
+  subscribeLink,
 } from "../../src/schemas/poster-text.ts";
 import { ApiError, api } from "../api/client.ts";
 import { BusinessBadge, QR_IMAGE_ERROR, qrImageUrl } from "../components/QrModal.tsx";
@@ -33,7 +34,7 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
   const [qrFailed, setQrFailed] = useState(false);
   const typeName = business.businessType?.name ?? "";
   const deal = splitDeal(sampleDealText(typeName));
-  const link = `${origin}${paths.subscribe(business.id)}`;
+  const link = subscribeLink(origin, business.id);
   return (
     <article className="poster-sheet" aria-label={`${business.name} QR code poster`}>
       <header className="ps-band">
