@@ -8,7 +8,8 @@ import { publicSource } from "../../src/schemas/subscriptions.ts";
 import { ApiError, CONNECTION_ERROR } from "../api/client.ts";
 import { customerBusinessApi, imageUrl, subscriptionApi } from "../api/customers.ts";
 import { ContactPreferenceCards, initials } from "../components/ContactPreferenceCards.tsx";
-import { Field, useForm } from "../components/form.tsx";
+import { SubmitButton, useForm } from "../components/form.tsx";
+import { PhoneField } from "../components/PhoneField.tsx";
 import { Spinner } from "../components/Spinner.tsx";
 import { paths } from "../paths.ts";
 import "../styles/subscribe.css";
@@ -215,24 +216,18 @@ function SubscribeForm({
               {alert}
             </div>
           )}
-          <Field label="Phone number" error={fieldError("phone")} hint="We'll only use it for these notifications.">
-            {(wiring) => (
-              <input
-                {...wiring}
-                name="phone"
-                type="tel"
-                inputMode="tel"
-                autoComplete="tel"
-                placeholder="(415) 555-0134"
-                value={form.values.phone}
-                onChange={(e) => {
-                  form.set("phone", e.target.value);
-                  setServerErrors(({ phone: _, ...rest }) => rest);
-                }}
-                onBlur={() => form.touch("phone")}
-              />
-            )}
-          </Field>
+          <PhoneField
+            label="Phone number"
+            hint="We'll only use it for these notifications."
+            autoComplete="tel"
+            value={form.values.phone}
+            error={fieldError("phone")}
+            onChange={(value) => {
+              form.set("phone", value);
+              setServerErrors(({ phone: _, ...rest }) => rest);
+            }}
+            onBlur={() => form.touch("phone")}
+          />
           <ContactPreferenceCards
             legend="Send my deals by"
             value={form.values.contactPreference}
@@ -242,10 +237,7 @@ function SubscribeForm({
           <p className="sub-consent" data-testid="consent">
             {consentText(business.name, pref)}
           </p>
-          <button type="submit" className="btn btn-primary btn-block btn-lg sub-submit" disabled={busy} aria-busy={busy}>
-            {busy && <span className="spinner" aria-hidden="true" />}
-            {busy ? "Subscribing..." : "Subscribe"}
-          </button>
+          <SubmitButton className="btn-block btn-lg sub-submit" busy={busy} label="Subscribe" busyLabel="Subscribing..." />
         </form>
         <p className="sub-footnote">
           Free to join · Your number is never shared · <Link href={paths.faq}>FAQ</Link>

@@ -8,6 +8,7 @@ import { type BusinessBody, businessApi } from "../../api/businesses.ts";
 import { businessTypeApi } from "../../api/endpoints.ts";
 import { Field, FormActions, useForm } from "../../components/form.tsx";
 import { ImagePicker, type ImageSlot, emptySlot } from "../../components/ImagePicker.tsx";
+import { PhoneField } from "../../components/PhoneField.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import "../../styles/businesses.css";
@@ -306,22 +307,7 @@ export function BusinessFormPage() {
                   )}
                 </Field>
                 <div className="two-cols">
-                  <Field label="Phone" error={form.error("phone")} hint="US number, e.g. (415) 555-0134">
-                    {(wiring) => (
-                      <input
-                        {...wiring}
-                        name="phone"
-                        type="tel"
-                        inputMode="tel"
-                        autoComplete="tel"
-                        placeholder="(415) 555-0134"
-                        aria-required="true"
-                        value={form.values.phone}
-                        onChange={(e) => form.set("phone", e.target.value)}
-                        onBlur={() => form.touch("phone")}
-                      />
-                    )}
-                  </Field>
+                  <PhoneField label="Phone" hint="US number, e.g. (415) 555-0134" autoComplete="tel" required {...form.bind("phone")} />
                   <Field
                     label="Sample Product"
                     error={form.error("sampleProductText")}

@@ -8,6 +8,7 @@ import { ApiError } from "../../api/client.ts";
 import { customerApi, customerBusinessApi } from "../../api/customers.ts";
 import { ContactPreferenceCards } from "../../components/ContactPreferenceCards.tsx";
 import { Field, FormActions, useForm } from "../../components/form.tsx";
+import { PhoneField } from "../../components/PhoneField.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import { isAdmin } from "../../state/session.ts";
@@ -151,24 +152,18 @@ export function CustomerFormPage() {
                 )}
               </Field>
             )}
-            <Field label="Phone Number" error={fieldError("phone")} hint="Any common format, e.g. (415) 555-0134 or +44 7911 123456.">
-              {(wiring) => (
-                <input
-                  {...wiring}
-                  name="phone"
-                  type="tel"
-                  inputMode="tel"
-                  autoComplete="off"
-                  placeholder="(415) 555-0134"
-                  value={form.values.phone}
-                  onChange={(e) => {
-                    form.set("phone", e.target.value);
-                    clearServer("phone");
-                  }}
-                  onBlur={() => form.touch("phone")}
-                />
-              )}
-            </Field>
+            <PhoneField
+              label="Phone Number"
+              hint="Any common format, e.g. (415) 555-0134 or +44 7911 123456."
+              autoComplete="off"
+              value={form.values.phone}
+              error={fieldError("phone")}
+              onChange={(value) => {
+                form.set("phone", value);
+                clearServer("phone");
+              }}
+              onBlur={() => form.touch("phone")}
+            />
             <ContactPreferenceCards
               legend="Contact Preference"
               value={form.values.contactPreference}

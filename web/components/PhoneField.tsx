@@ -1,0 +1,44 @@
+import type { ReactNode } from "react";
+import { Field } from "./form.tsx";
+
+/** A labelled phone number field (phone keypad, US example as placeholder), its hint and error. */
+export function PhoneField({
+  label,
+  hint,
+  autoComplete,
+  required = false,
+  value,
+  error,
+  onChange,
+  onBlur,
+}: {
+  label: string;
+  hint: ReactNode;
+  /** "tel" where the number is the user's own; "off" where it is someone else's. */
+  autoComplete: "tel" | "off";
+  /** Marked aria-required (the form says so elsewhere). */
+  required?: boolean;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+}) {
+  return (
+    <Field label={label} error={error} hint={hint}>
+      {(wiring) => (
+        <input
+          {...wiring}
+          name="phone"
+          type="tel"
+          inputMode="tel"
+          autoComplete={autoComplete}
+          placeholder="(415) 555-0134"
+          aria-required={required ? "true" : undefined}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+          onBlur={onBlur}
+        />
+      )}
+    </Field>
+  );
+}
