@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Field } from "./form.tsx";
+import { type BoundText, Field } from "./form.tsx";
 
 /** A labelled phone number field (phone keypad, US example as placeholder), its hint and error. */
 export function PhoneField({
@@ -11,17 +11,13 @@ export function PhoneField({
   error,
   onChange,
   onBlur,
-}: {
+}: BoundText & {
   label: string;
   hint: ReactNode;
   /** "tel" where the number is the user's own; "off" where it is someone else's. */
   autoComplete: "tel" | "off";
   /** Marked aria-required (the form says so elsewhere). */
   required?: boolean;
-  value: string;
-  error?: string;
-  onChange: (value: string) => void;
-  onBlur: () => void;
 }) {
   return (
     <Field label={label} error={error} hint={hint}>

@@ -57,6 +57,14 @@ export function useForm<S extends v.GenericSchema, T extends Record<string, unkn
   };
 }
 
+/** What a text field component takes from `form.bind(key)` (or the same props written out). */
+export interface BoundText {
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+  onBlur: () => void;
+}
+
 interface FieldProps {
   label: string;
   error?: string;

@@ -1,17 +1,7 @@
-import { Field } from "../form.tsx";
+import { type BoundText, Field } from "../form.tsx";
 
 /** The account screens' email field; spread `form.bind("email")` into it. */
-export function EmailField({
-  value,
-  error,
-  onChange,
-  onBlur,
-}: {
-  value: string;
-  error?: string;
-  onChange: (value: string) => void;
-  onBlur: () => void;
-}) {
+export function EmailField({ value, error, onChange, onBlur }: BoundText) {
   return (
     <Field label="Email" error={error}>
       {(wiring) => (

@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { Field } from "../form.tsx";
+import { type BoundText, Field } from "../form.tsx";
 
 type InputWiring = { id: string; "aria-invalid": boolean; "aria-describedby"?: string; className: string };
 
@@ -50,25 +50,12 @@ function PasswordInput({
 export function PasswordField({
   label,
   hint,
-  autoComplete,
-  name,
-  value,
   error,
-  onChange,
-  onBlur,
-}: {
-  label: string;
-  hint?: string;
-  autoComplete: "current-password" | "new-password";
-  name: string;
-  value: string;
-  error?: string;
-  onChange: (value: string) => void;
-  onBlur: () => void;
-}) {
+  ...input
+}: BoundText & { label: string; hint?: string; autoComplete: "current-password" | "new-password"; name: string }) {
   return (
     <Field label={label} error={error} hint={hint}>
-      {(wiring) => <PasswordInput wiring={wiring} name={name} autoComplete={autoComplete} value={value} onChange={onChange} onBlur={onBlur} />}
+      {(wiring) => <PasswordInput wiring={wiring} {...input} />}
     </Field>
   );
 }
