@@ -6,36 +6,28 @@
 //     [--generator wrk|autocannon] [--server-cpu 0] [--load-cpu 1] [--no-pin] [--nearcast path/to/executable]
 import { Database } from "bun:sqlite";
 import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { availableParallelism, cpus, loadavg, tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { businesses, businessTypes, users } from "../src/db/schema.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
+import { interleave, machine, median, options, placement, runWrk, type Server, startServer, withServerCpu } from "./lib/harness.ts";
+
+export { median };
 
 const root = join(import.meta.dir, "..");
 const baselineDir = join(import.meta.dir, "baseline-subscribe");
 const luaScript = join(import.meta.dir, "subscribe.lua");
-const argv = process.argv.slice(2);
-const flag = (name: string) => argv.includes(`--${name}`);
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1]! : fallback;
-};
+const { opt } = options();
 const SLICE_SECONDS = Number(opt("slice", "3"));
 const ROUNDS = Number(opt("rounds", "7"));
 const WARMUP_SECONDS = Number(opt("warmup", "3"));
 const CONNECTIONS = Number(opt("connections", "50"));
 const TARGET = 3.5;
-
-const WRK = Bun.which("wrk");
-const GENERATOR = opt("generator", WRK ? "wrk" : "autocannon") as "wrk" | "autocannon";
-const TASKSET = Bun.which("taskset");
-// Pinning: the server under load on one core, the generator on another, so they do not take turns on one core.
-const PIN = !flag("no-pin") && TASKSET !== null && availableParallelism() >= 2;
-const SERVER_CPU = opt("server-cpu", "0");
-const LOAD_CPU = opt("load-cpu", "1");
-const pinned = (cpu: string, cmd: string[]) => (PIN ? [TASKSET!, "-c", cpu, ...cmd] : cmd);
+/** Generator and pinning (--generator, --server-cpu, --load-cpu, --no-pin): bench/lib/harness.ts. */
+const P = placement();
+const GENERATOR = P.generator;
 
 /** One load run against one side. */
 export interface Slice {
@@ -69,49 +61,6 @@ interface Side {
   stop(): Promise<void>;
 }
 
-/** Starts a server process and resolves with its URL once it logs "listening on http://...". */
-async function start(cmd: string[], env: Record<string, string>): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const proc = Bun.spawn(cmd, { env: { PATH: process.env.PATH ?? "", ...env }, stdout: "ignore", stderr: "pipe" });
-  let log = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15_000);
-    (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
-        log += decoder.decode(chunk);
-        const m = /listening on (http:\/\/[^\s]+)/.exec(log);
-        if (m?.[1]) {
-          clearTimeout(timer);
-          resolve(m[1].replace("localhost", "127.0.0.1"));
-          return;
-        }
-      }
-      reject(new Error(`server exited:\n${log}`));
-    })();
-  });
-  return {
-    url,
-    // taskset execs the server, so this is the server's own pid.
-    pid: proc.pid,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
-  };
-}
-
-/** CPU seconds (user + system) a process has used so far, or NaN without /proc. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after "(comm) ".
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** The XSRF cookie the server hands out, sent back as cookie AND header (the double submit). */
 async function xsrfToken(url: string): Promise<string> {
   const res = await fetch(`${url}/api/health`);
@@ -125,32 +74,28 @@ const PHONE_STRIDE = 1_000_000;
 
 /** One slice of load with the chosen generator; phone numbers continue where the side's last slice stopped. */
 function load(side: Side, seconds: number): Slice {
-  let slice: Omit<Slice, "cpuUs">;
-  const cpu0 = cpuSeconds(side.pid);
-  if (GENERATOR === "wrk") {
-    const cmd = pinned(LOAD_CPU, [
-      WRK!, "-t1", `-c${CONNECTIONS}`, `-d${seconds}s`, "--timeout", "5s", "-s", luaScript, side.url,
-      "--", String(side.businessId), side.token, String(side.nextPhone), String(PHONE_STRIDE),
-    ]);
-    const res = Bun.spawnSync(cmd, { stdout: "pipe", stderr: "pipe" });
-    const line = res.stdout.toString().trim().split("\n").findLast((l) => l.startsWith("{"));
-    if (res.exitCode !== 0 || !line) throw new Error(`wrk failed (${res.exitCode}):\n${res.stdout}\n${res.stderr}`);
-    const r = JSON.parse(line) as { requests: number; durationUs: number; sent: number; ok: number; non2xx: number; errors: number; p50: number; p99: number };
-    const secs = r.durationUs / 1e6;
-    slice = { requests: r.requests, seconds: secs, rps: r.requests / secs, sent: r.sent, ok: r.ok, non2xx: r.non2xx, errors: r.errors, p50: r.p50, p99: r.p99 };
-  } else {
-    const cmd = pinned(LOAD_CPU, ["node", join(baselineDir, "load.mjs"), side.url, String(side.businessId), String(seconds), String(CONNECTIONS), String(side.nextPhone)]);
+  const slice = withServerCpu(side.pid, (): Omit<Slice, "cpuUs"> => {
+    if (GENERATOR === "wrk") {
+      const r = runWrk<{ requests: number; durationUs: number; sent: number; ok: number; non2xx: number; errors: number; p50: number; p99: number }>(P, {
+        script: luaScript,
+        url: side.url,
+        seconds,
+        connections: CONNECTIONS,
+        args: [String(side.businessId), side.token, String(side.nextPhone), String(PHONE_STRIDE)],
+      });
+      return { requests: r.requests, seconds: r.seconds, rps: r.rps, sent: r.sent, ok: r.ok, non2xx: r.non2xx, errors: r.errors, p50: r.p50, p99: r.p99 };
+    }
+    const cmd = P.pinned(P.loadCpu, ["node", join(baselineDir, "load.mjs"), side.url, String(side.businessId), String(seconds), String(CONNECTIONS), String(side.nextPhone)]);
     const res = Bun.spawnSync(cmd, { cwd: baselineDir, stdout: "pipe", stderr: "inherit" });
     if (res.exitCode !== 0) throw new Error(`autocannon failed (${res.exitCode})`);
     const r = JSON.parse(res.stdout.toString().trim().split("\n").at(-1)!) as { requests: number; ok: number; non2xx: number; errors: number; timeouts: number; latencyP50: number; latencyP99: number; phonesUsed: number };
-    slice = { requests: r.requests, seconds, rps: r.requests / seconds, sent: r.phonesUsed, ok: r.ok, non2xx: r.non2xx, errors: r.errors + r.timeouts, p50: r.latencyP50, p99: r.latencyP99 };
-  }
-  const cpuUs = ((cpuSeconds(side.pid) - cpu0) * 1e6) / slice.requests;
+    return { requests: r.requests, seconds, rps: r.requests / seconds, sent: r.phonesUsed, ok: r.ok, non2xx: r.non2xx, errors: r.errors + r.timeouts, p50: r.latencyP50, p99: r.latencyP99 };
+  });
   side.nextPhone += slice.sent;
   side.acknowledged += slice.ok;
   side.sent += slice.sent;
   side.failures += slice.non2xx + slice.errors;
-  return { ...slice, cpuUs };
+  return slice;
 }
 
 function count(file: string, sql: string): number {
@@ -179,7 +124,7 @@ async function startNearcast(work: string): Promise<Side> {
     .returning()
     .get();
   ctx.close();
-  const server = await start(pinned(SERVER_CPU, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir]), {
+  const server = await startServer(P.pinned(P.serverCpu, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir]), {
     NEARCAST_SUBSCRIBE_LIMIT: "0",
   });
   return newSide("nearcast", "nearcast (Bun)", server, business.id, join(dataDir, "nearcast.db"));
@@ -187,11 +132,11 @@ async function startNearcast(work: string): Promise<Side> {
 
 async function startBaseline(work: string): Promise<Side> {
   const file = join(work, "baseline.db");
-  const server = await start(pinned(SERVER_CPU, ["node", join(baselineDir, "server.mjs"), "0", file]), {});
+  const server = await startServer(P.pinned(P.serverCpu, ["node", join(baselineDir, "server.mjs"), "0", file]), {});
   return newSide("baseline", "baseline (Node, Fastify, better-sqlite3)", server, 1, file);
 }
 
-async function newSide(key: Side["key"], name: string, server: { url: string; pid: number; stop(): Promise<void> }, businessId: number, dbFile: string): Promise<Side> {
+async function newSide(key: Side["key"], name: string, server: Server, businessId: number, dbFile: string): Promise<Side> {
   const token = await xsrfToken(server.url);
   return { key, name, url: server.url, businessId, token, dbFile, nextPhone: 0, slices: [], acknowledged: 0, sent: 0, failures: 0, pid: server.pid, stop: server.stop };
 }
@@ -204,20 +149,6 @@ function ensureBaselineInstalled(): void {
   if (res.exitCode !== 0) throw new Error(`npm ci in bench/baseline-subscribe failed (${res.exitCode})`);
 }
 
-export const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-function machine(): string {
-  const model = cpus()[0]?.model ?? "unknown CPU";
-  let wrkVersion = "";
-  if (WRK) wrkVersion = Bun.spawnSync([WRK, "--version"]).stdout.toString().split("\n")[0]?.split(" [")[0] ?? "";
-  const node = Bun.spawnSync(["node", "--version"]).stdout.toString().trim();
-  return `${availableParallelism()} x ${model}; bun ${Bun.version}, node ${node}${wrkVersion ? `, ${wrkVersion}` : ""}`;
-}
-
 export interface SubscribeBenchResult {
   nearcast: Side;
   baseline: Side;
@@ -226,13 +157,6 @@ export interface SubscribeBenchResult {
 }
 
 export async function runSubscribeBench(): Promise<SubscribeBenchResult> {
-  if (GENERATOR === "wrk" && !WRK) throw new Error("wrk is not installed: apt-get install -y wrk (Debian/Ubuntu), brew install wrk (macOS)");
-  if (GENERATOR === "autocannon") {
-    console.log(
-      "NOTE: wrk not found, falling back to autocannon (a Node process that needs about a core of its own; on a small " +
-        "box it competes with the servers). Install wrk for fair numbers: apt-get install -y wrk (Debian/Ubuntu), brew install wrk (macOS).",
-    );
-  }
   ensureBaselineInstalled();
   const work = mkdtempSync(join(tmpdir(), "nearcast-bench-subscribe-"));
   const sides: Side[] = [];
@@ -240,7 +164,7 @@ export async function runSubscribeBench(): Promise<SubscribeBenchResult> {
     console.log(`machine: ${machine()}`);
     console.log(
       `generator: ${GENERATOR}${GENERATOR === "wrk" ? " -t1 + bench/subscribe.lua" : ""}, ${CONNECTIONS} connections, loopback; ` +
-        (PIN ? `servers pinned to CPU ${SERVER_CPU}, generator to CPU ${LOAD_CPU} (taskset)` : "no CPU pinning") +
+        P.describe() +
         `; ${WARMUP_SECONDS} s warm-up per side, then ${ROUNDS} rounds of ${SLICE_SECONDS} s per side, interleaved (order alternates)`,
     );
     const load0 = loadavg()[0]!;
@@ -248,9 +172,7 @@ export async function runSubscribeBench(): Promise<SubscribeBenchResult> {
     const [nearcast, baseline] = sides as [Side, Side];
     for (const side of sides) load(side, WARMUP_SECONDS);
     const pairRatios: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? [nearcast, baseline] : [baseline, nearcast];
-      for (const side of order) side.slices.push(load(side, SLICE_SECONDS));
+    interleave(sides, ROUNDS, (side) => side.slices.push(load(side, SLICE_SECONDS)), (round) => {
       const n = nearcast.slices.at(-1)!;
       const b = baseline.slices.at(-1)!;
       pairRatios.push(n.rps / b.rps);
@@ -258,7 +180,7 @@ export async function runSubscribeBench(): Promise<SubscribeBenchResult> {
         `  round ${round + 1}: nearcast ${Math.round(n.rps).toLocaleString("en-US").padStart(7)} req/s (${n.cpuUs.toFixed(1)} µs CPU/req), ` +
           `baseline ${Math.round(b.rps).toLocaleString("en-US").padStart(7)} req/s (${b.cpuUs.toFixed(1)} µs CPU/req), ratio ${(n.rps / b.rps).toFixed(2)}x`,
       );
-    }
+    });
     const load1 = loadavg()[0]!;
     for (const side of sides) await side.stop();
     sides.length = 0;

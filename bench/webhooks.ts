@@ -1,144 +1,184 @@
 // Status-callback throughput: signed Twilio status callbacks per second against dist/nearcast (Twilio configured
 // with fake credentials and TWILIO_API_BASE pointing nowhere, so every signature is checked) and against a Node
 // baseline (Fastify + @fastify/formbody + better-sqlite3 + twilio's validateRequest, bench/baseline-webhooks/),
-// same load generator (autocannon), side by side, loopback only, bounded duration.
+// driven by the SAME load generator (wrk + bench/webhooks.lua; autocannon only when wrk is missing), pinned with
+// taskset (servers on one CPU, wrk on another), warm-up, interleaved rounds, medians, server CPU per request.
 //
 // Each side starts with the same N deliveries (status Sent, sids SM000..1, SM000..2, ...). Every message gets a
-// `sent` callback (a late duplicate: must change nothing) and then `delivered` (moves it forward). Before the run, a
+// `sent` callback (a late duplicate: must change nothing) and then `delivered` (moves it forward); no callback is sent
+// twice: each slice gets the next unused deliveries, signed by this bench into a pool file wrk reads. Before the run, a
 // tampered request must answer 403 on both sides; afterwards both databases are checked: no delivery went
-// backwards, and the deliveries that got `delivered` acknowledged are Delivered.
+// backwards or is anything but Sent/Delivered, every acknowledged `delivered` stuck, no untouched delivery moved.
 //
 // A third server, the floor (bench/baseline-webhooks/floor-server.ts: Bun.serve answering 200 without doing anything),
-// shows what the load generator can drive at most on this machine.
-// The servers run at once and are loaded in turns (--rounds slices of seconds/rounds each, the order alternating),
-// so a busy machine slows both sides alike; req/s = all requests of a side / its measured seconds.
-//   npx bun scripts/build.ts && npx bun bench/webhooks.ts [--seconds 10] [--rounds 4] [--connections 50]
+// shows the HTTP floor on the same pinning.
+//   npx bun scripts/build.ts && npx bun bench/webhooks.ts [--slice 3] [--rounds 7] [--warmup 3] [--connections 50]
+//     [--deliveries 800000] [--pool-rps 60000] [--no-floor] [--generator wrk|autocannon] [--server-cpu 0] [--load-cpu 1]
+//     [--no-pin] [--nearcast path/to/executable]
 import { Database } from "bun:sqlite";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createHmac } from "node:crypto";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
+import { interleave, machine, median, options, placement, runWrk, type Server, startServer, thousands as f, withServerCpu } from "./lib/harness.ts";
 
 const root = join(import.meta.dir, "..");
 const baselineDir = join(import.meta.dir, "baseline-webhooks");
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const SECONDS = arg("seconds", 10);
-const CONNECTIONS = arg("connections", 50);
-const WARMUP_SECONDS = 2;
-/** Deliveries seeded per side; two callbacks each. Enough that the measured run does not run out. */
-const DELIVERIES = arg("deliveries", 300_000);
-const ROUNDS = Math.max(1, Math.round(arg("rounds", 4)));
-const SLICE_SECONDS = SECONDS / ROUNDS;
-const WARMUP_DELIVERIES = 60_000;
-/** Deliveries set aside for one slice of one side (two callbacks each). */
-const SLICE_DELIVERIES = Math.floor((DELIVERIES - WARMUP_DELIVERIES) / ROUNDS);
+const luaScript = join(import.meta.dir, "webhooks.lua");
+const { opt, flag } = options();
+const SLICE_SECONDS = Number(opt("slice", "3"));
+const ROUNDS = Number(opt("rounds", "7"));
+const WARMUP_SECONDS = Number(opt("warmup", "3"));
+const CONNECTIONS = Number(opt("connections", "50"));
+/** Deliveries seeded per side; two callbacks each. Enough that no slice has to repeat a callback. */
+const DELIVERIES = Number(opt("deliveries", "800000"));
+/** Callbacks per second a slice's pool allows at least; more (1.5x) when a side's best slice so far came near it. */
+const POOL_RPS = Number(opt("pool-rps", "60000"));
+const HEADROOM = 1.5;
+const FLOOR = !flag("no-floor");
 const TARGET = 1.5;
+const P = placement();
+const GENERATOR = P.generator;
 
 const AUTH_TOKEN = "bench-auth-token-0123456789abcdef";
 const ACCOUNT_SID = "AC0123456789abcdef0123456789abcdef";
 const PUBLIC_URL = "https://bench.example.com";
+const PATH = "/api/webhooks/twilio/status";
 
-export interface WebhookSideResult {
-  name: string;
-  /** Requests per second over all measured slices. */
-  rps: number;
-  /** Requests per second of each slice. */
-  rounds: number[];
-  requests: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  latencyP50: number;
-  latencyP99: number;
-  tamperedStatus: number;
-  /** Server CPU time per request (user + system, from /proc), the load generator's excluded; null off Linux. */
-  cpuMicrosPerRequest: number | null;
-  delivered: number;
-  backwards: number;
+/** Message sid of delivery i (1-based), as both sides are seeded (and as load.mjs computes it). */
+const sidOf = (i: number) => `SM${i.toString(16).padStart(32, "0")}`;
+
+function callbackParams(i: number, status: string): Record<string, string> {
+  return { AccountSid: ACCOUNT_SID, ApiVersion: "2010-04-01", From: "+15005550006", MessageSid: sidOf(i), MessageStatus: status, SmsSid: sidOf(i), SmsStatus: status, To: "+14155550100" };
 }
 
-/** utime + stime of a process in seconds (Linux /proc; 100 ticks per second), null when unavailable. */
-function cpuSecondsOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
+/** Twilio's signature: base64 HMAC-SHA1 (auth token) of the full URL followed by every form field, sorted, key + value. */
+function sign(url: string, params: Record<string, string>): string {
+  let data = url;
+  for (const key of Object.keys(params).sort()) data += key + params[key];
+  return createHmac("sha1", AUTH_TOKEN).update(data, "utf8").digest("base64");
 }
 
-function sh(cmd: string[], cwd: string): void {
-  const res = Bun.spawnSync(cmd, { cwd, stdout: "inherit", stderr: "inherit" });
-  if (res.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed (${res.exitCode})`);
+function signed(i: number, status: string): { path: string; signature: string; body: string } {
+  const params = callbackParams(i, status);
+  const path = `${PATH}?delivery=${i}`;
+  return { path, signature: sign(PUBLIC_URL + path, params), body: new URLSearchParams(params).toString() };
 }
 
-/** Starts a server process and resolves with its URL once it logs "listening on http://...". */
-async function start(cmd: string[], env: Record<string, string>): Promise<{ url: string; proc: Subprocess; stop(): Promise<void> }> {
-  const proc = Bun.spawn(cmd, { env: { PATH: process.env.PATH ?? "", ...env }, stdout: "ignore", stderr: "pipe" });
-  let log = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15_000);
-    (async () => {
-      const decoder = new TextDecoder();
-      for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
-        log += decoder.decode(chunk);
-        const m = /listening on (http:\/\/[^\s]+)/.exec(log);
-        if (m?.[1]) {
-          clearTimeout(timer);
-          resolve(m[1].replace("localhost", "127.0.0.1").replace(/\/+$/, ""));
-          return;
-        }
-      }
-      reject(new Error(`server exited:\n${log}`));
-    })();
-  });
-  return {
-    url,
-    proc,
-    async stop() {
-      proc.kill("SIGTERM");
-      await proc.exited;
-    },
+/** The signer must agree with twilio's own (the baseline's copy of twilio-node). */
+async function checkSigner(): Promise<void> {
+  const mod = (await import(join(baselineDir, "node_modules", "twilio", "lib", "webhooks", "webhooks.js"))) as {
+    getExpectedTwilioSignature(token: string, url: string, params: Record<string, string>): string;
   };
+  const ours = signed(123_456, "delivered").signature;
+  const theirs = mod.getExpectedTwilioSignature(AUTH_TOKEN, `${PUBLIC_URL}${PATH}?delivery=123456`, callbackParams(123_456, "delivered"));
+  if (ours !== theirs) throw new Error(`bench signer disagrees with twilio's getExpectedTwilioSignature (${ours} vs ${theirs})`);
 }
 
-interface LoadResult {
+/** Writes the pool file for deliveries first..first+count-1: per delivery `sent` then `delivered`, one per line. */
+function writePool(file: string, first: number, count: number): void {
+  const lines: string[] = [];
+  for (let i = first; i < first + count; i++) {
+    for (const status of ["sent", "delivered"]) {
+      const r = signed(i, status);
+      lines.push(`${r.path}\t${r.signature}\t${r.body}`);
+    }
+  }
+  writeFileSync(file, `${lines.join("\n")}\n`);
+}
+
+interface Slice {
   requests: number;
-  /** As measured by autocannon. */
   seconds: number;
   rps: number;
+  /** Callbacks the generator handed out (each sent once unless `wrapped`). */
+  sent: number;
   ok: number;
   non2xx: number;
   errors: number;
-  timeouts: number;
-  latencyP50: number;
-  latencyP99: number;
-  used: number;
+  p50: number;
+  p99: number;
   wrapped: boolean;
+  cpuUs: number;
 }
 
-function node(args: string[]): string {
-  const res = Bun.spawnSync(["node", join(baselineDir, "load.mjs"), ...args], { cwd: baselineDir, stdout: "pipe", stderr: "inherit" });
-  if (res.exitCode !== 0) throw new Error(`load generator failed (${res.exitCode})`);
-  return res.stdout.toString().trim().split("\n").at(-1)!;
+interface Side {
+  key: "nearcast" | "baseline" | "floor";
+  name: string;
+  server: Server;
+  /** null for the floor (nothing stored, no signature checked). */
+  dbFile: string | null;
+  tampered: number;
+  /** Next unused delivery id. */
+  next: number;
+  /** `delivered` callbacks handed out, and a lower bound of those acknowledged (2xx). */
+  deliveredSent: number;
+  deliveredAcked: number;
+  failures: number;
+  wraps: number;
+  best: number;
+  slices: Slice[];
 }
 
-function load(url: string, seconds: number, first: number, count: number): LoadResult {
-  return JSON.parse(node([url, String(seconds), String(CONNECTIONS), String(first), String(count), AUTH_TOKEN, PUBLIC_URL])) as LoadResult;
+/** One slice: the next unused deliveries (pool sized from the side's best rate), wrk or autocannon, server CPU. */
+function load(side: Side, seconds: number, work: string, floorPool: string): Slice {
+  const rate = Math.max(POOL_RPS, side.best * HEADROOM);
+  let count = Math.ceil((rate * seconds) / 2) + CONNECTIONS;
+  if (side.dbFile) count = Math.min(count, DELIVERIES + 1 - side.next);
+  if (count <= 0) throw new Error(`${side.name}: out of seeded deliveries (raise --deliveries)`);
+  const first = side.dbFile ? side.next : 1;
+  let pool = floorPool;
+  if (side.dbFile && GENERATOR === "wrk") {
+    pool = join(work, "pool.tsv");
+    writePool(pool, first, count);
+  }
+  const slice = withServerCpu(side.server.pid, (): Omit<Slice, "cpuUs"> => {
+    if (GENERATOR === "wrk") {
+      const r = runWrk<{ requests: number; durationUs: number; sent: number; pool: number; ok: number; non2xx: number; errors: number; p50: number; p99: number }>(P, {
+        script: luaScript,
+        url: side.server.url,
+        seconds,
+        connections: CONNECTIONS,
+        args: [pool],
+      });
+      return { requests: r.requests, seconds: r.seconds, rps: r.rps, sent: r.sent, ok: r.ok, non2xx: r.non2xx, errors: r.errors, p50: r.p50, p99: r.p99, wrapped: r.sent > r.pool };
+    }
+    // Fallback: load.mjs signs its own list (twilio's getExpectedTwilioSignature) before it starts.
+    const cmd = P.pinned(P.loadCpu, ["node", join(baselineDir, "load.mjs"), side.server.url, String(seconds), String(CONNECTIONS), String(first), String(count), AUTH_TOKEN, PUBLIC_URL]);
+    const res = Bun.spawnSync(cmd, { cwd: baselineDir, stdout: "pipe", stderr: "inherit" });
+    if (res.exitCode !== 0) throw new Error(`autocannon failed (${res.exitCode})`);
+    const r = JSON.parse(res.stdout.toString().trim().split("\n").at(-1)!) as { requests: number; seconds: number; ok: number; non2xx: number; errors: number; timeouts: number; latencyP50: number; latencyP99: number; used: number; wrapped: boolean };
+    return { requests: r.requests, seconds: r.seconds, rps: r.requests / r.seconds, sent: r.used, ok: r.ok, non2xx: r.non2xx, errors: r.errors + r.timeouts, p50: r.latencyP50, p99: r.latencyP99, wrapped: r.wrapped };
+  });
+  if (side.dbFile) {
+    const handedOut = Math.min(slice.sent, 2 * count);
+    side.next += Math.ceil(handedOut / 2);
+    side.deliveredSent += Math.floor(handedOut / 2);
+    // Callbacks go out in order; at most CONNECTIONS are in flight when the slice ends.
+    side.deliveredAcked += Math.max(0, Math.floor(slice.ok / 2) - CONNECTIONS);
+    if (slice.wrapped) side.wraps++;
+  }
+  side.failures += slice.non2xx + slice.errors;
+  side.best = Math.max(side.best, slice.rps);
+  return slice;
 }
 
-function tamperedStatus(url: string): number {
-  return (JSON.parse(node([url, "0", "1", "1", "1", AUTH_TOKEN, PUBLIC_URL, "--check"])) as { status: number }).status;
+/** A correctly signed callback with one field changed afterwards: must answer 403. */
+async function tamperedStatus(url: string): Promise<number> {
+  const r = signed(1, "delivered");
+  const res = await fetch(url + r.path, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", "user-agent": "TwilioProxy/1.1", "x-twilio-signature": r.signature },
+    body: r.body.replace("MessageStatus=delivered", "MessageStatus=failed"),
+  });
+  await res.arrayBuffer();
+  return res.status;
 }
 
-/** SQL that seeds deliveries 1..n as Sent with sid SM + 32 hex digits of the id (the load generator's sidOf). */
+/** SQL that seeds deliveries 1..n as Sent with sid SM + 32 hex digits of the id (sidOf). */
 function seedSql(n: number, columns: "nearcast" | "baseline"): string {
   const seq = `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${n})`;
   const sid = `'SM' || printf('%032x', i)`;
@@ -155,40 +195,18 @@ function seedSql(n: number, columns: "nearcast" | "baseline"): string {
       SELECT i, 1, i, 1, 'SMS', '+1415' || printf('%07d', 2000000 + i), 'Sent', 1, ${now}, ${now}, ${now}, ${now}, ${sid}, 'queued' FROM seq;`;
 }
 
-function check(file: string, deliveredAcked: number): { delivered: number; backwards: number } {
-  const db = new Database(file, { readonly: true });
-  try {
-    const n = (sql: string) => (db.query(sql).get() as { n: number }).n;
-    return {
-      delivered: n("SELECT count(*) AS n FROM deliveries WHERE status = 'Delivered'"),
-      // Nothing may be anything but Sent or Delivered, and every `delivered` acknowledged must have stuck.
-      backwards: n("SELECT count(*) AS n FROM deliveries WHERE status NOT IN ('Sent', 'Delivered')") + Math.max(0, deliveredAcked - n("SELECT count(*) AS n FROM deliveries WHERE status = 'Delivered'")),
-    };
-  } finally {
-    db.close();
-  }
-}
-
-interface Side {
-  name: string;
-  server: { url: string; proc: Subprocess; stop(): Promise<void> };
-  /** Server CPU seconds (user + system) spent during the measured slices; null where /proc is not available. */
-  cpuSeconds: number | null;
-  /** null for the floor (nothing stored, no signature checked). */
-  dbFile: string | null;
-  tampered: number;
-  runs: LoadResult[];
-  warm?: LoadResult;
+function newSide(key: Side["key"], name: string, server: Server, dbFile: string | null): Side {
+  return { key, name, server, dbFile, tampered: 0, next: 1, deliveredSent: 0, deliveredAcked: 0, failures: 0, wraps: 0, best: 0, slices: [] };
 }
 
 /** Seeds the nearcast database and starts the copied binary with Twilio configured (fake credentials). */
 async function nearcastSide(work: string): Promise<Side> {
-  const built = join(root, "dist", "nearcast");
-  if (!existsSync(built)) throw new Error("dist/nearcast is missing: build it first (npx bun scripts/build.ts)");
+  const built = opt("nearcast", join(root, "dist", "nearcast"));
+  if (!existsSync(built)) throw new Error(`${built} is missing: build it first (npx bun scripts/build.ts)`);
   // A private copy: a rebuild in the checkout during the run must not swap the binary under us.
   const bin = join(work, "nearcast");
   copyFileSync(built, bin);
-  Bun.spawnSync(["chmod", "+x", bin]);
+  chmodSync(bin, 0o755);
   const dataDir = join(work, "nearcast-data");
   const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
   const sqlite = ctx.db.$client;
@@ -200,7 +218,7 @@ async function nearcastSide(work: string): Promise<Side> {
     INSERT INTO broadcasts (id, business_id, created_by, message_text, total) VALUES (1, 1, 1, 'Fresh bread', ${DELIVERIES});`);
   sqlite.exec(seedSql(DELIVERIES, "nearcast"));
   ctx.close();
-  const server = await start([bin, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], {
+  const server = await startServer(P.pinned(P.serverCpu, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir]), {
     TWILIO_ACCOUNT_SID: ACCOUNT_SID,
     TWILIO_AUTH_TOKEN: AUTH_TOKEN,
     TWILIO_FROM: "+15005550006",
@@ -208,132 +226,151 @@ async function nearcastSide(work: string): Promise<Side> {
     TWILIO_API_BASE: "http://127.0.0.1:9",
     NEARCAST_PUBLIC_URL: PUBLIC_URL,
   });
-  return { name: "nearcast (Bun, Hono, drizzle)", server, dbFile: join(dataDir, "nearcast.db"), tampered: 0, runs: [], cpuSeconds: 0 };
+  return newSide("nearcast", "nearcast (Bun)", server, join(dataDir, "nearcast.db"));
 }
 
 async function baselineSide(work: string): Promise<Side> {
   const file = join(work, "baseline.db");
   // The server creates the table; seed it after it is up (WAL: the server sees the rows at its next read).
-  const server = await start(["node", join(baselineDir, "server.mjs"), "0", file, AUTH_TOKEN, PUBLIC_URL], {});
+  const server = await startServer(P.pinned(P.serverCpu, ["node", join(baselineDir, "server.mjs"), "0", file, AUTH_TOKEN, PUBLIC_URL]), {});
   const db = new Database(file);
   db.exec("PRAGMA busy_timeout = 5000");
   db.exec(seedSql(DELIVERIES, "baseline"));
   db.close();
-  return { name: "baseline (Node, Fastify, better-sqlite3)", server, dbFile: file, tampered: 0, runs: [], cpuSeconds: 0 };
+  return newSide("baseline", "baseline (Node, Fastify, better-sqlite3)", server, file);
 }
 
 async function floorSide(): Promise<Side> {
-  const server = await start([process.execPath, join(baselineDir, "floor-server.ts"), "0"], {});
-  return { name: "floor (empty Bun server, no work)", server, dbFile: null, tampered: 0, runs: [], cpuSeconds: 0 };
+  const server = await startServer(P.pinned(P.serverCpu, [process.execPath, join(baselineDir, "floor-server.ts"), "0"]), {});
+  return newSide("floor", "floor (empty Bun.serve, no work)", server, null);
 }
 
-/** Tamper check and warm-up per side, then ROUNDS alternating slices; then the servers stop and the databases are checked. */
-async function measure(sides: Side[]): Promise<WebhookSideResult[]> {
-  for (const side of sides) {
-    if (side.dbFile) side.tampered = tamperedStatus(side.server.url);
-    side.warm = load(side.server.url, WARMUP_SECONDS, 1, WARMUP_DELIVERIES);
-  }
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? sides : [...sides].reverse();
-    for (const side of order) {
-      const first = WARMUP_DELIVERIES + 1 + round * SLICE_DELIVERIES;
-      // The generator signs its slice before it starts, so the server is idle until the measured seconds begin.
-      const before = cpuSecondsOf(side.server.proc.pid);
-      side.runs.push(load(side.server.url, SLICE_SECONDS, first, SLICE_DELIVERIES));
-      const after = cpuSecondsOf(side.server.proc.pid);
-      side.cpuSeconds = side.cpuSeconds === null || before === null || after === null ? null : side.cpuSeconds + (after - before);
-    }
-  }
-  const results: WebhookSideResult[] = [];
-  for (const side of sides) {
-    await side.server.stop();
-    const all = [side.warm!, ...side.runs];
-    if (all.some((r) => r.wrapped)) console.warn(`${side.name}: a slice ran out of seeded deliveries (raise --deliveries): its later callbacks were duplicates`);
-    // Each delivery's `delivered` is the second of its pair: at least floor(ok/2) minus what was in flight at the end.
-    const acked = all.reduce((n, r) => n + Math.max(0, Math.floor(r.ok / 2) - CONNECTIONS), 0);
-    const { delivered, backwards } = side.dbFile ? check(side.dbFile, acked) : { delivered: 0, backwards: 0 };
-    const sum = (f: (r: LoadResult) => number) => side.runs.reduce((n, r) => n + f(r), 0);
-    const requests = sum((r) => r.requests);
-    results.push({
-      name: side.name,
-      rps: requests / sum((r) => r.seconds),
-      rounds: side.runs.map((r) => r.requests / r.seconds),
-      requests,
-      ok: sum((r) => r.ok),
-      non2xx: all.reduce((n, r) => n + r.non2xx, 0),
-      errors: all.reduce((n, r) => n + r.errors + r.timeouts, 0),
-      latencyP50: Math.max(...side.runs.map((r) => r.latencyP50)),
-      latencyP99: Math.max(...side.runs.map((r) => r.latencyP99)),
-      tamperedStatus: side.tampered,
-      cpuMicrosPerRequest: side.cpuSeconds === null ? null : (side.cpuSeconds * 1e6) / requests,
+/** Afterwards, per database: only Sent/Delivered; every acknowledged `delivered` stuck; nothing beyond what was sent. */
+function check(side: Side): { delivered: number; good: boolean; detail: string } {
+  const db = new Database(side.dbFile!, { readonly: true });
+  try {
+    const n = (sql: string) => (db.query(sql).get() as { n: number }).n;
+    const delivered = n("SELECT count(*) AS n FROM deliveries WHERE status = 'Delivered'");
+    const other = n("SELECT count(*) AS n FROM deliveries WHERE status NOT IN ('Sent', 'Delivered')");
+    const untouched = n(`SELECT count(*) AS n FROM deliveries WHERE id >= ${side.next} AND status <> 'Sent'`);
+    const good = other === 0 && untouched === 0 && delivered >= side.deliveredAcked && delivered <= side.deliveredSent && side.failures === 0;
+    return {
       delivered,
-      backwards,
-    });
+      good,
+      detail:
+        `${f(side.deliveredAcked)} <= ${f(delivered)} Delivered <= ${f(side.deliveredSent)} \`delivered\` sent; ` +
+        `${other} neither Sent nor Delivered; ${untouched} moved without a callback; ${f(side.failures)} non-2xx/socket errors`,
+    };
+  } finally {
+    db.close();
   }
-  return results;
 }
 
 function ensureBaselineInstalled(): void {
-  const need = ["autocannon", "better-sqlite3", "fastify", "@fastify/formbody", "twilio"];
+  const need = ["better-sqlite3", "fastify", "@fastify/formbody", "twilio", ...(GENERATOR === "autocannon" ? ["autocannon"] : [])];
   if (need.every((m) => existsSync(join(baselineDir, "node_modules", m)))) return;
   console.log("Installing the baseline's pinned dependencies (npm ci in bench/baseline-webhooks)...");
-  sh(["npm", "ci", "--no-audit", "--no-fund"], baselineDir);
+  const res = Bun.spawnSync(["npm", "ci", "--no-audit", "--no-fund"], { cwd: baselineDir, stdout: "inherit", stderr: "inherit" });
+  if (res.exitCode !== 0) throw new Error(`npm ci in bench/baseline-webhooks failed (${res.exitCode})`);
 }
 
-export async function runWebhooksBench(): Promise<{ nearcast: WebhookSideResult; baseline: WebhookSideResult; floor: WebhookSideResult; ratio: number; ok: boolean }> {
+export interface WebhooksBenchResult {
+  ratio: number;
+  cpuRatio: number;
+  ok: boolean;
+}
+
+export async function runWebhooksBench(): Promise<WebhooksBenchResult> {
   ensureBaselineInstalled();
+  await checkSigner();
   const work = mkdtempSync(join(tmpdir(), "nearcast-bench-webhooks-"));
+  const sides: Side[] = [];
   try {
+    console.log(`machine: ${machine()}`);
     console.log(
-      `Status-callback benchmark: signed callbacks, ${SECONDS} s per side in ${ROUNDS} alternating slices after a ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections, loopback, ${DELIVERIES.toLocaleString("en-US")} deliveries seeded per side.`,
+      `generator: ${GENERATOR}${GENERATOR === "wrk" ? " -t1 + bench/webhooks.lua (pre-signed pool per slice)" : ""}, ${CONNECTIONS} connections, loopback; ` +
+        P.describe() +
+        `; ${WARMUP_SECONDS} s warm-up per side, then ${ROUNDS} rounds of ${SLICE_SECONDS} s per side, interleaved (order alternates); ` +
+        `${f(DELIVERIES)} deliveries seeded per side`,
     );
-    const sides: Side[] = [];
-    let results: WebhookSideResult[];
-    try {
-      sides.push(await nearcastSide(work));
-      sides.push(await baselineSide(work));
-      sides.push(await floorSide());
-      results = await measure(sides);
-    } catch (err) {
-      for (const side of sides) await side.server.stop();
-      throw err;
+    const floorPool = join(work, "floor-pool.tsv");
+    if (FLOOR && GENERATOR === "wrk") writePool(floorPool, 1, 20_000);
+    sides.push(await nearcastSide(work), await baselineSide(work));
+    if (FLOOR) sides.push(await floorSide());
+    const [nearcast, baseline] = sides as [Side, Side];
+    const floor = sides[2];
+    const load0 = loadavg()[0]!;
+    for (const side of sides) {
+      if (side.dbFile) side.tampered = await tamperedStatus(side.server.url);
+      load(side, WARMUP_SECONDS, work, floorPool);
     }
-    const [nearcast, baseline, floor] = results as [WebhookSideResult, WebhookSideResult, WebhookSideResult];
-    const ratio = nearcast.rps / baseline.rps;
-    const f = (n: number) => Math.round(n).toLocaleString("en-US");
-    console.log("");
-    for (const s of [nearcast, baseline, floor]) console.log(`${s.name.padEnd(42)} req/s per slice: ${s.rounds.map(f).join(", ")}`);
+    const pairRatios: number[] = [];
+    interleave(sides, ROUNDS, (side) => side.slices.push(load(side, SLICE_SECONDS, work, floorPool)), (round) => {
+      const n = nearcast.slices.at(-1)!;
+      const b = baseline.slices.at(-1)!;
+      const fl = floor?.slices.at(-1);
+      pairRatios.push(n.rps / b.rps);
+      console.log(
+        `  round ${round + 1}: nearcast ${f(n.rps).padStart(7)} req/s (${n.cpuUs.toFixed(1)} µs CPU/req), ` +
+          `baseline ${f(b.rps).padStart(7)} req/s (${b.cpuUs.toFixed(1)} µs CPU/req), ratio ${(n.rps / b.rps).toFixed(2)}x` +
+          (fl ? `; floor ${f(fl.rps)} req/s (${fl.cpuUs.toFixed(1)} µs)` : ""),
+      );
+    });
+    const load1 = loadavg()[0]!;
+    for (const side of sides) await side.server.stop();
+    const stopped = sides.splice(0);
+
+    const medRps = (s: Side) => median(s.slices.map((x) => x.rps));
+    const medCpu = (s: Side) => median(s.slices.map((x) => x.cpuUs));
+    const ratio = medRps(nearcast) / medRps(baseline);
+    const cpuRatio = medCpu(baseline) / medCpu(nearcast);
     console.log("");
     console.log(
-      `${"".padEnd(42)} ${"req/s".padStart(9)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)} ${"2xx".padStart(9)} ${"non-2xx".padStart(8)} ${"tampered".padStart(9)} ${"delivered".padStart(10)}`,
+      `${"".padEnd(42)} ${"median req/s".padStart(12)} ${"min–max req/s".padStart(17)} ${"µs CPU/req".padStart(10)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)}`,
     );
+    for (const s of stopped) {
+      const rps = s.slices.map((x) => x.rps);
+      console.log(
+        `${s.name.padEnd(42)} ${f(medRps(s)).padStart(12)} ${`${f(Math.min(...rps))}–${f(Math.max(...rps))}`.padStart(17)} ` +
+          `${medCpu(s).toFixed(1).padStart(10)} ` +
+          `${median(s.slices.map((x) => x.p50)).toFixed(2).padStart(7)} ${median(s.slices.map((x) => x.p99)).toFixed(2).padStart(7)}`,
+      );
+    }
+    console.log("");
+    console.log(
+      `ratio of medians nearcast / baseline: ${ratio.toFixed(2)}x (target >= ${TARGET}x) ${ratio >= TARGET ? "OK" : "BELOW TARGET"}; ` +
+        `per-round ratios: median ${median(pairRatios).toFixed(2)}x, ${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)}x`,
+    );
+    console.log(
+      `server CPU per request, baseline / nearcast: ${cpuRatio.toFixed(2)}x ` +
+        "(the throughput ratio a CPU-bound server on an otherwise idle core would reach; less sensitive to other load)",
+    );
+    if (floor) console.log(`floor (empty Bun.serve): ${f(medRps(floor))} req/s = ${(medRps(floor) / medRps(baseline)).toFixed(2)}x the baseline, ${medCpu(floor).toFixed(1)} µs CPU/req`);
+    console.log(`load average (1 min) before/after: ${load0.toFixed(2)} / ${load1.toFixed(2)}`);
+
+    let sound = true;
+    console.log("");
     for (const s of [nearcast, baseline]) {
+      const c = check(s);
+      const tamperOk = s.tampered === 403;
+      const noWrap = s.wraps === 0;
       console.log(
-        `${s.name.padEnd(42)} ${f(s.rps).padStart(9)} ${String(s.latencyP50).padStart(7)} ${String(s.latencyP99).padStart(7)} ${f(s.ok).padStart(9)} ${f(s.non2xx + s.errors).padStart(8)} ${String(s.tamperedStatus).padStart(9)} ${f(s.delivered).padStart(10)}`,
+        `${s.name}: tampered -> ${s.tampered}; ${c.detail}${noWrap ? "" : `; ${s.wraps} slice(s) ran past their pool (raise --pool-rps)`} -> ` +
+          (c.good && tamperOk && noWrap ? "OK" : "FAILED"),
       );
+      sound &&= c.good && tamperOk && noWrap;
     }
-    const [nc, bc] = [nearcast.cpuMicrosPerRequest, baseline.cpuMicrosPerRequest];
-    if (nc !== null && bc !== null) {
-      console.log("");
-      const fc = floor.cpuMicrosPerRequest;
-      console.log(
-        `server CPU per request (generator excluded): nearcast ${nc.toFixed(1)} us, baseline ${bc.toFixed(1)} us (baseline / nearcast ${(bc / nc).toFixed(2)}x)${fc === null ? "" : `, floor ${fc.toFixed(1)} us`}`,
-      );
-    }
-    console.log(
-      `floor (empty Bun server): ${f(floor.rps)} req/s = ${(floor.rps / baseline.rps).toFixed(2)}x the baseline: the most any server can show with this generator here`,
-    );
-    const sound = [nearcast, baseline].every((s) => s.tamperedStatus === 403 && s.non2xx + s.errors === 0 && s.backwards === 0);
-    console.log("");
-    console.log(`ratio nearcast / baseline: ${ratio.toFixed(2)}x (target >= ${TARGET}x) ${ratio >= TARGET ? "OK" : "BELOW TARGET"}`);
-    console.log(`signatures checked (tampered -> 403), no errors, no status moved backwards: ${sound ? "yes" : "NO"}`);
-    return { nearcast, baseline, floor, ratio, ok: sound };
+    console.log(`signatures checked (tampered -> 403), every callback 2xx, no status moved backwards: ${sound ? "yes" : "NO"}`);
+    return { ratio, cpuRatio, ok: sound };
   } finally {
+    for (const side of sides) await side.server.stop().catch(() => {});
     rmSync(work, { recursive: true, force: true });
   }
 }
 
 if (import.meta.main) {
+  // Fail early and clearly: the Lua script is part of the bench.
+  readFileSync(luaScript);
   const { ok } = await runWebhooksBench();
   if (!ok) process.exit(1);
 }

@@ -1,4 +1,4 @@
-// The load generator both sides share: autocannon POSTing Twilio status callbacks, signed the way Twilio signs them
+// The fallback load generator of bench/webhooks.ts (used only when wrk is missing): autocannon POSTing Twilio status callbacks, signed the way Twilio signs them
 // (twilio's own getExpectedTwilioSignature over PUBLIC_URL + path + query + the sorted form fields). Each message
 // gets `sent` then `delivered`, so half the callbacks move a delivery forward and half are late duplicates that
 // must change nothing. Requests are signed before the run starts, so signing costs the generator nothing.

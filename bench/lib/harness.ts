@@ -1,0 +1,161 @@
+// Shared pieces of the HTTP throughput benches (bench/subscribe.ts, bench/webhooks.ts): command-line options, the
+// load generator (wrk + a Lua script; autocannon only as a fallback the caller runs itself), CPU pinning with taskset,
+// server processes and their CPU time from /proc, interleaved rounds and medians.
+// Not a bench itself: bench/run.ts only runs bench/*.ts.
+import { readFileSync } from "node:fs";
+import { availableParallelism, cpus } from "node:os";
+
+/** `--name value` and `--flag` from argv. */
+export function options(argv = process.argv.slice(2)) {
+  return {
+    flag: (name: string) => argv.includes(`--${name}`),
+    opt: (name: string, fallback: string) => {
+      const i = argv.indexOf(`--${name}`);
+      return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1]! : fallback;
+    },
+  };
+}
+
+export const WRK = Bun.which("wrk");
+export const TASKSET = Bun.which("taskset");
+export const WRK_MISSING =
+  "wrk is not installed: apt-get install -y wrk (Debian/Ubuntu), brew install wrk (macOS)";
+export const AUTOCANNON_NOTE =
+  "NOTE: wrk not found, falling back to autocannon (a Node process that needs about a core of its own; on a small " +
+  "box it competes with the servers). Install wrk for fair numbers: apt-get install -y wrk (Debian/Ubuntu), brew install wrk (macOS).";
+
+export type Generator = "wrk" | "autocannon";
+
+/** Which generator (--generator, default wrk when installed) and where things run (--server-cpu, --load-cpu, --no-pin). */
+export interface Placement {
+  generator: Generator;
+  /** Pinning with taskset: needs taskset and 2+ CPUs, and no --no-pin. */
+  pin: boolean;
+  serverCpu: string;
+  loadCpu: string;
+  /** The command, prefixed with `taskset -c <cpu>` when pinning. taskset execs it: the pid stays the command's own. */
+  pinned(cpu: string, cmd: string[]): string[];
+  describe(): string;
+}
+
+export function placement(o = options()): Placement {
+  const generator = o.opt("generator", WRK ? "wrk" : "autocannon") as Generator;
+  if (generator === "wrk" && !WRK) throw new Error(WRK_MISSING);
+  if (generator === "autocannon") console.log(AUTOCANNON_NOTE);
+  // The server under load on one core, the generator on another, so they do not take turns on one core.
+  const pin = !o.flag("no-pin") && TASKSET !== null && availableParallelism() >= 2;
+  const serverCpu = o.opt("server-cpu", "0");
+  const loadCpu = o.opt("load-cpu", "1");
+  return {
+    generator,
+    pin,
+    serverCpu,
+    loadCpu,
+    pinned: (cpu, cmd) => (pin ? [TASKSET!, "-c", cpu, ...cmd] : cmd),
+    describe: () => (pin ? `servers pinned to CPU ${serverCpu}, generator to CPU ${loadCpu} (taskset)` : "no CPU pinning"),
+  };
+}
+
+export interface Server {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a server process and resolves with its URL once it logs "listening on http://...". */
+export async function startServer(cmd: string[], env: Record<string, string>): Promise<Server> {
+  const proc = Bun.spawn(cmd, { env: { PATH: process.env.PATH ?? "", ...env }, stdout: "ignore", stderr: "pipe" });
+  let log = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15_000);
+    (async () => {
+      const decoder = new TextDecoder();
+      for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
+        log += decoder.decode(chunk);
+        const m = /listening on (http:\/\/[^\s]+)/.exec(log);
+        if (m?.[1]) {
+          clearTimeout(timer);
+          resolve(m[1].replace("localhost", "127.0.0.1").replace(/\/+$/, ""));
+          return;
+        }
+      }
+      reject(new Error(`server exited:\n${log}`));
+    })();
+  });
+  return {
+    url,
+    // taskset execs the server, so this is the server's own pid.
+    pid: proc.pid,
+    async stop() {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    },
+  };
+}
+
+/** CPU seconds (user + system) a process has used so far, or NaN without /proc. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after "(comm) ".
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Runs fn and returns its result with the server CPU (µs) per request it reports; NaN without /proc. */
+export function withServerCpu<T extends { requests: number }>(pid: number, fn: () => T): T & { cpuUs: number } {
+  const cpu0 = cpuSeconds(pid);
+  const r = fn();
+  return { ...r, cpuUs: ((cpuSeconds(pid) - cpu0) * 1e6) / r.requests };
+}
+
+/**
+ * One wrk run (`-t1`, pinned to the load CPU) with a Lua script whose done() prints ONE JSON line; returns it parsed,
+ * plus the measured seconds and req/s. Arguments after `--` go to the script's init(args).
+ */
+export function runWrk<T extends { requests: number; durationUs: number }>(
+  p: Placement,
+  o: { script: string; url: string; seconds: number; connections: number; args: string[] },
+): T & { seconds: number; rps: number } {
+  const cmd = p.pinned(p.loadCpu, [
+    WRK!, "-t1", `-c${o.connections}`, `-d${o.seconds}s`, "--timeout", "5s", "-s", o.script, o.url, "--", ...o.args,
+  ]);
+  const res = Bun.spawnSync(cmd, { stdout: "pipe", stderr: "pipe" });
+  const line = res.stdout.toString().trim().split("\n").findLast((l) => l.startsWith("{"));
+  if (res.exitCode !== 0 || !line) throw new Error(`wrk failed (${res.exitCode}):\n${res.stdout}\n${res.stderr}`);
+  const r = JSON.parse(line) as T;
+  const seconds = r.durationUs / 1e6;
+  return { ...r, seconds, rps: r.requests / seconds };
+}
+
+/**
+ * Interleaved rounds: every side gets one slice per round, the order alternating (A B, B A, ...), so other load on
+ * the box weighs on all sides alike. `after` sees each finished round (for a progress line).
+ */
+export function interleave<S>(sides: S[], rounds: number, slice: (side: S, round: number) => void, after?: (round: number) => void): void {
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? sides : [...sides].reverse();
+    for (const side of order) slice(side, round);
+    after?.(round);
+  }
+}
+
+export const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+export const thousands = (x: number) => Math.round(x).toLocaleString("en-US");
+
+/** CPU model and count, Bun, Node and wrk versions: the first line of a bench's output. */
+export function machine(): string {
+  const model = cpus()[0]?.model ?? "unknown CPU";
+  let wrkVersion = "";
+  if (WRK) wrkVersion = Bun.spawnSync([WRK, "--version"]).stdout.toString().split("\n")[0]?.split(" [")[0] ?? "";
+  const node = Bun.spawnSync(["node", "--version"]).stdout.toString().trim();
+  return `${availableParallelism()} x ${model}; bun ${Bun.version}, node ${node}${wrkVersion ? `, ${wrkVersion}` : ""}`;
+}
