@@ -1,9 +1,9 @@
 // Broadcast benchmark: 100,000 subscribers, against named baselines measured in the same run.
 //
-// 1. Enqueue: the broadcasts service's publish (validation, the subscriber count, then ONE transaction with the
-//    broadcast row and one INSERT ... SELECT writing a delivery per active subscriber), against the bare floor: the
-//    same broadcast row and the same INSERT ... SELECT straight on bun:sqlite in one transaction. Interleaved, median
-//    of --rounds each. Target: service <= 2x bare.
+// 1. Enqueue: the broadcasts service's publish (validation, whether anyone would receive it, then ONE transaction
+//    with the broadcast row and one INSERT ... SELECT writing a delivery per active subscriber not under a STOP),
+//    against the bare floor: the same broadcast row and the INSERT ... SELECT without the opt-out guard, straight on
+//    bun:sqlite in one transaction. Interleaved, median of --rounds each. Target: service <= 2x bare.
 // 2. Dispatch: the dispatcher (rate unlimited, --concurrency sends in flight) through the REAL twilio client against
 //    the fake Twilio (test/helpers/fake-twilio.ts, in a process of its own: bench/_fake-twilio.ts) on loopback,
 //    against the bare floor: a fetch loop POSTing the same form to the same fake with the same concurrency. In

@@ -142,7 +142,13 @@ export const consentEvents = sqliteTable(
     userAgent: text("user_agent"),
     at: integer("at", { mode: "timestamp_ms" }).notNull(),
   },
-  (t) => [index("consent_events_customer_idx").on(t.customerId), index("consent_events_business_idx").on(t.businessId)],
+  (t) => [
+    index("consent_events_customer_idx").on(t.customerId),
+    index("consent_events_business_idx").on(t.businessId),
+    // Only the all-business events (STOP / START / 21610): "is this person under an opt-out" is one seek here, also
+    // once per recipient inside the broadcast enqueue (src/repos/consent-events.ts underOptOutSql).
+    index("consent_events_all_business_idx").on(t.customerId).where(sql`business_id IS NULL`),
+  ],
 );
 
 // Every stored image, so a delete or a reference can be checked against its owner.

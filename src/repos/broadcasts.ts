@@ -1,6 +1,7 @@
 // Broadcasts: one row per press of Send Broadcast; its deliveries are the outbox (src/repos/deliveries.ts).
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db/client.ts";
+import { underOptOutSql } from "./consent-events.ts";
 import { type DeliveryStatus, emptyCounts, type StatusCounts } from "./deliveries.ts";
 
 export interface BroadcastRow {
@@ -24,7 +25,10 @@ export interface NewBroadcast {
   createdAt: number;
 }
 
-/** Active subscribers of a business by channel. */
+/**
+ * Active subscribers of a business by channel: the people a broadcast goes to (so, like the enqueue, without anyone
+ * under an all-business opt-out).
+ */
 export interface SubscriberCounts {
   total: number;
   sms: number;
@@ -63,12 +67,16 @@ function prepare(sqlite: Database) {
     subscriberCounts: sqlite.prepare<{ channel: "SMS" | "WhatsApp"; n: number }, [number]>(
       `SELECT c.contact_preference AS channel, COUNT(*) AS n
        FROM subscriptions s JOIN customers c ON c.id = s.customer_id
-       WHERE s.business_id = ?1 AND s.status = 'active' GROUP BY c.contact_preference`,
+       WHERE s.business_id = ?1 AND s.status = 'active' AND NOT ${underOptOutSql("s.customer_id")} GROUP BY c.contact_preference`,
+    ),
+    hasRecipients: sqlite.prepare<{ yes: number }, [number]>(
+      `SELECT EXISTS (SELECT 1 FROM subscriptions s
+         WHERE s.business_id = ?1 AND s.status = 'active' AND NOT ${underOptOutSql("s.customer_id")}) AS yes`,
     ),
     recipients: sqlite.prepare<Recipient, [number]>(
       `SELECT c.id AS customerId, c.phone, c.contact_preference AS channel
        FROM subscriptions s JOIN customers c ON c.id = s.customer_id
-       WHERE s.business_id = ?1 AND s.status = 'active' ORDER BY s.id`,
+       WHERE s.business_id = ?1 AND s.status = 'active' AND NOT ${underOptOutSql("s.customer_id")} ORDER BY s.id`,
     ),
     delete: sqlite.prepare<unknown, [number]>(`DELETE FROM broadcasts WHERE id = ?1`),
   };
@@ -113,7 +121,11 @@ export function broadcastsRepo(db: Db) {
       }
       return out;
     },
-    /** The active subscribers a broadcast would go to now, in enqueue order. */
+    /** Whether a broadcast would go to anyone now: stops at the first one (the publish check before an image is stored). */
+    hasRecipients(businessId: number): boolean {
+      return q().hasRecipients.get(businessId)?.yes === 1;
+    },
+    /** The active subscribers a broadcast would go to now (no one under an opt-out), in enqueue order. */
     recipients(businessId: number): Recipient[] {
       return q().recipients.all(businessId);
     },

@@ -7,6 +7,7 @@
 // recipient is no longer an active subscriber when their turn came. "Pending" = Queued, Sending or Uncertain.
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db/client.ts";
+import { underOptOutSql } from "./consent-events.ts";
 import type { DeliveryStatus as ProviderStatus, ProviderMessage } from "../messaging/messenger.ts";
 
 export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped";
@@ -76,11 +77,14 @@ const COLUMNS = `id, broadcast_id AS broadcastId, customer_id AS customerId, bus
 
 function prepare(sqlite: Database) {
   return {
+    // One delivery per active subscriber, leaving out anyone under an all-business opt-out (a STOP to our number
+    // not followed by START: e.g. a person who subscribed again on the page after texting STOP). The carrier would
+    // refuse those sends (Twilio 21610), and they must not be attempted at all.
     enqueue: sqlite.prepare<unknown, [number, number, number]>(
       `INSERT INTO deliveries (broadcast_id, customer_id, business_id, channel, to_phone, status, attempts, next_attempt_at)
        SELECT ?1, c.id, s.business_id, c.contact_preference, c.phone, 'Queued', 0, ?3
        FROM subscriptions s JOIN customers c ON c.id = s.customer_id
-       WHERE s.business_id = ?2 AND s.status = 'active'
+       WHERE s.business_id = ?2 AND s.status = 'active' AND NOT ${underOptOutSql("s.customer_id")}
        ORDER BY s.id`,
     ),
     // Claims the due rows in order; a row whose customer is no longer an active subscriber of the business becomes

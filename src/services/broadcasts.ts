@@ -151,7 +151,7 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
     image: Uint8Array | null,
   ): Promise<PublishResult> {
     if (image) checkBroadcastImage(image);
-    if (repos.broadcasts.subscriberCounts(business.id).total === 0) return { warning: NO_SUBSCRIBERS };
+    if (!repos.broadcasts.hasRecipients(business.id)) return { warning: NO_SUBSCRIBERS };
     // The image is stored under the business owner (it is the owner's broadcast, whoever pressed Send).
     const stored = image ? await uploads.saveBytes(business.ownerId, "broadcast", image) : null;
     let written: { id: number; n: number } | null;

@@ -8,9 +8,10 @@ import type { UserRow } from "../repos/users.ts";
 import { importConsentText, manualConsentText, removalText } from "../schemas/consent.ts";
 import { type CustomerView, createCustomerSchema, editCustomerSchema } from "../schemas/customer-admin.ts";
 import { check } from "../schemas/check.ts";
+import type { ContactPreference } from "../schemas/customers.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { BUSINESS_NOT_FOUND, canManage } from "./businesses.ts";
-import { type RequestMeta, e164OrThrow, enroll, findOrCreateCustomer } from "./subscriptions.ts";
+import { type EnrollOutcome, type Enrollment, type RequestMeta, e164OrThrow, enroll } from "./subscriptions.ts";
 import { validate } from "./validate.ts";
 
 export const CUSTOMER_NOT_FOUND = "Customer not found.";
@@ -22,6 +23,15 @@ export function alreadySubscribedMessage(phone: string, businessName: string): s
 export function optedOutMessage(phone: string, businessName: string): string {
   return `${phone} unsubscribed from ${businessName} and can only subscribe again themselves (by scanning your QR code).`;
 }
+
+/** Manual add of a person under an all-business opt-out (409). */
+export function repliedStopMessage(phone: string): string {
+  return `${phone} replied STOP to our messages and can only subscribe again themselves, by scanning your QR code or texting START.`;
+}
+
+/** Import: the reason a row of a person under an all-business opt-out is skipped. */
+export const IMPORT_SKIPPED_STOP = "replied STOP to our messages; only they can subscribe again (by scanning the QR code or texting START)";
+export const IMPORT_SKIPPED_UNSUBSCRIBED = "unsubscribed from this business; only they can subscribe again";
 
 /** The owner id whose businesses bound what a user sees; null for the admin, who sees every business. */
 function scopeOf(user: UserRow): number | null {
@@ -90,6 +100,25 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
     const business = repos.businesses.findById(businessId);
     if (!business) throw new NotFoundError(`No business has the id ${businessId}.`);
     return business;
+  }
+
+  /**
+   * An owner (by hand or by import) enrolls the person with this E.164 phone, created if new. Call inside a
+   * transaction. An existing person's contact preference is updated unless they cannot be enrolled ('stopped',
+   * 'opted-out'): then nothing at all is written.
+   */
+  function enrollByOwner(
+    phone: string,
+    contactPreference: ContactPreference,
+    e: Omit<Enrollment, "customerId" | "byThePerson">,
+  ): { customerId: number; outcome: EnrollOutcome } {
+    const existing = repos.customers.findByPhone(phone);
+    const customerId = existing?.id ?? repos.customers.insert({ phone, contactPreference, createdAt: e.at }).id;
+    const outcome = enroll(repos, { ...e, customerId, byThePerson: false });
+    if (existing && existing.contactPreference !== contactPreference && outcome !== "stopped" && outcome !== "opted-out") {
+      repos.customers.setContactPreference(existing.id, contactPreference);
+    }
+    return { customerId, outcome };
   }
 
   /** Marks one subscription removed and records why (history stays). */
@@ -162,19 +191,18 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
       const business = managedBusiness(user, data.businessId);
       const at = clock.now();
       const id = repos.transaction(() => {
-        const { customer } = findOrCreateCustomer(repos, phone, data.contactPreference, at);
-        const outcome = enroll(repos, {
-          customerId: customer.id,
+        const { customerId, outcome } = enrollByOwner(phone, data.contactPreference, {
           businessId: business.id,
           source: "manual",
           consentText: manualConsentText(business.name, user.id),
           meta,
           at,
-          byThePerson: false,
         });
+        // Thrown inside the transaction: nothing written stays.
+        if (outcome === "stopped") throw new ConflictError(repliedStopMessage(phone));
         if (outcome === "already") throw new ConflictError(alreadySubscribedMessage(phone, business.name));
         if (outcome === "opted-out") throw new ConflictError(optedOutMessage(phone, business.name));
-        return customer.id;
+        return customerId;
       });
       return view(user, id);
     },
@@ -182,8 +210,9 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
     /**
      * Changes the phone number and contact preference. A new number that is free and a customer only the editor
      * deals with: the row is renamed in place (id and history kept). Otherwise (the number is another customer's,
-     * or the person also belongs to other owners' businesses) the editor's subscriptions move to the customer
-     * with the new number (merging), and other owners keep the old one untouched. Answers the resulting customer.
+     * the person also belongs to other owners' businesses, or the person replied STOP) the editor's subscriptions
+     * move to the customer with the new number (merging), and other owners keep the old one untouched. A new number
+     * that replied STOP: 409, as for a manual add. Answers the resulting customer.
      */
     update(user: UserRow, id: number, input: unknown, meta: RequestMeta): CustomerView {
       const data = validate(editCustomerSchema, input);
@@ -200,7 +229,12 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
         const subs = repos.subscriptions.listByCustomer(id);
         const exclusive = subs.every((s) => canManage(user, s));
         let target = repos.customers.findByPhone(phone);
-        if (!target && exclusive) {
+        // A STOP belongs to the number it came from. An owner may not move their subscriptions onto a number that
+        // replied STOP (that would be adding them), and a person under a STOP is never renamed in place (the STOP
+        // would leave with the row, and the number that sent it could then be added again): their subscriptions
+        // move to a customer with the new number instead.
+        if (target && repos.consentEvents.optedOut(target.id)) throw new ConflictError(repliedStopMessage(phone));
+        if (!target && exclusive && !repos.consentEvents.optedOut(id)) {
           repos.customers.update(id, { phone, contactPreference: data.contactPreference });
           return id;
         }
@@ -240,7 +274,8 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
     /**
      * CLI: imports rows into one business (source 'import'). Invalid rows are reported by line and left out; the
      * valid ones are written in ONE transaction, so an unexpected failure leaves nothing half-imported. A person
-     * who unsubscribed from the business is not re-added.
+     * who unsubscribed from the business, or who replied STOP to our number (any business), is not added: the row
+     * is reported as skipped, with its line, and nothing of it is written.
      */
     importRows(businessId: number, rows: ImportRow[], fileName: string): ImportSummary {
       const business = anyBusiness(businessId);
@@ -270,21 +305,19 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
       const consentText = importConsentText(business.name, fileName);
       repos.transaction(() => {
         for (const row of valid) {
-          const { customer } = findOrCreateCustomer(repos, row.phone, row.contactPreference, at);
-          const outcome = enroll(repos, {
-            customerId: customer.id,
+          const { outcome } = enrollByOwner(row.phone, row.contactPreference, {
             businessId: business.id,
             source: "import",
             consentText,
             meta: { ip: null, userAgent: "nearcast-cli" },
             at,
-            byThePerson: false,
           });
           const item = { line: row.line, phone: row.phone };
           if (outcome === "subscribed") summary.added.push(item);
           else if (outcome === "resubscribed") summary.readded.push(item);
           else if (outcome === "already") summary.already.push(item);
-          else summary.skipped.push({ ...item, reason: "unsubscribed from this business; only they can subscribe again" });
+          else if (outcome === "stopped") summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_STOP });
+          else summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_UNSUBSCRIBED });
         }
       });
       return summary;

@@ -2,12 +2,10 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { NotFoundError, TooManyRequestsError, ValidationError } from "../errors.ts";
 import { ipKey, RateLimiter } from "../lib/rate-limiter.ts";
-import type { CustomerRow } from "../repos/customers.ts";
 import type { Repos } from "../repos/index.ts";
 import type { SubscribableBusiness, SubscriptionRow } from "../repos/subscriptions.ts";
 import { DEFAULT_SUCCESS_MESSAGE } from "../schemas/businesses.ts";
 import { consentText } from "../schemas/consent.ts";
-import type { ContactPreference } from "../schemas/customers.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { type SubscribeResponse, subscribeSchema } from "../schemas/subscriptions.ts";
 import { validate } from "./validate.ts";
@@ -34,18 +32,14 @@ export function e164OrThrow(raw: string, defaultCountry: string): string {
   return phone;
 }
 
-/** The customer with this E.164 phone, created if new; an explicit preference updates an existing one. */
-export function findOrCreateCustomer(repos: Repos, phone: string, contactPreference: ContactPreference, at: Date): { customer: CustomerRow; created: boolean } {
-  const existing = repos.customers.findByPhone(phone);
-  if (!existing) return { customer: repos.customers.insert({ phone, contactPreference, createdAt: at }), created: true };
-  if (existing.contactPreference !== contactPreference) {
-    repos.customers.setContactPreference(existing.id, contactPreference);
-    return { customer: { ...existing, contactPreference }, created: false };
-  }
-  return { customer: existing, created: false };
-}
-
-export type EnrollOutcome = "subscribed" | "resubscribed" | "already" | "opted-out";
+/**
+ * - subscribed / resubscribed: now an active subscriber, consent recorded.
+ * - already: was an active subscriber; nothing written.
+ * - opted-out: unsubscribed from this business; only the person may undo that. Nothing written.
+ * - stopped: replied STOP to our number (or Twilio answered 21610) and has not texted START since; only the person
+ *   may subscribe them again. Nothing written.
+ */
+export type EnrollOutcome = "subscribed" | "resubscribed" | "already" | "opted-out" | "stopped";
 
 export interface Enrollment {
   customerId: number;
@@ -64,8 +58,15 @@ export interface Enrollment {
 /**
  * Makes the customer an active subscriber of the business and records the consent. Call inside a transaction.
  * Already active: nothing is written (subscribing twice is idempotent).
+ *
+ * A STOP to our number applies to every business that sends from it, including businesses the person never
+ * subscribed to: an owner (adding by hand or importing) cannot enroll someone under such an opt-out ('stopped').
+ * The person themselves may (fresh, explicit consent on the subscribe page): the subscription and its consent are
+ * recorded as usual, and messages reach them once they text START (until then the carrier blocks them, and the
+ * broadcast enqueue leaves them out).
  */
 export function enroll(repos: Repos, e: Enrollment): EnrollOutcome {
+  if (!e.byThePerson && repos.consentEvents.optedOut(e.customerId)) return "stopped";
   const { ip, userAgent } = e.meta;
   // Plain object literals, no spreads: this runs once per public subscribe request.
   const event = (kind: "subscribed" | "resubscribed") => ({

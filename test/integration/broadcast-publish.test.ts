@@ -199,6 +199,33 @@ describe("publishing", () => {
     }
   });
 
+  test("a subscriber under an all-business STOP gets no delivery, even with an 'active' subscription; counted out too; back after START", async () => {
+    const { business, subs } = businessWithSubscribers(owner.id, 3);
+    const stopped = subs[1]!.customer;
+    ctx.services.optOuts.optOutCustomer(stopped.id, { source: "sms-stop", at: ctx.clock.now() });
+    // e.g. they subscribed again on the page afterwards, without texting START: the carrier still blocks them.
+    ctx.db.update(subscriptions).set({ status: "active", unsubscribedAt: null }).where(eq(subscriptions.id, subs[1]!.subscription.id)).run();
+    const others = [subs[0]!.customer.id, subs[2]!.customer.id];
+    expect((await api.get(`/api/business/GetSubscriberCount?businessId=${business.id}`, { token: owner.token })).body).toEqual({ total: 2, sms: 2, whatsapp: 0 });
+    expect(ctx.services.broadcasts.dryRun({ businessId: String(business.id), messageText: "x" }).recipients.map((r) => r.customerId)).toEqual(others);
+    const res = await publish(owner.token, { BusinessId: String(business.id), MessageText: "Not for the one who said STOP" });
+    expect(res.body).toEqual({ message: "Broadcast queued: 2 messages to 2 subscribers.", broadcastId: expect.any(Number), recipients: 2 });
+    expect(deliveryRows(res.body.broadcastId).map((d) => d.customerId)).toEqual(others);
+
+    ctx.services.optOuts.optInCustomer(stopped.id, { source: "sms-start", at: ctx.clock.now() });
+    const after = await publish(owner.token, { BusinessId: String(business.id), MessageText: "Welcome back" });
+    expect(deliveryRows(after.body.broadcastId).map((d) => d.customerId)).toEqual(subs.map((s) => s.customer.id));
+  });
+
+  test("every active subscriber under a STOP: the no-subscriber warning, nothing written", async () => {
+    const { business, subs } = businessWithSubscribers(owner.id, 1);
+    ctx.services.optOuts.optOutCustomer(subs[0]!.customer.id, { source: "twilio-21610", at: ctx.clock.now() });
+    ctx.db.update(subscriptions).set({ status: "active", unsubscribedAt: null }).where(eq(subscriptions.id, subs[0]!.subscription.id)).run();
+    const res = await publish(owner.token, { BusinessId: String(business.id), MessageText: "Anyone?" });
+    expect(res.body).toEqual({ warning: NO_SUBSCRIBERS });
+    expect(broadcastRows(business.id)).toHaveLength(0);
+  });
+
   test("one subscriber: singular wording", async () => {
     const { business } = businessWithSubscribers(owner.id, 1);
     const res = await publish(owner.token, { BusinessId: String(business.id), MessageText: "Just you" });

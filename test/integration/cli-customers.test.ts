@@ -144,6 +144,53 @@ describe("nearcast customers import", () => {
     expect(t.subscriptions.find((s) => phones.get(s.customerId)?.phone === "+14155550135")?.status).toBe("unsubscribed");
   });
 
+  test("a person who replied STOP (to any business) is skipped with the line and the reason, nothing of them written; after START they import", () => {
+    const { dir, bakery } = seeded();
+    withDb(dir, (ctx) => {
+      // +14155550190 subscribed only to a business of someone else, then replied STOP; +14155550191 never was a
+      // customer of anyone here, but Twilio answered 21610 for them.
+      const other = insertBusiness(ctx, { name: "Elsewhere" });
+      const stopped = insertSubscriber(ctx, other.id, { phone: "+14155550190", contactPreference: "WhatsApp" }).customer;
+      ctx.services.optOuts.optOutCustomer(stopped.id, { source: "sms-stop", at: new Date("2026-02-01T00:00:00Z") });
+      const lonely = ctx.repos.customers.insert({ phone: "+14155550191", contactPreference: "SMS", createdAt: new Date("2026-02-01T00:00:00Z") });
+      ctx.services.optOuts.optOutCustomer(lonely.id, { source: "twilio-21610", at: new Date("2026-02-01T00:00:00Z") });
+    });
+    const before = withDb(dir, customerTables);
+    const file = join(dir, "c.csv");
+    writeFileSync(file, "phone,contactPreference\n4155550192,SMS\n415 555 0190,SMS\n4155550193,WhatsApp\n+14155550191,WhatsApp\n");
+    const res = run(["customers", "import", "--business", String(bakery), file], dir);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("2 added, 0 re-added, 0 already subscribed, 2 skipped, 0 invalid rows");
+    const reason = "replied STOP to our messages; only they can subscribe again (by scanning the QR code or texting START)";
+    expect(res.stdout).toContain(`line 3: +14155550190 ${reason}`);
+    expect(res.stdout).toContain(`line 5: +14155550191 ${reason}`);
+    const after = withDb(dir, customerTables);
+    const phoneOf = new Map(after.customers.map((c) => [c.id, c.phone]));
+    // The two skipped people: their rows (preference included), subscriptions and consent history are as they were.
+    const theirs = (t: typeof before) => {
+      const ids = new Set(t.customers.filter((c) => c.phone === "+14155550190" || c.phone === "+14155550191").map((c) => c.id));
+      return {
+        customers: t.customers.filter((c) => ids.has(c.id)),
+        subscriptions: t.subscriptions.filter((x) => ids.has(x.customerId)),
+        consentEvents: t.consentEvents.filter((e) => ids.has(e.customerId)),
+      };
+    };
+    expect(theirs(after)).toEqual(theirs(before));
+    expect(after.subscriptions.filter((x) => x.source === "import").map((x) => phoneOf.get(x.customerId))).toEqual(["+14155550192", "+14155550193"]);
+
+    const json = JSON.parse(run(["customers", "import", "--business", String(bakery), file, "--json"], dir).stdout);
+    expect(json.skipped).toEqual([
+      { line: 3, phone: "+14155550190", reason },
+      { line: 5, phone: "+14155550191", reason },
+    ]);
+
+    // START lifts it: the same file now adds them.
+    withDb(dir, (ctx) => ctx.services.optOuts.optInCustomer(ctx.repos.customers.findByPhone("+14155550190")!.id, { source: "sms-start", at: new Date("2026-02-02T00:00:00Z") }));
+    const again = JSON.parse(run(["customers", "import", "--business", String(bakery), file, "--json"], dir).stdout);
+    expect(again.added).toEqual([{ line: 3, phone: "+14155550190" }]);
+    expect(again.skipped).toEqual([{ line: 5, phone: "+14155550191", reason }]);
+  });
+
   test("--json prints the summary", () => {
     const { dir, gym } = seeded();
     const file = join(dir, "c.csv");

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { subscriptions } from "../../src/db/schema.ts";
 import { manualConsentText } from "../../src/schemas/consent.ts";
-import { CUSTOMER_NOT_FOUND } from "../../src/services/customers.ts";
+import { CUSTOMER_NOT_FOUND, repliedStopMessage } from "../../src/services/customers.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
 import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
@@ -234,6 +234,50 @@ describe("POST /api/customer/CreateCustomer", () => {
     expect(customerTables(w.ctx)).toEqual(before);
   });
 
+  // A STOP to our number applies to every business sending from it, also ones the person never subscribed to.
+  for (const source of ["sms-stop", "whatsapp-stop", "twilio-21610"]) {
+    test(`a person who replied STOP (${source}) cannot be added to any business by an owner or the admin (409), nothing written`, async () => {
+      const w = await world();
+      // bob only ever subscribed to owner B's gym.
+      w.ctx.services.optOuts.optOutCustomer(w.bob.id, { source, at: w.ctx.clock.now() });
+      const before = customerTables(w.ctx);
+      // Typed another way and with another preference: still nothing written (not even the preference).
+      const res = await w.api.post(`${C}/CreateCustomer`, { phone: "(415) 555-0102", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.ownerA.token });
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({
+        error: "+14155550102 replied STOP to our messages and can only subscribe again themselves, by scanning your QR code or texting START.",
+        code: "conflict",
+      });
+      expect(res.body.error).toBe(repliedStopMessage("+14155550102"));
+      expect(customerTables(w.ctx)).toEqual(before);
+      const byAdmin = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550102", contactPreference: "WhatsApp", businessId: w.gym.id }, { token: w.admin.token });
+      expect(byAdmin.status).toBe(409);
+      expect(byAdmin.body.error).toBe(repliedStopMessage("+14155550102"));
+      expect(customerTables(w.ctx)).toEqual(before);
+    });
+  }
+
+  test("after the person texts START an owner may add them again", async () => {
+    const w = await world();
+    w.ctx.services.optOuts.optOutCustomer(w.bob.id, { source: "sms-stop", at: w.ctx.clock.now() });
+    w.ctx.clock.advance(60_000);
+    w.ctx.services.optOuts.optInCustomer(w.bob.id, { source: "sms-start", at: w.ctx.clock.now() });
+    const res = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550102", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.ownerA.token });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ id: w.bob.id, contactPreference: "SMS", businesses: [{ id: w.bakery.id, name: "A Bakery", status: "active" }] });
+  });
+
+  test("a later per-business event (the person subscribing themselves somewhere) does not end the STOP for owners", async () => {
+    const w = await world();
+    w.ctx.services.optOuts.optOutCustomer(w.bob.id, { source: "sms-stop", at: w.ctx.clock.now() });
+    await w.ctx.services.subscriptions.subscribe({ businessId: w.cafe.id, phone: "+14155550102", contactPreference: "SMS" }, { ip: null, userAgent: null });
+    const before = customerTables(w.ctx);
+    const res = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550102", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.ownerA.token });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe(repliedStopMessage("+14155550102"));
+    expect(customerTables(w.ctx)).toEqual(before);
+  });
+
   test("a person the owner removed can be added back: reactivated, 'resubscribed' recorded", async () => {
     const w = await world();
     await w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token: w.ownerA.token });
@@ -319,6 +363,32 @@ describe("PUT /api/customer/UpdateCustomer", () => {
     const res = await w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "4155550103", contactPreference: "SMS" }, { token: w.ownerA.token });
     expect(res.status).toBe(200);
     expect(res.body.businesses).toEqual([{ id: w.bakery.id, name: "A Bakery", status: "unsubscribed" }]);
+  });
+
+  test("the new number replied STOP: 409 with the STOP message, nothing written (a correction must not add them)", async () => {
+    const w = await world();
+    w.ctx.services.optOuts.optOutCustomer(w.bob.id, { source: "sms-stop", at: w.ctx.clock.now() });
+    const before = customerTables(w.ctx);
+    const res = await w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "415 555 0102", contactPreference: "SMS" }, { token: w.ownerA.token });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe(repliedStopMessage("+14155550102"));
+    expect(customerTables(w.ctx)).toEqual(before);
+  });
+
+  test("a person who replied STOP is not renamed in place: the STOP stays with their number, which still cannot be added", async () => {
+    const w = await world();
+    w.ctx.services.optOuts.optOutCustomer(w.alice.id, { source: "sms-stop", at: w.ctx.clock.now() });
+    const res = await w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "415-555-0160", contactPreference: "SMS" }, { token: w.ownerA.token });
+    expect(res.status).toBe(200);
+    expect(res.body.id).not.toBe(w.alice.id);
+    // The owner's subscription moved as it was (unsubscribed by the STOP: only the person may undo that).
+    expect(res.body).toMatchObject({ phone: "+14155550160", businesses: [{ id: w.bakery.id, name: "A Bakery", status: "unsubscribed" }] });
+    const t = customerTables(w.ctx);
+    expect(t.customers.find((c) => c.id === w.alice.id)?.phone).toBe("+14155550101");
+    expect(t.consentEvents.filter((e) => e.customerId === w.alice.id).map((e) => [e.businessId, e.kind])).toEqual([[null, "unsubscribed"]]);
+    const readd = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550101", contactPreference: "SMS", businessId: w.cafe.id }, { token: w.ownerA.token });
+    expect(readd.status).toBe(409);
+    expect(readd.body.error).toBe(repliedStopMessage("+14155550101"));
   });
 
   test("the admin renames in place across businesses", async () => {

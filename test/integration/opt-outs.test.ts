@@ -144,7 +144,7 @@ describe("optOutCustomer", () => {
 });
 
 describe("optInCustomer", () => {
-  test("resubscribes only what the opt-out unsubscribed; removed stays removed; one event per business", () => {
+  test("ends the opt-out (one all-business event) and resubscribes only what it unsubscribed; removed stays removed; one event per business", () => {
     const w = world();
     w.ctx.services.optOuts.optOutCustomer(w.sam.id, { source: "sms-stop", at: AT });
     const before = allConsentEvents(w.ctx).length;
@@ -161,6 +161,7 @@ describe("optInCustomer", () => {
     }
     const events = allConsentEvents(w.ctx).slice(before);
     expect(events.map((e) => [e.businessId, e.kind, e.source, e.consentText])).toEqual([
+      [null, "resubscribed", "sms-start", "START"],
       [w.bakery.id, "resubscribed", "sms-start", "START"],
       [w.cafe.id, "resubscribed", "sms-start", "START"],
       [w.gym.id, "resubscribed", "sms-start", "START"],
@@ -219,6 +220,20 @@ describe("optInCustomer", () => {
     expect(statusByBusiness(w.ctx, w.sam.id)).toMatchObject({ [w.bakery.id]: "active", [w.cafe.id]: "active", [w.gym.id]: "active" });
   });
 
+  test("a person with nothing to bring back: START still ends the opt-out (one all-business event); a second START writes nothing", () => {
+    const ctx = testContext();
+    const lonely = insertCustomer(ctx);
+    ctx.services.optOuts.optOutCustomer(lonely.id, { source: "twilio-21610", at: AT });
+    expect(ctx.services.optOuts.optInCustomer(lonely.id, { source: "sms-start", at: LATER, note: "START" })).toEqual({ found: true, businessIds: [], businessNames: [] });
+    expect(allConsentEvents(ctx).map((e) => [e.businessId, e.kind, e.source])).toEqual([
+      [null, "unsubscribed", "twilio-21610"],
+      [null, "resubscribed", "sms-start"],
+    ]);
+    expect(ctx.repos.consentEvents.optedOut(lonely.id)).toBe(false);
+    ctx.services.optOuts.optInCustomer(lonely.id, { source: "sms-start", at: LATER });
+    expect(allConsentEvents(ctx)).toHaveLength(2);
+  });
+
   test("STOP after START unsubscribes again and is recorded", () => {
     const w = world();
     w.ctx.services.optOuts.optOutCustomer(w.sam.id, { source: "sms-stop", at: AT });
@@ -226,5 +241,24 @@ describe("optInCustomer", () => {
     const r = w.ctx.services.optOuts.optOutCustomer(w.sam.id, { source: "sms-stop", at: new Date("2026-02-03T00:00:00Z") });
     expect(r.recorded).toBe(true);
     expect(r.businessIds).toHaveLength(3);
+  });
+});
+
+describe("consentEvents.optedOut: the latest all-business event decides", () => {
+  test("STOP -> true; per-business events after it do not change that; START -> false; STOP again -> true", async () => {
+    const w = world();
+    const out = () => w.ctx.repos.consentEvents.optedOut(w.sam.id);
+    expect(out()).toBe(false);
+    w.ctx.services.optOuts.optOutCustomer(w.sam.id, { source: "sms-stop", at: AT });
+    expect(out()).toBe(true);
+    expect(w.ctx.repos.consentEvents.optedOut(w.other.id)).toBe(false);
+    await w.ctx.services.subscriptions.subscribe({ businessId: w.florist.id, phone: "+14155550111", contactPreference: "SMS" }, { ip: null, userAgent: null });
+    w.ctx.repos.consentEvents.insert({ customerId: w.sam.id, businessId: w.cafe.id, kind: "resubscribed", source: "manual", at: LATER });
+    expect(out()).toBe(true);
+    w.ctx.services.optOuts.optInCustomer(w.sam.id, { source: "sms-start", at: LATER });
+    expect(out()).toBe(false);
+    w.ctx.services.optOuts.optOutCustomer(w.sam.id, { source: "sms-stop", at: LATER });
+    expect(out()).toBe(true);
+    expect(w.ctx.repos.consentEvents.optedOut(999_999)).toBe(false);
   });
 });

@@ -130,6 +130,58 @@ describe("POST /api/subscription/Subscribe: one person, one customer", () => {
   });
 });
 
+describe("POST /api/subscription/Subscribe: a person who replied STOP subscribes again themselves", () => {
+  /** +14155550134 subscribed to Corner Gym, then replied STOP to our number. */
+  async function stopped() {
+    const s = setup();
+    const gym = insertBusiness(s.ctx, { name: "Corner Gym" });
+    await s.api.post(PATH, { businessId: gym.id, phone: "4155550134", contactPreference: "SMS" });
+    const customerId = customerTables(s.ctx).customers[0]!.id;
+    s.ctx.clock.advance(60_000);
+    s.ctx.services.optOuts.optOutCustomer(customerId, { source: "sms-stop", at: s.ctx.clock.now(), note: "STOP" });
+    s.ctx.clock.advance(60_000);
+    return { ...s, gym, customerId };
+  }
+
+  test("another business: accepted with the business's own message ({message} only), subscription and consent recorded", async () => {
+    const { ctx, api, business, customerId } = await stopped();
+    const before = customerTables(ctx);
+    const res = await api.post(PATH, { businessId: business.id, phone: "(415) 555-0134", contactPreference: "WhatsApp" }, { ip: "198.51.100.23", headers: { "user-agent": UA } });
+    expect(res.status).toBe(200);
+    // Nothing about the STOP: anyone can type any number here, and whether a number opted out is not theirs to learn.
+    expect(res.body).toEqual({ message: "Thanks! Fresh deals are on their way." });
+    const t = customerTables(ctx);
+    expect(t.customers).toEqual([{ ...before.customers[0]!, contactPreference: "WhatsApp" }]);
+    expect(t.subscriptions.slice(before.subscriptions.length)).toMatchObject([
+      { customerId, businessId: business.id, status: "active", source: "qr", consentText: consentText("Sunrise Bakery", "WhatsApp"), ip: "198.51.100.23", userAgent: UA },
+    ]);
+    expect(t.consentEvents.slice(before.consentEvents.length)).toMatchObject([
+      { customerId, businessId: business.id, kind: "subscribed", source: "qr", ip: "198.51.100.23", userAgent: UA, at: ctx.clock.now() },
+    ]);
+    // The STOP still stands at the carrier: no broadcast goes to them until they text START (then it ends for all).
+    expect(ctx.repos.consentEvents.optedOut(customerId)).toBe(true);
+    expect(ctx.repos.broadcasts.recipients(business.id)).toEqual([]);
+    ctx.services.optOuts.optInCustomer(customerId, { source: "sms-start", at: ctx.clock.now() });
+    expect(ctx.repos.consentEvents.optedOut(customerId)).toBe(false);
+    expect(ctx.repos.broadcasts.recipients(business.id)).toEqual([{ customerId, phone: "+14155550134", channel: "WhatsApp" }]);
+  });
+
+  test("the business the STOP ended: reactivated by the person, 'resubscribed' recorded", async () => {
+    const { ctx, api, gym, customerId } = await stopped();
+    const res = await api.post(PATH, { businessId: gym.id, phone: "4155550134", contactPreference: "SMS" });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: DEFAULT_SUCCESS_MESSAGE });
+    const t = customerTables(ctx);
+    expect(t.subscriptions).toMatchObject([{ customerId, businessId: gym.id, status: "active", unsubscribedAt: null }]);
+    expect(t.consentEvents.map((e) => [e.businessId, e.kind])).toEqual([
+      [gym.id, "subscribed"],
+      [null, "unsubscribed"],
+      [gym.id, "resubscribed"],
+    ]);
+    expect(ctx.repos.consentEvents.optedOut(customerId)).toBe(true);
+  });
+});
+
 describe("POST /api/subscription/Subscribe: consent record", () => {
   test("stores business, UTC time, source, IP, user agent and the exact consent text shown", async () => {
     const { ctx, api, business } = setup();

@@ -429,7 +429,9 @@ describe("inbound webhook: keywords", () => {
         expect(res.body).toContain("Iron &amp; Oak Gym");
         expect(res.body).toContain("Rosa&apos;s Bakery");
         expect(customerTables(w.ctx).subscriptions.map((s) => s.status)).toEqual(["active", "active", "removed"]);
-        expect(customerTables(w.ctx).consentEvents.filter((e) => e.kind === "resubscribed")).toHaveLength(2);
+        // The opt-out ends (one all-business event), and each business the STOP ended comes back.
+        const resubscribed = customerTables(w.ctx).consentEvents.filter((e) => e.kind === "resubscribed");
+        expect(resubscribed.map((e) => e.businessId)).toEqual([null, w.bakery.id, w.gym.id]);
       }
     });
   }

@@ -1,0 +1,1 @@
+CREATE INDEX `consent_events_all_business_idx` ON `consent_events` (`customer_id`) WHERE business_id IS NULL;
