@@ -3,7 +3,6 @@ import { Redirect, Route, Switch, useLocation } from "wouter";
 import { Footer } from "./components/Footer.tsx";
 import { RequireAdmin, RequireAuth } from "./components/Guards.tsx";
 import { NavBar } from "./components/NavBar.tsx";
-import { Placeholder } from "./components/Placeholder.tsx";
 import { Toasts } from "./components/Toasts.tsx";
 import { AboutPage } from "./pages/About.tsx";
 import { BroadcastPage } from "./pages/Broadcast.tsx";

@@ -41,7 +41,7 @@ afterAll(async () => {
   rmSync(files, { recursive: true, force: true });
 });
 
-/** Toasts sit over the top-right corner, where the Add buttons are: read it, then close it, as a person would. */
+/** Read the toast, then close it, as a person would (it would otherwise linger over the page for 4 s). */
 async function closeToast(page: Page, title: string) {
   const toast = page.getByRole("status").filter({ hasText: title });
   await toast.getByRole("button", { name: "Close notification" }).click();
