@@ -21,7 +21,7 @@ node_modules/.installed: package.json package-lock.json
 
 # Browser tests drive Debian's chromium; installed once per machine.
 chromium:
-	@test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium)
+	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
 web: build/web/manifest.ts
 
