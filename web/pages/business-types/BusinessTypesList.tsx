@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import type { BusinessType } from "../../../src/schemas/business-types.ts";
 import { ApiError } from "../../api/client.ts";
@@ -6,6 +6,7 @@ import { businessTypeApi } from "../../api/endpoints.ts";
 import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import "../../styles/admin.css";
+import { useList } from "../../components/useList.ts";
 
 export const DELETE_FAILED = "Error deleting business type. Please try again.";
 
@@ -28,24 +29,8 @@ export function deleteErrorMessage(err: unknown): string {
 
 /** /business-types (admin): every type, active or not, with edit and delete. */
 export function BusinessTypesListPage() {
-  const [types, setTypes] = useState<BusinessType[]>([]);
-  const [loading, setLoading] = useState(true);
+  const { items: types, loading, reload: load } = useList(businessTypeApi.list, "business types");
   const [deleting, setDeleting] = useState<number | null>(null);
-
-  // Spec section 8: a failed list load is logged only, and the spinner stops.
-  const load = useCallback(async () => {
-    try {
-      setTypes(await businessTypeApi.list());
-    } catch (err) {
-      console.error("Error loading business types:", err);
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   async function onDelete(type: BusinessType) {
     if (deleting !== null) return;

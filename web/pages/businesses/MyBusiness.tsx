@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import type { Business } from "../../../src/schemas/businesses.ts";
 import { businessApi } from "../../api/businesses.ts";
@@ -9,6 +9,7 @@ import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import { isAuthenticated } from "../../state/session.ts";
 import "../../styles/businesses.css";
+import { useList } from "../../components/useList.ts";
 
 export const DELETE_FAILED = "Error deleting business. Please try again.";
 
@@ -37,25 +38,9 @@ const ICONS = {
 export function MyBusinessPage() {
   useSignals();
   const loggedIn = isAuthenticated.value;
-  const [list, setList] = useState<Business[]>([]);
-  const [loading, setLoading] = useState(true);
+  const { items: list, loading, reload: load } = useList(businessApi.listMine, "businesses");
   const [deleting, setDeleting] = useState<number | null>(null);
   const [qrFor, setQrFor] = useState<Business | null>(null);
-
-  // Spec section 8: a failed list load is logged only, and the spinner stops.
-  const load = useCallback(async () => {
-    try {
-      setList(await businessApi.listMine());
-    } catch (err) {
-      console.error("Error loading businesses:", err);
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   async function onDelete(b: Business) {
     if (deleting !== null) return;

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "wouter";
 import type { CustomerView } from "../../../src/schemas/customer-admin.ts";
 import { customerApi } from "../../api/customers.ts";
@@ -6,6 +6,7 @@ import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import { CustomerMessagesModal } from "../../components/CustomerMessagesModal.tsx";
 import "../../styles/customers.css";
+import { useList } from "../../components/useList.ts";
 
 export const DELETE_CUSTOMER_FAILED = "Error deleting customer. Please try again.";
 export const NO_CUSTOMERS = "No customers found.";
@@ -41,27 +42,10 @@ function Memberships({ customer }: { customer: CustomerView }) {
 }
 
 export function CustomersListPage() {
-  const [customers, setCustomers] = useState<CustomerView[]>([]);
+  const { items: customers, loading, reload: load } = useList(customerApi.list, "customers");
   const [messagesFor, setMessagesFor] = useState<CustomerView | null>(null);
-  const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<number | null>(null);
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    try {
-      setCustomers(await customerApi.list());
-    } catch (err) {
-      // Spec section 8: list load failures are logged only, and the spinner stops.
-      console.error("Failed to load customers", err);
-    } finally {
-      setLoading(false);
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   async function onDelete(customer: CustomerView) {
     if (!window.confirm(deleteConfirmText(customer.phone))) return;
