@@ -1,17 +1,24 @@
-// The Twilio adapter, through the real `twilio` package. The package (~20 MB of RSS under Bun) is imported on
-// first use only, so a server without Twilio credentials never loads it.
+// The Twilio adapter, on the real `twilio` package's REST layer: its Messages resource builds the request (form
+// fields, URL) and parses the answer (MessageInstance, RestException, pages), exactly as in twilio-node.
 //
-// Where requests go: twilio-node builds every URL itself (https://api.twilio.com/2010-04-01/...). We give the client
-// our own `httpClient` (its documented extension point), on fetch instead of twilio's axios-based RequestClient: it
-// rewrites the origin to TWILIO_API_BASE, sets the timeout, aborts hung requests and turns 429 into an error that
-// keeps the Retry-After header (twilio's RestException drops response headers). The request parameters, auth and
-// response parsing stay twilio's own.
+// What we leave out is twilio's transport. `twilio()` / `new Twilio()` load axios, form-data and node:http/https
+// (~25 MB of RSS under Bun) for a RequestClient we do not use, and every call goes through BaseTwilio.request and
+// then through our client anyway. So the adapter builds the Messages resource on twilio's own Domain and Version
+// classes with a small client in BaseTwilio's place (the same headers and credentials), over fetch: requests go
+// straight to TWILIO_API_BASE, every request has a timeout that aborts it (and frees its socket), and a 429 becomes
+// an error that keeps the Retry-After header (twilio's RestException drops response headers). The modules are
+// imported on first use, so a server without Twilio credentials never loads them.
 import type { Clock } from "../clock.ts";
 import { systemClock } from "../clock.ts";
 import type { TwilioConfig } from "../config.ts";
 import type TwilioRequestClient from "twilio/lib/base/RequestClient";
 import type TwilioResponse from "twilio/lib/http/response";
-import type { MessageInstance, MessageListInstanceCreateOptions } from "twilio/lib/rest/api/v2010/account/message";
+import type V2010 from "twilio/lib/rest/api/V2010";
+import type {
+  MessageInstance,
+  MessageListInstance,
+  MessageListInstanceCreateOptions,
+} from "twilio/lib/rest/api/v2010/account/message";
 import {
   type Messenger,
   MessengerUnavailableError,
@@ -23,8 +30,6 @@ import {
   STATUS_WEBHOOK_PATH,
 } from "./messenger.ts";
 import { errorCodeOf, normalizeTwilioStatus } from "./status.ts";
-
-type TwilioClient = import("twilio").Twilio;
 
 export const DEFAULT_TWILIO_TIMEOUT_MS = 10_000;
 export const DEFAULT_TWILIO_API_BASE = "https://api.twilio.com";
@@ -87,14 +92,6 @@ function bodyFields(body: unknown): { code: number | null; message: string | nul
   return { code: errorCodeOf(o.code), message: message ?? null };
 }
 
-/** Rewrites https://*.twilio.com/... to TWILIO_API_BASE/...; null base = leave URLs alone. */
-export function rebaseTwilioUrl(uri: string, base: string | null): string {
-  if (!base) return uri;
-  const u = new URL(uri);
-  if (!/(^|\.)twilio\.com$/i.test(u.hostname)) return uri;
-  return base.replace(/\/+$/, "") + u.pathname + u.search;
-}
-
 /** Form or query encoding as twilio's RequestClient does it (qs, arrayFormat "repeat"): a list repeats its key. */
 function encodeParams(params: Record<string, unknown>): string {
   const out = new URLSearchParams();
@@ -108,67 +105,117 @@ function encodeParams(params: Record<string, unknown>): string {
 }
 
 /**
- * twilio's httpClient, on fetch: the client builds the request (URL, headers, form data, Basic credentials) and
- * parses the answer as always; only the transport changes. twilio's own RequestClient goes through axios and
- * node:http, which under Bun costs about 5x the CPU of fetch per request (bench/broadcast.ts) and more memory.
- * Adds what Nearcast needs: the origin rewritten to TWILIO_API_BASE, a timeout that aborts the request (and frees
- * its socket), and 429 turned into an error that keeps the Retry-After header.
+ * The transport, on fetch, in place of twilio's axios RequestClient (which costs about 5x the CPU per request
+ * under Bun, bench/broadcast.ts). Takes twilio's request options (method, absolute uri, params, data, headers,
+ * credentials) and answers a twilio Response; adds the timeout that aborts the request and the 429 with its
+ * Retry-After.
  */
-function makeFetchHttpClient(base: string | null, timeoutMs: number, clock: Clock) {
-  return {
-    async request<TData>(opts: TwilioRequestClient.RequestOptions<TData>): Promise<TwilioResponse<TData>> {
-      if (!opts.method) throw new Error("http method is required");
-      if (!opts.uri) throw new Error("uri is required");
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
-      if (opts.username && opts.password) {
-        headers.Authorization = `Basic ${Buffer.from(`${opts.username}:${opts.password}`).toString("base64")}`;
+function makeFetchTransport(timeoutMs: number, clock: Clock) {
+  let credentials = "";
+  let authorization = "";
+  return async function request<TData>(opts: TwilioRequestClient.RequestOptions<TData>): Promise<TwilioResponse<TData>> {
+    if (!opts.method) throw new Error("http method is required");
+    if (!opts.uri) throw new Error("uri is required");
+    const headers: Record<string, string> = {};
+    for (const k in opts.headers) {
+      const v = opts.headers[k];
+      if (v !== undefined) headers[k] = String(v);
+    }
+    if (opts.username && opts.password) {
+      const pair = `${opts.username}:${opts.password}`;
+      if (pair !== credentials) {
+        credentials = pair;
+        authorization = `Basic ${Buffer.from(pair).toString("base64")}`;
       }
-      let url = rebaseTwilioUrl(opts.uri, base);
-      if (opts.params) {
-        const query = encodeParams(opts.params as Record<string, unknown>);
-        if (query) url += (url.includes("?") ? "&" : "?") + query;
-      }
-      let body: string | undefined;
-      if (opts.data) {
-        const type = headers["Content-Type"] ?? headers["content-type"];
-        body = type === "application/json" ? JSON.stringify(opts.data) : encodeParams(opts.data as Record<string, unknown>);
-      }
-      let res: Response;
-      let text: string;
-      // A timer cleared on the answer (AbortSignal.timeout would keep one per request alive for the whole timeout).
-      const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(new DOMException("The operation timed out.", "TimeoutError")), timeoutMs);
-      try {
-        res = await fetch(url, {
-          method: opts.method.toUpperCase(),
-          headers,
-          body,
-          redirect: opts.allowRedirects ? "follow" : "manual",
-          signal: abort.signal,
-        });
-        text = await res.text();
-      } catch (err) {
-        // The timeout fired (no answer, or no complete answer): say so the way classify() recognises.
-        if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) {
-          throw Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: "ETIMEDOUT" });
-        }
-        throw err;
-      } finally {
-        clearTimeout(timer);
-      }
-      const responseHeaders: Record<string, string> = {};
-      res.headers.forEach((v, k) => {
-        responseHeaders[k] = v;
+      headers.Authorization = authorization;
+    }
+    let url = opts.uri;
+    if (opts.params) {
+      const query = encodeParams(opts.params as Record<string, unknown>);
+      if (query) url += (url.includes("?") ? "&" : "?") + query;
+    }
+    let body: string | undefined;
+    if (opts.data) {
+      const type = headers["Content-Type"] ?? headers["content-type"];
+      body = type === "application/json" ? JSON.stringify(opts.data) : encodeParams(opts.data as Record<string, unknown>);
+    }
+    let res: Response;
+    let text: string;
+    // A timer cleared on the answer (AbortSignal.timeout would keep one per request alive for the whole timeout).
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(new DOMException("The operation timed out.", "TimeoutError")), timeoutMs);
+    try {
+      res = await fetch(url, {
+        method: opts.method.toUpperCase(),
+        headers,
+        body,
+        redirect: opts.allowRedirects ? "follow" : "manual",
+        signal: abort.signal,
       });
-      if (res.status === 429) {
-        const { code, message } = bodyFields(text);
-        throw new RateLimited(parseRetryAfter(responseHeaders["retry-after"], clock.now()), code, message ?? "Too Many Requests");
+      text = await res.text();
+    } catch (err) {
+      // The timeout fired (no answer, or no complete answer): say so the way classify() recognises.
+      if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) {
+        throw Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: "ETIMEDOUT" });
       }
-      // twilio's Version/RestException parse a string body themselves.
-      return { statusCode: res.status, body: text as TData, headers: responseHeaders } as TwilioResponse<TData>;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (res.status === 429) {
+      const { code, message } = bodyFields(text);
+      throw new RateLimited(parseRetryAfter(res.headers.get("retry-after"), clock.now()), code, message ?? "Too Many Requests");
+    }
+    const responseHeaders: Record<string, string> = {};
+    res.headers.forEach((v, k) => {
+      responseHeaders[k] = v;
+    });
+    // twilio's Version/RestException parse a string body themselves.
+    return { statusCode: res.status, body: text as TData, headers: responseHeaders } as TwilioResponse<TData>;
+  };
+}
+
+/**
+ * A CommonJS module's `exports.default` (twilio's classes): the runtime hands it over as `default`, the
+ * executable's bundler as `default.default`.
+ */
+function cjsDefault<T>(mod: { default: T }): T {
+  const d = mod.default as T & { __esModule?: boolean; default?: T };
+  return d.__esModule && d.default ? d.default : d;
+}
+
+/** twilio's Messages resource for the account, on twilio's Domain and Version, with our client in BaseTwilio's place. */
+async function loadMessagesApi(cfg: TwilioConfig, apiBase: string, timeoutMs: number, clock: Clock): Promise<MessageListInstance> {
+  // The checks twilio's client constructor makes.
+  if (!cfg.accountSid.startsWith("AC")) throw new Error("accountSid must start with AC");
+  if (!cfg.authToken) throw new Error("authToken is required");
+  const [domainModule, versionModule, { MessageListInstance: messagesOf }, pkg] = await Promise.all([
+    import("twilio/lib/base/Domain"),
+    import("twilio/lib/base/Version"),
+    import("twilio/lib/rest/api/v2010/account/message"),
+    import("twilio/package.json"),
+  ]);
+  const Domain = cjsDefault(domainModule);
+  const Version = cjsDefault(versionModule);
+  const transport = makeFetchTransport(timeoutMs, clock);
+  const userAgent = `twilio-node/${pkg.version} (${process.platform} ${process.arch}) node/${process.version}`;
+  // What BaseTwilio.request adds to every request, without its edge/region host rewriting (TWILIO_API_BASE is the
+  // whole origin).
+  const client = {
+    accountSid: cfg.accountSid,
+    request(opts: TwilioRequestClient.RequestOptions) {
+      const headers = { ...opts.headers, "User-Agent": userAgent, "Accept-Charset": "utf-8" } as Record<string, string>;
+      if ((opts.method === "post" || opts.method === "put") && !headers["Content-Type"]) {
+        headers["Content-Type"] = "application/x-www-form-urlencoded";
+      }
+      if (opts.method !== "delete" && !headers.Accept) headers.Accept = "application/json";
+      return transport({ ...opts, headers, username: cfg.accountSid, password: cfg.authToken });
     },
   };
+  // twilio's types ask for the whole Twilio client and the V2010 version; these use only request() and the plain
+  // Version's methods.
+  const domain = new Domain(client as unknown as ConstructorParameters<typeof Domain>[0], apiBase.replace(/\/+$/, ""));
+  return messagesOf(new Version(domain, "2010-04-01") as unknown as V2010, cfg.accountSid);
 }
 
 /** Removes the auth token (and the Basic credential made from it) from any text that may leave this module. */
@@ -238,26 +285,19 @@ export function createTwilioMessenger(options: TwilioMessengerOptions): Messenge
   const cfg = options.twilio;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TWILIO_TIMEOUT_MS;
   const clock = options.clock ?? systemClock;
-  const base = options.apiBase.replace(/\/+$/, "") === DEFAULT_TWILIO_API_BASE ? null : options.apiBase;
   const redact = makeRedactor(cfg);
-  let clientPromise: Promise<TwilioClient> | null = null;
+  let messagesPromise: Promise<MessageListInstance> | null = null;
 
-  function client(): Promise<TwilioClient> {
-    clientPromise ??= (async () => {
-      const sdk = (await import("twilio")).default;
-      const httpClient = makeFetchHttpClient(base, timeoutMs, clock) as unknown as TwilioRequestClient;
-      // edge/region/logLevel "" rather than undefined: twilio would otherwise read TWILIO_EDGE, TWILIO_REGION and
-      // TWILIO_LOG_LEVEL from process.env (config.ts is the only reader of the environment).
-      return sdk(cfg.accountSid, cfg.authToken, { httpClient, edge: "", region: "", logLevel: "" });
-    })();
-    return clientPromise;
+  function messagesApi(): Promise<MessageListInstance> {
+    messagesPromise ??= loadMessagesApi(cfg, options.apiBase, timeoutMs, clock);
+    return messagesPromise;
   }
 
   /** Runs one twilio call with a hard deadline on top of the HTTP timeout; nothing can hang the caller. */
-  async function guarded<T>(call: (c: TwilioClient) => Promise<T>): Promise<T> {
-    let c: TwilioClient;
+  async function guarded<T>(call: (messages: MessageListInstance) => Promise<T>): Promise<T> {
+    let c: MessageListInstance;
     try {
-      c = await client();
+      c = await messagesApi();
     } catch (err) {
       throw new NotSent(`Twilio client not available: ${errText(err)}`); // e.g. an account sid not starting with AC
     }
@@ -312,7 +352,7 @@ export function createTwilioMessenger(options: TwilioMessengerOptions): Messenge
       if (typeof params === "string") return { kind: "failed", code: null, message: params };
       let outcome: SendOutcome;
       try {
-        const m = await guarded((c) => c.messages.create(params));
+        const m = await guarded((messages) => messages.create(params));
         const status = normalizeTwilioStatus(m.status);
         if (!m.sid) outcome = { kind: "uncertain", message: "Twilio answered without a message sid" };
         else if (status === "Failed") {
@@ -329,7 +369,7 @@ export function createTwilioMessenger(options: TwilioMessengerOptions): Messenge
       // twilio-node puts the sid into the path unescaped: only well-formed sids go out (a sandbox id is unknown).
       if (!MESSAGE_SID.test(providerId)) return null;
       try {
-        return toProviderMessage(await guarded((c) => c.messages(providerId).fetch()));
+        return toProviderMessage(await guarded((messages) => messages(providerId).fetch()));
       } catch (err) {
         if ((err as { status?: unknown })?.status === 404) return null;
         throw new MessengerUnavailableError(redact(`Twilio lookup failed: ${describeFailure(err, timeoutMs)}`));
@@ -342,7 +382,7 @@ export function createTwilioMessenger(options: TwilioMessengerOptions): Messenge
       // Not filtered by DateSent: a message still queued at Twilio has no date_sent and would be missed.
       let page: MessageInstance[];
       try {
-        page = (await guarded((c) => c.messages.page({ to, ...(from ? { from } : {}), pageSize: 50 }))).instances;
+        page = (await guarded((messages) => messages.page({ to, ...(from ? { from } : {}), pageSize: 50 }))).instances;
       } catch (err) {
         throw new MessengerUnavailableError(redact(`Twilio lookup failed: ${describeFailure(err, timeoutMs)}`));
       }

@@ -4,7 +4,7 @@ import { FakeClock } from "../../src/clock.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
 import { type Messenger, MessengerUnavailableError, type SendOutcome } from "../../src/messaging/messenger.ts";
-import { createTwilioMessenger, parseRetryAfter, rebaseTwilioUrl } from "../../src/messaging/twilio.ts";
+import { createTwilioMessenger, parseRetryAfter } from "../../src/messaging/twilio.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 
 const PUBLIC = "https://shop.example.com";
@@ -58,6 +58,10 @@ describe("what goes on the wire", () => {
     expect(req.path).toBe(`/2010-04-01/Accounts/${fake.accountSid}/Messages.json`);
     expect(req.contentType).toStartWith("application/x-www-form-urlencoded");
     expect(req.auth).toEqual({ username: fake.accountSid, password: fake.authToken });
+    // The headers twilio-node's client sends.
+    expect(req.headers["user-agent"]).toMatch(/^twilio-node\/\d+\.\d+\.\d+ \(\w+ \w+\) node\/v\d/);
+    expect(req.headers.accept).toBe("application/json");
+    expect(req.headers["accept-charset"]).toBe("utf-8");
     expect(req.form).toEqual({
       To: TO,
       From: SMS_FROM,
@@ -344,16 +348,32 @@ describe("findRecent: a send whose answer was lost", () => {
 });
 
 describe("helpers", () => {
-  test("rebaseTwilioUrl keeps path and query, honours a base path, leaves other hosts alone", () => {
-    const u = "https://api.twilio.com/2010-04-01/Accounts/AC1/Messages.json?To=%2B1&Page=1";
-    expect(rebaseTwilioUrl(u, null)).toBe(u);
-    expect(rebaseTwilioUrl(u, "http://127.0.0.1:9999")).toBe(
-      "http://127.0.0.1:9999/2010-04-01/Accounts/AC1/Messages.json?To=%2B1&Page=1",
-    );
-    expect(rebaseTwilioUrl(u, "http://proxy.local/twilio/")).toBe(
-      "http://proxy.local/twilio/2010-04-01/Accounts/AC1/Messages.json?To=%2B1&Page=1",
-    );
-    expect(rebaseTwilioUrl("https://example.com/x", "http://127.0.0.1:9999")).toBe("https://example.com/x");
+  test("TWILIO_API_BASE with a path (a proxy): requests go under it, trailing slash or not", async () => {
+    const seen: string[] = [];
+    const proxy = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        const url = new URL(req.url);
+        seen.push(url.pathname + url.search);
+        if (!url.pathname.startsWith("/twilio/")) return new Response("not here", { status: 404 });
+        const target = fake.url + url.pathname.slice("/twilio".length) + url.search;
+        return fetch(target, { method: req.method, headers: req.headers, body: req.method === "GET" ? undefined : await req.text() });
+      },
+    });
+    try {
+      for (const base of [`http://127.0.0.1:${proxy.port}/twilio/`, `http://127.0.0.1:${proxy.port}/twilio`]) {
+        const m = messenger({ TWILIO_API_BASE: base });
+        const out = await m.send({ to: TO, channel: "sms", body: "via proxy" });
+        expect(out).toMatchObject({ kind: "sent" });
+        const sid = (out as { providerId: string }).providerId;
+        expect(await m.lookup(sid)).toMatchObject({ providerId: sid, status: "Sent" });
+      }
+      expect(seen.filter((p) => p === `/twilio/2010-04-01/Accounts/${fake.accountSid}/Messages.json`)).toHaveLength(2);
+      expect(seen.every((p) => p.startsWith(`/twilio/2010-04-01/Accounts/${fake.accountSid}/Messages`))).toBe(true);
+    } finally {
+      proxy.stop(true);
+    }
   });
 
   test("parseRetryAfter: seconds, dates, junk", () => {
