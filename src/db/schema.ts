@@ -219,8 +219,11 @@ export const deliveries = sqliteTable(
   },
   (t) => [
     uniqueIndex("deliveries_broadcast_customer_unique").on(t.broadcastId, t.customerId),
-    uniqueIndex("deliveries_provider_id_unique").on(t.providerId),
-    index("deliveries_status_next_idx").on(t.status, t.nextAttemptAt),
+    // The queue: only rows waiting for a (re)try or a check are in these two, so a send moves no entry of theirs
+    // but the claim's. No index on provider_id: sids are random, and every send would write a random index page
+    // (most of the dispatcher's disk work); a status callback finds its delivery by the id in its URL instead.
+    index("deliveries_queued_due_idx").on(t.nextAttemptAt).where(sql`status = 'Queued'`),
+    index("deliveries_uncertain_due_idx").on(t.nextAttemptAt).where(sql`status = 'Uncertain'`),
     index("deliveries_broadcast_status_idx").on(t.broadcastId, t.status),
     index("deliveries_customer_idx").on(t.customerId),
   ],

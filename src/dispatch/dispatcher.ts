@@ -23,7 +23,7 @@ import {
   MessengerUnavailableError,
   type OutboundMessage,
   type SendOutcome,
-  STATUS_WEBHOOK_PATH,
+  statusCallbackPath,
 } from "../messaging/messenger.ts";
 import type { BroadcastRow } from "../repos/broadcasts.ts";
 import type { ClaimedDelivery, DeliveryChannel, DeliveryRow } from "../repos/deliveries.ts";
@@ -51,11 +51,6 @@ const DISPATCH_AUTOCHECKPOINT_PAGES = 10_000;
 /** 1 s, 2 s, 4 s ... after the n-th attempt, at most 10 minutes. */
 export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, Math.min(30, attempts - 1)));
-}
-
-/** The status callback of one delivery: the webhook finds the row by this id even when the send's answer was lost. */
-export function statusCallbackPath(deliveryId: number): string {
-  return `${STATUS_WEBHOOK_PATH}?delivery=${deliveryId}`;
 }
 
 const channelOf = (c: DeliveryChannel): Channel => (c === "WhatsApp" ? "whatsapp" : "sms");

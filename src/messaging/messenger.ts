@@ -49,6 +49,8 @@ export interface ProviderMessage {
 /** A status change pushed by the provider (Twilio: the status webhook; sandbox: its simulated timeline). */
 export interface StatusUpdate extends ProviderMessage {
   at: Date;
+  /** The delivery this is about, from the message's status callback URL (deliveryIdOf); null when unknown. */
+  deliveryId?: number | null;
 }
 
 export interface Messenger {
@@ -95,3 +97,19 @@ export function publicLink(publicUrl: string, pathOrUrl: string): string {
 
 export const STATUS_WEBHOOK_PATH = "/api/webhooks/twilio/status";
 export const INBOUND_WEBHOOK_PATH = "/api/webhooks/twilio/inbound";
+
+/** The status callback of one delivery: the webhook finds the row by this id (also when the send's answer was lost). */
+export function statusCallbackPath(deliveryId: number): string {
+  return `${STATUS_WEBHOOK_PATH}?delivery=${deliveryId}`;
+}
+
+/** The `delivery` value of a status callback URL (?delivery=42); null when absent or malformed. */
+export function parseDeliveryId(raw: string | null | undefined): number | null {
+  return raw && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
+}
+
+/** The delivery id in a status callback path or URL made by statusCallbackPath(); null when there is none. */
+export function deliveryIdOf(callback: string | null | undefined): number | null {
+  const m = callback ? /[?&]delivery=([^&#]*)/.exec(callback) : null;
+  return parseDeliveryId(m?.[1]);
+}

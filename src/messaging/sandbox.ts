@@ -3,7 +3,7 @@
 // and gets a simulated timeline: Sent at once, then Delivered, or Failed for numbers ending in 0000.
 import { type Clock, systemClock } from "../clock.ts";
 import type { Logger } from "../lib/logger.ts";
-import type { Messenger, OutboundMessage, ProviderMessage, SendOutcome, StatusUpdate } from "./messenger.ts";
+import { deliveryIdOf, type Messenger, type OutboundMessage, type ProviderMessage, type SendOutcome, type StatusUpdate } from "./messenger.ts";
 import { preflight } from "./messenger.ts";
 
 /** setTimeout behind a port so tests can run the simulated timeline instantly. */
@@ -138,7 +138,7 @@ export class SandboxMessenger implements Messenger {
     m.errorMessage = failed ? SANDBOX_FAILURE_MESSAGE : null;
     m.updatedAt = this.clock.now();
     try {
-      this.options.onStatus?.({ ...providerView(m), at: m.updatedAt });
+      this.options.onStatus?.({ ...providerView(m), at: m.updatedAt, deliveryId: deliveryIdOf(m.statusCallback) });
     } catch (err) {
       this.options.logger?.error(`sandbox status for ${m.providerId} not recorded: ${err instanceof Error ? err.message : String(err)}`);
     }

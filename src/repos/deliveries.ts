@@ -129,10 +129,11 @@ function prepare(sqlite: Database) {
       `UPDATE deliveries SET status = 'Queued', attempts = MAX(0, attempts - 1), claimed_at = NULL, updated_at = ?2
        WHERE id = ?1 AND status = 'Sending'`,
     ),
+    // Only unfinished broadcasts can have Sending rows (deliveries_broadcast_status_idx, no scan of the history).
     recoverInFlight: sqlite.prepare<{ id: number }, [number, number, string]>(
       `UPDATE deliveries SET status = 'Uncertain', next_attempt_at = MAX(COALESCE(claimed_at, ?1) + ?2, ?1),
          updated_at = ?1, error_message = ?3
-       WHERE status = 'Sending' RETURNING id`,
+       WHERE broadcast_id IN (SELECT id FROM broadcasts WHERE completed_at IS NULL) AND status = 'Sending' RETURNING id`,
     ),
     dueUncertain: sqlite.prepare<DeliveryRow, [number, number]>(
       `SELECT ${COLUMNS} FROM deliveries WHERE status = 'Uncertain' AND next_attempt_at <= ?1
@@ -152,7 +153,9 @@ function prepare(sqlite: Database) {
          UNION ALL SELECT MIN(next_attempt_at) FROM deliveries WHERE status = 'Uncertain')`,
     ),
     countPending: sqlite.prepare<{ n: number }, []>(
-      `SELECT COUNT(*) AS n FROM deliveries WHERE status IN ('Queued', 'Sending', 'Uncertain')`,
+      `SELECT COUNT(*) AS n FROM deliveries
+       WHERE broadcast_id IN (SELECT id FROM broadcasts WHERE completed_at IS NULL)
+         AND status IN ('Queued', 'Sending', 'Uncertain')`,
     ),
     completeFinished: sqlite.prepare<{ id: number }, [number]>(
       `UPDATE broadcasts SET completed_at = ?1
@@ -161,7 +164,6 @@ function prepare(sqlite: Database) {
        RETURNING id`,
     ),
     findById: sqlite.prepare<DeliveryRow, [number]>(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?1`),
-    findByProviderId: sqlite.prepare<DeliveryRow, [string]>(`SELECT ${COLUMNS} FROM deliveries WHERE provider_id = ?1`),
     retryFailed: sqlite.prepare<{ id: number }, [number, number]>(
       `UPDATE deliveries SET status = 'Queued', next_attempt_at = ?2, updated_at = ?2, provider_id = NULL,
          provider_status = NULL, error_code = NULL, error_message = NULL, claimed_at = NULL, sent_at = NULL
@@ -275,10 +277,6 @@ export function deliveriesRepo(db: Db) {
 
     findById(id: number): DeliveryRow | undefined {
       return q().findById.get(id) ?? undefined;
-    },
-
-    findByProviderId(providerId: string): DeliveryRow | undefined {
-      return q().findByProviderId.get(providerId) ?? undefined;
     },
 
     /** Failed deliveries of the broadcast that may be sent again (see NON_RETRYABLE_CODES) go back to Queued. */

@@ -54,7 +54,6 @@ function toRow(r: RawDelivery | null): DeliveryRow | undefined {
 function prepare(sqlite: Database) {
   return {
     findById: sqlite.prepare<RawDelivery, [number]>(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?1`),
-    findByProviderId: sqlite.prepare<RawDelivery, [string]>(`SELECT ${COLUMNS} FROM deliveries WHERE provider_id = ?1`),
     updateIfStatus: sqlite.prepare<unknown, [number, string, string | null, string, string | null, string | null, number | null, string | null, number | null, number | null]>(
       `UPDATE deliveries SET status = ?4, provider_id = ?5, provider_status = ?6, error_code = ?7, error_message = ?8,
          sent_at = ?9, updated_at = ?10
@@ -74,9 +73,6 @@ export function deliveryHistoryRepo(db: Db) {
     },
     findById(id: number): DeliveryRow | undefined {
       return toRow(q().findById.get(id));
-    },
-    findByProviderId(providerId: string): DeliveryRow | undefined {
-      return toRow(q().findByProviderId.get(providerId));
     },
     /**
      * Compare-and-set: writes `next` only if the row still has the status and provider id it was read with. False

@@ -30,7 +30,7 @@ export type ApplyOutcome =
   | { kind: "advanced"; deliveryId: number; from: DeliveryStatusValue; to: DeliveryStatusValue }
   /** Known delivery, nothing to change: a duplicate, a late or out-of-order callback. */
   | { kind: "unchanged"; deliveryId: number; status: DeliveryStatusValue }
-  /** No delivery has this message sid (nor the delivery id of the callback URL). Logged. */
+  /** The callback URL names no delivery (or none that exists). Logged. */
   | { kind: "unknown" }
   /** The callback URL names a delivery that already has another message sid. Logged, nothing written. */
   | { kind: "mismatch"; deliveryId: number }
@@ -99,20 +99,20 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
     return cols;
   }
 
+  /** The delivery the callback URL names (?delivery=42, set by the dispatcher on every send); it must have been sent
+   * under this sid, or under none yet (the send's answer was lost). Without the id nothing is looked up: the sid is
+   * not indexed (see the deliveries table in db/schema.ts). */
   function find(update: StatusUpdate, deliveryId: number | null): DeliveryRow | { mismatch: DeliveryRow } | null {
-    const bySid = repos.deliveryHistory.findByProviderId(update.providerId);
-    if (bySid) return bySid;
     if (deliveryId === null) return null;
-    const byId = repos.deliveryHistory.findById(deliveryId);
-    if (!byId) return null;
-    // The delivery was sent under another sid: this callback is not about it.
-    if (byId.providerId && byId.providerId !== update.providerId) return { mismatch: byId };
-    return byId;
+    const row = repos.deliveryHistory.findById(deliveryId);
+    if (!row) return null;
+    if (row.providerId && row.providerId !== update.providerId) return { mismatch: row };
+    return row;
   }
 
-  function apply(update: StatusUpdate, hint: { deliveryId?: number | null } = {}): ApplyOutcome {
+  function apply(update: StatusUpdate): ApplyOutcome {
     if (update.status === null) return { kind: "ignored" };
-    const deliveryId = hint.deliveryId ?? null;
+    const deliveryId = update.deliveryId ?? null;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       const row = find(update, deliveryId);
       if (!row) {
@@ -144,7 +144,7 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
   // Group commit: the callbacks that arrive in one turn of the event loop are applied in ONE transaction (a commit
   // costs far more than the two statements of a callback), and each is answered only after that commit. A callback
   // writes at most one row with one statement, so a failing one cannot leave anything half-done in the batch.
-  type Job = { update: StatusUpdate; deliveryId: number | null; resolve(o: ApplyOutcome): void; reject(e: unknown): void };
+  type Job = { update: StatusUpdate; resolve(o: ApplyOutcome): void; reject(e: unknown): void };
   let queue: Job[] = [];
   let scheduled = false;
 
@@ -157,7 +157,7 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
       repos.deliveryHistory.atomic(() => {
         for (const job of batch) {
           try {
-            outcomes.push({ ok: true, value: apply(job.update, { deliveryId: job.deliveryId }) });
+            outcomes.push({ ok: true, value: apply(job.update) });
           } catch (error) {
             outcomes.push({ ok: false, error });
           }
@@ -176,9 +176,9 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
   }
 
   /** apply(), batched with the other callbacks of this event-loop turn; resolves once committed. */
-  function submit(update: StatusUpdate, deliveryId: number | null): Promise<ApplyOutcome> {
+  function submit(update: StatusUpdate): Promise<ApplyOutcome> {
     return new Promise((resolve, reject) => {
-      queue.push({ update, deliveryId, resolve, reject });
+      queue.push({ update, resolve, reject });
       if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
@@ -207,7 +207,7 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
         logger.info(`status callback for ${sid.slice(0, 40)} ignored (status ${JSON.stringify(String(params.MessageStatus ?? params.SmsStatus ?? "").slice(0, 20))})`);
         return Promise.resolve({ kind: "ignored" });
       }
-      return submit(update, deliveryId);
+      return submit({ ...update, deliveryId });
     },
   };
 }

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { deliveries, subscriptions } from "../../src/db/schema.ts";
-import { backoffMs, createDispatcher, type Dispatcher, type DispatcherOptions, statusCallbackPath } from "../../src/dispatch/dispatcher.ts";
+import { backoffMs, createDispatcher, type Dispatcher, type DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
+import { statusCallbackPath } from "../../src/messaging/messenger.ts";
 import { isLocked, tryLock } from "../../src/dispatch/lock.ts";
 import { Pacer } from "../../src/dispatch/pacer.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
@@ -365,8 +366,7 @@ describe("lost answers are reconciled, never resent blindly", () => {
     const row = rowsOf(broadcastId)[0]!;
     const [stored] = storedTo(phone);
     const outcome = ctx.services.statusCallbacks.apply(
-      { providerId: stored!.sid, status: "Delivered", providerStatus: "delivered", errorCode: null, errorMessage: null, at: ctx.clock.now() },
-      { deliveryId: row.id },
+      { providerId: stored!.sid, status: "Delivered", providerStatus: "delivered", errorCode: null, errorMessage: null, at: ctx.clock.now(), deliveryId: row.id },
     );
     expect(outcome.kind).toBe("advanced");
     await until(() => completed(broadcastId));

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { SANDBOX_FAILURE_MESSAGE, SandboxMessenger, type Timers } from "../../src/messaging/sandbox.ts";
+import { statusCallbackPath } from "../../src/messaging/messenger.ts";
 import { twilioSignature, type WebhookParams } from "../../src/messaging/signature.ts";
 import { INVALID_SIGNATURE, signatureValid } from "../../src/http/routes/webhooks.ts";
 import {
@@ -178,11 +179,11 @@ describe("status webhook: signature (Twilio configured)", () => {
     const w = world();
     const d = sentDelivery(w);
     const params = { ...callback(d.providerId!, "delivered"), Tag: ["a", "b"] };
-    expect((await w.post(STATUS, params)).status).toBe(200);
+    expect((await w.post(statusCallbackPath(d.id), params)).status).toBe(200);
     expect(deliveryById(w.ctx, d.id).status).toBe("Delivered");
     // Signed with only one of the values: rejected.
     const d2 = sentDelivery(w, { customerId: insertSubscriber(w.ctx, w.bakery.id).customer.id });
-    const res = await w.post(STATUS, { ...callback(d2.providerId!, "delivered"), Tag: ["a", "b"] }, { signParams: { ...callback(d2.providerId!, "delivered"), Tag: "a" } });
+    const res = await w.post(statusCallbackPath(d2.id), { ...callback(d2.providerId!, "delivered"), Tag: ["a", "b"] }, { signParams: { ...callback(d2.providerId!, "delivered"), Tag: "a" } });
     expect(res.status).toBe(403);
     expect(deliveryById(w.ctx, d2.id).status).toBe("Sent");
   });
@@ -245,12 +246,12 @@ describe("status webhook: statuses only move forward", () => {
   test("Sent -> delivered; a late 'sent' afterwards changes nothing; a duplicate 'delivered' is harmless", async () => {
     const w = world();
     const d = sentDelivery(w);
-    expect((await w.post(STATUS, callback(d.providerId!, "delivered"))).status).toBe(200);
+    expect((await w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"))).status).toBe(200);
     const delivered = deliveryById(w.ctx, d.id);
     expect(delivered).toMatchObject({ status: "Delivered", providerStatus: "delivered", errorCode: null, errorMessage: null });
     expect(delivered.sentAt).toEqual(d.sentAt);
     for (const late of ["sent", "queued", "sending", "delivered", "failed", "undelivered"]) {
-      expect((await w.post(STATUS, callback(d.providerId!, late))).status).toBe(200);
+      expect((await w.post(statusCallbackPath(d.id), callback(d.providerId!, late))).status).toBe(200);
       expect(deliveryById(w.ctx, d.id)).toEqual(delivered);
     }
   });
@@ -258,7 +259,7 @@ describe("status webhook: statuses only move forward", () => {
   test("failed with ErrorCode: recorded with a readable message; later callbacks do not undo it", async () => {
     const w = world();
     const d = sentDelivery(w);
-    expect((await w.post(STATUS, callback(d.providerId!, "undelivered", { ErrorCode: "30006" }))).status).toBe(200);
+    expect((await w.post(statusCallbackPath(d.id), callback(d.providerId!, "undelivered", { ErrorCode: "30006" }))).status).toBe(200);
     const failed = deliveryById(w.ctx, d.id);
     expect(failed).toMatchObject({
       status: "Failed",
@@ -266,17 +267,17 @@ describe("status webhook: statuses only move forward", () => {
       errorCode: 30006,
       errorMessage: "Twilio error 30006: Landline or unreachable carrier",
     });
-    await w.post(STATUS, callback(d.providerId!, "delivered"));
+    await w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"));
     expect(deliveryById(w.ctx, d.id)).toEqual(failed);
   });
 
   test("ErrorMessage from Twilio is kept as given; an unknown code still says its number", async () => {
     const w = world();
     const a = sentDelivery(w);
-    await w.post(STATUS, callback(a.providerId!, "failed", { ErrorCode: "30007", ErrorMessage: "Carrier violation" }));
+    await w.post(statusCallbackPath(a.id), callback(a.providerId!, "failed", { ErrorCode: "30007", ErrorMessage: "Carrier violation" }));
     expect(deliveryById(w.ctx, a.id)).toMatchObject({ status: "Failed", errorCode: 30007, errorMessage: "Carrier violation" });
     const b = sentDelivery(w, { customerId: insertSubscriber(w.ctx, w.bakery.id).customer.id });
-    await w.post(STATUS, callback(b.providerId!, "failed", { ErrorCode: "12345" }));
+    await w.post(statusCallbackPath(b.id), callback(b.providerId!, "failed", { ErrorCode: "12345" }));
     expect(deliveryById(w.ctx, b.id)).toMatchObject({ status: "Failed", errorCode: 12345, errorMessage: "Twilio error 12345" });
   });
 
@@ -339,13 +340,24 @@ describe("status webhook: statuses only move forward", () => {
     expect(w.ctx.logger.lines.some((l) => l.includes(`delivery ${d.id}`) && l.includes(d.providerId!))).toBe(true);
   });
 
-  test("the sid wins over ?delivery= when both are known", async () => {
+  test("without ?delivery= a known sid is not looked up: 200, logged as unknown, nothing changes", async () => {
     const w = world();
-    const a = sentDelivery(w);
-    const b = sentDelivery(w, { customerId: insertSubscriber(w.ctx, w.bakery.id).customer.id });
-    await w.post(`${STATUS}?delivery=${b.id}`, callback(a.providerId!, "delivered"));
-    expect(deliveryById(w.ctx, a.id).status).toBe("Delivered");
-    expect(deliveryById(w.ctx, b.id).status).toBe("Sent");
+    const d = sentDelivery(w);
+    const before = snapshot(w.ctx);
+    const res = await w.post(STATUS, callback(d.providerId!, "delivered"));
+    expect(res.status).toBe(200);
+    expect(snapshot(w.ctx)).toEqual(before);
+    expect(w.ctx.logger.lines.some((l) => l.startsWith("warn") && l.includes(d.providerId!) && l.includes("unknown"))).toBe(true);
+  });
+
+  test("?delivery= of a delivery that does not exist: 200, logged, nothing changes", async () => {
+    const w = world();
+    const d = sentDelivery(w);
+    const before = snapshot(w.ctx);
+    const res = await w.post(statusCallbackPath(d.id + 1000), callback(d.providerId!, "delivered"));
+    expect(res.status).toBe(200);
+    expect(snapshot(w.ctx)).toEqual(before);
+    expect(w.ctx.logger.lines.some((l) => l.includes(`(delivery ${d.id + 1000})`) && l.includes("unknown"))).toBe(true);
   });
 
   test("inbound statuses (received) are ignored; a missing MessageSid is a 400", async () => {
@@ -366,7 +378,7 @@ describe("webhooks without Twilio (sandbox)", () => {
   test("unsigned requests are accepted (nothing real can call back; the sandbox reports in-process)", async () => {
     const w = world(SANDBOX_ENV);
     const d = sentDelivery(w);
-    expect((await w.post(STATUS, callback(d.providerId!, "delivered"), { unsigned: true })).status).toBe(200);
+    expect((await w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"), { unsigned: true })).status).toBe(200);
     expect(deliveryById(w.ctx, d.id).status).toBe("Delivered");
     const res = await w.post(INBOUND, inbound(w.phone, "STOP"), { unsigned: true });
     expect(res.status).toBe(200);
@@ -379,11 +391,13 @@ describe("webhooks without Twilio (sandbox)", () => {
     const timers: Timers = { set: (fn) => fired.push(fn), clear: () => {} };
     const sandbox = new SandboxMessenger({ clock: w.ctx.clock, timers, onStatus: (u) => w.ctx.services.statusCallbacks.apply(u), logger: w.ctx.logger });
     const failing = insertSubscriber(w.ctx, w.bakery.id, { phone: "+14155550000" }).customer;
-    const ok = await sandbox.send({ to: w.sam.phone, channel: "sms", body: "Fresh croissants" });
-    const bad = await sandbox.send({ to: failing.phone, channel: "sms", body: "Fresh croissants" });
+    const d1 = insertDelivery(w.ctx, w.broadcast, w.sam, { status: "Sending" });
+    const d2 = insertDelivery(w.ctx, w.broadcast, failing, { status: "Sending" });
+    const ok = await sandbox.send({ to: w.sam.phone, channel: "sms", body: "Fresh croissants", statusCallback: statusCallbackPath(d1.id) });
+    const bad = await sandbox.send({ to: failing.phone, channel: "sms", body: "Fresh croissants", statusCallback: statusCallbackPath(d2.id) });
     if (ok.kind !== "sent" || bad.kind !== "sent") throw new Error("sandbox did not accept");
-    const d1 = insertDelivery(w.ctx, w.broadcast, w.sam, { status: "Sent", providerId: ok.providerId, sentAt: w.ctx.clock.now() });
-    const d2 = insertDelivery(w.ctx, w.broadcast, failing, { status: "Sent", providerId: bad.providerId, sentAt: w.ctx.clock.now() });
+    w.ctx.repos.deliveries.recordSent(d1.id, ok.providerId, "Sent", "sent", w.ctx.clock.now().getTime());
+    w.ctx.repos.deliveries.recordSent(d2.id, bad.providerId, "Sent", "sent", w.ctx.clock.now().getTime());
     for (const fn of fired) fn();
     expect(deliveryById(w.ctx, d1.id)).toMatchObject({ status: "Delivered", providerStatus: "delivered" });
     expect(deliveryById(w.ctx, d2.id)).toMatchObject({ status: "Failed", errorCode: 30006, errorMessage: SANDBOX_FAILURE_MESSAGE });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config.ts";
 import { describeMessenger, isUnreachableFromInternet } from "../../src/messaging/index.ts";
+import { deliveryIdOf, statusCallbackPath } from "../../src/messaging/messenger.ts";
 import { canAdvance, normalizeTwilioStatus, parseStatusCallback } from "../../src/messaging/status.ts";
 
 const SID = "AC0123456789abcdef0123456789abcdef";
@@ -110,5 +111,27 @@ describe("Twilio statuses", () => {
     expect(parseStatusCallback({ MessageSid: sid, MessageStatus: "received" }, at)).toBeNull();
     expect(parseStatusCallback({ MessageSid: "nope", MessageStatus: "sent" }, at)).toBeNull();
     expect(parseStatusCallback({ MessageStatus: "sent" }, at)).toBeNull();
+  });
+});
+
+describe("status callback URLs carry the delivery id", () => {
+  test.each([
+    ["/api/webhooks/twilio/status?delivery=42", 42],
+    ["https://shop.example.com/api/webhooks/twilio/status?delivery=7", 7],
+    ["/api/webhooks/twilio/status?x=1&delivery=9007199254740", 9007199254740],
+    ["/api/webhooks/twilio/status", null],
+    ["/api/webhooks/twilio/status?delivery=", null],
+    ["/api/webhooks/twilio/status?delivery=0", null],
+    ["/api/webhooks/twilio/status?delivery=-3", null],
+    ["/api/webhooks/twilio/status?delivery=4x", null],
+    ["/api/webhooks/twilio/status?delivery=12345678901234567", null],
+    ["/api/webhooks/twilio/status?redelivery=5", null],
+    [null, null],
+  ])("%p -> %p", (url, id) => {
+    expect(deliveryIdOf(url)).toBe(id);
+  });
+
+  test("statusCallbackPath and deliveryIdOf round-trip", () => {
+    for (const id of [1, 42, 123456789]) expect(deliveryIdOf(statusCallbackPath(id))).toBe(id);
   });
 });

@@ -63,7 +63,7 @@ describe("sandbox messenger", () => {
   test("send: sent at once with a fake SMsandbox id; Delivered after the delay, reported and looked up", async () => {
     const { m, clock, timers, updates } = sandbox();
     const sentAt = clock.now();
-    const out = await m.send({ to: "+15551234567", channel: "sms", body: "Hello", mediaUrl: "/uploads/a.png" });
+    const out = await m.send({ to: "+15551234567", channel: "sms", body: "Hello", mediaUrl: "/uploads/a.png", statusCallback: "/api/webhooks/twilio/status?delivery=42" });
     if (out.kind !== "sent") throw new Error(`expected sent, got ${out.kind}`);
     expect(out.providerId).toMatch(/^SMsandbox[0-9a-f]{25}$/);
     expect(out.providerId).toHaveLength(34);
@@ -86,6 +86,8 @@ describe("sandbox messenger", () => {
         errorCode: null,
         errorMessage: null,
         at: new Date(sentAt.getTime() + 1000),
+        // from the status callback URL, as Twilio's callback would name it
+        deliveryId: 42,
       },
     ]);
     expect((await m.lookup(out.providerId))?.status).toBe("Delivered");

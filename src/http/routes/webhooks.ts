@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { AppError, PayloadTooLargeError } from "../../errors.ts";
+import { parseDeliveryId } from "../../messaging/messenger.ts";
 import { twilioSignature, type WebhookParams, verifyTwilioSignature } from "../../messaging/signature.ts";
 import { twiml } from "../../services/inbound-messages.ts";
 import type { AppEnv } from "../types.ts";
@@ -78,8 +79,7 @@ async function signedParams(c: Context<AppEnv>): Promise<WebhookParams> {
 
 /** ?delivery=42 from the status callback URL (the dispatcher puts it there); null when absent or malformed. */
 function deliveryQuery(c: Context<AppEnv>): number | null {
-  const raw = c.req.query("delivery");
-  return raw && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
+  return parseDeliveryId(c.req.query("delivery"));
 }
 
 export const webhookRoutes = new Hono<AppEnv>()
