@@ -92,86 +92,81 @@ function bodyFields(body: unknown): { code: number | null; message: string | nul
   return { code: errorCodeOf(o.code), message: message ?? null };
 }
 
-/** Form or query encoding as twilio's RequestClient does it (qs, arrayFormat "repeat"): a list repeats its key. */
-function encodeParams(params: Record<string, unknown>): string {
+/** Form or query fields as twilio's RequestClient encodes them (qs, arrayFormat "repeat"): a list repeats its key. */
+function formOf(params: Record<string, unknown>): URLSearchParams {
   const out = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
+  for (const key in params) {
+    const value = params[key];
     for (const v of Array.isArray(value) ? value : [value]) {
       if (v === undefined || v === null) continue;
       out.append(key, v instanceof Date ? v.toISOString() : String(v));
     }
   }
-  return out.toString();
+  return out;
 }
 
 /**
- * The transport, on fetch, in place of twilio's axios RequestClient (which costs about 5x the CPU per request
- * under Bun, bench/broadcast.ts). Takes twilio's request options (method, absolute uri, params, data, headers,
- * credentials) and answers a twilio Response; adds the timeout that aborts the request and the 429 with its
- * Retry-After.
+ * The client twilio's Domain calls, in BaseTwilio's place: the same headers and Basic credentials as
+ * BaseTwilio.request, then the transport, on fetch instead of twilio's axios RequestClient (which costs about 5x
+ * the CPU per request under Bun, bench/broadcast.ts). Without BaseTwilio's edge/region host rewriting:
+ * TWILIO_API_BASE is the whole origin. Adds the timeout that aborts the request (and frees its socket) and the 429
+ * that keeps its Retry-After.
  */
-function makeFetchTransport(timeoutMs: number, clock: Clock) {
-  let credentials = "";
-  let authorization = "";
-  return async function request<TData>(opts: TwilioRequestClient.RequestOptions<TData>): Promise<TwilioResponse<TData>> {
-    if (!opts.method) throw new Error("http method is required");
-    if (!opts.uri) throw new Error("uri is required");
-    const headers: Record<string, string> = {};
-    for (const k in opts.headers) {
-      const v = opts.headers[k];
-      if (v !== undefined) headers[k] = String(v);
-    }
-    if (opts.username && opts.password) {
-      const pair = `${opts.username}:${opts.password}`;
-      if (pair !== credentials) {
-        credentials = pair;
-        authorization = `Basic ${Buffer.from(pair).toString("base64")}`;
+function makeClient(cfg: TwilioConfig, userAgent: string, timeoutMs: number, clock: Clock) {
+  const authorization = `Basic ${Buffer.from(`${cfg.accountSid}:${cfg.authToken}`).toString("base64")}`;
+  return {
+    accountSid: cfg.accountSid,
+    async request<TData>(opts: TwilioRequestClient.RequestOptions<TData>): Promise<TwilioResponse<TData>> {
+      if (!opts.method) throw new Error("http method is required");
+      if (!opts.uri) throw new Error("uri is required");
+      const headers: Record<string, string> = { "User-Agent": userAgent, "Accept-Charset": "utf-8", Authorization: authorization };
+      for (const k in opts.headers) {
+        const v = opts.headers[k];
+        if (v !== undefined) headers[k] = String(v);
       }
-      headers.Authorization = authorization;
-    }
-    let url = opts.uri;
-    if (opts.params) {
-      const query = encodeParams(opts.params as Record<string, unknown>);
-      if (query) url += (url.includes("?") ? "&" : "?") + query;
-    }
-    let body: string | undefined;
-    if (opts.data) {
-      const type = headers["Content-Type"] ?? headers["content-type"];
-      body = type === "application/json" ? JSON.stringify(opts.data) : encodeParams(opts.data as Record<string, unknown>);
-    }
-    let res: Response;
-    let text: string;
-    // A timer cleared on the answer (AbortSignal.timeout would keep one per request alive for the whole timeout).
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new DOMException("The operation timed out.", "TimeoutError")), timeoutMs);
-    try {
-      res = await fetch(url, {
-        method: opts.method.toUpperCase(),
-        headers,
-        body,
-        redirect: opts.allowRedirects ? "follow" : "manual",
-        signal: abort.signal,
-      });
-      text = await res.text();
-    } catch (err) {
-      // The timeout fired (no answer, or no complete answer): say so the way classify() recognises.
-      if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) {
-        throw Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: "ETIMEDOUT" });
+      if ((opts.method === "post" || opts.method === "put") && !headers["Content-Type"]) {
+        headers["Content-Type"] = "application/x-www-form-urlencoded";
       }
-      throw err;
-    } finally {
-      clearTimeout(timer);
-    }
-    if (res.status === 429) {
-      const { code, message } = bodyFields(text);
-      throw new RateLimited(parseRetryAfter(res.headers.get("retry-after"), clock.now()), code, message ?? "Too Many Requests");
-    }
-    const responseHeaders: Record<string, string> = {};
-    res.headers.forEach((v, k) => {
-      responseHeaders[k] = v;
-    });
-    // twilio's Version/RestException parse a string body themselves.
-    return { statusCode: res.status, body: text as TData, headers: responseHeaders } as TwilioResponse<TData>;
+      if (opts.method !== "delete" && !headers.Accept) headers.Accept = "application/json";
+      let url = opts.uri;
+      if (opts.params) {
+        const query = formOf(opts.params as Record<string, unknown>).toString();
+        if (query) url += (url.includes("?") ? "&" : "?") + query;
+      }
+      let body: string | URLSearchParams | undefined;
+      if (opts.data) {
+        body = headers["Content-Type"] === "application/json" ? JSON.stringify(opts.data) : formOf(opts.data as Record<string, unknown>);
+      }
+      let res: Response;
+      let text: string;
+      // A timer cleared on the answer (AbortSignal.timeout would keep one per request alive for the whole timeout).
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(new DOMException("The operation timed out.", "TimeoutError")), timeoutMs);
+      try {
+        res = await fetch(url, {
+          method: opts.method.toUpperCase(),
+          headers,
+          body,
+          redirect: opts.allowRedirects ? "follow" : "manual",
+          signal: abort.signal,
+        });
+        text = await res.text();
+      } catch (err) {
+        // The timeout fired (no answer, or no complete answer): say so the way classify() recognises.
+        if (err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")) {
+          throw Object.assign(new Error(`timeout of ${timeoutMs}ms exceeded`), { code: "ETIMEDOUT" });
+        }
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+      if (res.status === 429) {
+        const { code, message } = bodyFields(text);
+        throw new RateLimited(parseRetryAfter(res.headers.get("retry-after"), clock.now()), code, message ?? "Too Many Requests");
+      }
+      // twilio's Version/RestException parse a string body themselves.
+      return { statusCode: res.status, body: text as TData, headers: res.headers.toJSON() } as TwilioResponse<TData>;
+    },
   };
 }
 
@@ -197,21 +192,7 @@ async function loadMessagesApi(cfg: TwilioConfig, apiBase: string, timeoutMs: nu
   ]);
   const Domain = cjsDefault(domainModule);
   const Version = cjsDefault(versionModule);
-  const transport = makeFetchTransport(timeoutMs, clock);
-  const userAgent = `twilio-node/${pkg.version} (${process.platform} ${process.arch}) node/${process.version}`;
-  // What BaseTwilio.request adds to every request, without its edge/region host rewriting (TWILIO_API_BASE is the
-  // whole origin).
-  const client = {
-    accountSid: cfg.accountSid,
-    request(opts: TwilioRequestClient.RequestOptions) {
-      const headers = { ...opts.headers, "User-Agent": userAgent, "Accept-Charset": "utf-8" } as Record<string, string>;
-      if ((opts.method === "post" || opts.method === "put") && !headers["Content-Type"]) {
-        headers["Content-Type"] = "application/x-www-form-urlencoded";
-      }
-      if (opts.method !== "delete" && !headers.Accept) headers.Accept = "application/json";
-      return transport({ ...opts, headers, username: cfg.accountSid, password: cfg.authToken });
-    },
-  };
+  const client = makeClient(cfg, `twilio-node/${pkg.version} (${process.platform} ${process.arch}) node/${process.version}`, timeoutMs, clock);
   // twilio's types ask for the whole Twilio client and the V2010 version; these use only request() and the plain
   // Version's methods.
   const domain = new Domain(client as unknown as ConstructorParameters<typeof Domain>[0], apiBase.replace(/\/+$/, ""));

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { deliveries, subscriptions } from "../../src/db/schema.ts";
-import { backoffMs, createDispatcher, type Dispatcher, type DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
+import { backoffMs, COLLECT_EVERY_SENDS, createDispatcher, type Dispatcher, type DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
 import { statusCallbackPath } from "../../src/messaging/messenger.ts";
 import { isLocked, tryLock } from "../../src/dispatch/lock.ts";
 import { Pacer } from "../../src/dispatch/pacer.ts";
@@ -514,6 +514,20 @@ describe("without Twilio (sandbox)", () => {
     expect(rowsOf(broadcastId).every((r) => r.status === "Sent" && r.providerId?.startsWith("SMsandbox"))).toBe(true);
     sandbox.close();
     expect(ctx.db.select().from(deliveries).all()).toHaveLength(4);
+  });
+});
+
+describe("memory", () => {
+  test("a full garbage collection every `collectEverySends` sends (default 5,000), between sends", async () => {
+    expect(COLLECT_EVERY_SENDS).toBe(5000);
+    const { broadcastId } = await seed(25);
+    const m = recordingMessenger();
+    const startsAtCollect: number[] = [];
+    dispatcher(m, { rate: Number.POSITIVE_INFINITY, concurrency: 4, collectEverySends: 10, collectGarbage: () => startsAtCollect.push(m.calls.length) }).start();
+    await until(() => completed(broadcastId));
+    // After the 10th and the 20th start; the last 5 starts do not reach the next one.
+    expect(startsAtCollect).toEqual([10, 20]);
+    expect(fake.sends()).toHaveLength(25);
   });
 });
 
