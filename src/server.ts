@@ -1,7 +1,7 @@
 import { ConfigError } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { createApp } from "./http/app.ts";
-import { serveRoutes } from "./http/routes/subscription.ts";
+import { serveRoutes } from "./http/native-routes.ts";
 import type { StaticAssets } from "./http/static.ts";
 
 const STOP_GRACE_MS = 2000;
@@ -29,7 +29,8 @@ export function startServer(ctx: AppContext, assets: StaticAssets): RunningServe
         ctx.logger.error(`unhandled: ${err.name}: ${err.message}`.replace(/\s+/g, " ").slice(0, 500));
         return Response.json({ error: "Something went wrong on our side. Please try again.", code: "internal" }, { status: 500 });
       },
-      // The public subscribe POST (the hot path) is answered by Bun's router without Hono, with the same checks.
+      // The public subscribe POST and Twilio's webhooks (the hot paths) are answered by Bun's router without Hono,
+      // with the same checks.
       routes: serveRoutes(ctx),
       fetch: (req, srv) => app.fetch(req, srv),
     });

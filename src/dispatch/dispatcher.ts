@@ -51,8 +51,6 @@ const FLUSH_AT_OUTCOMES = 1024;
  * under 100 MB (bench/broadcast.ts) for a few ms every few hundred ms at full speed, and nothing at shop rates.
  */
 export const COLLECT_EVERY_SENDS = 5000;
-/** While dispatching: see deliveries.setAutoCheckpoint(). */
-const DISPATCH_AUTOCHECKPOINT_PAGES = 10_000;
 
 /** 1 s, 2 s, 4 s ... after the n-th attempt, at most 10 minutes. */
 export function backoffMs(attempts: number): number {
@@ -366,16 +364,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
   async function run(): Promise<void> {
     state = "dispatching";
-    const checkpointBefore = repos.deliveries.setAutoCheckpoint(DISPATCH_AUTOCHECKPOINT_PAGES);
-    try {
-      await dispatch();
-    } finally {
-      try {
-        repos.deliveries.setAutoCheckpoint(checkpointBefore);
-      } catch {
-        // the database is already closed
-      }
-    }
+    await dispatch();
   }
 
   async function dispatch(): Promise<void> {

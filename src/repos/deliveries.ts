@@ -294,19 +294,6 @@ export function deliveriesRepo(db: Db) {
       return counts;
     },
 
-    /**
-     * WAL pages between automatic checkpoints on this connection (SQLite's default is 1000). A broadcast rewrites
-     * rows all over the deliveries table and its indexes (the provider ids are random), so each small commit dirties
-     * many pages; with checkpoints (and their fsync) every 1000 pages the disk work per message doubles. The
-     * dispatcher raises it while it runs (the WAL may then grow to about 40 MB) and puts it back when it stops.
-     * Returns the previous value.
-     */
-    setAutoCheckpoint(pages: number): number {
-      const before = (sqlite.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number } | null)?.wal_autocheckpoint ?? 1000;
-      sqlite.exec(`PRAGMA wal_autocheckpoint = ${Math.max(0, Math.floor(pages))}`);
-      return before;
-    },
-
     listByBroadcast(broadcastId: number): DeliveryRow[] {
       return q().listByBroadcast.all(broadcastId);
     },

@@ -12,6 +12,7 @@ import {
   twiml,
 } from "../../src/services/inbound-messages.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
+import { startServer } from "../../src/server.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
@@ -51,9 +52,24 @@ interface PostOptions {
   unsigned?: boolean;
 }
 
-function world(env: Record<string, string> = TWILIO_ENV) {
+/** `via: "server"`: requests go through a real Bun.serve (startServer on port 0), as in production, where Bun's router
+ * answers the webhooks without Hono (src/http/native-routes.ts); stop it with close(). */
+function world(env: Record<string, string> = TWILIO_ENV, via: "app" | "server" = "app") {
   const ctx = testContext(env);
   const api = apiClient(ctx);
+  const server = via === "server" ? startServer({ ...ctx, config: { ...ctx.config, port: 0, host: "127.0.0.1" } }, {}) : null;
+  async function call(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) {
+    if (!server) return api.call(method, path, { ...init, noXsrf: true });
+    const res = await fetch(`${server.url.replace("localhost", "127.0.0.1")}${path}`, { method, ...init });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // TwiML: keep the text
+    }
+    return { status: res.status, body: body as any, headers: res.headers };
+  }
   const ownerA = insertUser(ctx);
   const ownerB = insertUser(ctx);
   const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "Rosa's Bakery" });
@@ -76,10 +92,11 @@ function world(env: Record<string, string> = TWILIO_ENV) {
         opts.signParams ?? params,
       );
     }
-    return api.call("POST", pathWithQuery, { body: formBody(params), headers, noXsrf: true });
+    return call("POST", pathWithQuery, { body: formBody(params), headers });
   }
 
-  return { ctx, api, post, bakery, gym, removedShop, sam, phone, broadcast };
+  const close = () => server?.stop();
+  return { ctx, api, call, post, close, bakery, gym, removedShop, sam, phone, broadcast };
 }
 
 type World = ReturnType<typeof world>;
@@ -536,5 +553,51 @@ describe("inbound webhook: keywords", () => {
       expect(res.body).toEqual({ error: INVALID_SIGNATURE, code: "invalid_signature" });
     }
     expect(snapshot(w.ctx)).toEqual(before);
+  });
+});
+
+describe("through Bun.serve's own router (src/http/native-routes.ts): the same answers and effects as through the app", () => {
+  type Case = [name: string, act: (w: World, d: ReturnType<typeof sentDelivery>) => Promise<{ status: number; body: unknown }>];
+  const cases: Case[] = [
+    ["signed status callback", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"))],
+    ["late duplicate", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "sent"))],
+    ["failed with ErrorCode", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "undelivered", { ErrorCode: "30006" }))],
+    ["missing signature", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"), { unsigned: true })],
+    ["tampered body", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"), { signParams: callback(d.providerId!, "sent") })],
+    ["signed for another delivery", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"), { signPath: statusCallbackPath(d.id + 1) })],
+    ["no MessageSid", (w, d) => w.post(statusCallbackPath(d.id), { MessageStatus: "delivered" })],
+    ["oversized body", (w, d) => w.post(statusCallbackPath(d.id), { ...callback(d.providerId!, "delivered"), Padding: "x".repeat(70 * 1024) })],
+    ["inbound STOP", (w) => w.post(INBOUND, inbound(w.phone, "STOP"))],
+    ["inbound HELP", (w) => w.post(INBOUND, inbound(w.phone, "help"))],
+    ["inbound unsigned", (w) => w.post(INBOUND, inbound(w.phone, "STOP"), { unsigned: true })],
+  ];
+  for (const [name, act] of cases) {
+    test(name, async () => {
+      const results = [];
+      for (const via of ["app", "server"] as const) {
+        const w = world(TWILIO_ENV, via);
+        try {
+          const d = sentDelivery(w, { providerId: messageSid(77) });
+          const res = await act(w, d);
+          results.push({ status: res.status, body: res.body, after: snapshot(w.ctx) });
+        } finally {
+          await w.close();
+        }
+      }
+      expect(results[1]).toEqual(results[0]!);
+    });
+  }
+
+  test("other methods on the webhook paths are the app's: 404 in the error shape", async () => {
+    const w = world(TWILIO_ENV, "server");
+    try {
+      for (const path of [STATUS, INBOUND]) {
+        const res = await w.call("GET", path);
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ error: "No such API endpoint.", code: "not_found" });
+      }
+    } finally {
+      await w.close();
+    }
   });
 });

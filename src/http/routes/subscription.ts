@@ -1,4 +1,3 @@
-import type { Server } from "bun";
 import { type Context, Hono } from "hono";
 import type { AppContext } from "../../context.ts";
 import type { RequestMeta } from "../../services/subscriptions.ts";
@@ -24,7 +23,7 @@ export type SubscribeHandler = (req: Request, peer: string | null | undefined) =
 /**
  * POST /api/subscription/Subscribe, the public endpoint behind the QR code: {businessId, phone, contactPreference,
  * source?} -> {message}. It is the one hot path of the server (every scan of a poster), so it is answered without the
- * Hono router and its generic middleware chain, by Bun.serve's own `routes` (serveRoutes below) AND by the Hono app
+ * Hono router and its generic middleware chain, by Bun.serve's own `routes` (http/native-routes.ts) AND by the Hono app
  * (the route registered ahead of the browser middleware, so in-process API tests run this same code). It does, in
  * the same order, everything that chain does for this route, with the same functions:
  *   - XSRF double-submit check (middleware/xsrf.ts checkXsrf): 403 before the body is read;
@@ -78,11 +77,3 @@ export function subscribeHandlerFor(ctx: AppContext): SubscribeHandler {
 export const subscriptionRoutes = new Hono<AppEnv>().post("/Subscribe", (c) =>
   subscribeHandlerFor(c.var.ctx)(c.req.raw, c.env?.requestIP?.(c.req.raw)?.address),
 );
-
-/** Bun.serve `routes`: the subscribe POST straight to the handler; every other method and path goes to the app. */
-export function serveRoutes(ctx: AppContext) {
-  const handler = subscribeHandlerFor(ctx);
-  return {
-    [SUBSCRIBE_PATH]: { POST: (req: Request, server: Server<undefined>) => handler(req, server.requestIP(req)?.address) },
-  };
-}

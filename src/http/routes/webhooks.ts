@@ -1,10 +1,11 @@
 import { timingSafeEqual } from "node:crypto";
-import type { Context } from "hono";
 import { Hono } from "hono";
+import type { AppContext } from "../../context.ts";
 import { AppError, PayloadTooLargeError } from "../../errors.ts";
-import { parseDeliveryId } from "../../messaging/messenger.ts";
+import { INBOUND_WEBHOOK_PATH, parseDeliveryId, STATUS_WEBHOOK_PATH } from "../../messaging/messenger.ts";
 import { twilioSignature, type WebhookParams, verifyTwilioSignature } from "../../messaging/signature.ts";
 import { twiml } from "../../services/inbound-messages.ts";
+import { errorReply } from "../errors.ts";
 import type { AppEnv } from "../types.ts";
 
 // Twilio's webhooks, mounted at /api/webhooks/twilio ahead of the browser middleware (no XSRF check: Twilio sends
@@ -23,13 +24,13 @@ export const INVALID_SIGNATURE = "Invalid or missing X-Twilio-Signature.";
 export const WEBHOOK_BODY_LIMIT = 64 * 1024;
 
 /** The form fields of the body; a repeated key keeps every value (Twilio signs them all). */
-async function formParams(c: Context<AppEnv>): Promise<WebhookParams> {
+async function formParams(req: Request): Promise<WebhookParams> {
   const params: WebhookParams = {};
-  if (Number(c.req.header("content-length") ?? 0) > WEBHOOK_BODY_LIMIT) throw new PayloadTooLargeError();
-  const type = c.req.header("content-type") ?? "";
+  if (Number(req.headers.get("content-length") ?? 0) > WEBHOOK_BODY_LIMIT) throw new PayloadTooLargeError();
+  const type = req.headers.get("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type.trim())) return params;
   // Without a Content-Length (chunked), Bun's own cap on request bodies bounds what is read here.
-  const body = await c.req.text();
+  const body = await req.text();
   if (body.length > WEBHOOK_BODY_LIMIT) throw new PayloadTooLargeError();
   for (const [key, value] of new URLSearchParams(body)) {
     const had = params[key];
@@ -39,8 +40,7 @@ async function formParams(c: Context<AppEnv>): Promise<WebhookParams> {
 }
 
 /** Path and query exactly as they arrived (what Twilio signed, after NEARCAST_PUBLIC_URL). */
-function pathWithQuery(c: Context<AppEnv>): string {
-  const url = c.req.url;
+function pathWithQuery(url: string): string {
   const start = url.indexOf("/", url.indexOf("//") + 2);
   return start < 0 ? "/" : url.slice(start).replace(/#.*$/, "");
 }
@@ -51,7 +51,7 @@ function pathWithQuery(c: Context<AppEnv>): string {
  * not match does verifyTwilioSignature try the variants Twilio may also have signed (with or without the port, the
  * normalized URL). Same answer, a third of the work for the requests that matter.
  */
-export function signatureValid(authToken: string, publicUrl: string, path: string, params: WebhookParams, header: string | undefined): boolean {
+export function signatureValid(authToken: string, publicUrl: string, path: string, params: WebhookParams, header: string | null | undefined): boolean {
   if (!header) return false;
   try {
     const expected = Buffer.from(twilioSignature(authToken, publicUrl, path, params));
@@ -64,13 +64,13 @@ export function signatureValid(authToken: string, publicUrl: string, path: strin
 }
 
 /** The form fields of a request Twilio signed; throws 403 when Twilio is configured and the signature is wrong. */
-async function signedParams(c: Context<AppEnv>): Promise<WebhookParams> {
-  const params = await formParams(c);
-  const { config } = c.var.ctx;
+async function signedParams(ctx: AppContext, req: Request, path: string): Promise<WebhookParams> {
+  const params = await formParams(req);
+  const { config } = ctx;
   if (config.twilio) {
-    const ok = signatureValid(config.twilio.authToken, config.publicUrl, pathWithQuery(c), params, c.req.header("x-twilio-signature"));
+    const ok = signatureValid(config.twilio.authToken, config.publicUrl, pathWithQuery(req.url), params, req.headers.get("x-twilio-signature"));
     if (!ok) {
-      c.var.ctx.logger.warn(`${c.req.method} ${c.req.path}: rejected, invalid or missing X-Twilio-Signature`);
+      ctx.logger.warn(`${req.method} ${path}: rejected, invalid or missing X-Twilio-Signature`);
       throw new AppError(403, "invalid_signature", INVALID_SIGNATURE);
     }
   }
@@ -78,18 +78,58 @@ async function signedParams(c: Context<AppEnv>): Promise<WebhookParams> {
 }
 
 /** ?delivery=42 from the status callback URL (the dispatcher puts it there); null when absent or malformed. */
-function deliveryQuery(c: Context<AppEnv>): number | null {
-  return parseDeliveryId(c.req.query("delivery"));
+function deliveryQuery(url: string): number | null {
+  const q = url.indexOf("?");
+  return q < 0 ? null : parseDeliveryId(new URLSearchParams(url.slice(q + 1)).get("delivery"));
 }
 
+type Handler = (req: Request) => Promise<Response>;
+
+/**
+ * One webhook as a plain Request -> Response function, so that Bun.serve's router can answer it without Hono
+ * (server.ts; status callbacks are the busiest route while a broadcast goes out) and the Hono app mounts the same
+ * function. Errors get the one error shape (errors.ts errorReply).
+ */
+function webhook(ctx: AppContext, path: string, handle: (params: WebhookParams, req: Request) => Promise<Response> | Response): Handler {
+  const log = (line: string) => ctx.logger.error(line);
+  return async (req) => {
+    try {
+      return await handle(await signedParams(ctx, req, path), req);
+    } catch (err) {
+      const r = errorReply(err, req.method, path, log);
+      return Response.json(r.body, { status: r.status });
+    }
+  };
+}
+
+export interface WebhookHandlers {
+  status: Handler;
+  inbound: Handler;
+}
+
+function createWebhookHandlers(ctx: AppContext): WebhookHandlers {
+  return {
+    status: webhook(ctx, STATUS_WEBHOOK_PATH, async (params, req) => {
+      await ctx.services.statusCallbacks.handleTwilioCallback(params, deliveryQuery(req.url));
+      return new Response(null, { status: 200 });
+    }),
+    inbound: webhook(ctx, INBOUND_WEBHOOK_PATH, (params) => {
+      const { reply } = ctx.services.inboundMessages.handle(params);
+      return new Response(twiml(reply), { status: 200, headers: { "content-type": "text/xml; charset=utf-8" } });
+    }),
+  };
+}
+
+const handlers = new WeakMap<AppContext, WebhookHandlers>();
+
+/** The webhook handlers of a context, made once. */
+export function webhookHandlersFor(ctx: AppContext): WebhookHandlers {
+  let h = handlers.get(ctx);
+  if (!h) handlers.set(ctx, (h = createWebhookHandlers(ctx)));
+  return h;
+}
+
+// For the Hono app: mounted at /api/webhooks/twilio AHEAD of the browser middleware (app.ts).
 export const webhookRoutes = new Hono<AppEnv>()
-  .post("/status", async (c) => {
-    const params = await signedParams(c);
-    await c.var.ctx.services.statusCallbacks.handleTwilioCallback(params, deliveryQuery(c));
-    return c.body(null, 200);
-  })
-  .post("/inbound", async (c) => {
-    const params = await signedParams(c);
-    const { reply } = c.var.ctx.services.inboundMessages.handle(params);
-    return c.body(twiml(reply), 200, { "content-type": "text/xml; charset=utf-8" });
-  });
+  .post("/status", (c) => webhookHandlersFor(c.var.ctx).status(c.req.raw))
+  .post("/inbound", (c) => webhookHandlersFor(c.var.ctx).inbound(c.req.raw));
