@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, spyOn, test } from "bun:test";
 import { JSON_BODY_LIMIT } from "../../src/http/app.ts";
 import { securityHeaderPairs } from "../../src/http/middleware/security-headers.ts";
 import { SUBSCRIBE_PATH } from "../../src/http/routes/subscription.ts";
+import { INBOUND_WEBHOOK_PATH, STATUS_WEBHOOK_PATH } from "../../src/messaging/messenger.ts";
 import { startServer } from "../../src/server.ts";
 import { consentText } from "../../src/schemas/consent.ts";
 import { SUBSCRIBE_BUSINESS_NOT_FOUND } from "../../src/services/subscriptions.ts";
@@ -76,13 +77,13 @@ function streamed(text: string): ReadableStream<Uint8Array> {
 }
 
 describe("the subscribe POST is served from Bun.serve's routes table", () => {
-  test("startServer hands Bun.serve a route for it (POST only: other methods fall through to the app)", async () => {
+  test("startServer hands Bun.serve a route for it and for Twilio's webhooks (POST only: other methods fall through to the app)", async () => {
     const spy = spyOn(Bun, "serve");
     const s = serve();
     try {
       const options = spy.mock.calls[0]?.[0] as { routes?: Record<string, Record<string, unknown>> };
-      expect(Object.keys(options.routes ?? {})).toEqual([SUBSCRIBE_PATH]);
-      expect(Object.keys(options.routes![SUBSCRIBE_PATH]!)).toEqual(["POST"]);
+      expect(Object.keys(options.routes ?? {})).toEqual([SUBSCRIBE_PATH, STATUS_WEBHOOK_PATH, INBOUND_WEBHOOK_PATH]);
+      for (const route of Object.values(options.routes!)) expect(Object.keys(route)).toEqual(["POST"]);
     } finally {
       spy.mockRestore();
       await s.server.stop();
