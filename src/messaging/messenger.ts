@@ -103,13 +103,9 @@ export function statusCallbackPath(deliveryId: number): string {
   return `${STATUS_WEBHOOK_PATH}?delivery=${deliveryId}`;
 }
 
-/** The `delivery` value of a status callback URL (?delivery=42); null when absent or malformed. */
-export function parseDeliveryId(raw: string | null | undefined): number | null {
-  return raw && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
-}
-
-/** The delivery id in a status callback path or URL made by statusCallbackPath(); null when there is none. */
+/** The delivery id in a status callback path or URL made by statusCallbackPath() (?delivery=42); null when absent
+ * or malformed. */
 export function deliveryIdOf(callback: string | null | undefined): number | null {
-  const m = callback ? /[?&]delivery=([^&#]*)/.exec(callback) : null;
-  return parseDeliveryId(m?.[1]);
+  const raw = callback ? /[?&]delivery=([^&#]*)/.exec(callback)?.[1] : undefined;
+  return raw && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
 }

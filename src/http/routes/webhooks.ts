@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import type { AppContext } from "../../context.ts";
 import { AppError, PayloadTooLargeError } from "../../errors.ts";
-import { INBOUND_WEBHOOK_PATH, parseDeliveryId, STATUS_WEBHOOK_PATH } from "../../messaging/messenger.ts";
+import { deliveryIdOf, INBOUND_WEBHOOK_PATH, STATUS_WEBHOOK_PATH } from "../../messaging/messenger.ts";
 import { twilioSignature, type WebhookParams, verifyTwilioSignature } from "../../messaging/signature.ts";
 import { twiml } from "../../services/inbound-messages.ts";
 import { errorReply } from "../errors.ts";
@@ -77,12 +77,6 @@ async function signedParams(ctx: AppContext, req: Request, path: string): Promis
   return params;
 }
 
-/** ?delivery=42 from the status callback URL (the dispatcher puts it there); null when absent or malformed. */
-function deliveryQuery(url: string): number | null {
-  const q = url.indexOf("?");
-  return q < 0 ? null : parseDeliveryId(new URLSearchParams(url.slice(q + 1)).get("delivery"));
-}
-
 type Handler = (req: Request) => Promise<Response>;
 
 /**
@@ -110,7 +104,7 @@ export interface WebhookHandlers {
 function createWebhookHandlers(ctx: AppContext): WebhookHandlers {
   return {
     status: webhook(ctx, STATUS_WEBHOOK_PATH, async (params, req) => {
-      await ctx.services.statusCallbacks.handleTwilioCallback(params, deliveryQuery(req.url));
+      await ctx.services.statusCallbacks.handleTwilioCallback(params, deliveryIdOf(req.url));
       return new Response(null, { status: 200 });
     }),
     inbound: webhook(ctx, INBOUND_WEBHOOK_PATH, (params) => {
