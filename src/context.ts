@@ -77,6 +77,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   return {
     config,
     db,
+    /** The database file (":memory:" in tests). */
+    dbPath,
     repos,
     services,
     messenger,
