@@ -1,7 +1,7 @@
 // One side of bench/broadcast.ts's dispatch measurement, in a process of its own (as `nearcast serve` runs the
 // dispatcher, with its WAL checkpointer thread), so its peak RSS is its own. Driven by lines on stdin, one slice
-// each, so the bench can alternate the two sides while each stays warm; answers one JSON line per slice, {ms, count, failures}, and on "exit"
-// {peakRssMb} (VmHWM from /proc, or the largest sample elsewhere).
+// each, so the bench can alternate the two sides while each stays warm; answers one JSON line per slice,
+// {ms, count, failures}, and on "exit" {peakRssMb} (VmHWM from /proc, or the largest sample elsewhere).
 //   --mode dispatcher --data-dir D --broadcast ID   "N": the dispatcher (rate unlimited, the real twilio client)
 //                                                   sends N more deliveries of broadcast ID ("rest": all the rest)
 //   --mode fetch --text T                           "N OFFSET": a bare fetch loop POSTs N messages
