@@ -21,6 +21,18 @@ export interface CallOptions {
 
 const XSRF = "test-xsrf-token";
 
+/** Status, body (parsed JSON; the text when it is not JSON; null when empty) and headers of a response. */
+export async function answerOf<T = any>(res: Response): Promise<ApiResponse<T>> {
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
 /** Drives the Hono app in-process through app.request(), the way the browser client would. */
 export function apiClient(ctx: AppContext) {
   const app = createApp(ctx);
@@ -37,15 +49,7 @@ export function apiClient(ctx: AppContext) {
       headers["content-type"] ??= "application/json";
     }
     const env: ServerEnv = { requestIP: () => ({ address: opts.ip ?? "203.0.113.1" }) };
-    const res = await app.request(path, { method, headers, body }, env);
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: keep the text
-    }
-    return { status: res.status, body: parsed as T, headers: res.headers };
+    return answerOf<T>(await app.request(path, { method, headers, body }, env));
   }
   return {
     app,

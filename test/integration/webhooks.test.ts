@@ -13,7 +13,7 @@ import {
 } from "../../src/services/inbound-messages.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
 import { startServer } from "../../src/server.ts";
-import { apiClient } from "../helpers/api.ts";
+import { answerOf, apiClient } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
 import { allDeliveries, deliveryById, insertBroadcast, insertDelivery, messageSid } from "../helpers/delivery-factories.ts";
@@ -60,15 +60,7 @@ function world(env: Record<string, string> = TWILIO_ENV, via: "app" | "server" =
   const server = via === "server" ? startServer({ ...ctx, config: { ...ctx.config, port: 0, host: "127.0.0.1" } }, {}) : null;
   async function call(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}) {
     if (!server) return api.call(method, path, { ...init, noXsrf: true });
-    const res = await fetch(`${server.url.replace("localhost", "127.0.0.1")}${path}`, { method, ...init });
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      // TwiML: keep the text
-    }
-    return { status: res.status, body: body as any, headers: res.headers };
+    return answerOf(await fetch(`${server.url.replace("localhost", "127.0.0.1")}${path}`, { method, ...init }));
   }
   const ownerA = insertUser(ctx);
   const ownerB = insertUser(ctx);
