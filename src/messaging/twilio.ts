@@ -33,8 +33,6 @@ import { errorCodeOf, normalizeTwilioStatus } from "./status.ts";
 
 export const DEFAULT_TWILIO_TIMEOUT_MS = 10_000;
 export const DEFAULT_TWILIO_API_BASE = "https://api.twilio.com";
-/** How long after the request timeout the outer guard gives up, in case the HTTP stack ignores its own timeout. */
-const GUARD_GRACE_MS = 1_000;
 /** Our clock and Twilio's may differ; findRecent() looks this much before `since`. */
 const FIND_RECENT_SLACK_MS = 60_000;
 const MESSAGE_SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
@@ -60,9 +58,6 @@ class RateLimited extends Error {
     super(message);
   }
 }
-
-/** The outer guard fired: the HTTP stack did not give up by itself. */
-class Deadline extends Error {}
 
 /** twilio-node threw before sending anything (e.g. a missing parameter). */
 class NotSent extends Error {}
@@ -227,7 +222,6 @@ function classify(err: unknown, timeoutMs: number): SendOutcome {
   if (err instanceof RateLimited) {
     return { kind: "rate_limited", retryAfterMs: err.retryAfterMs, code: err.code, message: err.message };
   }
-  if (err instanceof Deadline) return { kind: "uncertain", message: err.message };
   if (err instanceof NotSent) return { kind: "failed", code: null, message: err.message };
   const e = (err ?? {}) as { isAxiosError?: boolean; code?: unknown; status?: unknown; detail?: unknown };
   if (e.isAxiosError || typeof e.status !== "number") {
@@ -268,17 +262,18 @@ export function createTwilioMessenger(options: TwilioMessengerOptions): Messenge
   const clock = options.clock ?? systemClock;
   const redact = makeRedactor(cfg);
   let messagesPromise: Promise<MessageListInstance> | null = null;
+  let loaded: MessageListInstance | null = null;
 
   function messagesApi(): Promise<MessageListInstance> {
-    messagesPromise ??= loadMessagesApi(cfg, options.apiBase, timeoutMs, clock);
+    messagesPromise ??= loadMessagesApi(cfg, options.apiBase, timeoutMs, clock).then((api) => (loaded = api));
     return messagesPromise;
   }
 
-  /** Runs one twilio call with a hard deadline on top of the HTTP timeout; nothing can hang the caller. */
+  /** Runs one twilio call. It cannot hang: the only I/O is the client's requests, each aborted at its timeout. */
   async function guarded<T>(call: (messages: MessageListInstance) => Promise<T>): Promise<T> {
     let c: MessageListInstance;
     try {
-      c = await messagesApi();
+      c = loaded ?? (await messagesApi());
     } catch (err) {
       throw new NotSent(`Twilio client not available: ${errText(err)}`); // e.g. an account sid not starting with AC
     }
@@ -288,19 +283,7 @@ export function createTwilioMessenger(options: TwilioMessengerOptions): Messenge
     } catch (err) {
       throw new NotSent(errText(err));
     }
-    pending.catch(() => {}); // if the guard wins, a late rejection must not be unhandled
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Deadline(`Twilio did not answer within ${timeoutMs} ms`)),
-        timeoutMs + GUARD_GRACE_MS,
-      );
-    });
-    try {
-      return await Promise.race([pending, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+    return pending;
   }
 
   function createParams(msg: OutboundMessage): MessageListInstanceCreateOptions | string {
