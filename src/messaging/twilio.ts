@@ -217,7 +217,7 @@ function errText(err: unknown): string {
   return String(err);
 }
 
-/** Network-level and HTTP-level failures -> an outcome. `err` comes from the twilio client or our guards. */
+/** Network-level and HTTP-level failures -> an outcome. `err` comes from the twilio client or our transport. */
 function classify(err: unknown, timeoutMs: number): SendOutcome {
   if (err instanceof RateLimited) {
     return { kind: "rate_limited", retryAfterMs: err.retryAfterMs, code: err.code, message: err.message };
