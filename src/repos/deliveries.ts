@@ -152,11 +152,6 @@ function prepare(sqlite: Database) {
          SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'Queued'
          UNION ALL SELECT MIN(next_attempt_at) FROM deliveries WHERE status = 'Uncertain')`,
     ),
-    countPending: sqlite.prepare<{ n: number }, []>(
-      `SELECT COUNT(*) AS n FROM deliveries
-       WHERE broadcast_id IN (SELECT id FROM broadcasts WHERE completed_at IS NULL)
-         AND status IN ('Queued', 'Sending', 'Uncertain')`,
-    ),
     completeFinished: sqlite.prepare<{ id: number }, [number]>(
       `UPDATE broadcasts SET completed_at = ?1
        WHERE completed_at IS NULL AND NOT EXISTS (
@@ -264,10 +259,6 @@ export function deliveriesRepo(db: Db) {
     /** The earliest next_attempt_at of a Queued or Uncertain row (null when there is none). */
     nextDueAt(): number | null {
       return q().nextDue.get()?.at ?? null;
-    },
-
-    countPending(): number {
-      return q().countPending.get()?.n ?? 0;
     },
 
     /** Sets completed_at on every broadcast with nothing pending any more; returns their ids. */
