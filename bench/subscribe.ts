@@ -12,7 +12,7 @@ import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { businesses, businessTypes, users } from "../src/db/schema.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
-import { interleave, machine, median, options, placement, runWrk, type Server, startServer, withServerCpu } from "./lib/harness.ts";
+import { interleave, machine, median, options, placement, runWrk, type Server, startServer, summarize, thousands as f, withServerCpu } from "./lib/harness.ts";
 
 export { median };
 
@@ -177,39 +177,15 @@ export async function runSubscribeBench(): Promise<SubscribeBenchResult> {
       const b = baseline.slices.at(-1)!;
       pairRatios.push(n.rps / b.rps);
       console.log(
-        `  round ${round + 1}: nearcast ${Math.round(n.rps).toLocaleString("en-US").padStart(7)} req/s (${n.cpuUs.toFixed(1)} µs CPU/req), ` +
-          `baseline ${Math.round(b.rps).toLocaleString("en-US").padStart(7)} req/s (${b.cpuUs.toFixed(1)} µs CPU/req), ratio ${(n.rps / b.rps).toFixed(2)}x`,
+        `  round ${round + 1}: nearcast ${f(n.rps).padStart(7)} req/s (${n.cpuUs.toFixed(1)} µs CPU/req), ` +
+          `baseline ${f(b.rps).padStart(7)} req/s (${b.cpuUs.toFixed(1)} µs CPU/req), ratio ${(n.rps / b.rps).toFixed(2)}x`,
       );
     });
     const load1 = loadavg()[0]!;
     for (const side of sides) await side.stop();
     sides.length = 0;
 
-    const f = (x: number) => Math.round(x).toLocaleString("en-US");
-    const medRps = (s: Side) => median(s.slices.map((x) => x.rps));
-    const medCpu = (s: Side) => median(s.slices.map((x) => x.cpuUs));
-    const ratio = medRps(nearcast) / medRps(baseline);
-    console.log("");
-    console.log(
-      `${"".padEnd(42)} ${"median req/s".padStart(12)} ${"min–max req/s".padStart(17)} ${"µs CPU/req".padStart(10)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)}`,
-    );
-    for (const s of [nearcast, baseline]) {
-      const rps = s.slices.map((x) => x.rps);
-      console.log(
-        `${s.name.padEnd(42)} ${f(medRps(s)).padStart(12)} ${`${f(Math.min(...rps))}–${f(Math.max(...rps))}`.padStart(17)} ` +
-          `${medCpu(s).toFixed(1).padStart(10)} ` +
-          `${median(s.slices.map((x) => x.p50)).toFixed(2).padStart(7)} ${median(s.slices.map((x) => x.p99)).toFixed(2).padStart(7)}`,
-      );
-    }
-    console.log("");
-    console.log(
-      `ratio of medians nearcast / baseline: ${ratio.toFixed(2)}x (target >= ${TARGET}x) ${ratio >= TARGET ? "OK" : "BELOW TARGET"}; ` +
-        `per-round ratios: median ${median(pairRatios).toFixed(2)}x, ${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)}x`,
-    );
-    console.log(
-      `server CPU per request, baseline / nearcast: ${(medCpu(baseline) / medCpu(nearcast)).toFixed(2)}x ` +
-        "(the throughput ratio a CPU-bound server on an otherwise idle core would reach; less sensitive to other load)",
-    );
+    const { ratio } = summarize([nearcast, baseline], nearcast, baseline, pairRatios, TARGET);
     console.log(`load average (1 min) before/after: ${load0.toFixed(2)} / ${load1.toFixed(2)}`);
 
     // Verification: every 2xx is a row; no row without a request (rows <= requests built); nothing failed.

@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
-import { interleave, machine, median, options, placement, runWrk, type Server, startServer, thousands as f, withServerCpu } from "./lib/harness.ts";
+import { interleave, machine, medianCpuUs, medianRps, options, placement, runWrk, type Server, startServer, summarize, thousands as f, withServerCpu } from "./lib/harness.ts";
 
 const root = join(import.meta.dir, "..");
 const baselineDir = join(import.meta.dir, "baseline-webhooks");
@@ -320,32 +320,8 @@ export async function runWebhooksBench(): Promise<WebhooksBenchResult> {
     for (const side of sides) await side.server.stop();
     const stopped = sides.splice(0);
 
-    const medRps = (s: Side) => median(s.slices.map((x) => x.rps));
-    const medCpu = (s: Side) => median(s.slices.map((x) => x.cpuUs));
-    const ratio = medRps(nearcast) / medRps(baseline);
-    const cpuRatio = medCpu(baseline) / medCpu(nearcast);
-    console.log("");
-    console.log(
-      `${"".padEnd(42)} ${"median req/s".padStart(12)} ${"min–max req/s".padStart(17)} ${"µs CPU/req".padStart(10)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)}`,
-    );
-    for (const s of stopped) {
-      const rps = s.slices.map((x) => x.rps);
-      console.log(
-        `${s.name.padEnd(42)} ${f(medRps(s)).padStart(12)} ${`${f(Math.min(...rps))}–${f(Math.max(...rps))}`.padStart(17)} ` +
-          `${medCpu(s).toFixed(1).padStart(10)} ` +
-          `${median(s.slices.map((x) => x.p50)).toFixed(2).padStart(7)} ${median(s.slices.map((x) => x.p99)).toFixed(2).padStart(7)}`,
-      );
-    }
-    console.log("");
-    console.log(
-      `ratio of medians nearcast / baseline: ${ratio.toFixed(2)}x (target >= ${TARGET}x) ${ratio >= TARGET ? "OK" : "BELOW TARGET"}; ` +
-        `per-round ratios: median ${median(pairRatios).toFixed(2)}x, ${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)}x`,
-    );
-    console.log(
-      `server CPU per request, baseline / nearcast: ${cpuRatio.toFixed(2)}x ` +
-        "(the throughput ratio a CPU-bound server on an otherwise idle core would reach; less sensitive to other load)",
-    );
-    if (floor) console.log(`floor (empty Bun.serve): ${f(medRps(floor))} req/s = ${(medRps(floor) / medRps(baseline)).toFixed(2)}x the baseline, ${medCpu(floor).toFixed(1)} µs CPU/req`);
+    const { ratio, cpuRatio } = summarize(stopped, nearcast, baseline, pairRatios, TARGET);
+    if (floor) console.log(`floor (empty Bun.serve): ${f(medianRps(floor))} req/s = ${(medianRps(floor) / medianRps(baseline)).toFixed(2)}x the baseline, ${medianCpuUs(floor).toFixed(1)} µs CPU/req`);
     console.log(`load average (1 min) before/after: ${load0.toFixed(2)} / ${load1.toFixed(2)}`);
 
     let sound = true;

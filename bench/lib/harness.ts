@@ -151,6 +151,52 @@ export const median = (xs: number[]): number => {
 
 export const thousands = (x: number) => Math.round(x).toLocaleString("en-US");
 
+/** One side of a throughput bench, as summarize() reads it. */
+export interface MeasuredSide {
+  name: string;
+  slices: { rps: number; cpuUs: number; p50: number; p99: number }[];
+}
+
+export const medianRps = (s: MeasuredSide) => median(s.slices.map((x) => x.rps));
+export const medianCpuUs = (s: MeasuredSide) => median(s.slices.map((x) => x.cpuUs));
+
+/**
+ * Prints the table of medians (req/s, range, CPU per request, p50, p99) for `sides`, then the ratio of nearcast's
+ * median to the baseline's against `target`, the per-round ratios and the CPU ratio. Returns both ratios.
+ */
+export function summarize(
+  sides: MeasuredSide[],
+  nearcast: MeasuredSide,
+  baseline: MeasuredSide,
+  pairRatios: number[],
+  target: number,
+): { ratio: number; cpuRatio: number } {
+  const ratio = medianRps(nearcast) / medianRps(baseline);
+  const cpuRatio = medianCpuUs(baseline) / medianCpuUs(nearcast);
+  console.log("");
+  console.log(
+    `${"".padEnd(42)} ${"median req/s".padStart(12)} ${"min–max req/s".padStart(17)} ${"µs CPU/req".padStart(10)} ${"p50 ms".padStart(7)} ${"p99 ms".padStart(7)}`,
+  );
+  for (const s of sides) {
+    const rps = s.slices.map((x) => x.rps);
+    console.log(
+      `${s.name.padEnd(42)} ${thousands(medianRps(s)).padStart(12)} ${`${thousands(Math.min(...rps))}–${thousands(Math.max(...rps))}`.padStart(17)} ` +
+        `${medianCpuUs(s).toFixed(1).padStart(10)} ` +
+        `${median(s.slices.map((x) => x.p50)).toFixed(2).padStart(7)} ${median(s.slices.map((x) => x.p99)).toFixed(2).padStart(7)}`,
+    );
+  }
+  console.log("");
+  console.log(
+    `ratio of medians nearcast / baseline: ${ratio.toFixed(2)}x (target >= ${target}x) ${ratio >= target ? "OK" : "BELOW TARGET"}; ` +
+      `per-round ratios: median ${median(pairRatios).toFixed(2)}x, ${Math.min(...pairRatios).toFixed(2)}–${Math.max(...pairRatios).toFixed(2)}x`,
+  );
+  console.log(
+    `server CPU per request, baseline / nearcast: ${cpuRatio.toFixed(2)}x ` +
+      "(the throughput ratio a CPU-bound server on an otherwise idle core would reach; less sensitive to other load)",
+  );
+  return { ratio, cpuRatio };
+}
+
 /** CPU model and count, Bun, Node and wrk versions: the first line of a bench's output. */
 export function machine(): string {
   const model = cpus()[0]?.model ?? "unknown CPU";
