@@ -60,11 +60,4 @@ export class VirtualScheduler implements Scheduler {
   }
 }
 
-/** Polls `cond` every few real milliseconds until it holds; throws after `timeoutMs`. */
-export async function until(cond: () => boolean, timeoutMs = 5000, what = "condition"): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
+export { until } from "./until.ts";

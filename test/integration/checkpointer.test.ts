@@ -1,6 +1,7 @@
 // WAL checkpoints on a background thread (src/db/checkpointer.ts): the server's connection only appends, a worker
 // with its own connection copies the WAL into the database file; when the worker cannot run, the connection
 // checkpoints by itself again.
+import { until } from "../helpers/until.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,12 +28,6 @@ function database() {
 const autocheckpoint = (sqlite: ReturnType<typeof database>["sqlite"]) =>
   (sqlite.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
 
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await Bun.sleep(5);
-  }
 }
 
 describe("the checkpointer thread", () => {
