@@ -28,7 +28,6 @@ function database() {
 const autocheckpoint = (sqlite: ReturnType<typeof database>["sqlite"]) =>
   (sqlite.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
 
-}
 
 describe("the checkpointer thread", () => {
   test("copies what the server's connection commits; the connection keeps only a safety net meanwhile", async () => {
