@@ -24,6 +24,7 @@ import {
 } from "../schemas/poster-text.ts";
 import { BUSINESS_NOT_FOUND, createBusinessesService, toPublicBusiness } from "./businesses.ts";
 import { QR_QUIET_ZONE, qrMatrix, renderQrPng } from "./qr-codes.ts";
+import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 
 /** What a poster shows; `logo` is the bytes of a JPEG or PNG (anything else is left out). */
 export interface PosterData {
@@ -307,7 +308,6 @@ export function posterFileName(name: string): string {
   return `nearcast-poster-${slug || "business"}.pdf`;
 }
 
-const MAX_LOGO_BYTES = 5 * 1024 * 1024;
 
 /**
  * The bytes of an uploaded logo, or null. Upload paths are stored as "/uploads/<random name>" (or a URL ending in
@@ -319,7 +319,7 @@ export function readUploadedImage(dataDir: string, imagePath: string | null | un
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/.test(name)) return null;
   const file = join(dataDir, "uploads", name);
   try {
-    if (statSync(file).size > MAX_LOGO_BYTES) return null;
+    if (statSync(file).size > MAX_IMAGE_BYTES) return null;
     const bytes = new Uint8Array(readFileSync(file));
     return imageKind(bytes) ? bytes : null;
   } catch {

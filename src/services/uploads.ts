@@ -11,7 +11,8 @@ import type { UploadKind, UploadRow } from "../repos/uploads.ts";
 import type { UserRow } from "../repos/users.ts";
 
 /** Spec section 9: 5MB. */
-export const MAX_IMAGE_BYTES = 5_242_880;
+export { MAX_IMAGE_BYTES } from "../schemas/images.ts";
+import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 export const INVALID_IMAGE = "Please select a valid image file (JPG, PNG, GIF, BMP)";
 export const IMAGE_TOO_LARGE = "File size cannot exceed 5MB";
 export const IMAGE_NOT_FOUND = "Image not found.";
