@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
+import { OPERATOR } from "../src/services/principal.ts";
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -141,7 +142,7 @@ try {
     drop(bareId);
 
     const t1 = performance.now();
-    const res = await ctx.services.broadcasts.publishAsOperator({ businessId: String(businessId), messageText: TEXT });
+    const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT });
     serviceTimes.push(performance.now() - t1);
     if (!("broadcastId" in res) || res.recipients !== SUBSCRIBERS) throw new Error(`publish wrote ${JSON.stringify(res)}`);
     drop(res.broadcastId);
@@ -150,9 +151,9 @@ try {
   // left behind (VACUUM): like a real database, where deliveries are never deleted.
   sqlite.exec("VACUUM");
   // The warm-up broadcast first: its deliveries are claimed first, by the untimed warm-up.
-  const warmup = await ctx.services.broadcasts.publishAsOperator({ businessId: String(warmupBusinessId), messageText: "warm-up" });
+  const warmup = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(warmupBusinessId), messageText: "warm-up" });
   if (!("broadcastId" in warmup)) throw new Error("no warm-up broadcast");
-  const queued = await ctx.services.broadcasts.publishAsOperator({ businessId: String(businessId), messageText: TEXT });
+  const queued = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT });
   if (!("broadcastId" in queued)) throw new Error("nothing queued");
   broadcastId = queued.broadcastId;
   sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");

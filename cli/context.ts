@@ -1,7 +1,11 @@
 import { Option } from "commander";
-import { type ConfigOverrides, loadConfig } from "../src/config.ts";
-import { createContext } from "../src/context.ts";
-import { MemoryLogger } from "../src/lib/logger.ts";
+import { loadConfig } from "../src/config.ts";
+import { type AppContext, createContext } from "../src/context.ts";
+import { ValidationError } from "../src/errors.ts";
+import { type Logger, MemoryLogger } from "../src/lib/logger.ts";
+import { parseIdText } from "../src/schemas/ids.ts";
+
+// What every command shares: its options, its context, its parsing and its output.
 
 /** --data-dir, shared by every command that opens the database. */
 export const dataDirOption = () =>
@@ -10,9 +14,43 @@ export const dataDirOption = () =>
     "./data",
   );
 
-/** A context for one-shot commands: quiet log, same database as the server. */
-export function commandContext(overrides: ConfigOverrides) {
-  return createContext(loadConfig(process.env, overrides), { logger: new MemoryLogger() });
+export interface ContextChoices {
+  /** The settings to read instead of process.env (a flag such as --public-url wins over its variable). */
+  env?: Record<string, string | undefined>;
+  /** Where the services' log lines go; by default nowhere (a one-shot command prints only its own output). */
+  logger?: Logger;
+  /** How often a command that stands by for the server's dispatcher lock tries to take it. */
+  lockRetryMs?: number;
+}
+
+/**
+ * Runs one command against the data directory's database (the server's, when one runs), and closes it whatever
+ * happens. An error goes on to main(), which prints it as one line and sets the exit code.
+ */
+export async function withContext<T>(
+  opts: { dataDir?: string },
+  run: (ctx: AppContext) => T | Promise<T>,
+  choices: ContextChoices = {},
+): Promise<T> {
+  const config = loadConfig(choices.env ?? process.env, { dataDir: opts.dataDir });
+  const ctx = createContext(config, { logger: choices.logger ?? new MemoryLogger(), lockRetryMs: choices.lockRetryMs });
+  try {
+    return await run(ctx);
+  } finally {
+    ctx.close();
+  }
+}
+
+/** A database id given on the command line; anything else is an input error (exit 2) naming `what`. */
+export function parseId(raw: string, what = "ID"): number {
+  const id = parseIdText(raw);
+  if (id === null) throw new ValidationError(`${what} must be a positive whole number (got "${raw}")`);
+  return id;
+}
+
+/** Usage mistakes (unknown option, missing argument) exit 2 like every other input error; help exits 0. */
+export function usageExit(err: { exitCode: number }): never {
+  process.exit(err.exitCode === 0 ? 0 : 2);
 }
 
 export function printJson(value: unknown): void {

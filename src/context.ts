@@ -28,6 +28,8 @@ export interface ContextOptions {
   dbPath?: string;
   clock?: Clock;
   logger?: Logger;
+  /** How often a standing-by dispatcher tries to take the lock (the CLI's broadcast send follows a server closely). */
+  lockRetryMs?: number;
 }
 
 // Wires everything once; shared by the server, the CLI and the tests.
@@ -71,6 +73,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     rate: config.sendRate,
     lockPath: dbPath === ":memory:" ? null : lockPathFor(config.dataDir),
     standby: true,
+    lockRetryMs: options.lockRetryMs,
     reconcileAfterMs: config.reconcileAfterMs,
     onOptedOut: (customerId, at) => void services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
   });

@@ -1,6 +1,6 @@
 // The browser's checks of an image before it is uploaded: one of JPG, PNG, GIF, BMP and at most 5MB (spec section 9).
 // Pure (no React, no requests); each screen passes the messages it shows.
-import { IMAGE_TYPES, SNIFF_BYTES, sniffImage } from "../src/lib/image-sniff.ts";
+import { IMAGE_TYPES, SNIFF_BYTES, sniffImage } from "../src/schemas/image-sniff.ts";
 
 /** Spec section 9: 5MB, as the server enforces. */
 export { MAX_IMAGE_BYTES } from "../src/schemas/images.ts";

@@ -1,25 +1,14 @@
 import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
-import { loadConfig } from "../../src/config.ts";
-import { createContext } from "../../src/context.ts";
-import { createDispatcher } from "../../src/dispatch/dispatcher.ts";
-import { lockPathFor } from "../../src/dispatch/lock.ts";
+import type { AppContext } from "../../src/context.ts";
 import { ValidationError } from "../../src/errors.ts";
 import type { Logger } from "../../src/lib/logger.ts";
-import { sniffImage } from "../../src/lib/image-sniff.ts";
 import type { BroadcastSummary } from "../../src/schemas/broadcasts.ts";
+import { sniffImage } from "../../src/schemas/image-sniff.ts";
 import { countSegments } from "../../src/schemas/sms-segments.ts";
-import { dataDirOption, examples, printJson, printTable } from "../context.ts";
-
-function parseId(raw: string, what: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(raw.trim())) throw new ValidationError(`${what} must be a positive whole number (got "${raw}")`);
-  return Number(raw.trim());
-}
-
-/** Usage mistakes (unknown option, missing argument) exit 2 like every other input error; help exits 0. */
-function usageExit(err: { exitCode: number }): never {
-  process.exit(err.exitCode === 0 ? 0 : 2);
-}
+import type { PublishInput } from "../../src/services/broadcasts.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
+import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 
 /** The dispatcher's warnings and errors go to stderr; its routine lines are not the user's business here. */
 const stderrLogger: Logger = {
@@ -50,6 +39,80 @@ export function progressLine(s: BroadcastSummary, width = 24): string {
 export function summaryLine(s: BroadcastSummary): string {
   const skipped = s.skipped > 0 ? ` (${s.skipped} skipped: unsubscribed before their turn)` : "";
   return `Broadcast ${s.id} completed: ${plural(s.total, "message")}, ${s.sent} sent, ${s.delivered} delivered, ${s.failed} failed${skipped}.`;
+}
+
+/** --dry-run: who would get the message, and what it costs in SMS segments; nothing is written. */
+function printDryRun(ctx: AppContext, input: PublishInput, imageFile: string | undefined): void {
+  const plan = ctx.services.broadcasts.dryRun(OPERATOR, input);
+  const seg = countSegments(plan.messageText);
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  out(`Dry run: nothing was written or sent.`);
+  out(`Business:   ${plan.businessName} (${plan.businessId})`);
+  out(`Recipients: ${plan.counts.total} (${plan.counts.sms} SMS, ${plan.counts.whatsapp} WhatsApp)`);
+  out(
+    `Message:    ${plan.messageText.length} characters, ${seg.encoding}, ${plural(seg.segments, "SMS segment")} per SMS` +
+      ` (${plan.counts.sms * seg.segments} segments for ${plural(plan.counts.sms, "SMS recipient")})`,
+  );
+  const image = input.image;
+  if (image) out(`Image:      ${imageFile} (${sniffImage(image)?.contentType ?? "image"}, ${image.length} bytes), sent as MMS / WhatsApp media`);
+  out("");
+  printTable(
+    plan.recipients.map((r) => ({ phone: r.phone, channel: r.channel, customer: r.customerId })),
+    ["phone", "channel", "customer"],
+  );
+}
+
+/**
+ * Sends the broadcast with this process's dispatcher unless a server already does (then follows it, and takes over
+ * if it stops), printing progress on stderr until every message is settled or the user interrupts.
+ */
+async function follow(ctx: AppContext, broadcastId: number): Promise<void> {
+  const { config, dispatcher } = ctx;
+  const mode = dispatcher.start();
+  process.stderr.write(
+    mode === "dispatching"
+      ? `Sending (${Number.isFinite(config.sendRate) ? `${config.sendRate}/s` : "no rate limit"}, ${ctx.messenger.name})...\n`
+      : "A running server is sending this broadcast; following its progress...\n",
+  );
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const tty = process.stderr.isTTY === true;
+  let last = "";
+  let lastPrinted = 0;
+  let summary = ctx.services.broadcasts.status(OPERATOR, broadcastId);
+  try {
+    for (;;) {
+      summary = ctx.services.broadcasts.status(OPERATOR, broadcastId);
+      const line = progressLine(summary);
+      if (tty) process.stderr.write(`\r${line}`);
+      else if (line !== last && (Date.now() - lastPrinted >= 2000 || summary.completedAt)) {
+        // Not a terminal (a log, a pipe): a line every 2 s at most, and the final one.
+        process.stderr.write(`${line}\n`);
+        lastPrinted = Date.now();
+        last = line;
+      }
+      if (summary.completedAt || interrupted) break;
+      await Bun.sleep(200);
+    }
+  } finally {
+    if (tty) process.stderr.write("\n");
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await dispatcher.stop();
+  }
+  if (interrupted && !summary.completedAt) {
+    process.stderr.write(
+      `Interrupted: ${summary.queued} message(s) stay queued; a server (or nearcast broadcast send) will send them. ` +
+        `Follow with: nearcast broadcast status ${summary.id}\n`,
+    );
+    process.exitCode = 130;
+    return;
+  }
+  process.stdout.write(`${summaryLine(summary)}\n`);
 }
 
 export function broadcastCommand(): Command {
@@ -89,102 +152,25 @@ export function broadcastCommand(): Command {
         'nearcast broadcast send --business 3 --message "Who would get this?" --dry-run',
       ),
     )
-    .action(async (opts: { business: string; message: string; image?: string; dryRun: boolean; wait: boolean; dataDir?: string }) => {
+    .action((opts: { business: string; message: string; image?: string; dryRun: boolean; wait: boolean; dataDir?: string }) => {
       const businessId = parseId(opts.business, "--business");
       const image = opts.image !== undefined ? readImage(opts.image) : null;
-      const config = loadConfig(process.env, opts);
-      const ctx = createContext(config, { logger: stderrLogger });
-      try {
-        const input = { businessId: String(businessId), messageText: opts.message, image };
-        if (opts.dryRun) {
-          const plan = ctx.services.broadcasts.dryRun(input);
-          const seg = countSegments(plan.messageText);
-          const out = (line: string) => process.stdout.write(`${line}\n`);
-          out(`Dry run: nothing was written or sent.`);
-          out(`Business:   ${plan.businessName} (${plan.businessId})`);
-          out(`Recipients: ${plan.counts.total} (${plan.counts.sms} SMS, ${plan.counts.whatsapp} WhatsApp)`);
-          out(
-            `Message:    ${plan.messageText.length} characters, ${seg.encoding}, ${plural(seg.segments, "SMS segment")} per SMS` +
-              ` (${plan.counts.sms * seg.segments} segments for ${plural(plan.counts.sms, "SMS recipient")})`,
-          );
-          if (image) out(`Image:      ${opts.image} (${sniffImage(image)?.contentType ?? "image"}, ${image.length} bytes), sent as MMS / WhatsApp media`);
-          out("");
-          printTable(
-            plan.recipients.map((r) => ({ phone: r.phone, channel: r.channel, customer: r.customerId })),
-            ["phone", "channel", "customer"],
-          );
-          return;
-        }
-
-        const result = await ctx.services.broadcasts.publishAsOperator(input);
-        if ("warning" in result) {
-          process.stderr.write(`nearcast: ${result.warning}\n`);
-          process.exitCode = 1;
-          return;
-        }
-        process.stdout.write(`${result.message} (broadcast ${result.broadcastId})\n`);
-        if (!opts.wait) return;
-
-        // Send it ourselves unless a server already does (then follow it, and take over if it stops).
-        const dispatcher = createDispatcher({
-          repos: ctx.repos,
-          messenger: ctx.messenger,
-          logger: stderrLogger,
-          rate: config.sendRate,
-          lockPath: lockPathFor(config.dataDir),
-          standby: true,
-          lockRetryMs: 1000,
-          reconcileAfterMs: config.reconcileAfterMs,
-          onOptedOut: (customerId, at) => void ctx.services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
-        });
-        const mode = dispatcher.start();
-        process.stderr.write(
-          mode === "dispatching"
-            ? `Sending (${Number.isFinite(config.sendRate) ? `${config.sendRate}/s` : "no rate limit"}, ${ctx.messenger.name})...\n`
-            : "A running server is sending this broadcast; following its progress...\n",
-        );
-        let interrupted = false;
-        const onSignal = () => {
-          interrupted = true;
-        };
-        process.once("SIGINT", onSignal);
-        process.once("SIGTERM", onSignal);
-        const tty = process.stderr.isTTY === true;
-        let last = "";
-        let lastPrinted = 0;
-        let summary = ctx.services.broadcasts.statusById(result.broadcastId);
-        try {
-          for (;;) {
-            summary = ctx.services.broadcasts.statusById(result.broadcastId);
-            const line = progressLine(summary);
-            if (tty) process.stderr.write(`\r${line}`);
-            else if (line !== last && (Date.now() - lastPrinted >= 2000 || summary.completedAt)) {
-              // Not a terminal (a log, a pipe): a line every 2 s at most, and the final one.
-              process.stderr.write(`${line}\n`);
-              lastPrinted = Date.now();
-              last = line;
-            }
-            if (summary.completedAt || interrupted) break;
-            await Bun.sleep(200);
+      const input = { businessId: String(businessId), messageText: opts.message, image };
+      return withContext(
+        opts,
+        async (ctx) => {
+          if (opts.dryRun) return printDryRun(ctx, input, opts.image);
+          const result = await ctx.services.broadcasts.publish(OPERATOR, input);
+          if ("warning" in result) {
+            process.stderr.write(`nearcast: ${result.warning}\n`);
+            process.exitCode = 1;
+            return;
           }
-        } finally {
-          if (tty) process.stderr.write("\n");
-          process.off("SIGINT", onSignal);
-          process.off("SIGTERM", onSignal);
-          await dispatcher.stop();
-        }
-        if (interrupted && !summary.completedAt) {
-          process.stderr.write(
-            `Interrupted: ${summary.queued} message(s) stay queued; a server (or nearcast broadcast send) will send them. ` +
-              `Follow with: nearcast broadcast status ${summary.id}\n`,
-          );
-          process.exitCode = 130;
-          return;
-        }
-        process.stdout.write(`${summaryLine(summary)}\n`);
-      } finally {
-        ctx.close();
-      }
+          process.stdout.write(`${result.message} (broadcast ${result.broadcastId})\n`);
+          if (opts.wait) await follow(ctx, result.broadcastId);
+        },
+        { logger: stderrLogger, lockRetryMs: 1000 },
+      );
     });
 
   cmd
@@ -195,33 +181,34 @@ export function broadcastCommand(): Command {
     .addOption(dataDirOption())
     .addHelpText("after", examples("nearcast broadcast status 12", "nearcast broadcast status 12 --json | jq .failed"))
     .action((rawId: string, opts: { json: boolean; dataDir?: string }) => {
-      const id = parseId(rawId, "ID");
-      const ctx = createContext(loadConfig(process.env, opts), { logger: stderrLogger });
-      try {
-        const s = ctx.services.broadcasts.statusById(id);
-        if (opts.json) {
-          printJson(s);
-          return;
-        }
-        const business = ctx.repos.businesses.findById(s.businessId);
-        const lines: [string, string][] = [
-          ["Broadcast", String(s.id)],
-          ["Business", business ? `${business.name} (${s.businessId})` : String(s.businessId)],
-          ["Created", s.createdAt],
-          ["Message", s.messageText.replace(/\r?\n/g, " ")],
-          ["Image", s.imagePath ?? "(none)"],
-          ["Recipients", String(s.total)],
-          ["Queued", String(s.queued)],
-          ["Sent", String(s.sent)],
-          ["Delivered", String(s.delivered)],
-          ["Failed", s.skipped > 0 ? `${s.failed} (${s.skipped} skipped: unsubscribed before their turn)` : String(s.failed)],
-          ["Completed", s.completedAt ?? "not yet"],
-        ];
-        const width = Math.max(...lines.map(([k]) => k.length));
-        for (const [k, v] of lines) process.stdout.write(`${`${k}:`.padEnd(width + 2)}${v}\n`);
-      } finally {
-        ctx.close();
-      }
+      const id = parseId(rawId);
+      return withContext(
+        opts,
+        (ctx) => {
+          const s = ctx.services.broadcasts.status(OPERATOR, id);
+          if (opts.json) {
+            printJson(s);
+            return;
+          }
+          const business = ctx.services.businesses.findManaged(OPERATOR, s.businessId);
+          const lines: [string, string][] = [
+            ["Broadcast", String(s.id)],
+            ["Business", business ? `${business.name} (${s.businessId})` : String(s.businessId)],
+            ["Created", s.createdAt],
+            ["Message", s.messageText.replace(/\r?\n/g, " ")],
+            ["Image", s.imagePath ?? "(none)"],
+            ["Recipients", String(s.total)],
+            ["Queued", String(s.queued)],
+            ["Sent", String(s.sent)],
+            ["Delivered", String(s.delivered)],
+            ["Failed", s.skipped > 0 ? `${s.failed} (${s.skipped} skipped: unsubscribed before their turn)` : String(s.failed)],
+            ["Completed", s.completedAt ?? "not yet"],
+          ];
+          const width = Math.max(...lines.map(([k]) => k.length));
+          for (const [k, v] of lines) process.stdout.write(`${`${k}:`.padEnd(width + 2)}${v}\n`);
+        },
+        { logger: stderrLogger },
+      );
     });
 
   return cmd;

@@ -1,12 +1,7 @@
 import { Command } from "commander";
 import { ValidationError } from "../../src/errors.ts";
 import type { BusinessType } from "../../src/schemas/business-types.ts";
-import { commandContext, dataDirOption, examples, printJson, printTable } from "../context.ts";
-
-function parseId(raw: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ValidationError(`ID must be a positive whole number (got "${raw}")`);
-  return Number(raw);
-}
+import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 
 function parseActive(raw: string | undefined): boolean | undefined {
   if (raw === undefined) return undefined;
@@ -25,11 +20,6 @@ function cell(text: string, max = 48): string {
 function show(type: BusinessType, json: boolean, verb: string): void {
   if (json) printJson(type);
   else process.stdout.write(`${verb} business type ${type.id}: ${type.name}${type.isActive ? "" : " (inactive)"}\n`);
-}
-
-/** Usage mistakes (unknown option, missing argument) exit 2 like every other input error; help exits 0. */
-function usageExit(err: { exitCode: number }): never {
-  process.exit(err.exitCode === 0 ? 0 : 2);
 }
 
 export function businessTypesCommand(): Command {
@@ -53,8 +43,7 @@ export function businessTypesCommand(): Command {
     .addOption(dataDirOption())
     .addHelpText("after", examples("nearcast business-types list", "nearcast business-types list --json"))
     .action((opts) => {
-      const ctx = commandContext(opts);
-      try {
+      return withContext(opts, (ctx) => {
         const list = ctx.services.businessTypes.list();
         if (opts.json) printJson(list);
         else
@@ -67,9 +56,7 @@ export function businessTypesCommand(): Command {
             })),
             ["id", "name", "status", "description", "createdAt"],
           );
-      } finally {
-        ctx.close();
-      }
+      });
     });
 
   cmd
@@ -89,13 +76,10 @@ export function businessTypesCommand(): Command {
     )
     .action((opts) => {
       const isActive = parseActive(opts.active);
-      const ctx = commandContext(opts);
-      try {
+      return withContext(opts, (ctx) => {
         const type = ctx.services.businessTypes.create({ name: opts.name, description: opts.description, isActive });
         show(type, opts.json, "Added");
-      } finally {
-        ctx.close();
-      }
+      });
     });
 
   cmd
@@ -114,8 +98,7 @@ export function businessTypesCommand(): Command {
     .action((rawId: string, opts) => {
       const id = parseId(rawId);
       const isActive = parseActive(opts.active);
-      const ctx = commandContext(opts);
-      try {
+      return withContext(opts, (ctx) => {
         const current = ctx.services.businessTypes.get(id);
         const type = ctx.services.businessTypes.update(id, {
           name: opts.name ?? current.name,
@@ -123,9 +106,7 @@ export function businessTypesCommand(): Command {
           isActive: isActive ?? current.isActive,
         });
         show(type, opts.json, "Updated");
-      } finally {
-        ctx.close();
-      }
+      });
     });
 
   cmd
@@ -137,13 +118,10 @@ export function businessTypesCommand(): Command {
     .addHelpText("after", examples("nearcast business-types remove 4", "nearcast business-types remove 4 --json"))
     .action((rawId: string, opts) => {
       const id = parseId(rawId);
-      const ctx = commandContext(opts);
-      try {
+      return withContext(opts, (ctx) => {
         const type = ctx.services.businessTypes.remove(id);
         show(type, opts.json, "Removed");
-      } finally {
-        ctx.close();
-      }
+      });
     });
 
   return cmd;

@@ -1,17 +1,9 @@
 import { Command } from "commander";
-import { NotFoundError, ValidationError } from "../../src/errors.ts";
+import type { AppContext } from "../../src/context.ts";
+import { NotFoundError } from "../../src/errors.ts";
 import type { Business } from "../../src/schemas/businesses.ts";
-import { commandContext, dataDirOption, examples, printJson, printTable } from "../context.ts";
-
-function parseId(raw: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ValidationError(`ID must be a positive whole number (got "${raw}")`);
-  return Number(raw);
-}
-
-/** Usage mistakes (unknown option, missing argument) exit 2 like every other input error; help exits 0. */
-function usageExit(err: { exitCode: number }): never {
-  process.exit(err.exitCode === 0 ? 0 : 2);
-}
+import { OPERATOR } from "../../src/services/principal.ts";
+import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 
 /** One line of a table cell: the first line of the text, cut to `max` characters. */
 function cell(text: string, max = 40): string {
@@ -21,6 +13,11 @@ function cell(text: string, max = 40): string {
 
 /** A business as the operator sees it: the API's full record plus the owner's email. */
 type Listed = Business & { ownerEmail: string | null };
+
+/** Every account's email by its id. */
+function emailsById(ctx: AppContext): Map<number, string> {
+  return new Map(ctx.services.auth.listUsers(OPERATOR).map((u) => [u.id, u.email]));
+}
 
 export function businessesCommand(): Command {
   const cmd = new Command("businesses")
@@ -49,23 +46,17 @@ export function businessesCommand(): Command {
         "nearcast businesses list --json | jq '.[] | select(.isActive) | .name'",
       ),
     )
-    .action((opts: { owner?: string; json: boolean; dataDir?: string }) => {
-      const ctx = commandContext(opts);
-      try {
-        let list: Business[];
+    .action((opts: { owner?: string; json: boolean; dataDir?: string }) =>
+      withContext(opts, (ctx) => {
+        const emails = emailsById(ctx);
+        let ownerId: number | undefined;
         if (opts.owner !== undefined) {
-          const owner = ctx.repos.users.findByEmail(opts.owner.trim());
-          if (!owner) throw new NotFoundError(`No account with the email ${opts.owner.trim()}`);
-          list = ctx.services.businesses.listByOwnerId(owner.id);
-        } else {
-          list = ctx.services.businesses.listAll();
+          const email = opts.owner.trim();
+          ownerId = [...emails].find(([, e]) => e === email.toLowerCase())?.[0];
+          if (ownerId === undefined) throw new NotFoundError(`No account with the email ${email}`);
         }
-        const emails = new Map<number, string | null>();
-        const emailOf = (id: number) => {
-          if (!emails.has(id)) emails.set(id, ctx.repos.users.findById(id)?.email ?? null);
-          return emails.get(id) ?? null;
-        };
-        const rows: Listed[] = list.map((b) => ({ ...b, ownerEmail: emailOf(b.ownerId) }));
+        const list = ctx.services.businesses.list(OPERATOR, { ownerId });
+        const rows: Listed[] = list.map((b) => ({ ...b, ownerEmail: emails.get(b.ownerId) ?? null }));
         if (opts.json) printJson(rows);
         else
           printTable(
@@ -79,10 +70,8 @@ export function businessesCommand(): Command {
             })),
             ["id", "name", "type", "owner", "status", "createdAt"],
           );
-      } finally {
-        ctx.close();
-      }
-    });
+      }),
+    );
 
   cmd
     .command("show")
@@ -93,10 +82,9 @@ export function businessesCommand(): Command {
     .addHelpText("after", examples("nearcast businesses show 3", "nearcast businesses show 3 --json"))
     .action((rawId: string, opts: { json: boolean; dataDir?: string }) => {
       const id = parseId(rawId);
-      const ctx = commandContext(opts);
-      try {
-        const b = ctx.services.businesses.getById(id);
-        const full: Listed = { ...b, ownerEmail: ctx.repos.users.findById(b.ownerId)?.email ?? null };
+      return withContext(opts, (ctx) => {
+        const b = ctx.services.businesses.get(OPERATOR, id);
+        const full: Listed = { ...b, ownerEmail: emailsById(ctx).get(b.ownerId) ?? null };
         if (opts.json) {
           printJson(full);
           return;
@@ -119,9 +107,7 @@ export function businessesCommand(): Command {
         ];
         const width = Math.max(...lines.map(([k]) => k.length));
         for (const [k, v] of lines) process.stdout.write(`${`${k}:`.padEnd(width + 2)}${v.replace(/\r?\n/g, " ")}\n`);
-      } finally {
-        ctx.close();
-      }
+      });
     });
 
   return cmd;

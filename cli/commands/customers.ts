@@ -3,17 +3,7 @@ import { basename } from "node:path";
 import { Command } from "commander";
 import { ValidationError } from "../../src/errors.ts";
 import type { ImportRow, ImportSummary } from "../../src/services/customers.ts";
-import { commandContext, dataDirOption, examples, printJson, printTable } from "../context.ts";
-
-function parseId(raw: string, what = "--business"): number {
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ValidationError(`${what} must be a positive whole number (got "${raw}")`);
-  return Number(raw);
-}
-
-/** Usage mistakes (unknown option, missing argument) exit 2 like every other input error; help exits 0. */
-function usageExit(err: { exitCode: number }): never {
-  process.exit(err.exitCode === 0 ? 0 : 2);
-}
+import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 
 /**
  * CSV records with the line each starts on (RFC 4180: quoted fields may hold commas, "" and line breaks).
@@ -129,9 +119,8 @@ export function customersCommand(): Command {
     .addOption(dataDirOption())
     .addHelpText("after", examples("nearcast customers list --business 3", "nearcast customers list --business 3 --json | jq '.[].phone'"))
     .action((opts) => {
-      const businessId = parseId(opts.business);
-      const ctx = commandContext(opts);
-      try {
+      const businessId = parseId(opts.business, "--business");
+      return withContext(opts, (ctx) => {
         const { subscribers } = ctx.services.customers.listForBusiness(businessId);
         const rows = subscribers.map((s) => ({
           id: s.customerId,
@@ -148,9 +137,7 @@ export function customersCommand(): Command {
             rows.map((r) => ({ ...r, preference: r.contactPreference, subscribed: r.subscribedAt.slice(0, 10) })),
             ["id", "phone", "preference", "status", "source", "subscribed"],
           );
-      } finally {
-        ctx.close();
-      }
+      });
     });
 
   cmd
@@ -172,7 +159,7 @@ contacts.csv:
 `,
     )
     .action((file: string, opts) => {
-      const businessId = parseId(opts.business);
+      const businessId = parseId(opts.business, "--business");
       let text: string;
       try {
         text = readFileSync(file, "utf8");
@@ -180,14 +167,11 @@ contacts.csv:
         throw new ValidationError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       const rows = readImportFile(text, file);
-      const ctx = commandContext(opts);
-      try {
+      return withContext(opts, (ctx) => {
         const summary = ctx.services.customers.importRows(businessId, rows, basename(file));
         if (opts.json) printJson(summary);
         else printSummary(summary, basename(file));
-      } finally {
-        ctx.close();
-      }
+      });
     });
 
   cmd
@@ -198,8 +182,7 @@ contacts.csv:
     .addOption(dataDirOption())
     .addHelpText("after", examples('nearcast customers forget "(415) 555-0134"', "nearcast customers forget +14155550134 --json"))
     .action((phone: string, opts) => {
-      const ctx = commandContext(opts);
-      try {
+      return withContext(opts, (ctx) => {
         const result = ctx.services.customers.forget(phone);
         if (opts.json) printJson(result);
         else if (!result.erased) process.stdout.write(`Nothing to erase: no customer has the phone number ${result.phone}.\n`);
@@ -210,9 +193,7 @@ contacts.csv:
               `${plural(result.subscriptions, "subscription")}${where} and ${plural(result.consentEvents, "consent event")}.\n`,
           );
         }
-      } finally {
-        ctx.close();
-      }
+      });
     });
 
   return cmd;

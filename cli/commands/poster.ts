@@ -1,21 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command } from "commander";
-import { loadConfig } from "../../src/config.ts";
-import { createContext } from "../../src/context.ts";
-import { ValidationError } from "../../src/errors.ts";
-import { MemoryLogger } from "../../src/lib/logger.ts";
-import { dataDirOption, examples } from "../context.ts";
-
-function parseId(raw: string): number {
-  if (!/^[1-9]\d{0,15}$/.test(raw)) throw new ValidationError(`--business must be a positive whole number (got "${raw}")`);
-  return Number(raw);
-}
-
-/** Usage mistakes (unknown option, missing argument) exit 2 like every other input error; help exits 0. */
-function usageExit(err: { exitCode: number }): never {
-  process.exit(err.exitCode === 0 ? 0 : 2);
-}
+import { OPERATOR } from "../../src/services/principal.ts";
+import { dataDirOption, examples, parseId, usageExit, withContext } from "../context.ts";
 
 export function posterCommand(): Command {
   return new Command("poster")
@@ -36,33 +23,34 @@ The QR code opens <public url>/subscribe?id=<id>: set NEARCAST_PUBLIC_URL (or --
 customers can reach before printing.
 `,
     )
-    .action(async (opts) => {
-      const id = parseId(opts.business);
+    .action((opts) => {
+      const id = parseId(opts.business, "--business");
       const env = opts.publicUrl ? { ...process.env, NEARCAST_PUBLIC_URL: opts.publicUrl } : process.env;
-      const config = loadConfig(env, { dataDir: opts.dataDir });
-      const ctx = createContext(config, { logger: new MemoryLogger() });
-      try {
-        const { pdf, fileName, business } = await ctx.services.posters.forBusiness(id);
-        const url = ctx.services.qrCodes.subscribeUrl(business.id);
-        if (opts.out === "-") {
-          process.stdout.write(pdf);
-        } else {
-          const out = resolve(opts.out ?? fileName);
-          writeFileSync(out, pdf);
-          process.stdout.write(`Wrote the poster of "${business.name}" (id ${business.id}) to ${out} (${(pdf.byteLength / 1024).toFixed(1)} KB)\n`);
-          process.stdout.write(`Its QR code opens ${url}\n`);
-        }
-        const host = new URL(config.publicUrl).hostname;
-        if (host === "localhost" || host.startsWith("127.") || host === "::1" || host === "[::1]") {
-          process.stderr.write(
-            `nearcast: warning: the QR code points to ${config.publicUrl}, which phones cannot reach; set NEARCAST_PUBLIC_URL or --public-url\n`,
-          );
-        }
-        if (!business.isActive) {
-          process.stderr.write("nearcast: warning: this business is inactive, so its subscribe page is not public yet\n");
-        }
-      } finally {
-        ctx.close();
-      }
+      return withContext(
+        opts,
+        async (ctx) => {
+          const { pdf, fileName, business } = await ctx.services.posters.forUser(OPERATOR, id);
+          const url = ctx.services.qrCodes.subscribeUrl(business.id);
+          if (opts.out === "-") {
+            process.stdout.write(pdf);
+          } else {
+            const out = resolve(opts.out ?? fileName);
+            writeFileSync(out, pdf);
+            process.stdout.write(`Wrote the poster of "${business.name}" (id ${business.id}) to ${out} (${(pdf.byteLength / 1024).toFixed(1)} KB)\n`);
+            process.stdout.write(`Its QR code opens ${url}\n`);
+          }
+          const publicUrl = ctx.config.publicUrl;
+          const host = new URL(publicUrl).hostname;
+          if (host === "localhost" || host.startsWith("127.") || host === "::1" || host === "[::1]") {
+            process.stderr.write(
+              `nearcast: warning: the QR code points to ${publicUrl}, which phones cannot reach; set NEARCAST_PUBLIC_URL or --public-url\n`,
+            );
+          }
+          if (!business.isActive) {
+            process.stderr.write("nearcast: warning: this business is inactive, so its subscribe page is not public yet\n");
+          }
+        },
+        { env },
+      );
     });
 }

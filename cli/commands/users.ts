@@ -1,6 +1,6 @@
 import { Command } from "commander";
-import { toPublicUser } from "../../src/services/auth.ts";
-import { commandContext, dataDirOption, examples, printJson, printTable } from "../context.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
+import { dataDirOption, examples, printJson, printTable, withContext } from "../context.ts";
 
 export function usersCommand(): Command {
   const users = new Command("users").description("manage accounts").addHelpText(
@@ -23,19 +23,16 @@ export function usersCommand(): Command {
     .option("--json", "print the created user as JSON", false)
     .addOption(dataDirOption())
     .addHelpText("after", examples("nearcast users create --email admin@shop.com --password 's3cret!' --admin"))
-    .action(async (opts) => {
-      const ctx = commandContext(opts);
-      try {
+    .action((opts) =>
+      withContext(opts, async (ctx) => {
         const user = await ctx.services.auth.createUser(
           { email: opts.email, password: opts.password, firstName: opts.firstName, lastName: opts.lastName },
           opts.admin ? "admin" : "owner",
         );
         if (opts.json) printJson(user);
         else process.stdout.write(`Created ${user.role} ${user.email} (id ${user.id})\n`);
-      } finally {
-        ctx.close();
-      }
-    });
+      }),
+    );
 
   users
     .command("list")
@@ -43,16 +40,13 @@ export function usersCommand(): Command {
     .option("--json", "print as JSON", false)
     .addOption(dataDirOption())
     .addHelpText("after", examples("nearcast users list", "nearcast users list --json | jq '.[].email'"))
-    .action((opts) => {
-      const ctx = commandContext(opts);
-      try {
-        const list = ctx.repos.users.list().map(toPublicUser);
+    .action((opts) =>
+      withContext(opts, (ctx) => {
+        const list = ctx.services.auth.listUsers(OPERATOR);
         if (opts.json) printJson(list);
         else printTable(list.map((u) => ({ ...u, name: `${u.firstName} ${u.lastName}` })), ["id", "email", "name", "role", "createdAt"]);
-      } finally {
-        ctx.close();
-      }
-    });
+      }),
+    );
 
   return users;
 }

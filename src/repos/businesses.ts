@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { businesses, businessTypes } from "../db/schema.ts";
 
@@ -7,13 +7,7 @@ export type BusinessFields = Omit<typeof businesses.$inferInsert, "id" | "create
 /** A business with the name of its type (null if the type row is gone). */
 export type BusinessWithType = BusinessRow & { typeName: string | null };
 
-const withType = { ...businessColumns(), typeName: businessTypes.name };
-
-function businessColumns() {
-  const { id, ownerId, businessTypeId, name, address, phone, logoImagePath, sampleImagePath, sampleProductText, qrMessage, successMessage, isActive, createdAt } =
-    businesses;
-  return { id, ownerId, businessTypeId, name, address, phone, logoImagePath, sampleImagePath, sampleProductText, qrMessage, successMessage, isActive, createdAt };
-}
+const withType = { ...getTableColumns(businesses), typeName: businessTypes.name };
 
 export function businessesRepo(db: Db) {
   const base = () => db.select(withType).from(businesses).leftJoin(businessTypes, eq(businessTypes.id, businesses.businessTypeId));

@@ -24,11 +24,8 @@ export const businessTypeSchema = v.object({
 });
 
 export type BusinessTypeInput = v.InferOutput<typeof businessTypeSchema>;
+/** The body of CreateBusinessType and UpdateBusinessType, every field named (what the form sends). */
+export type BusinessTypeBody = Required<v.InferInput<typeof businessTypeSchema>>;
 
-export interface BusinessType {
-  id: number;
-  name: string;
-  description: string;
-  isActive: boolean;
-  createdAt: string;
-}
+/** A business type as the API answers it: the schema's fields with its id and creation date. */
+export type BusinessType = { id: number } & BusinessTypeInput & { createdAt: string };

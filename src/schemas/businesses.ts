@@ -72,25 +72,18 @@ export const businessSchema = v.object({
 }, "Request body must be a JSON object.");
 
 export type BusinessInput = v.InferOutput<typeof businessSchema>;
+/** The body of CreateBusiness and UpdateBusiness, every field named (what a form sends). */
+export type BusinessBody = Required<v.InferInput<typeof businessSchema>>;
 
-/** What anyone may see of a business (public list, subscribe page, QR modal). */
-export interface PublicBusiness {
-  id: number;
-  name: string;
-  businessTypeId: number;
-  businessType: { id: number; name: string } | null;
-  address: string;
-  phone: string;
-  logoImagePath: string | null;
+/**
+ * What anyone may see of a business (public list, subscribe page, QR modal): the schema's fields as stored, with
+ * its id, its type and when it was created. A business saved before the sample image was required may have none.
+ */
+export type PublicBusiness = { id: number } & Omit<BusinessInput, "sampleImagePath"> & {
   sampleImagePath: string | null;
-  sampleProductText: string;
-  qrMessage: string;
-  successMessage: string;
-  isActive: boolean;
+  businessType: { id: number; name: string } | null;
   createdAt: string;
-}
+};
 
 /** The owner's view adds who owns it. */
-export interface Business extends PublicBusiness {
-  ownerId: number;
-}
+export type Business = PublicBusiness & { ownerId: number };

@@ -25,9 +25,5 @@ export const customerSchema = v.object({
   contactPreference,
 });
 
-export interface Customer {
-  id: number;
-  phone: string;
-  contactPreference: ContactPreference;
-  createdAt: string;
-}
+/** A customer as stored: the schema's fields with the id and creation date. */
+export type Customer = { id: number } & v.InferOutput<typeof customerSchema> & { createdAt: string };

@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { ConflictError, TooManyRequestsError, UnauthorizedError, ValidationError } from "../errors.ts";
+import { ConflictError, ForbiddenError, TooManyRequestsError, UnauthorizedError, ValidationError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { ipKey, RateLimiter } from "../lib/rate-limiter.ts";
 import { hashToken, randomToken } from "../lib/tokens.ts";
@@ -15,6 +15,7 @@ import {
   resetPasswordSchema,
   type Role,
 } from "../schemas/auth.ts";
+import { type Principal, managesAll } from "./principal.ts";
 import { validate } from "./validate.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
@@ -99,6 +100,12 @@ export function createAuthService({ repos, clock, config, logger }: AuthDeps) {
     register: (input: unknown) => createUser(input),
     /** For the CLI: creates a user with an explicit role. */
     createUser,
+
+    /** Every account, oldest first: for the admin and the operator only. */
+    listUsers(actor: Principal): PublicUser[] {
+      if (!managesAll(actor)) throw new ForbiddenError();
+      return repos.users.list().map(toPublicUser);
+    },
 
     async login(input: unknown, clientIp: string): Promise<{ token: string; user: PublicUser }> {
       const data = validate(loginSchema, input);

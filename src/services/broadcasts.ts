@@ -4,14 +4,15 @@
 import { unlinkSync } from "node:fs";
 import type { Clock } from "../clock.ts";
 import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
-import { SNIFF_BYTES, sniffImage } from "../lib/image-sniff.ts";
+import { SNIFF_BYTES, sniffImage } from "../schemas/image-sniff.ts";
 import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
 import type { BroadcastRow, Recipient, SubscriberCounts } from "../repos/broadcasts.ts";
 import type { StatusCounts } from "../repos/deliveries.ts";
 import type { Repos } from "../repos/index.ts";
-import type { UserRow } from "../repos/users.ts";
 import type { BroadcastSummary } from "../schemas/broadcasts.ts";
-import { BUSINESS_NOT_FOUND, canManage } from "./businesses.ts";
+import { parseIdText } from "../schemas/ids.ts";
+import { BUSINESS_NOT_FOUND } from "./businesses.ts";
+import { type Principal, actingUserId, canManage } from "./principal.ts";
 import { MAX_IMAGE_BYTES, type UploadsService } from "./uploads.ts";
 
 // Spec section 5 and 8.
@@ -70,8 +71,9 @@ export function toSummary(row: BroadcastRow, c: StatusCounts): BroadcastSummary 
 function parseBusinessId(raw: unknown): number {
   const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
   if (!text) throw new ValidationError(BUSINESS_ID_REQUIRED, { BusinessId: BUSINESS_ID_REQUIRED });
-  if (!/^[1-9]\d{0,15}$/.test(text)) throw new ValidationError(BUSINESS_ID_INVALID, { BusinessId: BUSINESS_ID_INVALID });
-  return Number(text);
+  const id = parseIdText(text);
+  if (id === null) throw new ValidationError(BUSINESS_ID_INVALID, { BusinessId: BUSINESS_ID_INVALID });
+  return id;
 }
 
 function parseMessage(raw: unknown): string {
@@ -93,16 +95,24 @@ export function checkBroadcastImage(bytes: Uint8Array): void {
 class NobodySubscribed extends Error {}
 
 export function createBroadcastsService({ repos, clock, uploads }: { repos: Repos; clock: Clock; uploads: UploadsService }) {
-  /** A business the user may read (another owner's: 404, as for every other read). */
-  function readable(user: UserRow, businessId: number) {
+  /** A business the actor may read (another owner's: 404, as for every other read). */
+  function readable(actor: Principal, businessId: number) {
     const row = repos.businesses.findById(businessId);
-    if (!row || !canManage(user, row)) throw new NotFoundError(BUSINESS_NOT_FOUND);
+    if (!row || !canManage(actor, row)) throw new NotFoundError(BUSINESS_NOT_FOUND);
     return row;
   }
 
-  function broadcastOf(user: UserRow | null, id: number): BroadcastRow {
+  /** The business a broadcast goes to: 404 when there is none, 403 when it is another owner's. */
+  function sendable(actor: Principal, businessId: number) {
+    const business = repos.businesses.findById(businessId);
+    if (!business) throw new NotFoundError(BUSINESS_NOT_FOUND);
+    if (!canManage(actor, business)) throw new ForbiddenError(NOT_YOUR_BUSINESS);
+    return business;
+  }
+
+  function broadcastOf(actor: Principal, id: number): BroadcastRow {
     const row = repos.broadcasts.findById(id);
-    if (!row || (user && !canManage(user, row))) throw new NotFoundError(BROADCAST_NOT_FOUND);
+    if (!row || !canManage(actor, row)) throw new NotFoundError(BROADCAST_NOT_FOUND);
     return row;
   }
 
@@ -181,37 +191,24 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
 
   return {
     /**
-     * POST PublishMessageToAllCustomers. 400 for a missing business id or blank text, 404 for an unknown business,
-     * 403 for another owner's (an admin may broadcast for any), 400/413 for a bad image; {warning} when the business
-     * has no active subscriber.
+     * POST PublishMessageToAllCustomers (and the CLI's broadcast send, as the operator). 400 for a missing business
+     * id or blank text, 404 for an unknown business, 403 for another owner's (an admin may broadcast for any),
+     * 400/413 for a bad image; {warning} when the business has no active subscriber.
      */
-    publish(user: UserRow, input: PublishInput): Promise<PublishResult> {
+    publish(actor: Principal, input: PublishInput): Promise<PublishResult> {
       const businessId = parseBusinessId(input.businessId);
       const messageText = parseMessage(input.messageText);
-      const business = repos.businesses.findById(businessId);
-      if (!business) throw new NotFoundError(BUSINESS_NOT_FOUND);
-      if (!canManage(user, business)) throw new ForbiddenError(NOT_YOUR_BUSINESS);
+      const business = sendable(actor, businessId);
       const image = input.image && input.image.length > 0 ? input.image : null;
-      return withImageErrors(publishTo(business, user.id, messageText, image));
-    },
-
-    /** The operator's publish (CLI): any business, recorded with no creating user. */
-    publishAsOperator(input: PublishInput): Promise<PublishResult> {
-      const businessId = parseBusinessId(input.businessId);
-      const messageText = parseMessage(input.messageText);
-      const business = repos.businesses.findById(businessId);
-      if (!business) throw new NotFoundError(BUSINESS_NOT_FOUND);
-      const image = input.image && input.image.length > 0 ? input.image : null;
-      return withImageErrors(publishTo(business, null, messageText, image));
+      return withImageErrors(publishTo(business, actingUserId(actor), messageText, image));
     },
 
     /** What a publish would do now, without writing anything (CLI --dry-run). */
-    dryRun(input: PublishInput): DryRun {
+    dryRun(actor: Principal, input: PublishInput): DryRun {
       const businessId = parseBusinessId(input.businessId);
       const messageText = parseMessage(input.messageText);
       if (input.image && input.image.length > 0) checkBroadcastImage(input.image);
-      const business = repos.businesses.findById(businessId);
-      if (!business) throw new NotFoundError(BUSINESS_NOT_FOUND);
+      const business = sendable(actor, businessId);
       return {
         businessId,
         businessName: business.name,
@@ -221,32 +218,27 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
       };
     },
 
-    subscriberCount(user: UserRow, businessId: number): SubscriberCounts {
-      readable(user, businessId);
+    subscriberCount(actor: Principal, businessId: number): SubscriberCounts {
+      readable(actor, businessId);
       return repos.broadcasts.subscriberCounts(businessId);
     },
 
     /** The business's broadcasts, newest first (at most 100). */
-    list(user: UserRow, businessId: number): BroadcastSummary[] {
-      readable(user, businessId);
+    list(actor: Principal, businessId: number): BroadcastSummary[] {
+      readable(actor, businessId);
       const counts = repos.broadcasts.countsForBusiness(businessId);
       return repos.broadcasts
         .listByBusiness(businessId)
         .map((row) => toSummary(row, counts.get(row.id) ?? repos.deliveries.counts(row.id)));
     },
 
-    status(user: UserRow, id: number): BroadcastSummary {
-      return summary(broadcastOf(user, id));
-    },
-
-    /** For the operator (CLI): any broadcast. */
-    statusById(id: number): BroadcastSummary {
-      return summary(broadcastOf(null, id));
+    status(actor: Principal, id: number): BroadcastSummary {
+      return summary(broadcastOf(actor, id));
     },
 
     /** Failed deliveries that may succeed on another try go back to the queue (never an opted-out number). */
-    retryFailed(user: UserRow, broadcastId: number): { message: string; requeued: number } {
-      const row = broadcastOf(user, broadcastId);
+    retryFailed(actor: Principal, broadcastId: number): { message: string; requeued: number } {
+      const row = broadcastOf(actor, broadcastId);
       const requeued = repos.deliveries.retryFailed(row.id, clock.now().getTime());
       const message =
         requeued === 0

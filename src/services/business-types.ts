@@ -2,6 +2,7 @@ import { ConflictError, NotFoundError } from "../errors.ts";
 import type { BusinessTypeRow } from "../repos/business-types.ts";
 import type { Repos } from "../repos/index.ts";
 import { type BusinessType, businessTypeSchema } from "../schemas/business-types.ts";
+import { keepOmittedFields } from "./partial-update.ts";
 import { validate } from "./validate.ts";
 
 export const TYPE_NOT_FOUND = "Business type not found.";
@@ -11,14 +12,9 @@ export function typeInUseMessage(name: string, count: number): string {
   return `"${name}" is used by ${count} business${count === 1 ? "" : "es"} and cannot be deleted. Mark it inactive instead.`;
 }
 
+/** A stored type as the API answers it: every column, with the date as ISO text. */
 export function toBusinessType(row: BusinessTypeRow): BusinessType {
-  return {
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    isActive: row.isActive,
-    createdAt: row.createdAt.toISOString(),
-  };
+  return { ...row, createdAt: row.createdAt.toISOString() };
 }
 
 /** The unique index on lower(name) fired: another writer (the CLI, a second tab) got there between check and write. */
@@ -28,18 +24,6 @@ function isUniqueViolation(e: unknown): boolean {
     err = err.cause as typeof err;
   }
   return false;
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
-}
-
-/**
- * valibot reports a missing key with the object's generic "Invalid key: ..." text, not the field's own message;
- * a present-but-undefined name gets the spec's 'Business type name is required'.
- */
-function withNameKey(input: unknown): unknown {
-  return isPlainObject(input) ? { name: undefined, ...input } : input;
 }
 
 export function createBusinessTypesService({ repos }: { repos: Repos }) {
@@ -71,21 +55,21 @@ export function createBusinessTypesService({ repos }: { repos: Repos }) {
       return toBusinessType(get(id));
     },
     create(input: unknown): BusinessType {
-      const data = validate(businessTypeSchema, withNameKey(input));
+      const data = validate(businessTypeSchema, input);
       return write(() => {
         assertNameFree(data.name);
         return toBusinessType(repos.businessTypes.insert(data));
       });
     },
     /**
-     * Replaces name, description and isActive. A field left out of the body keeps its current value (it is not
-     * reset to its default: a client that omits isActive must not silently reactivate a retired type).
+     * Replaces the type's fields. One left out of the body keeps its current value (it is not reset to its default:
+     * a client that omits isActive must not silently reactivate a retired type).
      */
     update(id: number, input: unknown): BusinessType {
       return write(() => {
         const current = get(id);
-        const merged = isPlainObject(input) ? { description: current.description, isActive: current.isActive, ...input } : input;
-        const data = validate(businessTypeSchema, withNameKey(merged));
+        // The name is never carried over: a PUT must name the type ("Business type name is required").
+        const data = validate(businessTypeSchema, keepOmittedFields(businessTypeSchema, { ...current, name: undefined }, input));
         assertNameFree(data.name, id);
         const row = repos.businessTypes.update(id, data);
         if (!row) throw new NotFoundError(TYPE_NOT_FOUND);

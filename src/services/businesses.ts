@@ -9,56 +9,35 @@ import {
   type PublicBusiness,
   businessSchema,
 } from "../schemas/businesses.ts";
+import { keepOmittedFields } from "./partial-update.ts";
+import { type Principal, actingUserId, canManage, managesAll } from "./principal.ts";
 import { storedFileName, uploadPath } from "./uploads.ts";
 import { validate } from "./validate.ts";
 
 export const BUSINESS_NOT_FOUND = "Business not found.";
 
+/**
+ * The public view of a stored business: every column but the owner's id, with the type's name, the default texts
+ * for empty messages and the date as ISO text. A new public column shows with no edit here; a private one must be
+ * taken out below, like ownerId.
+ */
 export function toPublicBusiness(row: BusinessWithType): PublicBusiness {
+  const { ownerId: _ownerId, typeName, id, name, businessTypeId, ...fields } = row;
   return {
-    id: row.id,
-    name: row.name,
-    businessTypeId: row.businessTypeId,
-    businessType: row.typeName === null ? null : { id: row.businessTypeId, name: row.typeName },
-    address: row.address,
-    phone: row.phone,
-    logoImagePath: row.logoImagePath,
-    sampleImagePath: row.sampleImagePath,
-    sampleProductText: row.sampleProductText,
-    qrMessage: row.qrMessage || DEFAULT_QR_MESSAGE,
-    successMessage: row.successMessage || DEFAULT_SUCCESS_MESSAGE,
-    isActive: row.isActive,
-    createdAt: row.createdAt.toISOString(),
+    // id, name and type first: the order the API has always answered in
+    id,
+    name,
+    businessTypeId,
+    businessType: typeName === null ? null : { id: businessTypeId, name: typeName },
+    ...fields,
+    qrMessage: fields.qrMessage || DEFAULT_QR_MESSAGE,
+    successMessage: fields.successMessage || DEFAULT_SUCCESS_MESSAGE,
+    createdAt: fields.createdAt.toISOString(),
   };
 }
 
 export function toBusiness(row: BusinessWithType): Business {
   return { ...toPublicBusiness(row), ownerId: row.ownerId };
-}
-
-/** Owners reach only their own businesses; anything else looks like it does not exist. */
-export function canManage(user: UserRow, row: { ownerId: number }): boolean {
-  return user.role === "admin" || row.ownerId === user.id;
-}
-
-/** The body fields of a business, as the current row would send them (for fields an update leaves out). */
-function currentInput(row: BusinessWithType): Record<string, unknown> {
-  return {
-    name: row.name,
-    businessTypeId: row.businessTypeId,
-    address: row.address,
-    phone: row.phone,
-    sampleProductText: row.sampleProductText,
-    qrMessage: row.qrMessage ?? "",
-    successMessage: row.successMessage ?? "",
-    isActive: row.isActive,
-    logoImagePath: row.logoImagePath,
-    sampleImagePath: row.sampleImagePath,
-  };
-}
-
-function isPlainObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
 export const LOGO_NOT_YOURS = "The logo must be an image you uploaded. Please upload the logo again.";
@@ -67,9 +46,9 @@ export const SAMPLE_NOT_YOURS = "The sample product image must be an image you u
 type ImageField = "logoImagePath" | "sampleImagePath";
 
 export function createBusinessesService({ repos }: { repos: Repos }) {
-  function owned(user: UserRow, id: number): BusinessWithType {
+  function owned(actor: Principal, id: number): BusinessWithType {
     const row = repos.businesses.findById(id);
-    if (!row || !canManage(user, row)) throw new NotFoundError(BUSINESS_NOT_FOUND);
+    if (!row || !canManage(actor, row)) throw new NotFoundError(BUSINESS_NOT_FOUND);
     return row;
   }
 
@@ -110,30 +89,25 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
       if (!row || !row.isActive) throw new NotFoundError(BUSINESS_NOT_FOUND);
       return toPublicBusiness(row);
     },
-    /** The owner's (or admin's) view, including inactive businesses. */
-    get(user: UserRow, id: number): Business {
-      return toBusiness(owned(user, id));
+    /** The owner's (or admin's, or the operator's) view, including inactive businesses. */
+    get(actor: Principal, id: number): Business {
+      return toBusiness(owned(actor, id));
     },
-    /** The full record when `user` may manage business `id`; undefined otherwise (no error). */
-    findManaged(user: UserRow, id: number): Business | undefined {
+    /** The full record when `actor` may manage business `id`; undefined otherwise (no error). */
+    findManaged(actor: Principal, id: number): Business | undefined {
       const row = repos.businesses.findById(id);
-      return row && canManage(user, row) ? toBusiness(row) : undefined;
-    },
-    /** For the operator (CLI): any business by id. */
-    getById(id: number): Business {
-      const row = repos.businesses.findById(id);
-      if (!row) throw new NotFoundError(BUSINESS_NOT_FOUND);
-      return toBusiness(row);
+      return row && canManage(actor, row) ? toBusiness(row) : undefined;
     },
     /** "My businesses": the ones this user owns (an admin too: their own, not everyone's). */
     listMine(user: UserRow): Business[] {
       return repos.businesses.listByOwner(user.id).map(toBusiness);
     },
-    listByOwnerId(ownerId: number): Business[] {
-      return repos.businesses.listByOwner(ownerId).map(toBusiness);
-    },
-    listAll(): Business[] {
-      return repos.businesses.listAll().map(toBusiness);
+    /** Every business the actor manages, newest first, or only those of one owner. */
+    list(actor: Principal, filter: { ownerId?: number } = {}): Business[] {
+      const ownerId = managesAll(actor) ? filter.ownerId : (actor as UserRow).id;
+      if (filter.ownerId !== undefined && ownerId !== filter.ownerId) return [];
+      const rows = ownerId === undefined ? repos.businesses.listAll() : repos.businesses.listByOwner(ownerId);
+      return rows.map(toBusiness);
     },
     create(user: UserRow, input: unknown): Business {
       const data = validate(businessSchema, input);
@@ -152,11 +126,11 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
      * Replaces the business's fields. A field left out of the body keeps its current value (a client that omits
      * isActive must not silently reactivate a business); null or "" for an image clears it.
      */
-    update(user: UserRow, id: number, input: unknown): Business {
-      const current = owned(user, id);
-      const merged = isPlainObject(input) ? { ...currentInput(current), ...input } : input;
-      const data = validate(businessSchema, merged);
-      const owners = [user.id, current.ownerId];
+    update(actor: Principal, id: number, input: unknown): Business {
+      const current = owned(actor, id);
+      const data = validate(businessSchema, keepOmittedFields(businessSchema, current, input));
+      const actorId = actingUserId(actor);
+      const owners = actorId === null ? [current.ownerId] : [actorId, current.ownerId];
       return repos.transaction(() => {
         checkType(data.businessTypeId, current.businessTypeId);
         repos.businesses.update(id, {
@@ -167,8 +141,8 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
         return toBusiness(repos.businesses.findById(id)!);
       });
     },
-    remove(user: UserRow, id: number): void {
-      owned(user, id);
+    remove(actor: Principal, id: number): void {
+      owned(actor, id);
       repos.businesses.delete(id);
     },
   };

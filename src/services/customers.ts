@@ -10,7 +10,9 @@ import { type CustomerView, createCustomerSchema, editCustomerSchema } from "../
 import { check } from "../schemas/check.ts";
 import type { ContactPreference } from "../schemas/customers.ts";
 import { toE164 } from "../schemas/phone.ts";
-import { BUSINESS_NOT_FOUND, canManage } from "./businesses.ts";
+import { BUSINESS_NOT_FOUND } from "./businesses.ts";
+import { keepOmittedFields } from "./partial-update.ts";
+import { canManage } from "./principal.ts";
 import { type EnrollOutcome, type Enrollment, type RequestMeta, e164OrThrow, enroll } from "./subscriptions.ts";
 import { validate } from "./validate.ts";
 
@@ -45,14 +47,15 @@ function scopeOf(user: UserRow): number | null {
 function toViews(rows: CustomerSubscriptionRow[], admin: boolean): CustomerView[] {
   const byId = new Map<number, { view: CustomerView; since: number }>();
   for (const r of rows) {
+    const { subscriptionCreatedAt, status, businessId, businessName, ownerId: _ownerId, ...customer } = r;
     let entry = byId.get(r.id);
     if (!entry) {
-      const since = admin ? r.createdAt.getTime() : r.subscriptionCreatedAt.getTime();
-      entry = { view: { id: r.id, phone: r.phone, contactPreference: r.contactPreference, createdAt: "", businesses: [] }, since };
+      const since = admin ? r.createdAt.getTime() : subscriptionCreatedAt.getTime();
+      entry = { view: { ...customer, createdAt: "", businesses: [] }, since };
       byId.set(r.id, entry);
     }
-    if (!admin) entry.since = Math.min(entry.since, r.subscriptionCreatedAt.getTime());
-    entry.view.businesses.push({ id: r.businessId, name: r.businessName, status: r.status });
+    if (!admin) entry.since = Math.min(entry.since, subscriptionCreatedAt.getTime());
+    entry.view.businesses.push({ id: businessId, name: businessName, status });
   }
   const list = [...byId.values()].map(({ view, since }) => ({ ...view, createdAt: new Date(since).toISOString() }));
   return list.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
@@ -208,20 +211,21 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
     },
 
     /**
-     * Changes the phone number and contact preference. A new number that is free and a customer only the editor
-     * deals with: the row is renamed in place (id and history kept). Otherwise (the number is another customer's,
-     * the person also belongs to other owners' businesses, or the person replied STOP) the editor's subscriptions
-     * move to the customer with the new number (merging), and other owners keep the old one untouched. A new number
-     * that replied STOP: 409, as for a manual add. Answers the resulting customer.
+     * Changes the phone number and contact preference (one left out of the body keeps its value). A new number that
+     * is free and a customer only the editor deals with: the row is renamed in place (id and history kept).
+     * Otherwise (the number is another customer's, the person also belongs to other owners' businesses, or the
+     * person replied STOP) the editor's subscriptions move to the customer with the new number (merging), and other
+     * owners keep the old one untouched. A new number that replied STOP: 409, as for a manual add. Answers the
+     * resulting customer.
      */
     update(user: UserRow, id: number, input: unknown, meta: RequestMeta): CustomerView {
-      const data = validate(editCustomerSchema, input);
-      const phone = e164OrThrow(data.phone, config.defaultCountry);
       const at = clock.now();
       const resultId = repos.transaction(() => {
         view(user, id);
         const customer = repos.customers.findById(id);
         if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+        const data = validate(editCustomerSchema, keepOmittedFields(editCustomerSchema, customer, input));
+        const phone = e164OrThrow(data.phone, config.defaultCountry);
         if (phone === customer.phone) {
           repos.customers.update(id, { contactPreference: data.contactPreference });
           return id;

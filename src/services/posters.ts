@@ -5,9 +5,7 @@ import { basename, join } from "node:path";
 import type PDFDocumentClass from "pdfkit";
 import fontPath from "../assets/fonts/Inter-SemiBold.ttf" with { type: "file" };
 import type { Config } from "../config.ts";
-import { NotFoundError } from "../errors.ts";
 import type { Repos } from "../repos/index.ts";
-import type { UserRow } from "../repos/users.ts";
 import type { PublicBusiness } from "../schemas/businesses.ts";
 import {
   POSTER_FOOTER,
@@ -22,7 +20,8 @@ import {
   splitDeal,
   subscribeLink,
 } from "../schemas/poster-text.ts";
-import { BUSINESS_NOT_FOUND, createBusinessesService, toPublicBusiness } from "./businesses.ts";
+import { createBusinessesService } from "./businesses.ts";
+import type { Principal } from "./principal.ts";
 import { QR_QUIET_ZONE, qrMatrix, renderQrPng } from "./qr-codes.ts";
 import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 
@@ -339,15 +338,12 @@ export function createPostersService({ repos, config }: { repos: Repos; config: 
     return renderPoster(data, options).then((pdf) => ({ pdf, fileName: posterFileName(business.name), business }));
   }
   return {
-    /** The owner's (or an admin's) poster; someone else's business is NotFoundError. */
-    forUser(user: UserRow, businessId: number, options?: RenderOptions) {
-      return poster(businesses.get(user, businessId), options);
-    },
-    /** The CLI's poster: the operator has the database, so any business (active or not). */
-    forBusiness(businessId: number, options?: RenderOptions) {
-      const row = repos.businesses.findById(businessId);
-      if (!row) throw new NotFoundError(BUSINESS_NOT_FOUND);
-      return poster(toPublicBusiness(row), options);
+    /**
+     * The poster of a business the actor manages, active or not (the owner's, an admin's, the operator's); someone
+     * else's business is NotFoundError.
+     */
+    forUser(actor: Principal, businessId: number, options?: RenderOptions) {
+      return poster(businesses.get(actor, businessId), options);
     },
   };
 }

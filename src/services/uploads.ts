@@ -5,7 +5,7 @@ import { mkdirSync, renameSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
 import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
-import { SNIFF_BYTES, type SniffedImage, sniffImage } from "../lib/image-sniff.ts";
+import { SNIFF_BYTES, type SniffedImage, sniffImage } from "../schemas/image-sniff.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UploadKind, UploadRow } from "../repos/uploads.ts";
 import type { UserRow } from "../repos/users.ts";

@@ -15,6 +15,7 @@ import {
   NO_SUBSCRIBERS,
   NOT_YOUR_BUSINESS,
 } from "../../src/services/broadcasts.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
 import { MAX_IMAGE_BYTES } from "../../src/services/uploads.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
@@ -207,7 +208,7 @@ describe("publishing", () => {
     ctx.db.update(subscriptions).set({ status: "active", unsubscribedAt: null }).where(eq(subscriptions.id, subs[1]!.subscription.id)).run();
     const others = [subs[0]!.customer.id, subs[2]!.customer.id];
     expect((await api.get(`/api/business/GetSubscriberCount?businessId=${business.id}`, { token: owner.token })).body).toEqual({ total: 2, sms: 2, whatsapp: 0 });
-    expect(ctx.services.broadcasts.dryRun({ businessId: String(business.id), messageText: "x" }).recipients.map((r) => r.customerId)).toEqual(others);
+    expect(ctx.services.broadcasts.dryRun(OPERATOR, { businessId: String(business.id), messageText: "x" }).recipients.map((r) => r.customerId)).toEqual(others);
     const res = await publish(owner.token, { BusinessId: String(business.id), MessageText: "Not for the one who said STOP" });
     expect(res.body).toEqual({ message: "Broadcast queued: 2 messages to 2 subscribers.", broadcastId: expect.any(Number), recipients: 2 });
     expect(deliveryRows(res.body.broadcastId).map((d) => d.customerId)).toEqual(others);

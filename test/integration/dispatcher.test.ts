@@ -14,6 +14,7 @@ import { isLocked, tryLock } from "../../src/dispatch/lock.ts";
 import { Pacer } from "../../src/dispatch/pacer.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
 import type { Messenger, OutboundMessage } from "../../src/messaging/messenger.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
@@ -98,7 +99,7 @@ async function seed(n: number, text = "Fresh bagels, 2 for 1 today", whatsapp = 
   const subs = Array.from({ length: n }, (_, i) =>
     insertSubscriber(ctx, business.id, { contactPreference: i < whatsapp ? "WhatsApp" : "SMS" }),
   );
-  const res = await ctx.services.broadcasts.publishAsOperator({ businessId: String(business.id), messageText: text });
+  const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: text });
   if (!("broadcastId" in res)) throw new Error("nothing queued");
   return { business, subs, broadcastId: res.broadcastId, text };
 }
@@ -184,7 +185,7 @@ describe("pacing to NEARCAST_SEND_RATE", () => {
     sched = new VirtualScheduler(ctx.clock);
     const b2 = insertBusiness(ctx);
     const w = insertSubscriber(ctx, b2.id, { contactPreference: "WhatsApp" });
-    const res = await ctx.services.broadcasts.publishAsOperator({ businessId: String(b2.id), messageText: "Look!", image: PNG });
+    const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(b2.id), messageText: "Look!", image: PNG });
     const id = (res as { broadcastId: number }).broadcastId;
     dispatcher(recordingMessenger()).start();
     await until(() => completed(id));
@@ -245,7 +246,7 @@ describe("provider answers", () => {
     // the same person also follows another business, with a broadcast still queued
     const other = insertBusiness(ctx);
     insertSubscriber(ctx, other.id, { phone: target.customer.phone });
-    const second = await ctx.services.broadcasts.publishAsOperator({ businessId: String(other.id), messageText: "Other shop" });
+    const second = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(other.id), messageText: "Other shop" });
     fake.scriptFor(target.customer.phone, "opted_out");
     dispatcher(recordingMessenger(), { rate: 1, concurrency: 1 }).start();
     await until(() => completed(broadcastId) && completed((second as { broadcastId: number }).broadcastId));
@@ -409,7 +410,7 @@ describe("restart, STOP, graceful stop", () => {
     expect(row.errorMessage).toBe("Not sent: the customer unsubscribed before their turn.");
     expect(sendsTo(gone.customer.phone)).toHaveLength(0);
     expect(d.stats.skipped).toBe(1);
-    const summary = ctx.services.broadcasts.statusById(broadcastId);
+    const summary = ctx.services.broadcasts.status(OPERATOR, broadcastId);
     expect(summary).toMatchObject({ total: 6, sent: 5, failed: 1, skipped: 1, queued: 0 });
     expect(summary.completedAt).not.toBeNull();
   });

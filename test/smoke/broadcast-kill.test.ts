@@ -11,6 +11,7 @@ import type { Subprocess } from "bun";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { BINARY } from "../helpers/server.ts";
@@ -116,7 +117,7 @@ async function until(cond: () => boolean, timeoutMs: number, what: string): Prom
 test(`kill -9 mid-broadcast (${ROUNDS} random points), restart: every recipient gets exactly one message outside the in-flight window`, async () => {
   const businessId = seed();
   const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
-  const published = await ctx.services.broadcasts.publishAsOperator({ businessId: String(businessId), messageText: TEXT });
+  const published = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT });
   ctx.close();
   expect(published).toMatchObject({ recipients: RECIPIENTS });
   const broadcastId = (published as { broadcastId: number }).broadcastId;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { SNIFF_BYTES, sniffImage } from "../../src/lib/image-sniff.ts";
+import { SNIFF_BYTES, sniffImage } from "../../src/schemas/image-sniff.ts";
 import { bmp, DISGUISED, padded, png, REAL_IMAGES } from "../helpers/images.ts";
 
 describe("sniffImage", () => {
