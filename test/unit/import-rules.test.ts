@@ -1,0 +1,97 @@
+// The layout's rules (../shared/DESIGN.md), checked on every run: each failure names the file and the import.
+// - src/ never imports web/ or cli/ (dependencies point one way).
+// - Only src/repos and src/db import drizzle-orm (any subpath) or bun:sqlite: one door to the database.
+// - cli/ never imports src/repos: the CLI calls services, as the operator.
+// - web/ imports from src/ only src/schemas (pure schemas and texts shared with the browser bundle).
+// test/ and bench/ are not scanned: they may read and write the database directly to set up a world and to check
+// what was stored.
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "..", "..");
+const SCANNED = ["src", "web", "cli", "scripts"];
+
+interface Import {
+  /** The importing file, from the repository root. */
+  file: string;
+  /** The specifier as written. */
+  spec: string;
+  /** For a relative specifier, the imported path from the repository root; otherwise the specifier itself. */
+  target: string;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" })
+    .filter((name) => /\.(ts|tsx|mts|cts)$/.test(name) && !name.split(/[\\/]/).includes("node_modules"))
+    .map((name) => join(dir, name));
+}
+
+const STATIC = /^[ \t]*(?:import|export)\b[^;]*?\bfrom\s*["']([^"']+)["']/gm;
+const BARE = /^[ \t]*import\s*["']([^"']+)["']/gm;
+const DYNAMIC = /\b(?:import|require)\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g;
+
+/** The text without comments (a "//" right after ":" is a URL's, not a comment). */
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+}
+
+/** The specifiers a file imports: static imports (type-only ones too), `export ... from`, import() and require(). */
+function specifiersOf(text: string): string[] {
+  const code = withoutComments(text);
+  return [STATIC, BARE, DYNAMIC].flatMap((re) => [...code.matchAll(re)].map((m) => m[1]!));
+}
+
+function importsOf(file: string): Import[] {
+  return [...new Set(specifiersOf(readFileSync(join(ROOT, file), "utf8")))].map((spec) => ({
+    file,
+    spec,
+    target: spec.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), spec)) : spec,
+  }));
+}
+
+const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+const isDatabaseDriver = (spec: string) => spec === "drizzle-orm" || spec.startsWith("drizzle-orm/") || spec === "bun:sqlite";
+const describeImport = (i: Import) => `${i.file} imports "${i.spec}"`;
+
+const ALL = SCANNED.flatMap(sourceFiles).flatMap(importsOf);
+
+describe("import rules", () => {
+  test("the scan misses no import Bun itself sees (it adds the type-only ones Bun drops)", () => {
+    const transpilers = { ts: new Bun.Transpiler({ loader: "ts" }), tsx: new Bun.Transpiler({ loader: "tsx" }) };
+    // What the JSX transform itself adds to a .tsx file is no import of the source.
+    const jsxRuntime = (file: string, spec: string) => file.endsWith("x") && /^react(\/jsx(-dev)?-runtime)?$/.test(spec);
+    for (const dir of SCANNED) {
+      for (const file of sourceFiles(dir)) {
+        const text = readFileSync(join(ROOT, file), "utf8");
+        const ours = new Set(specifiersOf(text));
+        const missed = transpilers[file.endsWith("x") ? "tsx" : "ts"].scanImports(text)
+          .filter((i) => !ours.has(i.path) && !jsxRuntime(file, i.path));
+        expect(missed.map((i) => `${file}: "${i.path}"`)).toEqual([]);
+      }
+    }
+    // cli/main.ts loads each command on demand: dynamic imports are seen.
+    expect(ALL.some((i) => i.file === "cli/main.ts" && i.target === "cli/commands/serve.ts")).toBe(true);
+    expect(specifiersOf('import type { A } from "./a.ts";\n// import b from "./b.ts";\nconst u = "https://x.test";')).toEqual(["./a.ts"]);
+  });
+
+  test("src/ never imports web/ or cli/", () => {
+    const bad = ALL.filter((i) => under(i.file, "src") && (under(i.target, "web") || under(i.target, "cli")));
+    expect(bad.map(describeImport)).toEqual([]);
+  });
+
+  test("only src/repos and src/db import drizzle-orm or bun:sqlite", () => {
+    const bad = ALL.filter((i) => isDatabaseDriver(i.target) && !under(i.file, "src/repos") && !under(i.file, "src/db"));
+    expect(bad.map(describeImport)).toEqual([]);
+  });
+
+  test("cli/ never imports src/repos", () => {
+    const bad = ALL.filter((i) => under(i.file, "cli") && under(i.target, "src/repos"));
+    expect(bad.map(describeImport)).toEqual([]);
+  });
+
+  test("web/ imports from src/ only src/schemas", () => {
+    const bad = ALL.filter((i) => under(i.file, "web") && under(i.target, "src") && !under(i.target, "src/schemas"));
+    expect(bad.map(describeImport)).toEqual([]);
+  });
+});
