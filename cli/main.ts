@@ -59,7 +59,7 @@ function fail(err: unknown): never {
   process.exit(1);
 }
 
-/** Runs the command line; no top-level await, so the executable can be compiled as CommonJS bytecode. */
+/** Runs the command line (only the module of the command it runs is loaded); an error it throws ends in fail(). */
 export async function main(argv: readonly string[]): Promise<void> {
   const command = commandOf(argv);
   const program = await buildProgram(command === undefined ? undefined : [command]);

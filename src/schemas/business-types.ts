@@ -24,8 +24,6 @@ export const businessTypeSchema = v.object({
 });
 
 export type BusinessTypeInput = v.InferOutput<typeof businessTypeSchema>;
-/** The body of CreateBusinessType and UpdateBusinessType, every field named (what the form sends). */
-export type BusinessTypeBody = Required<v.InferInput<typeof businessTypeSchema>>;
 
 /** A business type as the API answers it: the schema's fields with its id and creation date. */
 export type BusinessType = { id: number } & BusinessTypeInput & { createdAt: string };

@@ -72,8 +72,6 @@ export const businessSchema = v.object({
 }, "Request body must be a JSON object.");
 
 export type BusinessInput = v.InferOutput<typeof businessSchema>;
-/** The body of CreateBusiness and UpdateBusiness, every field named (what a form sends). */
-export type BusinessBody = Required<v.InferInput<typeof businessSchema>>;
 
 /**
  * What anyone may see of a business (public list, subscribe page, QR modal): the schema's fields as stored, with

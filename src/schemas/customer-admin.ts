@@ -43,8 +43,6 @@ export const createCustomerSchema = v.object({
 });
 
 export type CreateCustomerInput = v.InferOutput<typeof createCustomerSchema>;
-/** The body of UpdateCustomer, every field named (CreateCustomer adds businessId). */
-export type CustomerBody = Required<v.InferInput<typeof editCustomerSchema>>;
 
 /** A customer as the owner (or admin) sees it: the spec's fields plus the viewer's businesses they belong to. */
 export interface CustomerView extends Customer {

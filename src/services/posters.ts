@@ -1,5 +1,6 @@
 // The printable QR poster as a one-page PDF (US Letter). Same words as the print page (src/schemas/poster-text.ts);
-// the QR code is drawn as vector rectangles so it stays sharp at any print size and costs ~1 KB.
+// the QR code is drawn as vector rectangles so it stays sharp at any print size and keeps the PDF small (the figures
+// are in bench/README.md, Poster PDF).
 import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import type PDFDocumentClass from "pdfkit";
@@ -54,10 +55,10 @@ const C = {
 };
 
 // ONE embedded TTF (pdfkit's built-in Helvetica is missing from the compiled executable). Heavier display lines are
-// the same font filled and stroked ("faux bold"): a second weight would add ~5 KB of glyphs to every poster.
+// the same font filled and stroked ("faux bold"): a second weight would add its glyphs to every poster.
 const FONT = "Inter";
 
-// pdfkit takes ~50 ms to import: loaded on the first poster, not at server or CLI start.
+// pdfkit is slow to import: loaded on the first poster, so neither the server nor a CLI command waits for it.
 let pdfkitModule: Promise<typeof PDFDocumentClass> | undefined;
 function loadPdfkit(): Promise<typeof PDFDocumentClass> {
   pdfkitModule ??= import("pdfkit").then((m) => m.default);
@@ -67,8 +68,8 @@ let fontSource: Buffer | object | undefined;
 
 /**
  * The font for a new document. The first document parses the TTF; later ones reuse pdfkit's parsed (fontkit) font
- * object, which pdfkit accepts as a font source, so the glyph and kerning tables are parsed once per process
- * (28 ms -> ~5 ms a poster). Falls back to the bytes if pdfkit's internals ever change shape.
+ * object, which pdfkit accepts as a font source, so the glyph and kerning tables are parsed once per process, not
+ * once per poster. Falls back to the bytes if pdfkit's internals ever change shape.
  */
 function useFont(doc: PDFKit.PDFDocument): void {
   fontSource ??= readFileSync(fontPath);

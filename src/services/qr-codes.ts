@@ -11,7 +11,7 @@ export const QR_ERROR_CORRECTION = "M" as const;
 export const QR_QUIET_ZONE = 4;
 /** PNG edge in pixels: sharp on a phone screen and on a printed page up to about 8 cm at 300 dpi. */
 export const QR_PNG_WIDTH = 960;
-/** Distinct URLs kept in memory (a PNG is ~4 KB, so the cache stays under a few MB). */
+/** Distinct URLs kept in memory: one per active business in practice; the bound keeps memory flat regardless. */
 export const QR_CACHE_LIMIT = 512;
 
 export interface QrImage {
