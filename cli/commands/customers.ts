@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { Command } from "commander";
 import { ValidationError } from "../../src/errors.ts";
-import type { ImportRow, ImportSummary } from "../../src/services/customers.ts";
+import type { ImportRow, ImportSummary } from "../../src/services/customers-operator.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 
 /**

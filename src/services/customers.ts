@@ -3,17 +3,16 @@ import type { Config } from "../config.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { CustomerRow, CustomerSubscriptionRow } from "../repos/customers.ts";
 import type { Repos } from "../repos/index.ts";
-import type { SubscriberRow, SubscriptionWithOwner } from "../repos/subscriptions.ts";
+import type { SubscriptionWithOwner } from "../repos/subscriptions.ts";
 import type { UserRow } from "../repos/users.ts";
-import { importConsentText, manualConsentText, removalText } from "../schemas/consent.ts";
+import { manualConsentText, removalText } from "../schemas/consent.ts";
 import { type CustomerView, createCustomerSchema, editCustomerSchema } from "../schemas/customer-admin.ts";
-import { check } from "../schemas/check.ts";
-import type { ContactPreference } from "../schemas/customers.ts";
-import { toE164 } from "../schemas/phone.ts";
 import { BUSINESS_NOT_FOUND } from "./businesses.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { canManage } from "./principal.ts";
-import { type EnrollOutcome, type Enrollment, type RequestMeta, e164OrThrow, enroll } from "./subscriptions.ts";
+import { enrollByOwner } from "./customer-enrollment.ts";
+import { customerOperatorActions } from "./customers-operator.ts";
+import { type RequestMeta, e164OrThrow } from "./subscriptions.ts";
 import { validate } from "./validate.ts";
 
 export const CUSTOMER_NOT_FOUND = "Customer not found.";
@@ -30,10 +29,6 @@ export function optedOutMessage(phone: string, businessName: string): string {
 export function repliedStopMessage(phone: string): string {
   return `${phone} replied STOP to our messages and can only subscribe again themselves, by scanning your QR code or texting START.`;
 }
-
-/** Import: the reason a row of a person under an all-business opt-out is skipped. */
-export const IMPORT_SKIPPED_STOP = "replied STOP to our messages; only they can subscribe again (by scanning the QR code or texting START)";
-export const IMPORT_SKIPPED_UNSUBSCRIBED = "unsubscribed from this business; only they can subscribe again";
 
 /** The owner id whose businesses bound what a user sees; null for the admin, who sees every business. */
 function scopeOf(user: UserRow): number | null {
@@ -61,31 +56,6 @@ function toViews(rows: CustomerSubscriptionRow[], admin: boolean): CustomerView[
   return list.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
 }
 
-export interface ImportRow {
-  /** 1-based line number in the file, for messages. */
-  line: number;
-  phone: string;
-  contactPreference: string;
-}
-
-export interface ImportSummary {
-  business: { id: number; name: string };
-  added: { line: number; phone: string }[];
-  readded: { line: number; phone: string }[];
-  already: { line: number; phone: string }[];
-  skipped: { line: number; phone: string; reason: string }[];
-  invalid: { line: number; message: string }[];
-}
-
-export interface ForgetResult {
-  phone: string;
-  erased: boolean;
-  customerId?: number;
-  subscriptions: number;
-  consentEvents: number;
-  businesses: string[];
-}
-
 export function createCustomersService({ repos, clock, config }: { repos: Repos; clock: Clock; config: Config }) {
   function view(user: UserRow, id: number): CustomerView {
     const [found] = toViews(repos.customers.visibleForCustomer(id, scopeOf(user)), user.role === "admin");
@@ -97,31 +67,6 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
     const business = repos.businesses.findById(businessId);
     if (!business || !canManage(user, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
     return business;
-  }
-
-  function anyBusiness(businessId: number) {
-    const business = repos.businesses.findById(businessId);
-    if (!business) throw new NotFoundError(`No business has the id ${businessId}.`);
-    return business;
-  }
-
-  /**
-   * An owner (by hand or by import) enrolls the person with this E.164 phone, created if new. Call inside a
-   * transaction. An existing person's contact preference is updated unless they cannot be enrolled ('stopped',
-   * 'opted-out'): then nothing at all is written.
-   */
-  function enrollByOwner(
-    phone: string,
-    contactPreference: ContactPreference,
-    e: Omit<Enrollment, "customerId" | "byThePerson">,
-  ): { customerId: number; outcome: EnrollOutcome } {
-    const existing = repos.customers.findByPhone(phone);
-    const customerId = existing?.id ?? repos.customers.insert({ phone, contactPreference, createdAt: e.at }).id;
-    const outcome = enroll(repos, { ...e, customerId, byThePerson: false });
-    if (existing && existing.contactPreference !== contactPreference && outcome !== "stopped" && outcome !== "opted-out") {
-      repos.customers.setContactPreference(existing.id, contactPreference);
-    }
-    return { customerId, outcome };
   }
 
   /** Marks one subscription removed and records why (history stays). */
@@ -178,6 +123,8 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
   }
 
   return {
+    ...customerOperatorActions({ repos, clock, config }),
+
     /** An owner's customers (subscribed to one of their businesses, not removed); the admin's: everyone's. */
     list(user: UserRow): CustomerView[] {
       return toViews(repos.customers.listVisible(scopeOf(user)), user.role === "admin");
@@ -194,7 +141,7 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
       const business = managedBusiness(user, data.businessId);
       const at = clock.now();
       const id = repos.transaction(() => {
-        const { customerId, outcome } = enrollByOwner(phone, data.contactPreference, {
+        const { customerId, outcome } = enrollByOwner(repos, phone, data.contactPreference, {
           businessId: business.id,
           source: "manual",
           consentText: manualConsentText(business.name, user.id),
@@ -269,86 +216,6 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
       });
     },
 
-    /** CLI: the subscribers of one business (not removed), oldest first. */
-    listForBusiness(businessId: number): { business: { id: number; name: string }; subscribers: SubscriberRow[] } {
-      const business = anyBusiness(businessId);
-      return { business: { id: business.id, name: business.name }, subscribers: repos.subscriptions.listSubscribers(business.id) };
-    },
-
-    /**
-     * CLI: imports rows into one business (source 'import'). Invalid rows are reported by line and left out; the
-     * valid ones are written in ONE transaction, so an unexpected failure leaves nothing half-imported. A person
-     * who unsubscribed from the business, or who replied STOP to our number (any business), is not added: the row
-     * is reported as skipped, with its line, and nothing of it is written.
-     */
-    importRows(businessId: number, rows: ImportRow[], fileName: string): ImportSummary {
-      const business = anyBusiness(businessId);
-      const summary: ImportSummary = { business: { id: business.id, name: business.name }, added: [], readded: [], already: [], skipped: [], invalid: [] };
-      const valid: { line: number; phone: string; contactPreference: "WhatsApp" | "SMS" }[] = [];
-      const seen = new Map<string, number>();
-      for (const row of rows) {
-        const result = check(editCustomerSchema, { phone: row.phone, contactPreference: row.contactPreference });
-        if (!result.ok) {
-          summary.invalid.push({ line: row.line, message: Object.values(result.errors).join("; ") });
-          continue;
-        }
-        const phone = toE164(result.value.phone, config.defaultCountry);
-        if (!phone) {
-          summary.invalid.push({ line: row.line, message: "Please enter a valid phone number" });
-          continue;
-        }
-        const first = seen.get(phone);
-        if (first !== undefined) {
-          summary.skipped.push({ line: row.line, phone, reason: `same number as line ${first}` });
-          continue;
-        }
-        seen.set(phone, row.line);
-        valid.push({ line: row.line, phone, contactPreference: result.value.contactPreference });
-      }
-      const at = clock.now();
-      const consentText = importConsentText(business.name, fileName);
-      repos.transaction(() => {
-        for (const row of valid) {
-          const { outcome } = enrollByOwner(row.phone, row.contactPreference, {
-            businessId: business.id,
-            source: "import",
-            consentText,
-            meta: { ip: null, userAgent: "nearcast-cli" },
-            at,
-          });
-          const item = { line: row.line, phone: row.phone };
-          if (outcome === "subscribed") summary.added.push(item);
-          else if (outcome === "resubscribed") summary.readded.push(item);
-          else if (outcome === "already") summary.already.push(item);
-          else if (outcome === "stopped") summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_STOP });
-          else summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_UNSUBSCRIBED });
-        }
-      });
-      return summary;
-    },
-
-    /**
-     * CLI: erases a person completely (the FAQ's promise that a number can be deleted on request): the customer
-     * row, every subscription and every consent event, in one transaction.
-     */
-    forget(rawPhone: string): ForgetResult {
-      const phone = e164OrThrow(rawPhone, config.defaultCountry);
-      return repos.transaction(() => {
-        const customer = repos.customers.findByPhone(phone);
-        if (!customer) return { phone, erased: false, subscriptions: 0, consentEvents: 0, businesses: [] };
-        const subs = repos.subscriptions.listByCustomer(customer.id);
-        const events = repos.consentEvents.countByCustomer(customer.id);
-        repos.customers.delete(customer.id);
-        return {
-          phone,
-          erased: true,
-          customerId: customer.id,
-          subscriptions: subs.length,
-          consentEvents: events,
-          businesses: subs.map((s) => s.businessName),
-        };
-      });
-    },
   };
 }
 

@@ -1,0 +1,73 @@
+// How `nearcast broadcast send` follows a broadcast it queued: a progress bar on stderr, then a summary line.
+import type { AppContext } from "../src/context.ts";
+import type { BroadcastSummary } from "../src/schemas/broadcasts.ts";
+import { OPERATOR } from "../src/services/principal.ts";
+
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** "[#########-----------] 45% 450/1000 · 440 sent · 0 delivered · 10 failed" */
+export function progressLine(s: BroadcastSummary, width = 24): string {
+  const done = s.total - s.queued;
+  const ratio = s.total === 0 ? 1 : done / s.total;
+  const filled = Math.round(ratio * width);
+  const bar = `${"#".repeat(filled)}${"-".repeat(width - filled)}`;
+  return `[${bar}] ${String(Math.floor(ratio * 100)).padStart(3)}% ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed`;
+}
+
+export function summaryLine(s: BroadcastSummary): string {
+  const skipped = s.skipped > 0 ? ` (${s.skipped} skipped: unsubscribed before their turn)` : "";
+  return `Broadcast ${s.id} completed: ${plural(s.total, "message")}, ${s.sent} sent, ${s.delivered} delivered, ${s.failed} failed${skipped}.`;
+}
+
+/**
+ * Sends the broadcast with this process's dispatcher unless a server already does (then follows it, and takes over
+ * if it stops), printing progress on stderr until every message is settled or the user interrupts.
+ */
+export async function follow(ctx: AppContext, broadcastId: number): Promise<void> {
+  const { config, dispatcher } = ctx;
+  const mode = dispatcher.start();
+  process.stderr.write(
+    mode === "dispatching"
+      ? `Sending (${Number.isFinite(config.sendRate) ? `${config.sendRate}/s` : "no rate limit"}, ${ctx.messenger.name})...\n`
+      : "A running server is sending this broadcast; following its progress...\n",
+  );
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  const tty = process.stderr.isTTY === true;
+  let last = "";
+  let lastPrinted = 0;
+  let summary = ctx.services.broadcasts.status(OPERATOR, broadcastId);
+  try {
+    for (;;) {
+      summary = ctx.services.broadcasts.status(OPERATOR, broadcastId);
+      const line = progressLine(summary);
+      if (tty) process.stderr.write(`\r${line}`);
+      else if (line !== last && (Date.now() - lastPrinted >= 2000 || summary.completedAt)) {
+        // Not a terminal (a log, a pipe): a line every 2 s at most, and the final one.
+        process.stderr.write(`${line}\n`);
+        lastPrinted = Date.now();
+        last = line;
+      }
+      if (summary.completedAt || interrupted) break;
+      await Bun.sleep(200);
+    }
+  } finally {
+    if (tty) process.stderr.write("\n");
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    await dispatcher.stop();
+  }
+  if (interrupted && !summary.completedAt) {
+    process.stderr.write(
+      `Interrupted: ${summary.queued} message(s) stay queued; a server (or nearcast broadcast send) will send them. ` +
+        `Follow with: nearcast broadcast status ${summary.id}\n`,
+    );
+    process.exitCode = 130;
+    return;
+  }
+  process.stdout.write(`${summaryLine(summary)}\n`);
+}
