@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { CONTACT_PREFERENCES, CUSTOMER_PHONE, type Customer, stripPhone } from "./customers.ts";
+import { positiveId } from "./ids.ts";
 import type { SubscriptionStatus } from "./subscriptions-types.ts";
 
 export const SELECT_BUSINESS = "Please select a business";
@@ -19,14 +20,9 @@ export const contactPreferenceField = v.pipe(
   v.picklist(CONTACT_PREFERENCES, "Please select a contact preference"),
 );
 
-/** A business id from JSON (number) or a form/query (digits). */
+/** A business id from JSON (number) or a form/query (its digits); a missing one gets the field's own message. */
 export function businessIdField(message: string) {
-  return v.pipe(
-    v.optional(v.union([v.number(), v.pipe(v.string(), v.trim(), v.regex(/^\d{1,16}$/, message), v.transform(Number))], message), ""),
-    v.number(message),
-    v.integer(message),
-    v.minValue(1, message),
-  );
+  return v.optional(positiveId(message), "");
 }
 
 /** The Edit Customer form and UpdateCustomer body: phone and contact preference. */
