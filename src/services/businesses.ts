@@ -10,7 +10,7 @@ import {
   businessSchema,
 } from "../schemas/businesses.ts";
 import { keepOmittedFields } from "./partial-update.ts";
-import { type Principal, actingUserId, canManage, managesAll } from "./principal.ts";
+import { type Principal, actingUserId, canManage, ownerScope } from "./principal.ts";
 import { storedFileName, uploadPath } from "./uploads.ts";
 import { validate } from "./validate.ts";
 
@@ -104,7 +104,7 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
     },
     /** Every business the actor manages, newest first, or only those of one owner. */
     list(actor: Principal, filter: { ownerId?: number } = {}): Business[] {
-      const ownerId = managesAll(actor) ? filter.ownerId : (actor as UserRow).id;
+      const ownerId = ownerScope(actor) ?? filter.ownerId;
       if (filter.ownerId !== undefined && ownerId !== filter.ownerId) return [];
       const rows = ownerId === undefined ? repos.businesses.listAll() : repos.businesses.listByOwner(ownerId);
       return rows.map(toBusiness);

@@ -5,6 +5,7 @@ import type { UserRow } from "../repos/users.ts";
 import type { CustomerMessage, CustomerMessageStatus } from "../schemas/customer-messages.ts";
 import { CUSTOMER_NOT_FOUND } from "./customers.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "./opt-outs.ts";
+import { ownerScope } from "./principal.ts";
 import { describeProviderError } from "./status-callbacks.ts";
 
 // The messages modal of the customers list: what was sent to one customer, by which business, and what became of it.
@@ -45,7 +46,7 @@ export function createCustomerMessagesService({ repos }: { repos: Repos }) {
      * businesses' messages; the admin sees every business's.
      */
     list(user: UserRow, customerId: number): CustomerMessage[] {
-      const scope = user.role === "admin" ? null : user.id;
+      const scope = ownerScope(user);
       if (repos.customers.visibleForCustomer(customerId, scope).length === 0) throw new NotFoundError(CUSTOMER_NOT_FOUND);
       return repos.deliveryHistory.listForCustomer(customerId, scope).map(toCustomerMessage);
     },

@@ -9,7 +9,7 @@ import { manualConsentText, removalText } from "../schemas/consent.ts";
 import { type CustomerView, createCustomerSchema, editCustomerSchema } from "../schemas/customer-admin.ts";
 import { BUSINESS_NOT_FOUND } from "./businesses.ts";
 import { keepOmittedFields } from "./partial-update.ts";
-import { canManage } from "./principal.ts";
+import { canManage, ownerScope } from "./principal.ts";
 import { enrollByOwner } from "./customer-enrollment.ts";
 import { customerOperatorActions } from "./customers-operator.ts";
 import { type RequestMeta, e164OrThrow } from "./subscriptions.ts";
@@ -28,11 +28,6 @@ export function optedOutMessage(phone: string, businessName: string): string {
 /** Manual add of a person under an all-business opt-out (409). */
 export function repliedStopMessage(phone: string): string {
   return `${phone} replied STOP to our messages and can only subscribe again themselves, by scanning your QR code or texting START.`;
-}
-
-/** The owner id whose businesses bound what a user sees; null for the admin, who sees every business. */
-function scopeOf(user: UserRow): number | null {
-  return user.role === "admin" ? null : user.id;
 }
 
 /**
@@ -58,7 +53,7 @@ function toViews(rows: CustomerSubscriptionRow[], admin: boolean): CustomerView[
 
 export function createCustomersService({ repos, clock, config }: { repos: Repos; clock: Clock; config: Config }) {
   function view(user: UserRow, id: number): CustomerView {
-    const [found] = toViews(repos.customers.visibleForCustomer(id, scopeOf(user)), user.role === "admin");
+    const [found] = toViews(repos.customers.visibleForCustomer(id, ownerScope(user)), user.role === "admin");
     if (!found) throw new NotFoundError(CUSTOMER_NOT_FOUND);
     return found;
   }
@@ -127,7 +122,7 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
 
     /** An owner's customers (subscribed to one of their businesses, not removed); the admin's: everyone's. */
     list(user: UserRow): CustomerView[] {
-      return toViews(repos.customers.listVisible(scopeOf(user)), user.role === "admin");
+      return toViews(repos.customers.listVisible(ownerScope(user)), user.role === "admin");
     },
 
     get(user: UserRow, id: number): CustomerView {
@@ -207,7 +202,7 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
     remove(user: UserRow, id: number, meta: RequestMeta): void {
       const at = clock.now();
       repos.transaction(() => {
-        const rows = repos.customers.visibleForCustomer(id, scopeOf(user));
+        const rows = repos.customers.visibleForCustomer(id, ownerScope(user));
         if (rows.length === 0) throw new NotFoundError(CUSTOMER_NOT_FOUND);
         for (const row of rows) {
           const sub = repos.subscriptions.find(id, row.businessId);

@@ -19,9 +19,14 @@ export function managesAll(actor: Principal): boolean {
   return isOperator(actor) || actor.role === "admin";
 }
 
+/** The owner whose businesses bound what the actor sees; null for the admin and the operator, who see all. */
+export function ownerScope(actor: Principal): number | null {
+  return isOperator(actor) || actor.role === "admin" ? null : actor.id;
+}
+
 /** Owners reach only their own businesses; anything else looks like it does not exist. */
 export function canManage(actor: Principal, row: { ownerId: number }): boolean {
-  return managesAll(actor) || row.ownerId === (actor as UserRow).id;
+  return isOperator(actor) || actor.role === "admin" || row.ownerId === actor.id;
 }
 
 /** The user id to record as the one who acted; null for the operator. */
