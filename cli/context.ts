@@ -19,8 +19,6 @@ export interface ContextChoices {
   env?: Record<string, string | undefined>;
   /** Where the services' log lines go; by default nowhere (a one-shot command prints only its own output). */
   logger?: Logger;
-  /** How often a command that stands by for the server's dispatcher lock tries to take it. */
-  lockRetryMs?: number;
 }
 
 /**
@@ -33,7 +31,7 @@ export async function withContext<T>(
   choices: ContextChoices = {},
 ): Promise<T> {
   const config = loadConfig(choices.env ?? process.env, { dataDir: opts.dataDir });
-  const ctx = createContext(config, { logger: choices.logger ?? new MemoryLogger(), lockRetryMs: choices.lockRetryMs });
+  const ctx = createContext(config, { logger: choices.logger ?? new MemoryLogger() });
   try {
     return await run(ctx);
   } finally {

@@ -28,8 +28,6 @@ export interface ContextOptions {
   dbPath?: string;
   clock?: Clock;
   logger?: Logger;
-  /** How often a standing-by dispatcher tries to take the lock (the CLI's broadcast send follows a server closely). */
-  lockRetryMs?: number;
 }
 
 // Wires everything once; shared by the server, the CLI and the tests.
@@ -73,7 +71,6 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     rate: config.sendRate,
     lockPath: dbPath === ":memory:" ? null : lockPathFor(config.dataDir),
     standby: true,
-    lockRetryMs: options.lockRetryMs,
     reconcileAfterMs: config.reconcileAfterMs,
     onOptedOut: (customerId, at) => void services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
   });

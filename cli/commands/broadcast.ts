@@ -100,7 +100,7 @@ export function broadcastCommand(): Command {
           process.stdout.write(`${result.message} (broadcast ${result.broadcastId})\n`);
           if (opts.wait) await follow(ctx, result.broadcastId);
         },
-        { logger: stderrLogger, lockRetryMs: 1000 },
+        { logger: stderrLogger },
       );
     });
 
