@@ -88,7 +88,7 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
 type State = { kind: "loading" } | { kind: "error"; message: string } | { kind: "ready"; business: PublicBusiness };
 
 /** /print/:id — the poster alone (no nav or footer), printed once the QR code has loaded. */
-export function PrintPosterPage({ id }: { id: string }) {
+export function PrintPosterPage({ id = "" }: { id?: string }) {
   const [state, setState] = useState<State>({ kind: "loading" });
   const [qrBroken, setQrBroken] = useState(false);
   const printed = useRef(false);
