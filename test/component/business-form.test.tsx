@@ -7,15 +7,8 @@ import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { initials } from "../../src/schemas/poster-text.ts";
 import { IMAGE_FILE_TOO_LARGE, INVALID_IMAGE_FILE } from "../../web/components/ImagePicker.tsx";
-import {
-  BusinessFormPage,
-  CREATE_FAILED,
-  LOGO_UPLOAD_FAILED,
-  SAMPLE_IMAGE_ALERT,
-  SAMPLE_IMAGE_REQUIRED,
-  SAMPLE_UPLOAD_FAILED,
-  UPDATE_FAILED,
-} from "../../web/pages/businesses/BusinessForm.tsx";
+import { BusinessFormPage, CREATE_FAILED, UPDATE_FAILED } from "../../web/pages/businesses/BusinessForm.tsx";
+import { LOGO_UPLOAD_FAILED, SAMPLE_IMAGE_ALERT, SAMPLE_IMAGE_REQUIRED, SAMPLE_UPLOAD_FAILED } from "../../web/pages/businesses/BusinessImages.tsx";
 import { BusinessListPage } from "../../web/pages/businesses/BusinessList.tsx";
 import { DELETE_FAILED, MyBusinessPage } from "../../web/pages/businesses/MyBusiness.tsx";
 import { token } from "../../web/state/session.ts";
