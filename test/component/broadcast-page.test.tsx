@@ -8,15 +8,7 @@ import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
 import { HISTORY_POLL_MS, MAX_IDLE_REPORT_POLLS } from "../../web/components/broadcast/BroadcastHistory.tsx";
 import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
-
-interface Call {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-type Answer = { status?: number; body?: unknown; network?: boolean };
-type Reply = Answer | ((call: Call) => Answer | Promise<Answer>);
+import { type Answer, mockApi } from "../helpers/mock-api.ts";
 
 const BUSINESS = "/api/business/GetBusinessById";
 const COUNT = "/api/business/GetSubscriberCount";
@@ -24,37 +16,14 @@ const HISTORY = "/api/business/GetBroadcasts";
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const RETRY = "/api/business/RetryFailedDeliveries";
 
-let calls: Call[] = [];
-let replies: Record<string, Reply> = {};
+const api = mockApi();
+const { calls, routes: replies } = api;
 let created: string[] = [];
 let revoked: string[] = [];
 let logged: unknown[][] = [];
-const realFetch = globalThis.fetch;
 const realCreate = URL.createObjectURL;
 const realRevoke = URL.revokeObjectURL;
 const realConsoleError = console.error;
-
-/** A Response-like answer (all client.ts reads), resolved through microtasks only so fake timers cannot stall it. */
-function answer(status: number, body: unknown) {
-  const text = body === null || body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
-  return { ok: status >= 200 && status < 300, status, statusText: `HTTP ${status}`, text: async () => text } as unknown as Response;
-}
-
-function mockFetch() {
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = String(input);
-    const method = (init.method ?? "GET").toUpperCase();
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
-    const call: Call = { method, url, headers, body: init.body };
-    calls.push(call);
-    const key = `${method} ${url.split("?")[0]}`;
-    const reply = replies[key];
-    if (!reply) throw new Error(`unexpected fetch ${key}`);
-    const { status = 200, body = null, network = false } = typeof reply === "function" ? await reply(call) : reply;
-    if (network) throw new TypeError("Failed to fetch");
-    return answer(status, body);
-  }) as typeof fetch;
-}
 
 const broadcast = (over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
   id: 5,
@@ -71,17 +40,15 @@ const broadcast = (over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
 });
 
 beforeEach(() => {
-  calls = [];
   created = [];
   revoked = [];
   logged = [];
   toasts.value = [];
-  replies = {
+  Object.assign(replies, {
     [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true } },
     [`GET ${COUNT}`]: { body: { total: 48, sms: 31, whatsapp: 17 } },
     [`GET ${HISTORY}`]: { body: [] },
-  };
-  mockFetch();
+  });
   let n = 0;
   URL.createObjectURL = ((_obj: Blob) => {
     const url = `blob:http://localhost:3000/preview-${++n}`;
@@ -97,7 +64,6 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   jest.useRealTimers();
-  globalThis.fetch = realFetch;
   URL.createObjectURL = realCreate;
   URL.revokeObjectURL = realRevoke;
   console.error = realConsoleError;

@@ -13,54 +13,13 @@ import { BusinessListPage } from "../../web/pages/businesses/BusinessList.tsx";
 import { DELETE_FAILED, MyBusinessPage } from "../../web/pages/businesses/MyBusiness.tsx";
 import { token } from "../../web/state/session.ts";
 import { GIF, JPEG, padded, PNG } from "../helpers/images.ts";
+import { type Answer, mockApi } from "../helpers/mock-api.ts";
 
-interface Call {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-type Answer = { status?: number; body?: unknown };
-type Reply = Answer | ((call: Call) => Answer | Promise<Answer>);
-
-let calls: Call[] = [];
-let replies: Record<string, Reply> = {};
-let alerts: string[] = [];
-let confirms: string[] = [];
-let confirmAnswer = true;
-const realFetch = globalThis.fetch;
-const realAlert = window.alert;
-const realConfirm = window.confirm;
+const api = mockApi();
+const { calls, routes: replies, alerts, confirms } = api;
 const realConsoleError = console.error;
 
-/** Routes "METHOD /path" (query left out) to a canned reply; anything else is a test bug. */
-function mockFetch() {
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = String(input);
-    const method = (init.method ?? "GET").toUpperCase();
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
-    const call: Call = { method, url, headers, body: typeof init.body === "string" ? JSON.parse(init.body) : init.body };
-    calls.push(call);
-    const key = `${method} ${url.split("?")[0]}`;
-    const reply = replies[key];
-    if (!reply) throw new Error(`unexpected fetch ${key}`);
-    const { status = 200, body = null } = typeof reply === "function" ? await reply(call) : reply;
-    return new Response(body === null ? "" : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-  }) as typeof fetch;
-}
-
 beforeEach(() => {
-  calls = [];
-  replies = {};
-  alerts = [];
-  confirms = [];
-  confirmAnswer = true;
-  mockFetch();
-  window.alert = (m?: unknown) => void alerts.push(String(m));
-  window.confirm = (m?: string) => {
-    confirms.push(String(m));
-    return confirmAnswer;
-  };
   console.error = () => undefined;
   document.cookie = "XSRF-TOKEN=xsrf-123";
   localStorage.setItem("token", "owner-token");
@@ -69,9 +28,6 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
-  globalThis.fetch = realFetch;
-  window.alert = realAlert;
-  window.confirm = realConfirm;
   console.error = realConsoleError;
   localStorage.clear();
   token.value = null;
@@ -122,16 +78,17 @@ const type = (el: Element, value: string) => fireEvent.change(el, { target: { va
 const submitButton = (view: View) => view.getByRole("button", { name: /(Create|Update) Business|Saving/ }) as HTMLButtonElement;
 const fileInput = (view: View, name: "logo" | "sample") => view.container.querySelector(`input[type=file][name=${name}]`) as HTMLInputElement;
 const fieldError = (view: View, name: "logo" | "sample") => view.container.querySelector(`[data-image=${name}] .field-error`)?.textContent ?? null;
-const calledPaths = () => calls.map((c) => `${c.method} ${c.url.split("?")[0]}`);
+const calledPaths = () => api.paths();
 
 async function choose(view: View, name: "logo" | "sample", bytes: Uint8Array, fileName: string, mime: string) {
   const file = new File([new Uint8Array(bytes)], fileName, { type: mime });
   const input = fileInput(view, name);
   Object.defineProperty(input, "files", { value: [file], configurable: true });
-  await act(async () => {
-    fireEvent.change(input);
-    await new Promise((r) => setTimeout(r, 10));
-  });
+  // The picker checks the file's first bytes before it shows an error or a preview: wait for the picker to change.
+  const picker = view.container.querySelector(`[data-image=${name}]`)!;
+  const before = picker.innerHTML;
+  fireEvent.change(input);
+  await waitFor(() => expect(picker.innerHTML !== before).toBe(true));
   return file;
 }
 
@@ -495,13 +452,13 @@ describe("My Business", () => {
     replies[`DELETE ${B}/DeleteBusiness`] = { body: { message: "Business deleted." } };
     const view = renderAt("/my-business");
     await waitFor(() => expect(view.container.querySelectorAll(".biz-card").length).toBe(2));
-    confirmAnswer = false;
+    api.confirmAnswer = false;
     fireEvent.click(view.getByRole("button", { name: "Delete Closed Shop" }));
     expect(confirms).toHaveLength(1);
     expect(confirms[0]).toContain("Closed Shop");
     expect(calledPaths().filter((p) => p.startsWith("DELETE"))).toEqual([]);
 
-    confirmAnswer = true;
+    api.confirmAnswer = true;
     replies[`GET ${B}/GetMyBusinesses`] = { body: [business] };
     await act(async () => {
       fireEvent.click(view.getByRole("button", { name: "Delete Closed Shop" }));
@@ -536,7 +493,7 @@ describe("My Business", () => {
   test("a failed load is logged and the spinner stops", async () => {
     replies[`GET ${B}/GetMyBusinesses`] = { status: 500, body: { error: "boom", code: "internal" } };
     const view = renderAt("/my-business");
-    await waitFor(() => expect(view.container.querySelector(".spinner")).toBeNull());
+    await waitFor(() => expect(view.container.querySelector(".spinner") === null).toBe(true));
     expect(alerts).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // The customer form and list on happy-dom, with fetch mocked at the global (the only thing web/api/client.ts calls).
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customer-form.test.tsx
-import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
@@ -8,38 +8,17 @@ import { CREATE_CUSTOMER_FAILED, CustomerFormPage, UPDATE_CUSTOMER_FAILED } from
 import { CustomersListPage, DELETE_CUSTOMER_FAILED, NO_CUSTOMERS, deleteConfirmText, shortDate } from "../../web/pages/customers/CustomersList.tsx";
 import { clearSession } from "../../web/state/session.ts";
 import { toasts } from "../../web/state/toasts.ts";
+import { mockApi } from "../helpers/mock-api.ts";
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-type Reply = { status?: number; body?: unknown } | "network";
-
-let calls: Call[] = [];
-let routes: Record<string, Reply> = {};
-const realFetch = globalThis.fetch;
-
-/** Answers by "METHOD /path" (query string ignored); anything else is a 404. */
-function mockFetch() {
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const method = (init.method ?? "GET").toUpperCase();
-    const url = String(input);
-    const call = { method, url, body: typeof init.body === "string" ? JSON.parse(init.body) : init.body };
-    calls.push(call);
-    const r = routes[`${method} ${url.split("?")[0]}`] ?? { status: 404, body: { error: "Not found." } };
-    if (r === "network") throw new TypeError("Failed to fetch");
-    return new Response(r.body === undefined ? "" : JSON.stringify(r.body), { status: r.status ?? 200, headers: { "content-type": "application/json" } });
-  }) as typeof fetch;
-}
+const api = mockApi();
+const { calls, routes } = api;
 
 const BAKERY = { id: 3, name: "Sunrise Bakery", isActive: true };
 const CUSTOMER = { id: 9, phone: "+14155550134", contactPreference: "WhatsApp", createdAt: "2026-01-15T12:00:00.000Z", businesses: [{ id: 3, name: "Sunrise Bakery", status: "active" }] };
 
 beforeEach(() => {
-  calls = [];
-  routes = {};
-  mockFetch();
+  // Anything a test does not name answers 404, as the server does.
+  api.fallback = { status: 404, body: { error: "Not found." } };
   localStorage.clear();
   clearSession();
   toasts.value = [];
@@ -47,8 +26,6 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
-  jest.restoreAllMocks();
-  globalThis.fetch = realFetch;
   toasts.value = [];
 });
 
@@ -174,7 +151,7 @@ describe("customer form: edit", () => {
 
   test("a failed update shows 'Error updating customer. Please try again.'", async () => {
     routes["GET /api/customer/GetCustomerById"] = { body: CUSTOMER };
-    routes["PUT /api/customer/UpdateCustomer"] = "network";
+    routes["PUT /api/customer/UpdateCustomer"] = { network: true };
     const { container, findByText } = renderAt("/customers/edit/9");
     await waitFor(() => expect(phoneInput(container)?.value).toBe("+14155550134"));
     fireEvent.submit(container.querySelector("form")!);
@@ -215,10 +192,9 @@ describe("customers list", () => {
   test("delete asks naming the phone number, then reloads; a failure shows the spec's alert", async () => {
     routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
     routes["DELETE /api/customer/DeleteCustomer"] = { body: { message: "Customer deleted." } };
-    const confirm = jest.spyOn(window, "confirm").mockImplementation(() => true);
     const { findByText, findByLabelText } = renderAt("/customers");
     fireEvent.click(await findByLabelText("Delete +14155550134"));
-    expect(confirm).toHaveBeenCalledWith(deleteConfirmText("+14155550134"));
+    expect(api.confirms).toEqual([deleteConfirmText("+14155550134")]);
     expect(deleteConfirmText("+14155550134")).toContain("+14155550134");
     await waitFor(() => expect(calls.filter((c) => c.url === "/api/customer/GetAllCustomers")).toHaveLength(2));
     expect(calls.find((c) => c.method === "DELETE")?.url).toBe("/api/customer/DeleteCustomer?id=9");
@@ -230,7 +206,7 @@ describe("customers list", () => {
 
   test("declining the confirmation deletes nothing", async () => {
     routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
-    jest.spyOn(window, "confirm").mockImplementation(() => false);
+    api.confirmAnswer = false;
     const { findByLabelText } = renderAt("/customers");
     fireEvent.click(await findByLabelText("Delete +14155550134"));
     expect(calls.some((c) => c.method === "DELETE")).toBe(false);
