@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { SubmitButton as FormSubmitButton } from "../form.tsx";
+import { SubmitButton as FormSubmitButton } from "../FormActions.tsx";
 
 // The frame of the four account screens (login, register, forgot and reset password).
 

@@ -4,7 +4,8 @@ import { type BusinessType, businessTypeSchema } from "../../../src/schemas/busi
 import { ApiError } from "../../api/client.ts";
 import { businessTypeApi } from "../../api/endpoints.ts";
 import { CheckboxField } from "../../components/ChoiceFields.tsx";
-import { FormActions, type FormValues, useForm } from "../../components/form.tsx";
+import { type FormValues, useForm } from "../../components/form.tsx";
+import { FormActions } from "../../components/FormActions.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { TextAreaField, TextField } from "../../components/TextFields.tsx";
 import { useSubmit } from "../../components/useSubmit.ts";

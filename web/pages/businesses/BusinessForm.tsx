@@ -5,7 +5,8 @@ import { type Business, DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, businessSch
 import { ApiError } from "../../api/client.ts";
 import { type BusinessBody, businessApi } from "../../api/businesses.ts";
 import { CheckboxField } from "../../components/ChoiceFields.tsx";
-import { FormActions, type FormValues, useForm } from "../../components/form.tsx";
+import { type FormValues, useForm } from "../../components/form.tsx";
+import { FormActions } from "../../components/FormActions.tsx";
 import { PhoneField } from "../../components/PhoneField.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { TextAreaField, TextField } from "../../components/TextFields.tsx";
