@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { NotFoundError, ValidationError } from "../../src/errors.ts";
 import type { Business } from "../../src/schemas/businesses.ts";
+import { UNKNOWN_TYPE } from "../../src/schemas/texts.ts";
 import { commandContext, dataDirOption, examples, printJson, printTable } from "../context.ts";
 
 function parseId(raw: string): number {
@@ -72,7 +73,7 @@ export function businessesCommand(): Command {
             rows.map((b) => ({
               id: b.id,
               name: cell(b.name),
-              type: cell(b.businessType?.name ?? "Unknown Type", 24),
+              type: cell(b.businessType?.name ?? UNKNOWN_TYPE, 24),
               owner: b.ownerEmail ?? `#${b.ownerId}`,
               status: b.isActive ? "active" : "inactive",
               createdAt: b.createdAt.slice(0, 10),
@@ -105,7 +106,7 @@ export function businessesCommand(): Command {
           ["ID", String(full.id)],
           ["Name", full.name],
           ["Status", full.isActive ? "active" : "inactive"],
-          ["Type", full.businessType ? `${full.businessType.name} (${full.businessTypeId})` : `Unknown Type (${full.businessTypeId})`],
+          ["Type", full.businessType ? `${full.businessType.name} (${full.businessTypeId})` : `${UNKNOWN_TYPE} (${full.businessTypeId})`],
           ["Owner", full.ownerEmail ? `${full.ownerEmail} (${full.ownerId})` : `#${full.ownerId}`],
           ["Address", full.address],
           ["Phone", full.phone],

@@ -11,17 +11,15 @@ import type { StatusCounts } from "../repos/deliveries.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
 import type { BroadcastSummary } from "../schemas/broadcasts.ts";
+import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED, NOT_YOUR_BUSINESS } from "../schemas/texts.ts";
 import { BUSINESS_NOT_FOUND, canManage } from "./businesses.ts";
 import { MAX_IMAGE_BYTES, type UploadsService } from "./uploads.ts";
 
 // Spec section 5 and 8.
 export const BUSINESS_ID_REQUIRED = "Business ID is required.";
 export const BUSINESS_ID_INVALID = "Business ID must be a positive whole number.";
-export const MESSAGE_REQUIRED = "Message text is required";
+export { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED, NOT_YOUR_BUSINESS };
 export const MESSAGE_TOO_LONG = `Message text cannot exceed ${MAX_BODY_LENGTH} characters.`;
-export const BROADCAST_INVALID_IMAGE = "Invalid file type. Only image files are allowed.";
-export const BROADCAST_IMAGE_TOO_LARGE = "File size cannot exceed 5MB.";
-export const NOT_YOUR_BUSINESS = "You can only broadcast messages for businesses you created.";
 export const NO_SUBSCRIBERS = "This business has no active subscribers yet. Share your QR code to get some!";
 export const BROADCAST_NOT_FOUND = "Broadcast not found.";
 

@@ -9,10 +9,11 @@ import {
   type PublicBusiness,
   businessSchema,
 } from "../schemas/businesses.ts";
+import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { storedFileName, uploadPath } from "./uploads.ts";
 import { validate } from "./validate.ts";
 
-export const BUSINESS_NOT_FOUND = "Business not found.";
+export { BUSINESS_NOT_FOUND };
 
 export function toPublicBusiness(row: BusinessWithType): PublicBusiness {
   return {

@@ -6,7 +6,7 @@ import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { initials } from "../../src/schemas/poster-text.ts";
-import { IMAGE_FILE_TOO_LARGE, INVALID_IMAGE_FILE } from "../../web/components/ImagePicker.tsx";
+import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../../src/schemas/texts.ts";
 import { BusinessFormPage, CREATE_FAILED, UPDATE_FAILED } from "../../web/pages/businesses/BusinessForm.tsx";
 import { LOGO_UPLOAD_FAILED, SAMPLE_IMAGE_ALERT, SAMPLE_IMAGE_REQUIRED, SAMPLE_UPLOAD_FAILED } from "../../web/pages/businesses/BusinessImages.tsx";
 import { BusinessListPage } from "../../web/pages/businesses/BusinessList.tsx";
@@ -177,16 +177,16 @@ describe("add business: fields and validation", () => {
   test("client-side file checks: content that is not an image, and files over 5MB, are refused before any upload", async () => {
     const view = renderAt("/businesses/add");
     await choose(view, "logo", new TextEncoder().encode("<html><body>hi</body></html>"), "cat.png", "image/png");
-    expect(fieldError(view, "logo")).toBe(INVALID_IMAGE_FILE);
-    expect(INVALID_IMAGE_FILE).toBe("Please select a valid image file (JPG, PNG, GIF, BMP)");
+    expect(fieldError(view, "logo")).toBe(INVALID_IMAGE);
+    expect(INVALID_IMAGE).toBe("Please select a valid image file (JPG, PNG, GIF, BMP)");
     expect(view.container.querySelector("[data-image=logo] img")).toBeNull();
 
     await choose(view, "sample", padded(PNG, 5242881), "huge.png", "image/png");
-    expect(fieldError(view, "sample")).toBe(IMAGE_FILE_TOO_LARGE);
-    expect(IMAGE_FILE_TOO_LARGE).toBe("File size cannot exceed 5MB");
+    expect(fieldError(view, "sample")).toBe(IMAGE_TOO_LARGE);
+    expect(IMAGE_TOO_LARGE).toBe("File size cannot exceed 5MB");
 
     await choose(view, "sample", new Uint8Array(0), "empty.jpg", "image/jpeg");
-    expect(fieldError(view, "sample")).toBe(INVALID_IMAGE_FILE);
+    expect(fieldError(view, "sample")).toBe(INVALID_IMAGE);
 
     // A good file clears the error and shows a preview.
     await choose(view, "sample", padded(PNG, 5242880), "ok.png", "image/png");

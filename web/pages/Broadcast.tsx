@@ -1,13 +1,14 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { countSegments } from "../../src/schemas/sms-segments.ts";
+import { MESSAGE_REQUIRED } from "../../src/schemas/texts.ts";
 import { BUSINESS_LOAD_FAILED, broadcastErrorToast, publishOutcome } from "../api/broadcast-errors.ts";
 import { broadcastApi, type SubscriberCount } from "../api/broadcasts.ts";
 import { BroadcastHistory } from "../components/broadcast/BroadcastHistory.tsx";
 import { type ChosenImage, checkBroadcastImage, ImageField } from "../components/broadcast/ImageField.tsx";
 import { MessagePreview } from "../components/broadcast/MessagePreview.tsx";
 import { RecipientsLine } from "../components/broadcast/RecipientsLine.tsx";
-import { MESSAGE_REQUIRED, MessageTextField } from "../components/broadcast/MessageTextField.tsx";
+import { MessageTextField } from "../components/broadcast/MessageTextField.tsx";
 import { SubmitButton } from "../components/FormActions.tsx";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";

@@ -1,10 +1,10 @@
 import { type Ref, useId } from "react";
 import type { SegmentCount } from "../../../src/schemas/sms-segments.ts";
+import { MESSAGE_REQUIRED } from "../../../src/schemas/texts.ts";
 import { FieldNotes } from "../form.tsx";
 import { MessageCounter } from "./MessageCounter.tsx";
 
 export const MESSAGE_PLACEHOLDER = "Enter your message to send to all customers...";
-export const MESSAGE_REQUIRED = "Message text is required";
 
 export const helpLine = (name: string | null) => `This message will be sent to all customers subscribed to ${name ?? "this business"}.`;
 

@@ -1,14 +1,24 @@
 import { useEffect, useRef, useState } from "react";
+import * as v from "valibot";
+import { businessSchema } from "../../../src/schemas/businesses.ts";
+import { check } from "../../../src/schemas/check.ts";
 import { businessApi } from "../../api/businesses.ts";
 import { ImagePicker, type ImageSlot, emptySlot } from "../../components/ImagePicker.tsx";
 
+/** What the schema says of a business without a sample image (spec section 5), shown under the picker. */
+export const SAMPLE_IMAGE_REQUIRED = requiredText(v.pick(businessSchema, ["sampleImagePath"]));
+
 // Spec texts (sections 5 and 8).
-export const SAMPLE_IMAGE_REQUIRED = "Sample product image is required";
 export const SAMPLE_IMAGE_ALERT = "Sample product image is required. Please upload an image.";
 export const LOGO_UPLOAD_FAILED = "Error uploading logo. Please try again.";
 export const SAMPLE_UPLOAD_FAILED = "Error uploading sample image. Please try again.";
 
 type Which = "logo" | "sample";
+
+function requiredText(schema: v.GenericSchema): string {
+  const result = check(schema, {});
+  return result.ok ? "" : result.message;
+}
 
 /** An upload that failed; its message is the spec's alert for that image. */
 export class UploadFailed extends Error {}
