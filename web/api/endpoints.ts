@@ -1,4 +1,4 @@
-import type { PublicUser } from "../../src/schemas/auth.ts";
+import type { PublicUser, registerSchema } from "../../src/schemas/auth.ts";
 import type * as v from "valibot";
 import type { BusinessType, businessTypeSchema } from "../../src/schemas/business-types.ts";
 import { api } from "./client.ts";
@@ -6,7 +6,7 @@ import { api } from "./client.ts";
 // Typed wrappers for the spec's API paths (section 7).
 export const authApi = {
   login: (email: string, password: string) => api.post<{ token: string; user: PublicUser }>("/api/auth/Login", { email, password }),
-  register: (body: { firstName: string; lastName: string; email: string; password: string }) =>
+  register: (body: v.InferOutput<typeof registerSchema>) =>
     api.post<{ message: string; user: PublicUser }>("/api/auth/Register", body),
   currentUser: () => api.get<PublicUser>("/api/auth/GetCurrentUser"),
   logout: () => api.post<{ message: string }>("/api/auth/Logout"),

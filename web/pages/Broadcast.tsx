@@ -45,7 +45,8 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  // The header's business name; the subscriber count for the recipients line (logged only when it fails).
+  // Neither read stops the screen: without the name the help line says "this business" (and a toast says why, spec
+  // section 8); without the count the recipients line is left out.
   useEffect(() => {
     let cancelled = false;
     broadcastApi.business(businessId).then(

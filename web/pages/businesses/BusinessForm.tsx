@@ -88,7 +88,8 @@ export function BusinessFormPage() {
     fail: (err) => window.alert(saveFailedText(err, editing)),
   });
 
-  // Edit: load the record; if that fails, back to My Business. Runs again only when the id changes.
+  // A record that cannot be loaded (gone, or not this owner's) sends the owner back rather than showing an empty form.
+  // Keyed on the id alone: form and images are fresh objects every render.
   useEffect(() => {
     if (id === undefined) return;
     let live = true;
