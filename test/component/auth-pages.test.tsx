@@ -2,9 +2,7 @@
 // global (the only thing web/api/client.ts calls).
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/auth-pages.test.tsx
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
-import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import { Route, Router, Switch } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
+import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import {
   CONNECTION_ERROR,
   FORGOT_DEFAULT,
@@ -25,6 +23,7 @@ import { RESET_REDIRECT_MS, ResetPasswordPage } from "../../web/pages/ResetPassw
 import { clearSession, currentUser } from "../../web/state/session.ts";
 import { toasts } from "../../web/state/toasts.ts";
 import { type Reply, mockApi } from "../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "./render-at.tsx";
 
 const api = mockApi();
 const { calls } = api;
@@ -48,24 +47,18 @@ afterEach(() => {
   toasts.value = [];
 });
 
-function renderAt(path: string) {
-  const mem = memoryLocation({ path, record: true });
-  const view = render(
-    <Router hook={mem.hook}>
-      <Switch>
-        <Route path="/login" component={LoginPage} />
-        <Route path="/register" component={RegisterPage} />
-        <Route path="/forgot-password" component={ForgotPasswordPage} />
-        <Route path="/reset-password" component={ResetPasswordPage} />
-        <Route path="/">
-          <p>Home screen</p>
-        </Route>
-      </Switch>
-      <Toasts />
-    </Router>,
+const renderAt = (path: string) =>
+  renderScreens(
+    path,
+    {
+      "/login": LoginPage,
+      "/register": RegisterPage,
+      "/forgot-password": ForgotPasswordPage,
+      "/reset-password": ResetPasswordPage,
+      "/": <p>Home screen</p>,
+    },
+    <Toasts />,
   );
-  return { ...view, mem, at: () => mem.history[mem.history.length - 1] };
-}
 
 type View = ReturnType<typeof renderAt>;
 

@@ -1,14 +1,13 @@
 // The broadcast screen on happy-dom, with fetch and object URLs mocked at the globals.
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-page.test.tsx
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
-import { act, cleanup, fireEvent, render } from "@testing-library/react";
-import { Route, Router, Switch } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
+import { act, cleanup, fireEvent } from "@testing-library/react";
 import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
 import { HISTORY_POLL_MS, MAX_IDLE_REPORT_POLLS } from "../../web/components/broadcast/BroadcastHistory.tsx";
 import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "./render-at.tsx";
 
 const BUSINESS = "/api/business/GetBusinessById";
 const COUNT = "/api/business/GetSubscriberCount";
@@ -79,26 +78,18 @@ async function settle(rounds = 10) {
 }
 
 async function renderPage(id = "7") {
-  const location = memoryLocation({ path: `/businesses/broadcast/${id}`, record: true });
-  const view = render(
-    <Router hook={location.hook}>
-      <Switch>
-        <Route path="/businesses/broadcast/:id">{(p) => <BroadcastPage id={p.id} />}</Route>
-        <Route path="/my-business">
-          <p>My Business list</p>
-        </Route>
-      </Switch>
-    </Router>,
-  );
+  const view = renderScreens(`/businesses/broadcast/${id}`, {
+    "/businesses/broadcast/:id": BroadcastPage,
+    "/my-business": <p>My Business list</p>,
+  });
   await settle();
-  const at = () => location.history?.at(-1);
   const textarea = () => view.getByLabelText(/Message Text/) as HTMLTextAreaElement;
   const sendButton = () => view.container.querySelector<HTMLButtonElement>("button[type=submit]")!;
   const fileInput = () => view.container.querySelector<HTMLInputElement>("input[type=file]")!;
   const type = (value: string) => fireEvent.change(textarea(), { target: { value } });
   const choose = (file: File) => fireEvent.change(fileInput(), { target: { files: [file] } });
   const text = (testId: string) => view.queryByTestId(testId)?.textContent ?? null;
-  return { ...view, location, at, textarea, sendButton, fileInput, type, choose, text };
+  return { ...view, textarea, sendButton, fileInput, type, choose, text };
 }
 
 const toastList = () => toasts.value.map((t) => [t.type, t.title, t.message]);

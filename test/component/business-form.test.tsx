@@ -2,9 +2,7 @@
 // thing web/api/client.ts calls).
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/business-form.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import { Route, Router, Switch } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
+import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import { initials } from "../../src/schemas/poster-text.ts";
 import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../../src/schemas/texts.ts";
 import { BusinessFormPage, CREATE_FAILED, UPDATE_FAILED } from "../../web/pages/businesses/BusinessForm.tsx";
@@ -14,6 +12,7 @@ import { DELETE_FAILED, MyBusinessPage } from "../../web/pages/businesses/MyBusi
 import { token } from "../../web/state/session.ts";
 import { GIF, JPEG, padded, PNG } from "../helpers/images.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "./render-at.tsx";
 
 const api = mockApi();
 const { calls, routes: replies, alerts, confirms } = api;
@@ -57,21 +56,13 @@ const business = {
   ownerId: 7,
 };
 
-function renderAt(path: string) {
-  const location = memoryLocation({ path, record: true });
-  const view = render(
-    <Router hook={location.hook}>
-      <Switch>
-        <Route path="/businesses" component={BusinessListPage} />
-        <Route path="/my-business" component={MyBusinessPage} />
-        <Route path="/businesses/add" component={BusinessFormPage} />
-        <Route path="/businesses/edit/:id" component={BusinessFormPage} />
-      </Switch>
-    </Router>,
-  );
-  const at = () => location.history?.at(-1);
-  return { ...view, location, at };
-}
+const renderAt = (path: string) =>
+  renderScreens(path, {
+    "/businesses": BusinessListPage,
+    "/my-business": MyBusinessPage,
+    "/businesses/add": BusinessFormPage,
+    "/businesses/edit/:id": BusinessFormPage,
+  });
 
 type View = ReturnType<typeof renderAt>;
 const type = (el: Element, value: string) => fireEvent.change(el, { target: { value } });

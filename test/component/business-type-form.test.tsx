@@ -1,12 +1,11 @@
 // Business type admin screens on happy-dom, with fetch mocked at the global (the only thing web/api/client.ts calls).
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/business-type-form.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import { Route, Router, Switch } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
+import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import { BusinessTypeFormPage } from "../../web/pages/business-types/BusinessTypeForm.tsx";
 import { BusinessTypesListPage } from "../../web/pages/business-types/BusinessTypesList.tsx";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "./render-at.tsx";
 
 const api = mockApi();
 const { calls, routes: replies, alerts, confirms } = api;
@@ -36,20 +35,12 @@ const DELETE = "/api/businesstype/DeleteBusinessType";
 const bakery = { id: 7, name: "Bakery", description: "Bread and cakes", isActive: true, createdAt: "2026-03-05T12:00:00.000Z" };
 const florist = { id: 8, name: "Florist", description: "", isActive: false, createdAt: "2026-11-22T12:00:00.000Z" };
 
-function renderAt(path: string) {
-  const location = memoryLocation({ path, record: true });
-  const view = render(
-    <Router hook={location.hook}>
-      <Switch>
-        <Route path="/business-types" component={BusinessTypesListPage} />
-        <Route path="/business-types/add" component={BusinessTypeFormPage} />
-        <Route path="/business-types/edit/:id" component={BusinessTypeFormPage} />
-      </Switch>
-    </Router>,
-  );
-  const at = () => location.history?.at(-1);
-  return { ...view, location, at };
-}
+const renderAt = (path: string) =>
+  renderScreens(path, {
+    "/business-types": BusinessTypesListPage,
+    "/business-types/add": BusinessTypeFormPage,
+    "/business-types/edit/:id": BusinessTypeFormPage,
+  });
 
 const type = (el: Element, value: string) => fireEvent.change(el, { target: { value } });
 const submitButton = (view: ReturnType<typeof renderAt>) =>

@@ -9,6 +9,7 @@ import { CustomersListPage, DELETE_CUSTOMER_FAILED, NO_CUSTOMERS, deleteConfirmT
 import { clearSession } from "../../web/state/session.ts";
 import { toasts } from "../../web/state/toasts.ts";
 import { mockApi } from "../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "./render-at.tsx";
 
 const api = mockApi();
 const { calls, routes } = api;
@@ -29,19 +30,12 @@ afterEach(() => {
   toasts.value = [];
 });
 
-function renderAt(path: string) {
-  const mem = memoryLocation({ path, record: true });
-  const view = render(
-    <Router hook={mem.hook}>
-      <Switch>
-        <Route path="/customers" component={() => <CustomersListPage />} />
-        <Route path="/customers/add" component={CustomerFormPage} />
-        <Route path="/customers/edit/:id" component={CustomerFormPage} />
-      </Switch>
-    </Router>,
-  );
-  return { ...view, location: () => mem.history.at(-1) };
-}
+const renderAt = (path: string) =>
+  renderScreens(path, {
+    "/customers": CustomersListPage,
+    "/customers/add": CustomerFormPage,
+    "/customers/edit/:id": CustomerFormPage,
+  });
 
 const submitButton = (c: HTMLElement) => c.querySelector<HTMLButtonElement>("button[type=submit]")!;
 const phoneInput = (c: HTMLElement) => c.querySelector<HTMLInputElement>("input[name=phone]")!;
@@ -78,7 +72,7 @@ describe("customer form: add", () => {
     routes["GET /api/business/GetMyBusinesses"] = { body: [BAKERY] };
     routes["POST /api/customer/CreateCustomer"] = { status: 201, body: CUSTOMER };
     routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
-    const { container, location } = renderAt("/customers/add");
+    const { container, at } = renderAt("/customers/add");
     await waitFor(() => expect(container.querySelector<HTMLSelectElement>("select[name=businessId]")?.value).toBe("3"));
     fireEvent.change(phoneInput(container), { target: { value: " (415) 555-0134 " } });
     fireEvent.click(radio(container, "WhatsApp"));
@@ -86,14 +80,14 @@ describe("customer form: add", () => {
     await act(async () => {
       fireEvent.submit(container.querySelector("form")!);
     });
-    await waitFor(() => expect(location()).toBe("/customers"));
+    await waitFor(() => expect(at()).toBe("/customers"));
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ phone: "(415) 555-0134", contactPreference: "WhatsApp", businessId: 3 });
   });
 
   test("a failed save shows 'Error creating customer. Please try again.' with the server's reason", async () => {
     routes["GET /api/business/GetMyBusinesses"] = { body: [BAKERY] };
     routes["POST /api/customer/CreateCustomer"] = { status: 409, body: { error: "+14155550134 is already subscribed to Sunrise Bakery.", code: "conflict" } };
-    const { container, findByText, location } = renderAt("/customers/add");
+    const { container, findByText, at } = renderAt("/customers/add");
     await waitFor(() => expect(container.querySelector<HTMLSelectElement>("select[name=businessId]")?.value).toBe("3"));
     fireEvent.change(phoneInput(container), { target: { value: "4155550134" } });
     fireEvent.click(radio(container, "SMS"));
@@ -101,7 +95,7 @@ describe("customer form: add", () => {
     fireEvent.submit(container.querySelector("form")!);
     expect(await findByText(CREATE_CUSTOMER_FAILED)).toBeTruthy();
     expect(container.textContent).toContain("already subscribed to Sunrise Bakery");
-    expect(location()).toBe("/customers/add");
+    expect(at()).toBe("/customers/add");
   });
 
   test("the server's field message is shown under the field", async () => {
@@ -132,7 +126,7 @@ describe("customer form: edit", () => {
     routes["GET /api/customer/GetCustomerById"] = { body: CUSTOMER };
     routes["PUT /api/customer/UpdateCustomer"] = { body: CUSTOMER };
     routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
-    const { container, location } = renderAt("/customers/edit/9");
+    const { container, at } = renderAt("/customers/edit/9");
     await waitFor(() => expect(phoneInput(container)?.value).toBe("+14155550134"));
     expect(radio(container, "WhatsApp").checked).toBe(true);
     expect(container.querySelector("select[name=businessId]")).toBeNull();
@@ -143,7 +137,7 @@ describe("customer form: edit", () => {
     fireEvent.click(radio(container, "SMS"));
     await waitFor(() => expect(submitButton(container).disabled).toBe(false));
     fireEvent.submit(container.querySelector("form")!);
-    await waitFor(() => expect(location()).toBe("/customers"));
+    await waitFor(() => expect(at()).toBe("/customers"));
     const put = calls.find((c) => c.method === "PUT")!;
     expect(put.url).toBe("/api/customer/UpdateCustomer?id=9");
     expect(put.body).toEqual({ phone: "415 555 0199", contactPreference: "SMS" });
@@ -161,8 +155,8 @@ describe("customer form: edit", () => {
   test("a record that cannot be loaded sends the user back to the list", async () => {
     routes["GET /api/customer/GetCustomerById"] = { status: 404, body: { error: "Customer not found." } };
     routes["GET /api/customer/GetAllCustomers"] = { body: [] };
-    const { location } = renderAt("/customers/edit/77");
-    await waitFor(() => expect(location()).toBe("/customers"));
+    const { at } = renderAt("/customers/edit/77");
+    await waitFor(() => expect(at()).toBe("/customers"));
   });
 });
 

@@ -23,54 +23,28 @@ interface TextProps extends BoundText {
 // The control's own attributes (placeholder, autoComplete, rows ...); the wiring and the bound value come from above.
 type Passed<A> = Omit<A, keyof TextProps | "id" | "className" | "children" | "defaultValue">;
 
-function hintOf({ hint, counter, max, value }: Pick<TextProps, "hint" | "counter" | "max" | "value">): ReactNode {
-  if (!counter || max === undefined) return hint;
-  return (
+/** Splits a text field's props into the Field's (label, hint with counter, error) and the control's own. */
+function split<C>({ label, name, hint, max, counter, value, error, onChange, onBlur, ...control }: TextProps & C) {
+  const shown = counter && max !== undefined ? (
     <>
       <span>{hint}</span>
       <CharCounter length={value.length} max={max} />
     </>
+  ) : (
+    hint
   );
+  const bound = { name, value, onBlur, onChange: (e: { target: { value: string } }) => onChange(e.target.value) };
+  return { field: { label, error, hint: shown }, control, bound };
 }
 
 /** A labelled one-line text input, its hint (and counter) and error; spread `form.bind(key)` into it. */
-export function TextField({
-  label,
-  name,
-  hint,
-  max,
-  counter,
-  value,
-  error,
-  onChange,
-  onBlur,
-  ...input
-}: TextProps & Passed<InputHTMLAttributes<HTMLInputElement>> & { ref?: Ref<HTMLInputElement> }) {
-  return (
-    <Field label={label} error={error} hint={hintOf({ hint, counter, max, value })}>
-      {(wiring) => (
-        <input type="text" {...input} {...wiring} name={name} value={value} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />
-      )}
-    </Field>
-  );
+export function TextField(props: TextProps & Passed<InputHTMLAttributes<HTMLInputElement>> & { ref?: Ref<HTMLInputElement> }) {
+  const { field, control, bound } = split(props);
+  return <Field {...field}>{(wiring) => <input type="text" {...control} {...wiring} {...bound} />}</Field>;
 }
 
 /** A labelled multi-line text field, its hint (and counter) and error; spread `form.bind(key)` into it. */
-export function TextAreaField({
-  label,
-  name,
-  hint,
-  max,
-  counter,
-  value,
-  error,
-  onChange,
-  onBlur,
-  ...textarea
-}: TextProps & Passed<TextareaHTMLAttributes<HTMLTextAreaElement>> & { ref?: Ref<HTMLTextAreaElement> }) {
-  return (
-    <Field label={label} error={error} hint={hintOf({ hint, counter, max, value })}>
-      {(wiring) => <textarea {...textarea} {...wiring} name={name} value={value} onChange={(e) => onChange(e.target.value)} onBlur={onBlur} />}
-    </Field>
-  );
+export function TextAreaField(props: TextProps & Passed<TextareaHTMLAttributes<HTMLTextAreaElement>> & { ref?: Ref<HTMLTextAreaElement> }) {
+  const { field, control, bound } = split(props);
+  return <Field {...field}>{(wiring) => <textarea {...control} {...wiring} {...bound} />}</Field>;
 }
