@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { type ComponentType, type ReactNode, useEffect } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { Footer } from "./components/Footer.tsx";
 import { RequireAdmin, RequireAuth } from "./components/Guards.tsx";
@@ -23,6 +23,39 @@ import { RegisterPage } from "./pages/Register.tsx";
 import { ResetPasswordPage } from "./pages/ResetPassword.tsx";
 import { SubscribePage } from "./pages/Subscribe.tsx";
 import { TermsPage } from "./pages/Terms.tsx";
+import { type Access, type RouteName, routes } from "./paths.ts";
+
+/** The screen of every route in paths.ts: a route added there without a screen here does not compile. */
+const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
+  home: HomePage,
+  about: AboutPage,
+  login: LoginPage,
+  register: RegisterPage,
+  forgotPassword: ForgotPasswordPage,
+  resetPassword: ResetPasswordPage,
+  terms: TermsPage,
+  privacy: PrivacyPage,
+  faq: FaqPage,
+  businesses: BusinessListPage,
+  subscribe: SubscribePage,
+  customers: CustomersListPage,
+  customerAdd: CustomerFormPage,
+  customerEdit: CustomerFormPage,
+  myBusiness: MyBusinessPage,
+  businessAdd: BusinessFormPage,
+  businessEdit: BusinessFormPage,
+  broadcast: BroadcastPage,
+  businessTypes: BusinessTypesListPage,
+  businessTypeAdd: BusinessTypeFormPage,
+  businessTypeEdit: BusinessTypeFormPage,
+  print: PrintPosterPage,
+};
+
+const guards: Record<Access, ComponentType<{ children: ReactNode }> | null> = {
+  public: null,
+  login: RequireAuth,
+  admin: RequireAdmin,
+};
 
 function ScrollToTop() {
   const [location] = useLocation();
@@ -33,34 +66,21 @@ function ScrollToTop() {
   return null;
 }
 
-// The spec's route table (section 2).
+/** One route per entry of paths.ts, behind its guard; any other path goes home (spec section 2). */
 export function Routes() {
   return (
     <Switch>
-      <Route path="/" component={HomePage} />
-      <Route path="/about" component={AboutPage} />
-      <Route path="/login" component={LoginPage} />
-      <Route path="/register" component={RegisterPage} />
-      <Route path="/forgot-password" component={ForgotPasswordPage} />
-      <Route path="/reset-password" component={ResetPasswordPage} />
-      <Route path="/terms" component={TermsPage} />
-      <Route path="/privacy" component={PrivacyPage} />
-      <Route path="/faq" component={FaqPage} />
-      <Route path="/businesses" component={BusinessListPage} />
-      <Route path="/subscribe" component={SubscribePage} />
-      <Route path="/customers">{() => <RequireAuth><CustomersListPage /></RequireAuth>}</Route>
-      <Route path="/customers/add">{() => <RequireAuth><CustomerFormPage /></RequireAuth>}</Route>
-      <Route path="/customers/edit/:id">{() => <RequireAuth><CustomerFormPage /></RequireAuth>}</Route>
-      <Route path="/my-business">{() => <RequireAuth><MyBusinessPage /></RequireAuth>}</Route>
-      <Route path="/businesses/add">{() => <RequireAuth><BusinessFormPage /></RequireAuth>}</Route>
-      <Route path="/businesses/edit/:id">{() => <RequireAuth><BusinessFormPage /></RequireAuth>}</Route>
-      <Route path="/businesses/broadcast/:id">{(params) => <RequireAuth><BroadcastPage id={params.id} /></RequireAuth>}</Route>
-      <Route path="/business-types">{() => <RequireAdmin><BusinessTypesListPage /></RequireAdmin>}</Route>
-      <Route path="/business-types/add">{() => <RequireAdmin><BusinessTypeFormPage /></RequireAdmin>}</Route>
-      <Route path="/business-types/edit/:id">{() => <RequireAdmin><BusinessTypeFormPage /></RequireAdmin>}</Route>
-      <Route path="/print/:id">{(params) => <PrintPosterPage id={params.id} />}</Route>
+      {(Object.keys(routes) as RouteName[]).map((name) => {
+        const Screen = screens[name];
+        const Guard = guards[routes[name].access];
+        return (
+          <Route key={name} path={routes[name].path}>
+            {(params: { id?: string }) => (Guard ? <Guard><Screen id={params.id} /></Guard> : <Screen id={params.id} />)}
+          </Route>
+        );
+      })}
       <Route>
-        <Redirect to="/" replace />
+        <Redirect to={routes.home.path} replace />
       </Route>
     </Switch>
   );

@@ -4,6 +4,7 @@ import { NotFoundError } from "../../src/errors.ts";
 import type { Business } from "../../src/schemas/businesses.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
+import { UNKNOWN_TYPE } from "../../src/schemas/texts.ts";
 
 /** One line of a table cell: the first line of the text, cut to `max` characters. */
 function cell(text: string, max = 40): string {
@@ -63,7 +64,7 @@ export function businessesCommand(): Command {
             rows.map((b) => ({
               id: b.id,
               name: cell(b.name),
-              type: cell(b.businessType?.name ?? "Unknown Type", 24),
+              type: cell(b.businessType?.name ?? UNKNOWN_TYPE, 24),
               owner: b.ownerEmail ?? `#${b.ownerId}`,
               status: b.isActive ? "active" : "inactive",
               createdAt: b.createdAt.slice(0, 10),
@@ -93,7 +94,7 @@ export function businessesCommand(): Command {
           ["ID", String(full.id)],
           ["Name", full.name],
           ["Status", full.isActive ? "active" : "inactive"],
-          ["Type", full.businessType ? `${full.businessType.name} (${full.businessTypeId})` : `Unknown Type (${full.businessTypeId})`],
+          ["Type", full.businessType ? `${full.businessType.name} (${full.businessTypeId})` : `${UNKNOWN_TYPE} (${full.businessTypeId})`],
           ["Owner", full.ownerEmail ? `${full.ownerEmail} (${full.ownerId})` : `#${full.ownerId}`],
           ["Address", full.address],
           ["Phone", full.phone],

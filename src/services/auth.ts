@@ -15,6 +15,7 @@ import {
   resetPasswordSchema,
   type Role,
 } from "../schemas/auth.ts";
+import { INVALID_LOGIN } from "../schemas/texts.ts";
 import { type Principal, managesAll } from "./principal.ts";
 import { validate } from "./validate.ts";
 
@@ -25,7 +26,6 @@ const WINDOW_MS = 15 * 60_000;
 // OWASP's argon2id floor (19 MiB, 2 passes): strong, and a Raspberry Pi can afford it per login.
 const HASH_OPTIONS = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } as const;
 
-export const INVALID_LOGIN = "Invalid email or password. Please check your credentials and try again.";
 export const FORGOT_MESSAGE = "If an account exists for that email, password reset instructions have been sent.";
 export const RESET_DONE = "Your password has been reset. Please log in with your new password.";
 export const BAD_RESET_TOKEN = RESET_TOKEN_INVALID;

@@ -9,12 +9,13 @@ import {
   type PublicBusiness,
   businessSchema,
 } from "../schemas/businesses.ts";
+import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { type Principal, actingUserId, canManage, ownerScope } from "./principal.ts";
 import { storedFileName, uploadPath } from "./uploads.ts";
 import { validate } from "./validate.ts";
 
-export const BUSINESS_NOT_FOUND = "Business not found.";
+export { BUSINESS_NOT_FOUND };
 
 /**
  * The public view of a stored business: every column but the owner's id, with the type's name, the default texts

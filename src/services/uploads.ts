@@ -13,8 +13,8 @@ import type { UserRow } from "../repos/users.ts";
 /** Spec section 9: 5MB. */
 export { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
-export const INVALID_IMAGE = "Please select a valid image file (JPG, PNG, GIF, BMP)";
-export const IMAGE_TOO_LARGE = "File size cannot exceed 5MB";
+import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../schemas/texts.ts";
+export { IMAGE_TOO_LARGE, INVALID_IMAGE };
 export const IMAGE_NOT_FOUND = "Image not found.";
 export const INVALID_FILE_NAME = "Invalid file name. Use the name returned by the upload, without any folder.";
 export const IMAGE_IN_USE = "This image is used by a business. Choose another image for the business first.";

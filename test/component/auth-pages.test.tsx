@@ -2,9 +2,7 @@
 // global (the only thing web/api/client.ts calls).
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/auth-pages.test.tsx
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
-import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import { Route, Router, Switch } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
+import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import {
   CONNECTION_ERROR,
   FORGOT_DEFAULT,
@@ -24,40 +22,18 @@ import { RegisterPage } from "../../web/pages/Register.tsx";
 import { RESET_REDIRECT_MS, ResetPasswordPage } from "../../web/pages/ResetPassword.tsx";
 import { clearSession, currentUser } from "../../web/state/session.ts";
 import { toasts } from "../../web/state/toasts.ts";
+import { type Reply, mockApi } from "../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "./render-at.tsx";
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-/** A canned answer: a status and JSON body, a raw text body, or "network" for a failed connection. */
-type Reply = { status?: number; body?: unknown; text?: string } | "network";
-
-let calls: Call[] = [];
-let reply: Reply | ((call: Call) => Reply | Promise<Reply>) = { status: 200, body: {} };
-const realFetch = globalThis.fetch;
-
-function mockFetch() {
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const call: Call = {
-      method: (init.method ?? "GET").toUpperCase(),
-      url: String(input),
-      body: typeof init.body === "string" ? JSON.parse(init.body) : init.body,
-    };
-    calls.push(call);
-    const r = typeof reply === "function" ? await reply(call) : reply;
-    if (r === "network") throw new TypeError("Failed to fetch");
-    const text = r.text ?? (r.body === undefined ? "" : JSON.stringify(r.body));
-    return new Response(text, { status: r.status ?? 200, headers: { "content-type": "application/json" } });
-  }) as typeof fetch;
-}
+const api = mockApi();
+const { calls } = api;
+/** What each request carried, without its headers. */
+const sent = () => calls.map(({ method, url, body }) => ({ method, url, body }));
 
 const USER = { id: 7, email: "ana@shop.com", firstName: "Ana", lastName: "Lopez", role: "owner", createdAt: "2026-01-01T00:00:00.000Z" };
 
 beforeEach(() => {
-  calls = [];
-  reply = { status: 200, body: {} };
-  mockFetch();
+  api.fallback = { status: 200, body: {} };
   localStorage.clear();
   clearSession();
   toasts.value = [];
@@ -66,30 +42,23 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   jest.useRealTimers();
-  globalThis.fetch = realFetch;
   localStorage.clear();
   clearSession();
   toasts.value = [];
 });
 
-function renderAt(path: string) {
-  const mem = memoryLocation({ path, record: true });
-  const view = render(
-    <Router hook={mem.hook}>
-      <Switch>
-        <Route path="/login" component={LoginPage} />
-        <Route path="/register" component={RegisterPage} />
-        <Route path="/forgot-password" component={ForgotPasswordPage} />
-        <Route path="/reset-password" component={ResetPasswordPage} />
-        <Route path="/">
-          <p>Home screen</p>
-        </Route>
-      </Switch>
-      <Toasts />
-    </Router>,
+const renderAt = (path: string) =>
+  renderScreens(
+    path,
+    {
+      "/login": LoginPage,
+      "/register": RegisterPage,
+      "/forgot-password": ForgotPasswordPage,
+      "/reset-password": ResetPasswordPage,
+      "/": <p>Home screen</p>,
+    },
+    <Toasts />,
   );
-  return { ...view, mem, at: () => mem.history[mem.history.length - 1] };
-}
 
 type View = ReturnType<typeof renderAt>;
 
@@ -137,7 +106,7 @@ function summary(view: View): HTMLElement | null {
 }
 
 /** Failure replies and the message each must produce, shared by the error-branch tables. */
-const network: Reply = "network";
+const network: Reply = { network: true };
 
 describe("Login", () => {
   test("an empty submit shows every validation text, the summary box and highlights, and sends nothing", () => {
@@ -177,7 +146,7 @@ describe("Login", () => {
 
   test("success stores the token, shows the toast and goes home; the button is busy while in flight", async () => {
     let release!: () => void;
-    reply = () => new Promise((resolve) => (release = () => resolve({ status: 200, body: { token: "tok-123", user: USER } })));
+    api.fallback = () => new Promise((resolve) => (release = () => resolve({ status: 200, body: { token: "tok-123", user: USER } })));
     const view = renderAt("/login");
     type(view, "Email", "  Ana@Shop.com ");
     type(view, "Password", "secret1");
@@ -185,7 +154,7 @@ describe("Login", () => {
     await waitFor(() => {
       if (calls.length !== 1) throw new Error("no request yet");
     });
-    expect(calls[0]).toEqual({ method: "POST", url: "/api/auth/Login", body: { email: "ana@shop.com", password: "secret1" } });
+    expect(sent()[0]).toEqual({ method: "POST", url: "/api/auth/Login", body: { email: "ana@shop.com", password: "secret1" } });
     const button = view.getByRole("button", { name: "Logging in..." });
     expect((button as HTMLButtonElement).disabled).toBe(true);
     expect(button.querySelector(".spinner")).not.toBeNull();
@@ -211,7 +180,7 @@ describe("Login", () => {
   ];
   for (const [name, r, message] of cases) {
     test(`failure, ${name}: toast 'Login Failed' / the spec's text, and the user stays`, async () => {
-      reply = r;
+      api.fallback = r;
       const view = renderAt("/login");
       type(view, "Email", "ana@shop.com");
       type(view, "Password", "wrong-password");
@@ -272,7 +241,7 @@ describe("Register", () => {
   });
 
   test("success: toast, then the login screen", async () => {
-    reply = { status: 201, body: { message: "Registration successful. Please log in.", user: USER } };
+    api.fallback = { status: 201, body: { message: "Registration successful. Please log in.", user: USER } };
     const view = renderAt("/register");
     fill(view, { "First name": " Ana ", "Last name": "Lopez", Email: "Ana@Shop.com", Password: "secret1" });
     submit(view);
@@ -280,7 +249,7 @@ describe("Register", () => {
       view,
       "Registration Successful: Your account has been created successfully. Please login with your credentials.",
     );
-    expect(calls).toEqual([
+    expect(sent()).toEqual([
       { method: "POST", url: "/api/auth/Register", body: { firstName: "Ana", lastName: "Lopez", email: "ana@shop.com", password: "secret1" } },
     ]);
     expect(view.at()).toBe("/login");
@@ -289,7 +258,7 @@ describe("Register", () => {
 
   test("the button shows a spinner and is disabled while in flight", async () => {
     let release!: () => void;
-    reply = () => new Promise((resolve) => (release = () => resolve({ status: 201, body: { message: "ok", user: USER } })));
+    api.fallback = () => new Promise((resolve) => (release = () => resolve({ status: 201, body: { message: "ok", user: USER } })));
     const view = renderAt("/register");
     fill(view, { "First name": "Ana", "Last name": "Lopez", Email: "ana@shop.com", Password: "secret1" });
     submit(view);
@@ -312,7 +281,7 @@ describe("Register", () => {
   ];
   for (const [name, r, message] of cases) {
     test(`failure, ${name}: toast 'Registration Failed' / the spec's text`, async () => {
-      reply = r;
+      api.fallback = r;
       const view = renderAt("/register");
       fill(view, { "First name": "Ana", "Last name": "Lopez", Email: "ana@shop.com", Password: "secret1" });
       submit(view);
@@ -346,12 +315,12 @@ describe("Forgot password", () => {
 
   test("success with a token: 'Email Sent' toast, the development notice with a reset link, /login after 3 s", async () => {
     jest.useFakeTimers();
-    reply = { status: 200, body: { message: "If an account exists for that email, password reset instructions have been sent.", token: "dev-token_42" } };
+    api.fallback = { status: 200, body: { message: "If an account exists for that email, password reset instructions have been sent.", token: "dev-token_42" } };
     const view = renderAt("/forgot-password");
     type(view, "Email", "Ana@Shop.com");
     submit(view);
     await flush(view, () => view.queryByText("Development mode") !== null);
-    expect(calls).toEqual([{ method: "POST", url: "/api/auth/ForgotPassword", body: { email: "ana@shop.com" } }]);
+    expect(sent()).toEqual([{ method: "POST", url: "/api/auth/ForgotPassword", body: { email: "ana@shop.com" } }]);
     expect(toastTexts(view)).toEqual(["Email Sent: If an account exists for that email, password reset instructions have been sent."]);
     expect(view.getByText("dev-token_42")).toBeTruthy();
     expect(view.getByRole("link", { name: "Reset password now" }).getAttribute("href")).toBe("/reset-password?token=dev-token_42");
@@ -364,7 +333,7 @@ describe("Forgot password", () => {
   });
 
   test("success without a token: no development notice", async () => {
-    reply = { status: 200, body: { message: "If an account exists for that email, password reset instructions have been sent." } };
+    api.fallback = { status: 200, body: { message: "If an account exists for that email, password reset instructions have been sent." } };
     const view = renderAt("/forgot-password");
     type(view, "Email", "ana@shop.com");
     submit(view);
@@ -374,7 +343,7 @@ describe("Forgot password", () => {
 
   test("following the development link before 3 s cancels the redirect to /login", async () => {
     jest.useFakeTimers();
-    reply = { status: 200, body: { message: "sent", token: "abc" } };
+    api.fallback = { status: 200, body: { message: "sent", token: "abc" } };
     const view = renderAt("/forgot-password");
     type(view, "Email", "ana@shop.com");
     submit(view);
@@ -396,7 +365,7 @@ describe("Forgot password", () => {
   ];
   for (const [name, r, message] of cases) {
     test(`failure, ${name}: toast 'Request Failed' / the spec's text`, async () => {
-      reply = r;
+      api.fallback = r;
       const view = renderAt("/forgot-password");
       type(view, "Email", "ana@shop.com");
       submit(view);
@@ -440,13 +409,13 @@ describe("Reset password", () => {
 
   test("success: sends token and new password, toast, /login after 2 s", async () => {
     jest.useFakeTimers();
-    reply = { status: 200, body: { message: "Your password has been reset. Please log in with your new password." } };
+    api.fallback = { status: 200, body: { message: "Your password has been reset. Please log in with your new password." } };
     const view = renderAt("/reset-password?token=tok%2Fxyz");
     type(view, "New password", "secret1");
     type(view, "Confirm new password", "secret1");
     submit(view);
     await flush(view, () => view.queryByText("Password changed") !== null);
-    expect(calls).toEqual([{ method: "POST", url: "/api/auth/ResetPassword", body: { token: "tok/xyz", newPassword: "secret1" } }]);
+    expect(sent()).toEqual([{ method: "POST", url: "/api/auth/ResetPassword", body: { token: "tok/xyz", newPassword: "secret1" } }]);
     expect(toastTexts(view)).toEqual(["Password Reset: Your password has been reset. Please log in with your new password."]);
     act(() => jest.advanceTimersByTime(RESET_REDIRECT_MS - 1));
     expect(view.at()).toBe("/reset-password?token=tok%2Fxyz");
@@ -465,7 +434,7 @@ describe("Reset password", () => {
   ];
   for (const [name, r, message] of cases) {
     test(`failure, ${name}: toast 'Reset Failed' / the spec's text`, async () => {
-      reply = r;
+      api.fallback = r;
       const view = renderAt("/reset-password?token=abc");
       type(view, "New password", "secret1");
       type(view, "Confirm new password", "secret1");

@@ -1,22 +1,13 @@
 // The broadcast screen on happy-dom, with fetch and object URLs mocked at the globals.
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-page.test.tsx
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
-import { act, cleanup, fireEvent, render } from "@testing-library/react";
-import { Route, Router, Switch } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
+import { act, cleanup, fireEvent } from "@testing-library/react";
 import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
 import { HISTORY_POLL_MS, MAX_IDLE_REPORT_POLLS } from "../../web/components/broadcast/BroadcastHistory.tsx";
 import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
-
-interface Call {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-type Answer = { status?: number; body?: unknown; network?: boolean };
-type Reply = Answer | ((call: Call) => Answer | Promise<Answer>);
+import { type Answer, mockApi } from "../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "./render-at.tsx";
 
 const BUSINESS = "/api/business/GetBusinessById";
 const COUNT = "/api/business/GetSubscriberCount";
@@ -24,37 +15,14 @@ const HISTORY = "/api/business/GetBroadcasts";
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const RETRY = "/api/business/RetryFailedDeliveries";
 
-let calls: Call[] = [];
-let replies: Record<string, Reply> = {};
+const api = mockApi();
+const { calls, routes: replies } = api;
 let created: string[] = [];
 let revoked: string[] = [];
 let logged: unknown[][] = [];
-const realFetch = globalThis.fetch;
 const realCreate = URL.createObjectURL;
 const realRevoke = URL.revokeObjectURL;
 const realConsoleError = console.error;
-
-/** A Response-like answer (all client.ts reads), resolved through microtasks only so fake timers cannot stall it. */
-function answer(status: number, body: unknown) {
-  const text = body === null || body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
-  return { ok: status >= 200 && status < 300, status, statusText: `HTTP ${status}`, text: async () => text } as unknown as Response;
-}
-
-function mockFetch() {
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = String(input);
-    const method = (init.method ?? "GET").toUpperCase();
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
-    const call: Call = { method, url, headers, body: init.body };
-    calls.push(call);
-    const key = `${method} ${url.split("?")[0]}`;
-    const reply = replies[key];
-    if (!reply) throw new Error(`unexpected fetch ${key}`);
-    const { status = 200, body = null, network = false } = typeof reply === "function" ? await reply(call) : reply;
-    if (network) throw new TypeError("Failed to fetch");
-    return answer(status, body);
-  }) as typeof fetch;
-}
 
 const broadcast = (over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
   id: 5,
@@ -71,17 +39,15 @@ const broadcast = (over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
 });
 
 beforeEach(() => {
-  calls = [];
   created = [];
   revoked = [];
   logged = [];
   toasts.value = [];
-  replies = {
+  Object.assign(replies, {
     [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true } },
     [`GET ${COUNT}`]: { body: { total: 48, sms: 31, whatsapp: 17 } },
     [`GET ${HISTORY}`]: { body: [] },
-  };
-  mockFetch();
+  });
   let n = 0;
   URL.createObjectURL = ((_obj: Blob) => {
     const url = `blob:http://localhost:3000/preview-${++n}`;
@@ -97,7 +63,6 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   jest.useRealTimers();
-  globalThis.fetch = realFetch;
   URL.createObjectURL = realCreate;
   URL.revokeObjectURL = realRevoke;
   console.error = realConsoleError;
@@ -113,26 +78,18 @@ async function settle(rounds = 10) {
 }
 
 async function renderPage(id = "7") {
-  const location = memoryLocation({ path: `/businesses/broadcast/${id}`, record: true });
-  const view = render(
-    <Router hook={location.hook}>
-      <Switch>
-        <Route path="/businesses/broadcast/:id">{(p) => <BroadcastPage id={p.id} />}</Route>
-        <Route path="/my-business">
-          <p>My Business list</p>
-        </Route>
-      </Switch>
-    </Router>,
-  );
+  const view = renderScreens(`/businesses/broadcast/${id}`, {
+    "/businesses/broadcast/:id": BroadcastPage,
+    "/my-business": <p>My Business list</p>,
+  });
   await settle();
-  const at = () => location.history?.at(-1);
   const textarea = () => view.getByLabelText(/Message Text/) as HTMLTextAreaElement;
   const sendButton = () => view.container.querySelector<HTMLButtonElement>("button[type=submit]")!;
   const fileInput = () => view.container.querySelector<HTMLInputElement>("input[type=file]")!;
   const type = (value: string) => fireEvent.change(textarea(), { target: { value } });
   const choose = (file: File) => fireEvent.change(fileInput(), { target: { files: [file] } });
   const text = (testId: string) => view.queryByTestId(testId)?.textContent ?? null;
-  return { ...view, location, at, textarea, sendButton, fileInput, type, choose, text };
+  return { ...view, textarea, sendButton, fileInput, type, choose, text };
 }
 
 const toastList = () => toasts.value.map((t) => [t.type, t.title, t.message]);

@@ -2,72 +2,23 @@
 // thing web/api/client.ts calls).
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/business-form.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import { Route, Router, Switch } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
+import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import { initials } from "../../src/schemas/poster-text.ts";
-import { IMAGE_FILE_TOO_LARGE, INVALID_IMAGE_FILE } from "../../web/components/ImagePicker.tsx";
-import {
-  BusinessFormPage,
-  CREATE_FAILED,
-  LOGO_UPLOAD_FAILED,
-  SAMPLE_IMAGE_ALERT,
-  SAMPLE_IMAGE_REQUIRED,
-  SAMPLE_UPLOAD_FAILED,
-  UPDATE_FAILED,
-} from "../../web/pages/businesses/BusinessForm.tsx";
+import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../../src/schemas/texts.ts";
+import { BusinessFormPage, CREATE_FAILED, UPDATE_FAILED } from "../../web/pages/businesses/BusinessForm.tsx";
+import { LOGO_UPLOAD_FAILED, SAMPLE_IMAGE_ALERT, SAMPLE_IMAGE_REQUIRED, SAMPLE_UPLOAD_FAILED } from "../../web/pages/businesses/BusinessImages.tsx";
 import { BusinessListPage } from "../../web/pages/businesses/BusinessList.tsx";
 import { DELETE_FAILED, MyBusinessPage } from "../../web/pages/businesses/MyBusiness.tsx";
 import { token } from "../../web/state/session.ts";
 import { GIF, JPEG, padded, PNG } from "../helpers/images.ts";
+import { type Answer, mockApi } from "../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "./render-at.tsx";
 
-interface Call {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-type Answer = { status?: number; body?: unknown };
-type Reply = Answer | ((call: Call) => Answer | Promise<Answer>);
-
-let calls: Call[] = [];
-let replies: Record<string, Reply> = {};
-let alerts: string[] = [];
-let confirms: string[] = [];
-let confirmAnswer = true;
-const realFetch = globalThis.fetch;
-const realAlert = window.alert;
-const realConfirm = window.confirm;
+const api = mockApi();
+const { calls, routes: replies, alerts, confirms } = api;
 const realConsoleError = console.error;
 
-/** Routes "METHOD /path" (query left out) to a canned reply; anything else is a test bug. */
-function mockFetch() {
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = String(input);
-    const method = (init.method ?? "GET").toUpperCase();
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
-    const call: Call = { method, url, headers, body: typeof init.body === "string" ? JSON.parse(init.body) : init.body };
-    calls.push(call);
-    const key = `${method} ${url.split("?")[0]}`;
-    const reply = replies[key];
-    if (!reply) throw new Error(`unexpected fetch ${key}`);
-    const { status = 200, body = null } = typeof reply === "function" ? await reply(call) : reply;
-    return new Response(body === null ? "" : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-  }) as typeof fetch;
-}
-
 beforeEach(() => {
-  calls = [];
-  replies = {};
-  alerts = [];
-  confirms = [];
-  confirmAnswer = true;
-  mockFetch();
-  window.alert = (m?: unknown) => void alerts.push(String(m));
-  window.confirm = (m?: string) => {
-    confirms.push(String(m));
-    return confirmAnswer;
-  };
   console.error = () => undefined;
   document.cookie = "XSRF-TOKEN=xsrf-123";
   localStorage.setItem("token", "owner-token");
@@ -76,9 +27,6 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
-  globalThis.fetch = realFetch;
-  window.alert = realAlert;
-  window.confirm = realConfirm;
   console.error = realConsoleError;
   localStorage.clear();
   token.value = null;
@@ -108,37 +56,30 @@ const business = {
   ownerId: 7,
 };
 
-function renderAt(path: string) {
-  const location = memoryLocation({ path, record: true });
-  const view = render(
-    <Router hook={location.hook}>
-      <Switch>
-        <Route path="/businesses" component={BusinessListPage} />
-        <Route path="/my-business" component={MyBusinessPage} />
-        <Route path="/businesses/add" component={BusinessFormPage} />
-        <Route path="/businesses/edit/:id" component={BusinessFormPage} />
-      </Switch>
-    </Router>,
-  );
-  const at = () => location.history?.at(-1);
-  return { ...view, location, at };
-}
+const renderAt = (path: string) =>
+  renderScreens(path, {
+    "/businesses": BusinessListPage,
+    "/my-business": MyBusinessPage,
+    "/businesses/add": BusinessFormPage,
+    "/businesses/edit/:id": BusinessFormPage,
+  });
 
 type View = ReturnType<typeof renderAt>;
 const type = (el: Element, value: string) => fireEvent.change(el, { target: { value } });
 const submitButton = (view: View) => view.getByRole("button", { name: /(Create|Update) Business|Saving/ }) as HTMLButtonElement;
 const fileInput = (view: View, name: "logo" | "sample") => view.container.querySelector(`input[type=file][name=${name}]`) as HTMLInputElement;
 const fieldError = (view: View, name: "logo" | "sample") => view.container.querySelector(`[data-image=${name}] .field-error`)?.textContent ?? null;
-const calledPaths = () => calls.map((c) => `${c.method} ${c.url.split("?")[0]}`);
+const calledPaths = () => api.paths();
 
 async function choose(view: View, name: "logo" | "sample", bytes: Uint8Array, fileName: string, mime: string) {
   const file = new File([new Uint8Array(bytes)], fileName, { type: mime });
   const input = fileInput(view, name);
   Object.defineProperty(input, "files", { value: [file], configurable: true });
-  await act(async () => {
-    fireEvent.change(input);
-    await new Promise((r) => setTimeout(r, 10));
-  });
+  // The picker checks the file's first bytes before it shows an error or a preview: wait for the picker to change.
+  const picker = view.container.querySelector(`[data-image=${name}]`)!;
+  const before = picker.innerHTML;
+  fireEvent.change(input);
+  await waitFor(() => expect(picker.innerHTML !== before).toBe(true));
   return file;
 }
 
@@ -227,16 +168,16 @@ describe("add business: fields and validation", () => {
   test("client-side file checks: content that is not an image, and files over 5MB, are refused before any upload", async () => {
     const view = renderAt("/businesses/add");
     await choose(view, "logo", new TextEncoder().encode("<html><body>hi</body></html>"), "cat.png", "image/png");
-    expect(fieldError(view, "logo")).toBe(INVALID_IMAGE_FILE);
-    expect(INVALID_IMAGE_FILE).toBe("Please select a valid image file (JPG, PNG, GIF, BMP)");
+    expect(fieldError(view, "logo")).toBe(INVALID_IMAGE);
+    expect(INVALID_IMAGE).toBe("Please select a valid image file (JPG, PNG, GIF, BMP)");
     expect(view.container.querySelector("[data-image=logo] img")).toBeNull();
 
     await choose(view, "sample", padded(PNG, 5242881), "huge.png", "image/png");
-    expect(fieldError(view, "sample")).toBe(IMAGE_FILE_TOO_LARGE);
-    expect(IMAGE_FILE_TOO_LARGE).toBe("File size cannot exceed 5MB");
+    expect(fieldError(view, "sample")).toBe(IMAGE_TOO_LARGE);
+    expect(IMAGE_TOO_LARGE).toBe("File size cannot exceed 5MB");
 
     await choose(view, "sample", new Uint8Array(0), "empty.jpg", "image/jpeg");
-    expect(fieldError(view, "sample")).toBe(INVALID_IMAGE_FILE);
+    expect(fieldError(view, "sample")).toBe(INVALID_IMAGE);
 
     // A good file clears the error and shows a preview.
     await choose(view, "sample", padded(PNG, 5242880), "ok.png", "image/png");
@@ -502,13 +443,13 @@ describe("My Business", () => {
     replies[`DELETE ${B}/DeleteBusiness`] = { body: { message: "Business deleted." } };
     const view = renderAt("/my-business");
     await waitFor(() => expect(view.container.querySelectorAll(".biz-card").length).toBe(2));
-    confirmAnswer = false;
+    api.confirmAnswer = false;
     fireEvent.click(view.getByRole("button", { name: "Delete Closed Shop" }));
     expect(confirms).toHaveLength(1);
     expect(confirms[0]).toContain("Closed Shop");
     expect(calledPaths().filter((p) => p.startsWith("DELETE"))).toEqual([]);
 
-    confirmAnswer = true;
+    api.confirmAnswer = true;
     replies[`GET ${B}/GetMyBusinesses`] = { body: [business] };
     await act(async () => {
       fireEvent.click(view.getByRole("button", { name: "Delete Closed Shop" }));
@@ -543,7 +484,7 @@ describe("My Business", () => {
   test("a failed load is logged and the spinner stops", async () => {
     replies[`GET ${B}/GetMyBusinesses`] = { status: 500, body: { error: "boom", code: "internal" } };
     const view = renderAt("/my-business");
-    await waitFor(() => expect(view.container.querySelector(".spinner")).toBeNull());
+    await waitFor(() => expect(view.container.querySelector(".spinner") === null).toBe(true));
     expect(alerts).toEqual([]);
   });
 });

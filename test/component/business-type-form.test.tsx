@@ -1,62 +1,20 @@
 // Business type admin screens on happy-dom, with fetch mocked at the global (the only thing web/api/client.ts calls).
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/business-type-form.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import { Route, Router, Switch } from "wouter";
-import { memoryLocation } from "wouter/memory-location";
+import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import { BusinessTypeFormPage } from "../../web/pages/business-types/BusinessTypeForm.tsx";
 import { BusinessTypesListPage } from "../../web/pages/business-types/BusinessTypesList.tsx";
+import { type Answer, mockApi } from "../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "./render-at.tsx";
 
-interface Call {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-type Reply = { status?: number; body?: unknown } | ((call: Call) => { status?: number; body?: unknown });
-
-let calls: Call[] = [];
-let replies: Record<string, Reply> = {};
-let alerts: string[] = [];
-let confirms: string[] = [];
-let confirmAnswer = true;
-const realFetch = globalThis.fetch;
-const realAlert = window.alert;
-const realConfirm = window.confirm;
+const api = mockApi();
+const { calls, routes: replies, alerts, confirms } = api;
 const realConsoleError = console.error;
 // Inside waitFor, assert on booleans: a failing expect() on a DOM node pretty-prints the whole node graph (seconds).
 let logged: unknown[][] = [];
 
-/** Routes "METHOD /path" (query left out) to a canned reply; anything else is a test bug. */
-function mockFetch() {
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = String(input);
-    const method = (init.method ?? "GET").toUpperCase();
-    const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
-    const call: Call = { method, url, headers, body: typeof init.body === "string" ? JSON.parse(init.body) : init.body };
-    calls.push(call);
-    const key = `${method} ${url.split("?")[0]}`;
-    const reply = replies[key];
-    if (!reply) throw new Error(`unexpected fetch ${key}`);
-    const { status = 200, body = null } = typeof reply === "function" ? reply(call) : reply;
-    return new Response(body === null ? "" : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
-  }) as typeof fetch;
-}
-
 beforeEach(() => {
-  calls = [];
-  replies = {};
-  alerts = [];
-  confirms = [];
-  confirmAnswer = true;
   logged = [];
-  mockFetch();
-  window.alert = (m?: unknown) => void alerts.push(String(m));
-  window.confirm = (m?: string) => {
-    confirms.push(String(m));
-    return confirmAnswer;
-  };
   console.error = (...args: unknown[]) => void logged.push(args);
   document.cookie = "XSRF-TOKEN=xsrf-123";
   localStorage.setItem("token", "admin-token");
@@ -64,9 +22,6 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
-  globalThis.fetch = realFetch;
-  window.alert = realAlert;
-  window.confirm = realConfirm;
   console.error = realConsoleError;
   localStorage.clear();
 });
@@ -80,20 +35,12 @@ const DELETE = "/api/businesstype/DeleteBusinessType";
 const bakery = { id: 7, name: "Bakery", description: "Bread and cakes", isActive: true, createdAt: "2026-03-05T12:00:00.000Z" };
 const florist = { id: 8, name: "Florist", description: "", isActive: false, createdAt: "2026-11-22T12:00:00.000Z" };
 
-function renderAt(path: string) {
-  const location = memoryLocation({ path, record: true });
-  const view = render(
-    <Router hook={location.hook}>
-      <Switch>
-        <Route path="/business-types" component={BusinessTypesListPage} />
-        <Route path="/business-types/add" component={BusinessTypeFormPage} />
-        <Route path="/business-types/edit/:id" component={BusinessTypeFormPage} />
-      </Switch>
-    </Router>,
-  );
-  const at = () => location.history?.at(-1);
-  return { ...view, location, at };
-}
+const renderAt = (path: string) =>
+  renderScreens(path, {
+    "/business-types": BusinessTypesListPage,
+    "/business-types/add": BusinessTypeFormPage,
+    "/business-types/edit/:id": BusinessTypeFormPage,
+  });
 
 const type = (el: Element, value: string) => fireEvent.change(el, { target: { value } });
 const submitButton = (view: ReturnType<typeof renderAt>) =>
@@ -183,20 +130,14 @@ describe("add business type", () => {
 
   test("while saving the button says so and a second click sends nothing", async () => {
     let release: () => void = () => {};
-    replies[`POST ${CREATE}`] = { status: 201, body: bakery };
+    replies[`POST ${CREATE}`] = () => new Promise<Answer>((resolve) => (release = () => resolve({ status: 201, body: bakery })));
     replies[`GET ${LIST}`] = { body: [] };
-    const slow = globalThis.fetch;
-    globalThis.fetch = ((input: RequestInfo | URL, init?: RequestInit) =>
-      new Promise<Response>((resolve) => {
-        release = () => resolve(slow(input, init));
-      })) as typeof fetch;
     const view = renderAt("/business-types/add");
     type(view.getByLabelText("Name"), "Bakery");
     fireEvent.click(submitButton(view));
     await waitFor(() => expect(submitButton(view).textContent).toBe("Saving..."));
     expect(submitButton(view).disabled).toBe(true);
     fireEvent.submit(view.getByRole("form"));
-    globalThis.fetch = slow;
     await act(async () => release());
     await waitFor(() => expect(view.at()).toBe("/business-types"));
     expect(calls.filter((c) => c.method === "POST")).toHaveLength(1);
@@ -336,7 +277,7 @@ describe("business types list", () => {
 
   test("declining the confirmation sends nothing", async () => {
     replies[`GET ${LIST}`] = { body: [bakery] };
-    confirmAnswer = false;
+    api.confirmAnswer = false;
     const view = renderAt("/business-types");
     fireEvent.click(await view.findByRole("button", { name: "Delete Bakery" }));
     expect(confirms).toHaveLength(1);

@@ -1,6 +1,6 @@
 // The customer form and list on happy-dom, with fetch mocked at the global (the only thing web/api/client.ts calls).
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customer-form.test.tsx
-import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
@@ -8,38 +8,18 @@ import { CREATE_CUSTOMER_FAILED, CustomerFormPage, UPDATE_CUSTOMER_FAILED } from
 import { CustomersListPage, DELETE_CUSTOMER_FAILED, NO_CUSTOMERS, deleteConfirmText, shortDate } from "../../web/pages/customers/CustomersList.tsx";
 import { clearSession } from "../../web/state/session.ts";
 import { toasts } from "../../web/state/toasts.ts";
+import { mockApi } from "../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "./render-at.tsx";
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-type Reply = { status?: number; body?: unknown } | "network";
-
-let calls: Call[] = [];
-let routes: Record<string, Reply> = {};
-const realFetch = globalThis.fetch;
-
-/** Answers by "METHOD /path" (query string ignored); anything else is a 404. */
-function mockFetch() {
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const method = (init.method ?? "GET").toUpperCase();
-    const url = String(input);
-    const call = { method, url, body: typeof init.body === "string" ? JSON.parse(init.body) : init.body };
-    calls.push(call);
-    const r = routes[`${method} ${url.split("?")[0]}`] ?? { status: 404, body: { error: "Not found." } };
-    if (r === "network") throw new TypeError("Failed to fetch");
-    return new Response(r.body === undefined ? "" : JSON.stringify(r.body), { status: r.status ?? 200, headers: { "content-type": "application/json" } });
-  }) as typeof fetch;
-}
+const api = mockApi();
+const { calls, routes } = api;
 
 const BAKERY = { id: 3, name: "Sunrise Bakery", isActive: true };
 const CUSTOMER = { id: 9, phone: "+14155550134", contactPreference: "WhatsApp", createdAt: "2026-01-15T12:00:00.000Z", businesses: [{ id: 3, name: "Sunrise Bakery", status: "active" }] };
 
 beforeEach(() => {
-  calls = [];
-  routes = {};
-  mockFetch();
+  // Anything a test does not name answers 404, as the server does.
+  api.fallback = { status: 404, body: { error: "Not found." } };
   localStorage.clear();
   clearSession();
   toasts.value = [];
@@ -47,24 +27,15 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
-  jest.restoreAllMocks();
-  globalThis.fetch = realFetch;
   toasts.value = [];
 });
 
-function renderAt(path: string) {
-  const mem = memoryLocation({ path, record: true });
-  const view = render(
-    <Router hook={mem.hook}>
-      <Switch>
-        <Route path="/customers" component={() => <CustomersListPage />} />
-        <Route path="/customers/add" component={CustomerFormPage} />
-        <Route path="/customers/edit/:id" component={CustomerFormPage} />
-      </Switch>
-    </Router>,
-  );
-  return { ...view, location: () => mem.history.at(-1) };
-}
+const renderAt = (path: string) =>
+  renderScreens(path, {
+    "/customers": CustomersListPage,
+    "/customers/add": CustomerFormPage,
+    "/customers/edit/:id": CustomerFormPage,
+  });
 
 const submitButton = (c: HTMLElement) => c.querySelector<HTMLButtonElement>("button[type=submit]")!;
 const phoneInput = (c: HTMLElement) => c.querySelector<HTMLInputElement>("input[name=phone]")!;
@@ -101,7 +72,7 @@ describe("customer form: add", () => {
     routes["GET /api/business/GetMyBusinesses"] = { body: [BAKERY] };
     routes["POST /api/customer/CreateCustomer"] = { status: 201, body: CUSTOMER };
     routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
-    const { container, location } = renderAt("/customers/add");
+    const { container, at } = renderAt("/customers/add");
     await waitFor(() => expect(container.querySelector<HTMLSelectElement>("select[name=businessId]")?.value).toBe("3"));
     fireEvent.change(phoneInput(container), { target: { value: " (415) 555-0134 " } });
     fireEvent.click(radio(container, "WhatsApp"));
@@ -109,14 +80,14 @@ describe("customer form: add", () => {
     await act(async () => {
       fireEvent.submit(container.querySelector("form")!);
     });
-    await waitFor(() => expect(location()).toBe("/customers"));
+    await waitFor(() => expect(at()).toBe("/customers"));
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ phone: "(415) 555-0134", contactPreference: "WhatsApp", businessId: 3 });
   });
 
   test("a failed save shows 'Error creating customer. Please try again.' with the server's reason", async () => {
     routes["GET /api/business/GetMyBusinesses"] = { body: [BAKERY] };
     routes["POST /api/customer/CreateCustomer"] = { status: 409, body: { error: "+14155550134 is already subscribed to Sunrise Bakery.", code: "conflict" } };
-    const { container, findByText, location } = renderAt("/customers/add");
+    const { container, findByText, at } = renderAt("/customers/add");
     await waitFor(() => expect(container.querySelector<HTMLSelectElement>("select[name=businessId]")?.value).toBe("3"));
     fireEvent.change(phoneInput(container), { target: { value: "4155550134" } });
     fireEvent.click(radio(container, "SMS"));
@@ -124,7 +95,7 @@ describe("customer form: add", () => {
     fireEvent.submit(container.querySelector("form")!);
     expect(await findByText(CREATE_CUSTOMER_FAILED)).toBeTruthy();
     expect(container.textContent).toContain("already subscribed to Sunrise Bakery");
-    expect(location()).toBe("/customers/add");
+    expect(at()).toBe("/customers/add");
   });
 
   test("the server's field message is shown under the field", async () => {
@@ -155,7 +126,7 @@ describe("customer form: edit", () => {
     routes["GET /api/customer/GetCustomerById"] = { body: CUSTOMER };
     routes["PUT /api/customer/UpdateCustomer"] = { body: CUSTOMER };
     routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
-    const { container, location } = renderAt("/customers/edit/9");
+    const { container, at } = renderAt("/customers/edit/9");
     await waitFor(() => expect(phoneInput(container)?.value).toBe("+14155550134"));
     expect(radio(container, "WhatsApp").checked).toBe(true);
     expect(container.querySelector("select[name=businessId]")).toBeNull();
@@ -166,7 +137,7 @@ describe("customer form: edit", () => {
     fireEvent.click(radio(container, "SMS"));
     await waitFor(() => expect(submitButton(container).disabled).toBe(false));
     fireEvent.submit(container.querySelector("form")!);
-    await waitFor(() => expect(location()).toBe("/customers"));
+    await waitFor(() => expect(at()).toBe("/customers"));
     const put = calls.find((c) => c.method === "PUT")!;
     expect(put.url).toBe("/api/customer/UpdateCustomer?id=9");
     expect(put.body).toEqual({ phone: "415 555 0199", contactPreference: "SMS" });
@@ -174,7 +145,7 @@ describe("customer form: edit", () => {
 
   test("a failed update shows 'Error updating customer. Please try again.'", async () => {
     routes["GET /api/customer/GetCustomerById"] = { body: CUSTOMER };
-    routes["PUT /api/customer/UpdateCustomer"] = "network";
+    routes["PUT /api/customer/UpdateCustomer"] = { network: true };
     const { container, findByText } = renderAt("/customers/edit/9");
     await waitFor(() => expect(phoneInput(container)?.value).toBe("+14155550134"));
     fireEvent.submit(container.querySelector("form")!);
@@ -184,8 +155,8 @@ describe("customer form: edit", () => {
   test("a record that cannot be loaded sends the user back to the list", async () => {
     routes["GET /api/customer/GetCustomerById"] = { status: 404, body: { error: "Customer not found." } };
     routes["GET /api/customer/GetAllCustomers"] = { body: [] };
-    const { location } = renderAt("/customers/edit/77");
-    await waitFor(() => expect(location()).toBe("/customers"));
+    const { at } = renderAt("/customers/edit/77");
+    await waitFor(() => expect(at()).toBe("/customers"));
   });
 });
 
@@ -215,10 +186,9 @@ describe("customers list", () => {
   test("delete asks naming the phone number, then reloads; a failure shows the spec's alert", async () => {
     routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
     routes["DELETE /api/customer/DeleteCustomer"] = { body: { message: "Customer deleted." } };
-    const confirm = jest.spyOn(window, "confirm").mockImplementation(() => true);
     const { findByText, findByLabelText } = renderAt("/customers");
     fireEvent.click(await findByLabelText("Delete +14155550134"));
-    expect(confirm).toHaveBeenCalledWith(deleteConfirmText("+14155550134"));
+    expect(api.confirms).toEqual([deleteConfirmText("+14155550134")]);
     expect(deleteConfirmText("+14155550134")).toContain("+14155550134");
     await waitFor(() => expect(calls.filter((c) => c.url === "/api/customer/GetAllCustomers")).toHaveLength(2));
     expect(calls.find((c) => c.method === "DELETE")?.url).toBe("/api/customer/DeleteCustomer?id=9");
@@ -230,7 +200,7 @@ describe("customers list", () => {
 
   test("declining the confirmation deletes nothing", async () => {
     routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
-    jest.spyOn(window, "confirm").mockImplementation(() => false);
+    api.confirmAnswer = false;
     const { findByLabelText } = renderAt("/customers");
     fireEvent.click(await findByLabelText("Delete +14155550134"));
     expect(calls.some((c) => c.method === "DELETE")).toBe(false);

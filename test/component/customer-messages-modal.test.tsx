@@ -4,37 +4,25 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render } from "@testing-library/react";
 import type { CustomerMessage } from "../../web/api/broadcasts.ts";
 import { CustomerMessagesModal } from "../../web/components/CustomerMessagesModal.tsx";
+import { type Answer, mockApi } from "../helpers/mock-api.ts";
 
-type Answer = { status?: number; body?: unknown; network?: boolean };
-
-let urls: string[] = [];
-let reply: Answer | (() => Promise<Answer>) = { body: [] };
+const api = mockApi();
+const urls = () => api.calls.map((c) => c.url);
 let closed = 0;
-const realFetch = globalThis.fetch;
 const realConsoleError = console.error;
 const realTZ = process.env.TZ;
 
 beforeEach(() => {
   // Dates are shown in local time: pin it so the expected strings are exact.
   process.env.TZ = "America/New_York";
-  urls = [];
   closed = 0;
-  reply = { body: [] };
-  globalThis.fetch = (async (input: RequestInfo | URL) => {
-    urls.push(String(input));
-    const r = typeof reply === "function" ? await reply() : reply;
-    if (r.network) throw new TypeError("Failed to fetch");
-    const status = r.status ?? 200;
-    const text = r.body === undefined || r.body === null ? "" : JSON.stringify(r.body);
-    return { ok: status < 300, status, statusText: "", text: async () => text } as unknown as Response;
-  }) as typeof fetch;
+  api.fallback = { body: [] };
   console.error = () => {};
   localStorage.setItem("token", "owner-token");
 });
 
 afterEach(() => {
   cleanup();
-  globalThis.fetch = realFetch;
   console.error = realConsoleError;
   localStorage.clear();
   if (realTZ === undefined) delete process.env.TZ;
@@ -73,12 +61,12 @@ describe("CustomerMessagesModal", () => {
     expect(view.getByRole("dialog", { name: "Customer Messages" })).toBe(dialog);
     expect(view.getByRole("heading", { level: 2 }).textContent).toBe("Customer Messages");
     expect(view.getByText("+14155550123")).toBeTruthy();
-    expect(urls).toEqual(["/api/customer/GetCustomerMessages?customerId=12"]);
+    expect(urls()).toEqual(["/api/customer/GetCustomerMessages?customerId=12"]);
   });
 
   test("loading: a spinner until the answer comes", async () => {
     let release!: (a: Answer) => void;
-    reply = () => new Promise<Answer>((r) => (release = r));
+    api.fallback = () => new Promise<Answer>((r) => (release = r));
     const view = await open();
     expect(view.getByRole("status").textContent).toContain("Loading messages...");
     release({ body: [] });
@@ -98,19 +86,19 @@ describe("CustomerMessagesModal", () => {
     ["a 404", { status: 404, body: { error: "Customer not found.", code: "not_found" } }],
     ["no connection", { network: true }],
   ] as const)("error (%s): 'Failed to load customer messages. Please try again.', and Try again reloads", async (_name, answer) => {
-    reply = answer as Answer;
+    api.fallback = answer as Answer;
     const view = await open();
     expect(view.getByRole("alert").textContent).toBe("Failed to load customer messages. Please try again.");
-    reply = { body: [msg()] };
+    api.fallback = { body: [msg()] };
     fireEvent.click(view.getByRole("button", { name: "Try again" }));
     await settle();
     expect(view.queryByRole("alert")).toBeNull();
     expect(view.getByText("1 message(s) found")).toBeTruthy();
-    expect(urls.length).toBe(2);
+    expect(urls().length).toBe(2);
   });
 
   test("results: count, 'Sorted by most recent', and each message in the server's order", async () => {
-    reply = {
+    api.fallback = {
       body: [
         msg({ businessName: "Sunrise Bakery", status: "Sent", messageType: "WhatsApp", sentAt: "2026-11-22T20:04:00.000Z" }),
         msg({ businessName: "Corner Salon", status: "Delivered", sentAt: "2026-03-05T09:30:00.000Z" }),
@@ -128,7 +116,7 @@ describe("CustomerMessagesModal", () => {
   });
 
   test("status badges: Sent green, Delivered yellow, Failed red, Queued grey", async () => {
-    reply = { body: (["Sent", "Delivered", "Failed", "Queued"] as const).map((status) => msg({ status })) };
+    api.fallback = { body: (["Sent", "Delivered", "Failed", "Queued"] as const).map((status) => msg({ status })) };
     const view = await open();
     const badges = [...view.container.querySelectorAll(".msg-status")].map((b) => [b.textContent, b.className]);
     expect(badges).toEqual([
@@ -140,7 +128,7 @@ describe("CustomerMessagesModal", () => {
   });
 
   test("date and time in US English: short month, day, year and time (local)", async () => {
-    reply = {
+    api.fallback = {
       body: [
         msg({ sentAt: "2026-11-22T20:04:00.000Z" }),
         msg({ sentAt: "2026-07-04T04:30:00.000Z" }),
@@ -154,7 +142,7 @@ describe("CustomerMessagesModal", () => {
   });
 
   test("images: http(s) URLs as is, anything else relative to the site origin; hidden if they fail to load", async () => {
-    reply = {
+    api.fallback = {
       body: [
         msg({ imageUrl: "https://cdn.example.com/promo.jpg" }),
         msg({ imageUrl: "http://cdn.example.com/a.png" }),
@@ -177,7 +165,7 @@ describe("CustomerMessagesModal", () => {
   });
 
   test("an error message, when present, is labelled 'Error'", async () => {
-    reply = { body: [msg({ status: "Failed", errorMessage: "Unreachable destination handset." }), msg()] };
+    api.fallback = { body: [msg({ status: "Failed", errorMessage: "Unreachable destination handset." }), msg()] };
     const view = await open();
     const errors = [...view.container.querySelectorAll(".msg-error")];
     expect(errors.length).toBe(1);
@@ -186,7 +174,7 @@ describe("CustomerMessagesModal", () => {
   });
 
   test("the list is the scroll area (max-height 600px in the stylesheet)", async () => {
-    reply = { body: [msg()] };
+    api.fallback = { body: [msg()] };
     const view = await open();
     const list = view.getByRole("list", { name: "Messages" });
     expect(list.className).toBe("msg-list");

@@ -9,6 +9,7 @@ import { SMS_DISCLOSURE, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.
 import { QrModal } from "../../web/components/QrModal.tsx";
 import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../web/pages/PrintPoster.tsx";
 import { token } from "../../web/state/session.ts";
+import { mockApi } from "../helpers/mock-api.ts";
 
 const FAILED = "Failed to load QR code image. Please try again.";
 
@@ -30,7 +31,7 @@ const BUSINESS: PublicBusiness = {
 
 const realOpen = window.open;
 const realPrint = window.print;
-const realFetch = globalThis.fetch;
+const api = mockApi();
 let opened: string[] = [];
 let printed = 0;
 let clipboard: string[] = [];
@@ -56,7 +57,6 @@ afterEach(() => {
   jest.useRealTimers();
   window.open = realOpen;
   window.print = realPrint;
-  globalThis.fetch = realFetch;
   token.value = null;
   document.body.className = "";
 });
@@ -167,11 +167,10 @@ describe("QrModal", () => {
 
 describe("PrintPosterPage", () => {
   function mockBusiness(business: PublicBusiness | null) {
-    globalThis.fetch = (async (input: RequestInfo | URL) => {
-      expect(String(input)).toBe(`/api/business/GetBusinessById?id=${business?.id ?? 99}`);
-      if (!business) return new Response(JSON.stringify({ error: "Business not found.", code: "not_found" }), { status: 404 });
-      return new Response(JSON.stringify(business), { status: 200, headers: { "content-type": "application/json" } });
-    }) as typeof fetch;
+    api.routes["GET /api/business/GetBusinessById"] = (call) => {
+      expect(call.url).toBe(`/api/business/GetBusinessById?id=${business?.id ?? 99}`);
+      return business ? { body: business } : { status: 404, body: { error: "Business not found.", code: "not_found" } };
+    };
   }
 
   test("the poster: name, headline, QR, message, deal by type, opt-out note, disclosure; no nav", async () => {

@@ -6,11 +6,10 @@ import { Route, Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { consentText } from "../../src/schemas/consent.ts";
 import { SUBSCRIBE_NOT_FOUND_TITLE, SubscribePage } from "../../web/pages/Subscribe.tsx";
+import { type Reply, mockApi } from "../helpers/mock-api.ts";
 
-type Reply = { status?: number; body?: unknown; headers?: Record<string, string> };
-let calls: { method: string; url: string; body: any }[] = [];
-let routes: Record<string, Reply> = {};
-const realFetch = globalThis.fetch;
+const api = mockApi();
+const { calls, routes } = api;
 
 const BUSINESS = {
   id: 5,
@@ -29,20 +28,13 @@ const BUSINESS = {
 };
 
 beforeEach(() => {
-  calls = [];
-  routes = { "GET /api/business/GetBusinessById": { body: BUSINESS } };
-  globalThis.fetch = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const method = (init.method ?? "GET").toUpperCase();
-    const url = String(input);
-    calls.push({ method, url, body: typeof init.body === "string" ? JSON.parse(init.body) : undefined });
-    const r = routes[`${method} ${url.split("?")[0]}`] ?? { status: 404, body: { error: "Not found." } };
-    return new Response(JSON.stringify(r.body ?? {}), { status: r.status ?? 200, headers: { "content-type": "application/json", ...r.headers } });
-  }) as typeof fetch;
+  routes["GET /api/business/GetBusinessById"] = { body: BUSINESS };
+  // Anything a test does not name answers 404, as the server does.
+  api.fallback = { status: 404, body: { error: "Not found." } };
 });
 
 afterEach(() => {
   cleanup();
-  globalThis.fetch = realFetch;
 });
 
 function renderAt(search: string) {
@@ -128,6 +120,6 @@ describe("subscribe page", () => {
     fireEvent.click(container.querySelector("input[value=SMS]")!);
     fireEvent.submit(container.querySelector("form")!);
     expect(await findByText(SUBSCRIBE_NOT_FOUND_TITLE)).toBeTruthy();
-    await waitFor(() => expect(container.querySelector("form")).toBeNull());
+    await waitFor(() => expect(container.querySelector("form") === null).toBe(true));
   });
 });

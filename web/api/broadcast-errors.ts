@@ -1,5 +1,6 @@
 // What the broadcast screen says when a request fails or the server answers without a message (spec sections 7
 // and 8). Pure: an error or a response in, a toast's title and text out.
+import { NOT_YOUR_BUSINESS, SESSION_EXPIRED as SESSION_EXPIRED_TEXT } from "../../src/schemas/texts.ts";
 import { ApiError, CONNECTION_ERROR } from "./client.ts";
 
 export { CONNECTION_ERROR };
@@ -16,9 +17,7 @@ export const BROADCAST_DEFAULT = "Failed to send broadcast message. Please try a
 export const INVALID_REQUEST = "Invalid Request";
 export const INVALID_REQUEST_DEFAULT = "Invalid request. Please check your input.";
 export const SESSION_EXPIRED = "Session Expired";
-export const SESSION_EXPIRED_TEXT = "Your session has expired. Please log in again.";
 export const PERMISSION_DENIED = "Permission Denied";
-export const PERMISSION_DENIED_TEXT = "You can only broadcast messages for businesses you created.";
 export const CONNECTION_TITLE = "Connection Error";
 
 /** Spec section 7: the 200 answers that are not a success. */
@@ -55,7 +54,7 @@ export function broadcastErrorToast(err: unknown): ToastText {
     case 401:
       return { title: SESSION_EXPIRED, message: SESSION_EXPIRED_TEXT };
     case 403:
-      return { title: PERMISSION_DENIED, message: PERMISSION_DENIED_TEXT };
+      return { title: PERMISSION_DENIED, message: NOT_YOUR_BUSINESS };
     default:
       return { title: BROADCAST_FAILED, message: text ?? BROADCAST_DEFAULT };
   }
@@ -95,6 +94,6 @@ export function retryErrorToast(err: unknown): ToastText {
   if (!(err instanceof ApiError)) return { title: RETRY_FAILED, message: RETRY_DEFAULT };
   if (err.status === 0) return { title: CONNECTION_TITLE, message: CONNECTION_ERROR };
   if (err.status === 401) return { title: SESSION_EXPIRED, message: SESSION_EXPIRED_TEXT };
-  if (err.status === 403) return { title: PERMISSION_DENIED, message: PERMISSION_DENIED_TEXT };
+  if (err.status === 403) return { title: PERMISSION_DENIED, message: NOT_YOUR_BUSINESS };
   return { title: RETRY_FAILED, message: bodyErrorText(err.body) ?? RETRY_DEFAULT };
 }

@@ -1,21 +1,11 @@
-import type { Business, PublicBusiness } from "../../src/schemas/businesses.ts";
+import type * as v from "valibot";
+import type { Business, PublicBusiness, businessSchema } from "../../src/schemas/businesses.ts";
 import { api } from "./client.ts";
 
 // Typed wrappers for the spec's /api/business/* calls (section 7).
 
-/** The body of CreateBusiness and UpdateBusiness. */
-export interface BusinessBody {
-  name: string;
-  businessTypeId: number;
-  address: string;
-  phone: string;
-  sampleProductText: string;
-  qrMessage: string;
-  successMessage: string;
-  isActive: boolean;
-  logoImagePath: string | null;
-  sampleImagePath: string | null;
-}
+/** The body of CreateBusiness and UpdateBusiness: every field the server's schema reads. */
+export type BusinessBody = Required<v.InferInput<typeof businessSchema>>;
 
 const q = (id: number | string) => encodeURIComponent(String(id));
 

@@ -68,7 +68,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   try {
     parsed = text ? JSON.parse(text) : null;
   } catch {
-    // plain-text body: keep it as a string
+    // A plain-text body (a proxy's error page, a bare sentence) stays a string for serverMessage to judge.
   }
   if (!res.ok) throw new ApiError(res.status, serverMessage(parsed) ?? res.statusText, parsed);
   return parsed as T;

@@ -1,6 +1,7 @@
 import type { Business, PublicBusiness } from "../../src/schemas/businesses.ts";
-import type { CustomerView } from "../../src/schemas/customer-admin.ts";
-import type { ContactPreference } from "../../src/schemas/customers.ts";
+import type * as v from "valibot";
+import type { CustomerView, createCustomerSchema } from "../../src/schemas/customer-admin.ts";
+import type { customerSchema } from "../../src/schemas/customers.ts";
 import type { PublicSource, SubscribeResponse } from "../../src/schemas/subscriptions.ts";
 import { api } from "./client.ts";
 
@@ -8,15 +9,15 @@ import { api } from "./client.ts";
 // screens need.
 const q = (id: number | string) => encodeURIComponent(String(id));
 
-export interface CustomerBody {
-  phone: string;
-  contactPreference: ContactPreference;
-}
+/** The body of UpdateCustomer (and the subscribe form's fields), as the server's schema outputs it. */
+export type CustomerBody = v.InferOutput<typeof customerSchema>;
+/** CreateCustomer also names which of the owner's businesses the person joins. */
+export type CreateCustomerBody = v.InferOutput<typeof createCustomerSchema>;
 
 export const customerApi = {
   list: () => api.get<CustomerView[]>("/api/customer/GetAllCustomers"),
   get: (id: number | string) => api.get<CustomerView>(`/api/customer/GetCustomerById?id=${q(id)}`),
-  create: (body: CustomerBody & { businessId: number }) => api.post<CustomerView>("/api/customer/CreateCustomer", body),
+  create: (body: CreateCustomerBody) => api.post<CustomerView>("/api/customer/CreateCustomer", body),
   update: (id: number | string, body: CustomerBody) => api.put<CustomerView>(`/api/customer/UpdateCustomer?id=${q(id)}`, body),
   remove: (id: number | string) => api.del<{ message: string }>(`/api/customer/DeleteCustomer?id=${q(id)}`),
 };

@@ -1,11 +1,12 @@
-import type { PublicUser } from "../../src/schemas/auth.ts";
-import type { BusinessType } from "../../src/schemas/business-types.ts";
+import type { PublicUser, registerSchema } from "../../src/schemas/auth.ts";
+import type * as v from "valibot";
+import type { BusinessType, businessTypeSchema } from "../../src/schemas/business-types.ts";
 import { api } from "./client.ts";
 
 // Typed wrappers for the spec's API paths (section 7).
 export const authApi = {
   login: (email: string, password: string) => api.post<{ token: string; user: PublicUser }>("/api/auth/Login", { email, password }),
-  register: (body: { firstName: string; lastName: string; email: string; password: string }) =>
+  register: (body: v.InferOutput<typeof registerSchema>) =>
     api.post<{ message: string; user: PublicUser }>("/api/auth/Register", body),
   currentUser: () => api.get<PublicUser>("/api/auth/GetCurrentUser"),
   logout: () => api.post<{ message: string }>("/api/auth/Logout"),
@@ -14,11 +15,8 @@ export const authApi = {
     api.post<{ message: string }>("/api/auth/ResetPassword", { token, newPassword }),
 };
 
-export interface BusinessTypeBody {
-  name: string;
-  description: string;
-  isActive: boolean;
-}
+/** The body of CreateBusinessType and UpdateBusinessType, as the server's schema reads it. */
+export type BusinessTypeBody = Required<v.InferInput<typeof businessTypeSchema>>;
 
 export const businessTypeApi = {
   list: () => api.get<BusinessType[]>("/api/businesstype/GetAllBusinessTypes"),

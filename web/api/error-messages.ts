@@ -1,10 +1,13 @@
 // What the account screens say when a request fails (spec section 8). Pure: an error in, a sentence out.
+import { RESET_TOKEN_INVALID, RESET_TOKEN_MISSING } from "../../src/schemas/auth.ts";
+import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
 import { ApiError, CONNECTION_ERROR } from "./client.ts";
 
 export { CONNECTION_ERROR };
+// The server's own sentences, under the names the account screens use.
+export { INVALID_LOGIN as LOGIN_BAD_CREDENTIALS, RESET_TOKEN_INVALID as RESET_INVALID, RESET_TOKEN_MISSING as RESET_MISSING_TOKEN };
 
 export const LOGIN_FAILED = "Login Failed";
-export const LOGIN_BAD_CREDENTIALS = "Invalid email or password. Please check your credentials and try again.";
 export const LOGIN_DEFAULT = "Login failed. Please try again.";
 
 export const REGISTRATION_FAILED = "Registration Failed";
@@ -16,9 +19,7 @@ export const FORGOT_INVALID = "Invalid email address.";
 export const FORGOT_DEFAULT = "Failed to send reset instructions. Please try again.";
 
 export const RESET_FAILED = "Reset Failed";
-export const RESET_INVALID = "Invalid or expired reset token. Please request a new password reset.";
 export const RESET_DEFAULT = "Failed to reset password. Please try again.";
-export const RESET_MISSING_TOKEN = "Invalid or missing reset token. Please request a new password reset.";
 
 interface Failure {
   /** HTTP status; 0 = the server could not be reached; -1 = not an API failure at all. */
@@ -53,7 +54,7 @@ function failure(err: unknown): Failure {
 /** Login (toast 'Login Failed'). */
 export function loginErrorMessage(err: unknown): string {
   const { status, text } = failure(err);
-  if (status === 401) return LOGIN_BAD_CREDENTIALS;
+  if (status === 401) return INVALID_LOGIN;
   if (status === 0) return CONNECTION_ERROR;
   return text ?? LOGIN_DEFAULT;
 }
@@ -81,7 +82,7 @@ export function forgotPasswordErrorMessage(err: unknown): string {
 /** Reset password (toast 'Reset Failed'); a 429 reads the server's sentence, as for forgot password. */
 export function resetPasswordErrorMessage(err: unknown): string {
   const { status, text } = failure(err);
-  if (status === 400) return text ?? RESET_INVALID;
+  if (status === 400) return text ?? RESET_TOKEN_INVALID;
   if (status === 0) return CONNECTION_ERROR;
   if (status === 429 && text) return text;
   return RESET_DEFAULT;

@@ -51,7 +51,7 @@ export function Dialog({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // Tab stays inside the dialog.
+  // Tab wraps inside the dialog: the page behind is covered, so the keyboard must not reach it either.
   const trapTab = useCallback((e: ReactKeyboardEvent<HTMLDivElement>) => {
     if (e.key !== "Tab" || !dialogRef.current) return;
     const items = [...dialogRef.current.querySelectorAll<HTMLElement>(FOCUSABLE)];

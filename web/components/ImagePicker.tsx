@@ -1,14 +1,12 @@
 import { useId, useRef } from "react";
+import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../../src/schemas/texts.ts";
 import { checkImageByContent } from "../image-file.ts";
 import { FieldNotes, notesIds } from "./form.tsx";
 import { ImageFileInput } from "./ImageFileInput.tsx";
 
-export const INVALID_IMAGE_FILE = "Please select a valid image file (JPG, PNG, GIF, BMP)";
-export const IMAGE_FILE_TOO_LARGE = "File size cannot exceed 5MB";
-
 /** Why `file` cannot be uploaded (by its first bytes, like the server), or null. */
 export function checkImageFile(file: File): Promise<string | null> {
-  return checkImageByContent(file, { invalid: INVALID_IMAGE_FILE, tooLarge: IMAGE_FILE_TOO_LARGE });
+  return checkImageByContent(file, { invalid: INVALID_IMAGE, tooLarge: IMAGE_TOO_LARGE });
 }
 
 /** What one image slot of a form holds: the stored path, or a chosen file (with its preview) waiting to be uploaded. */

@@ -1,4 +1,6 @@
 import { useMemo } from "react";
+import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
+import { DEFAULT_DEAL_TEXT, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
 
 const SIZE = 25;
 
@@ -61,9 +63,9 @@ export function PosterMockup() {
       </div>
       <p className="poster-headline">Get our deals first!</p>
       <FakeQr />
-      <p className="poster-message">Scan this QR code to get notified of promotions, offers and deals!</p>
-      <p className="poster-deal">SPECIAL OFFER: 25% OFF your next purchase!</p>
-      <p className="poster-note">To unsubscribe, reply with a Unsubscribe message</p>
+      <p className="poster-message">{DEFAULT_QR_MESSAGE}</p>
+      <p className="poster-deal">{DEFAULT_DEAL_TEXT}</p>
+      <p className="poster-note">{UNSUBSCRIBE_NOTE}</p>
     </figure>
   );
 }

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
 import { initials, subscribeLink } from "../../src/schemas/poster-text.ts";
+import { paths } from "../paths.ts";
 import { isAuthenticated } from "../state/session.ts";
 import { Dialog } from "./Dialog.tsx";
 import "../styles/qr.css";
@@ -20,9 +21,6 @@ export function mediaUrl(path: string): string {
   return /^(https?:)?\/\//i.test(path) || path.startsWith("/") ? path : `/${path}`;
 }
 
-export function printUrl(businessId: number): string {
-  return `/print/${businessId}`;
-}
 
 /** Logo image, or the initials when there is none (or it fails to load). */
 export function BusinessBadge({ business, className = "" }: { business: PublicBusiness; className?: string }) {
@@ -85,9 +83,9 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
   }
 
   function onPrint() {
-    const win = window.open(printUrl(business.id), "_blank");
+    const win = window.open(paths.print(business.id), "_blank");
     // A blocked pop-up: print from this tab instead.
-    if (!win) window.location.assign(printUrl(business.id));
+    if (!win) window.location.assign(paths.print(business.id));
   }
 
   function retry() {

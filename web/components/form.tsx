@@ -1,28 +1,51 @@
 import { type ReactNode, useId, useMemo, useState } from "react";
-import { Link } from "wouter";
 import type * as v from "valibot";
 import { check, type FieldErrors } from "../../src/schemas/check.ts";
+import { maxLengths } from "./schema-limits.ts";
+
+/**
+ * What a control holds for each field of a schema's output: booleans as booleans (a checkbox), a choice among strings
+ * as that choice or "" (nothing chosen yet), anything else as the string typed or selected. Forms type their values
+ * with it, so a field added to a schema is a compile error in every form's initial values until the form handles it.
+ */
+export type FormValue<Out> = [NonNullable<Out>] extends [boolean]
+  ? boolean
+  : [NonNullable<Out>] extends [string]
+    ? string extends NonNullable<Out>
+      ? string
+      : NonNullable<Out> | ""
+    : string;
+export type FormValues<S extends v.GenericSchema> = { -readonly [K in keyof v.InferOutput<S>]-?: FormValue<v.InferOutput<S>[K]> };
 
 /**
  * Form state validated by the same valibot schema the API uses. Errors show once the form was submitted
- * (spec section 4: the 'submitted' flag) or once a field was touched; no request is sent while invalid.
+ * (spec section 4: the 'submitted' flag) or once a field was touched; no request is sent while invalid. The initial
+ * values are typed from the schema (NoInfer: the schema decides the shape, not the values passed).
  */
-export function useForm<S extends v.GenericSchema, T extends Record<string, unknown>>(schema: S, initial: T) {
+export function useForm<S extends v.GenericSchema, T extends Record<string, unknown> = FormValues<S>>(schema: S, initial: NoInfer<T>) {
   const [values, setValues] = useState<T>(initial);
   const [submitted, setSubmitted] = useState(false);
   const [touched, setTouched] = useState<Record<string, boolean>>({});
+  // The server's field errors of a 400 (a phone number libphonenumber refuses): shown until the field changes.
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
   const result = useMemo(() => check(schema, values), [schema, values]);
+  const limits = useMemo(() => maxLengths(schema), [schema]);
   const errors: FieldErrors = result.ok ? {} : result.errors;
 
   function set<K extends keyof T>(key: K, value: T[K]) {
     setValues((old) => ({ ...old, [key]: value }));
+    setServerErrors((old) => {
+      if (!(key in old)) return old;
+      const { [key as string]: _, ...rest } = old;
+      return rest;
+    });
   }
   function touch(key: keyof T & string) {
     setTouched((old) => (old[key] ? old : { ...old, [key]: true }));
   }
   /** The message to show under a field right now, if any. */
   function error(key: keyof T & string): string | undefined {
-    return submitted || touched[key] ? errors[key] : undefined;
+    return (submitted || touched[key] ? errors[key] : undefined) ?? serverErrors[key];
   }
 
   return {
@@ -36,15 +59,22 @@ export function useForm<S extends v.GenericSchema, T extends Record<string, unkn
       setValues(next);
       setSubmitted(false);
       setTouched({});
+      setServerErrors({});
     },
     touch,
     error,
-    /** One field's name, value, error and handlers, for a field component: `<EmailField {...form.bind("email")} />`. */
+    /** Field messages the server sent back (a 400's `fields`), each shown until its field is changed. */
+    setServerErrors,
+    /**
+     * One field's name, value, error, handlers and the schema's length limit, for a field component:
+     * `<EmailField {...form.bind("email")} />`.
+     */
     bind<K extends keyof T & string>(key: K) {
       return {
         name: key,
         value: values[key],
         error: error(key),
+        max: limits[key],
         onChange: (value: T[K]) => set(key, value),
         onBlur: () => touch(key),
       };
@@ -57,13 +87,14 @@ export function useForm<S extends v.GenericSchema, T extends Record<string, unkn
   };
 }
 
-/** What a text field component takes from `form.bind(key)` (or the same props written out). */
-export interface BoundText {
-  value: string;
+/** What a field component takes from `form.bind(key)` (or the same props written out). */
+export interface Bound<V> {
+  value: V;
   error?: string;
-  onChange: (value: string) => void;
+  onChange: (value: V) => void;
   onBlur: () => void;
 }
+export type BoundText = Bound<string>;
 
 interface FieldProps {
   label: string;
@@ -119,55 +150,6 @@ export function ErrorSummary({ errors, show }: { errors: FieldErrors; show: bool
           <li key={m}>{m}</li>
         ))}
       </ul>
-    </div>
-  );
-}
-
-/** A primary submit button that shows a spinner and `busyLabel`, and refuses clicks, while a request is in flight. */
-export function SubmitButton({
-  busy,
-  label,
-  busyLabel,
-  disabled = false,
-  className,
-}: {
-  busy: boolean;
-  label: string;
-  busyLabel: string;
-  /** Refused even when not busy (e.g. while the form is invalid). */
-  disabled?: boolean;
-  /** Added after "btn btn-primary". */
-  className?: string;
-}) {
-  return (
-    <button type="submit" className={`btn btn-primary${className ? ` ${className}` : ""}`} disabled={disabled || busy} aria-busy={busy}>
-      {busy && <span className="spinner" aria-hidden="true" />}
-      {busy ? busyLabel : label}
-    </button>
-  );
-}
-
-/** The foot of an add/edit form: Cancel (back to `cancelHref`) and the submit, refused while invalid or saving. */
-export function FormActions({
-  cancelHref,
-  saving,
-  valid,
-  label,
-  className,
-}: {
-  cancelHref: string;
-  saving: boolean;
-  valid: boolean;
-  label: string;
-  /** Added after "form-actions". */
-  className?: string;
-}) {
-  return (
-    <div className={`form-actions${className ? ` ${className}` : ""}`}>
-      <Link href={cancelHref} className="btn btn-secondary">
-        Cancel
-      </Link>
-      <SubmitButton busy={saving} disabled={!valid} label={label} busyLabel="Saving..." />
     </div>
   );
 }

@@ -1,33 +1,37 @@
-import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from "react";
+import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { countSegments } from "../../src/schemas/sms-segments.ts";
+import { MESSAGE_REQUIRED } from "../../src/schemas/texts.ts";
 import { BUSINESS_LOAD_FAILED, broadcastErrorToast, publishOutcome } from "../api/broadcast-errors.ts";
 import { broadcastApi, type SubscriberCount } from "../api/broadcasts.ts";
 import { BroadcastHistory } from "../components/broadcast/BroadcastHistory.tsx";
 import { type ChosenImage, checkBroadcastImage, ImageField } from "../components/broadcast/ImageField.tsx";
-import { MessageCounter } from "../components/broadcast/MessageCounter.tsx";
 import { MessagePreview } from "../components/broadcast/MessagePreview.tsx";
 import { RecipientsLine } from "../components/broadcast/RecipientsLine.tsx";
-import { FieldNotes } from "../components/form.tsx";
+import { MessageTextField } from "../components/broadcast/MessageTextField.tsx";
+import { SubmitButton } from "../components/FormActions.tsx";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";
 import "../styles/broadcast.css";
 
-export const MESSAGE_PLACEHOLDER = "Enter your message to send to all customers...";
-export const MESSAGE_REQUIRED = "Message text is required";
 /** Spec section 9: after a successful broadcast, back to the owner's businesses after 1 s. */
 export const REDIRECT_DELAY_MS = 1000;
 /** Where the back arrow, Cancel and the post-send redirect go: the owner's businesses list. */
 export const BACK_PATH = paths.myBusiness;
 
-export const helpLine = (name: string | null) => `This message will be sent to all customers subscribed to ${name ?? "this business"}.`;
+function SendIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+      <path d="M22 2 11 13M22 2l-7 20-4-9-9-4 20-7z" />
+    </svg>
+  );
+}
 
 /** /businesses/broadcast/:id: write a message (and an optional image) and send it to every subscriber. */
 export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const params = useParams<{ id?: string }>();
   const businessId = idProp ?? params.id ?? "";
   const [, navigate] = useLocation();
-  const textId = useId();
 
   const [businessName, setBusinessName] = useState<string | null>(null);
   const [counts, setCounts] = useState<SubscriberCount | null>(null);
@@ -41,7 +45,8 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const textarea = useRef<HTMLTextAreaElement>(null);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  // The header's business name; the subscriber count for the recipients line (logged only when it fails).
+  // Neither read stops the screen: without the name the help line says "this business" (and a toast says why, spec
+  // section 8); without the count the recipients line is left out.
   useEffect(() => {
     let cancelled = false;
     broadcastApi.business(businessId).then(
@@ -130,8 +135,6 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     redirectTimer.current = setTimeout(() => navigate(BACK_PATH), REDIRECT_DELAY_MS);
   }
 
-  const describedBy = [`${textId}-help`, `${textId}-counter`, textError ? `${textId}-error` : ""].filter(Boolean).join(" ");
-
   return (
     <section className="container page bc-page">
       <header className="bc-header">
@@ -150,31 +153,16 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
 
       <div className="bc-layout">
         <form className="card bc-form" onSubmit={onSubmit} noValidate aria-label="Broadcast message">
-          <div className={`field${textError ? " has-error" : ""}`}>
-            <label htmlFor={textId}>
-              Message Text <span className="bc-required" aria-hidden="true">*</span>
-            </label>
-            <textarea
-              ref={textarea}
-              id={textId}
-              name="MessageText"
-              className="input bc-textarea"
-              placeholder={MESSAGE_PLACEHOLDER}
-              rows={6}
-              required
-              aria-required="true"
-              aria-invalid={!!textError}
-              aria-describedby={describedBy}
-              value={text}
-              disabled={sending}
-              onChange={(e) => setText(e.target.value)}
-            />
-            <MessageCounter id={`${textId}-counter`} text={message} count={count} />
-            <div id={`${textId}-help`} className="field-hint bc-help">
-              {helpLine(businessName)}
-            </div>
-            <FieldNotes id={textId} error={textError} />
-          </div>
+          <MessageTextField
+            ref={textarea}
+            value={text}
+            text={message}
+            count={count}
+            businessName={businessName}
+            error={textError}
+            disabled={sending}
+            onChange={setText}
+          />
 
           <ImageField image={image} error={imageError} disabled={busy} onChoose={chooseImage} onRemove={removeImage} />
 
@@ -184,21 +172,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
             <Link href={BACK_PATH} className="btn btn-secondary">
               Cancel
             </Link>
-            <button type="submit" className="btn btn-primary bc-send" disabled={busy} aria-busy={sending}>
-              {sending ? (
-                <>
-                  <span className="spinner" aria-hidden="true" />
-                  Sending...
-                </>
-              ) : (
-                <>
-                  <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
-                    <path d="M22 2 11 13M22 2l-7 20-4-9-9-4 20-7z" />
-                  </svg>
-                  Send Broadcast
-                </>
-              )}
-            </button>
+            <SubmitButton className="bc-send" busy={sending} disabled={leaving} label="Send Broadcast" busyLabel="Sending..." icon={<SendIcon />} />
           </div>
         </form>
 

@@ -1,10 +1,9 @@
 import { Link } from "wouter";
+import { UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
 import { Accordion, type AccordionItem } from "../components/Accordion.tsx";
 import { CONTACT_EMAIL, PRODUCT_NAME, paths } from "../paths.ts";
 import "../styles/marketing.css";
 
-/** The poster's own wording (spec section 1), quoted as printed. */
-const POSTER_UNSUBSCRIBE_NOTE = "To unsubscribe, reply with a Unsubscribe message";
 
 const NOTIFICATION_TYPES = [
   "Promotions",
@@ -26,7 +25,7 @@ const FAQ_ITEMS: AccordionItem[] = [
           phone number you enrolled. We record your request and stop sending you notifications from that sender.
         </p>
         <p>
-          The poster at the shop says the same: <q>{POSTER_UNSUBSCRIBE_NOTE}</q>. Changed your mind? Just subscribe
+          The poster at the shop says the same: <q>{UNSUBSCRIBE_NOTE}</q>. Changed your mind? Just subscribe
           again.
         </p>
       </>

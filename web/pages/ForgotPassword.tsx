@@ -1,11 +1,12 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { forgotPasswordSchema } from "../../src/schemas/auth.ts";
 import { REQUEST_FAILED, forgotPasswordErrorMessage } from "../api/error-messages.ts";
 import { authApi } from "../api/endpoints.ts";
-import { AuthCard, SubmitButton, useFocusFirstInvalid } from "../components/auth/AuthCard.tsx";
+import { AuthCard, SubmitButton } from "../components/auth/AuthCard.tsx";
 import { EmailField } from "../components/auth/EmailField.tsx";
 import { useForm } from "../components/form.tsx";
+import { useSubmit } from "../components/useSubmit.ts";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";
 import "../styles/auth.css";
@@ -15,12 +16,17 @@ export const FORGOT_REDIRECT_MS = 3000;
 
 export function ForgotPasswordPage() {
   const form = useForm(forgotPasswordSchema, { email: "" });
-  const [busy, setBusy] = useState(false);
-  const [attempt, setAttempt] = useState(0);
   const [sent, setSent] = useState<{ message: string; token?: string } | null>(null);
   const [, navigate] = useLocation();
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(formRef, attempt);
+  const { busy, onSubmit, formRef } = useSubmit(form, {
+    async send({ email }) {
+      const res = await authApi.forgotPassword(email);
+      notify.success("Email Sent", res.message);
+      setSent({ message: res.message, token: res.token || undefined });
+    },
+    fail: (err) => notify.error(REQUEST_FAILED, forgotPasswordErrorMessage(err)),
+    blocked: sent !== null,
+  });
 
   // Leaving the screen early (e.g. following the development link) cancels the redirect.
   useEffect(() => {
@@ -28,25 +34,6 @@ export function ForgotPasswordPage() {
     const timer = setTimeout(() => navigate(paths.login), FORGOT_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [sent, navigate]);
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (busy || sent) return;
-    if (!form.submit() || !form.output) {
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setBusy(true);
-    try {
-      const res = await authApi.forgotPassword(form.output.email);
-      notify.success("Email Sent", res.message);
-      setSent({ message: res.message, token: res.token || undefined });
-    } catch (err) {
-      notify.error(REQUEST_FAILED, forgotPasswordErrorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <AuthCard

@@ -1,11 +1,11 @@
-import { type FormEvent, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { loginSchema } from "../../src/schemas/auth.ts";
 import { LOGIN_FAILED, loginErrorMessage } from "../api/error-messages.ts";
-import { AuthCard, SubmitButton, useFocusFirstInvalid } from "../components/auth/AuthCard.tsx";
+import { AuthCard, SubmitButton } from "../components/auth/AuthCard.tsx";
 import { EmailField } from "../components/auth/EmailField.tsx";
 import { PasswordField } from "../components/auth/PasswordField.tsx";
 import { ErrorSummary, useForm } from "../components/form.tsx";
+import { useSubmit } from "../components/useSubmit.ts";
 import { paths } from "../paths.ts";
 import { login } from "../state/session.ts";
 import { notify } from "../state/toasts.ts";
@@ -13,30 +13,15 @@ import "../styles/auth.css";
 
 export function LoginPage() {
   const form = useForm(loginSchema, { email: "", password: "" });
-  const [busy, setBusy] = useState(false);
-  const [attempt, setAttempt] = useState(0);
   const [, navigate] = useLocation();
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(formRef, attempt);
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (busy) return;
-    if (!form.submit() || !form.output) {
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setBusy(true);
-    try {
-      await login(form.output.email, form.output.password);
-    } catch (err) {
-      notify.error(LOGIN_FAILED, loginErrorMessage(err));
-      setBusy(false);
-      return;
-    }
-    notify.success("Login Successful", "Welcome back! You have been logged in successfully.");
-    navigate(paths.home);
-  }
+  const { busy, onSubmit, formRef } = useSubmit(form, {
+    async send({ email, password }) {
+      await login(email, password);
+      notify.success("Login Successful", "Welcome back! You have been logged in successfully.");
+      navigate(paths.home);
+    },
+    fail: (err) => notify.error(LOGIN_FAILED, loginErrorMessage(err)),
+  });
 
   return (
     <AuthCard

@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
+import { BUSINESS_NOT_FOUND } from "../../src/schemas/texts.ts";
+import { BUSINESS_LOAD_FAILED } from "../api/broadcast-errors.ts";
 import {
   POSTER_FOOTER,
   POSTER_HEADLINE,
@@ -88,7 +90,7 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
 type State = { kind: "loading" } | { kind: "error"; message: string } | { kind: "ready"; business: PublicBusiness };
 
 /** /print/:id — the poster alone (no nav or footer), printed once the QR code has loaded. */
-export function PrintPosterPage({ id }: { id: string }) {
+export function PrintPosterPage({ id = "" }: { id?: string }) {
   const [state, setState] = useState<State>({ kind: "loading" });
   const [qrBroken, setQrBroken] = useState(false);
   const printed = useRef(false);
@@ -105,7 +107,7 @@ export function PrintPosterPage({ id }: { id: string }) {
   useEffect(() => {
     let live = true;
     if (!/^[1-9]\d{0,15}$/.test(id)) {
-      setState({ kind: "error", message: "Business not found." });
+      setState({ kind: "error", message: BUSINESS_NOT_FOUND });
       return;
     }
     api
@@ -113,7 +115,7 @@ export function PrintPosterPage({ id }: { id: string }) {
       .then((business) => live && setState({ kind: "ready", business }))
       .catch((e: unknown) => {
         if (!live) return;
-        const message = e instanceof ApiError && e.status === 404 ? "Business not found." : "Failed to load business information.";
+        const message = e instanceof ApiError && e.status === 404 ? BUSINESS_NOT_FOUND : BUSINESS_LOAD_FAILED;
         setState({ kind: "error", message });
       });
     return () => {

@@ -1,59 +1,28 @@
-import { type FormEvent, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { PASSWORD_MIN, registerSchema } from "../../src/schemas/auth.ts";
 import { REGISTRATION_FAILED, registerErrorMessage } from "../api/error-messages.ts";
 import { authApi } from "../api/endpoints.ts";
-import { AuthCard, SubmitButton, useFocusFirstInvalid } from "../components/auth/AuthCard.tsx";
+import { AuthCard, SubmitButton } from "../components/auth/AuthCard.tsx";
 import { EmailField } from "../components/auth/EmailField.tsx";
 import { PasswordField } from "../components/auth/PasswordField.tsx";
-import { ErrorSummary, Field, useForm } from "../components/form.tsx";
+import { ErrorSummary, useForm } from "../components/form.tsx";
+import { TextField } from "../components/TextFields.tsx";
+import { useSubmit } from "../components/useSubmit.ts";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";
 import "../styles/auth.css";
 
 export function RegisterPage() {
   const form = useForm(registerSchema, { firstName: "", lastName: "", email: "", password: "" });
-  const [busy, setBusy] = useState(false);
-  const [attempt, setAttempt] = useState(0);
   const [, navigate] = useLocation();
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(formRef, attempt);
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (busy) return;
-    if (!form.submit() || !form.output) {
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setBusy(true);
-    try {
-      await authApi.register(form.output);
-    } catch (err) {
-      notify.error(REGISTRATION_FAILED, registerErrorMessage(err));
-      setBusy(false);
-      return;
-    }
-    notify.success("Registration Successful", "Your account has been created successfully. Please login with your credentials.");
-    navigate(paths.login);
-  }
-
-  const text = (key: "firstName" | "lastName", label: string, autoComplete: string) => (
-    <Field label={label} error={form.error(key)}>
-      {(wiring) => (
-        <input
-          {...wiring}
-          name={key}
-          type="text"
-          autoComplete={autoComplete}
-          autoCapitalize="words"
-          value={form.values[key]}
-          onChange={(e) => form.set(key, e.target.value)}
-          onBlur={() => form.touch(key)}
-        />
-      )}
-    </Field>
-  );
+  const { busy, onSubmit, formRef } = useSubmit(form, {
+    async send(body) {
+      await authApi.register(body);
+      notify.success("Registration Successful", "Your account has been created successfully. Please login with your credentials.");
+      navigate(paths.login);
+    },
+    fail: (err) => notify.error(REGISTRATION_FAILED, registerErrorMessage(err)),
+  });
 
   return (
     <AuthCard
@@ -69,8 +38,8 @@ export function RegisterPage() {
       <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Register">
         <ErrorSummary errors={form.errors} show={form.submitted} />
         <div className="two-cols">
-          {text("firstName", "First name", "given-name")}
-          {text("lastName", "Last name", "family-name")}
+          <TextField label="First name" autoComplete="given-name" autoCapitalize="words" {...form.bind("firstName")} />
+          <TextField label="Last name" autoComplete="family-name" autoCapitalize="words" {...form.bind("lastName")} />
         </div>
         <EmailField {...form.bind("email")} />
         <PasswordField label="Password" hint={`At least ${PASSWORD_MIN} characters.`} autoComplete="new-password" {...form.bind("password")} />

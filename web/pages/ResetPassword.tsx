@@ -1,11 +1,12 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { PASSWORD_MIN, resetPasswordFormSchema } from "../../src/schemas/auth.ts";
 import { RESET_FAILED, RESET_MISSING_TOKEN, resetPasswordErrorMessage } from "../api/error-messages.ts";
 import { authApi } from "../api/endpoints.ts";
-import { AuthCard, SubmitButton, useFocusFirstInvalid } from "../components/auth/AuthCard.tsx";
+import { AuthCard, SubmitButton } from "../components/auth/AuthCard.tsx";
 import { PasswordField } from "../components/auth/PasswordField.tsx";
 import { useForm } from "../components/form.tsx";
+import { useSubmit } from "../components/useSubmit.ts";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";
 import "../styles/auth.css";
@@ -16,37 +17,23 @@ export const RESET_REDIRECT_MS = 2000;
 export function ResetPasswordPage() {
   const token = new URLSearchParams(useSearch()).get("token")?.trim() ?? "";
   const form = useForm(resetPasswordFormSchema, { password: "", confirmPassword: "" });
-  const [busy, setBusy] = useState(false);
-  const [attempt, setAttempt] = useState(0);
   const [done, setDone] = useState<string | null>(null);
   const [, navigate] = useLocation();
-  const formRef = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(formRef, attempt);
+  const { busy, onSubmit, formRef } = useSubmit(form, {
+    async send({ password }) {
+      const res = await authApi.resetPassword(token, password);
+      notify.success("Password Reset", res.message);
+      setDone(res.message);
+    },
+    fail: (err) => notify.error(RESET_FAILED, resetPasswordErrorMessage(err)),
+    blocked: done !== null || !token,
+  });
 
   useEffect(() => {
     if (done === null) return;
     const timer = setTimeout(() => navigate(paths.login), RESET_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [done, navigate]);
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (busy || done !== null || !token) return;
-    if (!form.submit() || !form.output) {
-      setAttempt((n) => n + 1);
-      return;
-    }
-    setBusy(true);
-    try {
-      const res = await authApi.resetPassword(token, form.output.password);
-      notify.success("Password Reset", res.message);
-      setDone(res.message);
-    } catch (err) {
-      notify.error(RESET_FAILED, resetPasswordErrorMessage(err));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   const footer = (
     <>

@@ -1,16 +1,17 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useSearch } from "wouter";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { consentText } from "../../src/schemas/consent.ts";
 import { editCustomerSchema } from "../../src/schemas/customer-admin.ts";
-import type { ContactPreference } from "../../src/schemas/customers.ts";
 import { publicSource } from "../../src/schemas/subscriptions.ts";
 import { ApiError, CONNECTION_ERROR } from "../api/client.ts";
 import { customerBusinessApi, imageUrl, subscriptionApi } from "../api/customers.ts";
 import { ContactPreferenceCards, initials } from "../components/ContactPreferenceCards.tsx";
-import { SubmitButton, useForm } from "../components/form.tsx";
+import { useForm } from "../components/form.tsx";
+import { SubmitButton } from "../components/FormActions.tsx";
 import { PhoneField } from "../components/PhoneField.tsx";
 import { Spinner } from "../components/Spinner.tsx";
+import { useSubmit } from "../components/useSubmit.ts";
 import { paths } from "../paths.ts";
 import "../styles/subscribe.css";
 
@@ -152,38 +153,25 @@ function SubscribeForm({
   onDone: (message: string) => void;
   onGone: () => void;
 }) {
-  const form = useForm(editCustomerSchema, { phone: "", contactPreference: "" as ContactPreference | "" });
-  const [busy, setBusy] = useState(false);
+  const form = useForm(editCustomerSchema, { phone: "", contactPreference: "" });
   const [alert, setAlert] = useState<string | null>(null);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [imageBroken, setImageBroken] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
   const sample = imageUrl(business.sampleImagePath);
   const pref = form.values.contactPreference || null;
-
-  const fieldError = (key: "phone" | "contactPreference") => form.error(key) ?? serverErrors[key];
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (busy) return;
-    setAlert(null);
-    if (!form.submit() || !form.output) {
-      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
-      return;
-    }
-    setBusy(true);
-    try {
-      const res = await subscriptionApi.subscribe({ businessId: business.id, ...form.output, source });
+  // Any new attempt, valid or not, takes the last failure's alert away.
+  const attempt = { submit: () => (setAlert(null), form.submit()), output: form.output };
+  const { busy, onSubmit, formRef } = useSubmit(attempt, {
+    async send(fields) {
+      const res = await subscriptionApi.subscribe({ businessId: business.id, ...fields, source });
       onDone(res.message);
-      return;
-    } catch (err) {
+    },
+    fail(err) {
       if (err instanceof ApiError && err.status === 404) return onGone();
-      if (err instanceof ApiError && err.status === 400 && Object.keys(err.fields).length) setServerErrors(err.fields);
+      if (err instanceof ApiError && err.status === 400 && Object.keys(err.fields).length) form.setServerErrors(err.fields);
       else if (err instanceof ApiError && err.status === 0) setAlert(CONNECTION_ERROR);
       else setAlert(err instanceof ApiError && err.message ? err.message : "Subscription failed. Please try again.");
-    }
-    setBusy(false);
-  }
+    },
+  });
 
   return (
     <section className="sub-screen">
@@ -216,24 +204,8 @@ function SubscribeForm({
               {alert}
             </div>
           )}
-          <PhoneField
-            label="Phone number"
-            hint="We'll only use it for these notifications."
-            autoComplete="tel"
-            value={form.values.phone}
-            error={fieldError("phone")}
-            onChange={(value) => {
-              form.set("phone", value);
-              setServerErrors(({ phone: _, ...rest }) => rest);
-            }}
-            onBlur={() => form.touch("phone")}
-          />
-          <ContactPreferenceCards
-            legend="Send my deals by"
-            value={form.values.contactPreference}
-            error={fieldError("contactPreference")}
-            onChange={(value) => form.set("contactPreference", value)}
-          />
+          <PhoneField label="Phone number" hint="We'll only use it for these notifications." autoComplete="tel" {...form.bind("phone")} />
+          <ContactPreferenceCards legend="Send my deals by" {...form.bind("contactPreference")} onBlur={undefined} />
           <p className="sub-consent" data-testid="consent">
             {consentText(business.name, pref)}
           </p>

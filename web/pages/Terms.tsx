@@ -1,4 +1,5 @@
 import { Link } from "wouter";
+import { UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
 import { type LegalSection, LegalDocument } from "../components/LegalDocument.tsx";
 import { CONTACT_EMAIL, PRODUCT_NAME, paths } from "../paths.ts";
 import "../styles/marketing.css";
@@ -82,7 +83,7 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         Subscribers can stop messages at any time by replying UNSUBSCRIBE or STOP from the phone number they enrolled.
-        Every printed poster carries the note “To unsubscribe, reply with a Unsubscribe message”. Once someone opts out,
+        Every printed poster carries the note “{UNSUBSCRIBE_NOTE}”. Once someone opts out,
         the Service stops sending them messages from that sender. They can join again by replying START or by
         subscribing again.
       </p>

@@ -1,8 +1,9 @@
 import { createMiddleware } from "hono/factory";
 import { ForbiddenError, UnauthorizedError } from "../../errors.ts";
+import { SESSION_EXPIRED } from "../../schemas/texts.ts";
 import type { AppEnv } from "../types.ts";
 
-export const SESSION_EXPIRED = "Your session has expired. Please log in again.";
+export { SESSION_EXPIRED };
 
 /** Resolves the bearer token to a user (or none); guards below decide what that means. */
 export const resolveUser = createMiddleware<AppEnv>(async (c, next) => {

@@ -1,5 +1,5 @@
-import { type ReactNode, type RefObject, useEffect } from "react";
-import { SubmitButton as FormSubmitButton } from "../form.tsx";
+import type { ReactNode } from "react";
+import { SubmitButton as FormSubmitButton } from "../FormActions.tsx";
 
 // The frame of the four account screens (login, register, forgot and reset password).
 
@@ -69,11 +69,4 @@ export function AuthCard({
 /** The full-width primary submit button of an account screen (spinner and `busyLabel` while a request is in flight). */
 export function SubmitButton({ busy, label, busyLabel }: { busy: boolean; label: string; busyLabel: string }) {
   return <FormSubmitButton className="btn-block btn-lg auth-submit" busy={busy} label={label} busyLabel={busyLabel} />;
-}
-
-/** After a rejected submit attempt, moves focus to the first invalid control (the attempt counter triggers it). */
-export function useFocusFirstInvalid(formRef: RefObject<HTMLFormElement | null>, attempt: number): void {
-  useEffect(() => {
-    if (attempt > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [formRef, attempt]);
 }

@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from "react";
+import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE } from "../../../src/schemas/texts.ts";
 import { checkImageByType } from "../../image-file.ts";
 import { FieldNotes, notesIds } from "../form.tsx";
 import { ImageFileInput } from "../ImageFileInput.tsx";
@@ -7,12 +8,10 @@ import { ImageFileInput } from "../ImageFileInput.tsx";
 // The object URL of the preview belongs to the page, which revokes it when it is replaced or the screen is left.
 
 export const BROADCAST_IMAGE_HELP = "Supported formats: JPG, PNG, GIF, BMP. Maximum size: 5MB";
-export const BROADCAST_IMAGE_TYPE_ERROR = "Invalid file type. Only image files are allowed.";
-export const BROADCAST_IMAGE_SIZE_ERROR = "File size cannot exceed 5MB.";
 
 /** Why `file` cannot be attached, or null. A file without a declared type (some systems) is judged by its name. */
 export function checkBroadcastImage(file: { name: string; type: string; size: number }): string | null {
-  return checkImageByType(file, { invalid: BROADCAST_IMAGE_TYPE_ERROR, tooLarge: BROADCAST_IMAGE_SIZE_ERROR });
+  return checkImageByType(file, { invalid: BROADCAST_INVALID_IMAGE, tooLarge: BROADCAST_IMAGE_TOO_LARGE });
 }
 
 /** 1.2 MB, 245 KB, 900 bytes. */

@@ -1,42 +1,28 @@
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import * as v from "valibot";
-import type { BusinessType } from "../../../src/schemas/business-types.ts";
 import { type Business, DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, businessSchema } from "../../../src/schemas/businesses.ts";
 import { ApiError } from "../../api/client.ts";
 import { type BusinessBody, businessApi } from "../../api/businesses.ts";
-import { businessTypeApi } from "../../api/endpoints.ts";
-import { Field, FormActions, useForm } from "../../components/form.tsx";
-import { ImagePicker, type ImageSlot, emptySlot } from "../../components/ImagePicker.tsx";
+import { CheckboxField } from "../../components/ChoiceFields.tsx";
+import { type FormValues, useForm } from "../../components/form.tsx";
+import { FormActions } from "../../components/FormActions.tsx";
 import { PhoneField } from "../../components/PhoneField.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
+import { TextAreaField, TextField } from "../../components/TextFields.tsx";
+import { useSubmit } from "../../components/useSubmit.ts";
 import { paths } from "../../paths.ts";
+import { BusinessImagesFieldset, SAMPLE_IMAGE_ALERT, UploadFailed, useBusinessImages } from "./BusinessImages.tsx";
+import { BusinessTypeSelect, useBusinessTypes } from "./BusinessTypeSelect.tsx";
 import "../../styles/businesses.css";
 
-// Spec texts (sections 5 and 8).
-export const SAMPLE_IMAGE_REQUIRED = "Sample product image is required";
-export const SAMPLE_IMAGE_ALERT = "Sample product image is required. Please upload an image.";
-export const LOGO_UPLOAD_FAILED = "Error uploading logo. Please try again.";
-export const SAMPLE_UPLOAD_FAILED = "Error uploading sample image. Please try again.";
+// Spec texts (section 8).
 export const CREATE_FAILED = "Error creating business. Please try again.";
 export const UPDATE_FAILED = "Error updating business. Please try again.";
 
-const SAMPLE_TEXT_MAX = 100;
-const MESSAGE_MAX = 200;
-
 // The text fields; the two images are handled beside the form (a chosen file has no path until it is uploaded).
 const detailsSchema = v.omit(businessSchema, ["logoImagePath", "sampleImagePath"]);
-
-interface Values extends Record<string, unknown> {
-  name: string;
-  businessTypeId: string;
-  address: string;
-  phone: string;
-  sampleProductText: string;
-  qrMessage: string;
-  successMessage: string;
-  isActive: boolean;
-}
+type Values = FormValues<typeof detailsSchema>;
 
 const EMPTY: Values = {
   name: "",
@@ -63,33 +49,12 @@ function valuesOf(b: Business): Values {
   };
 }
 
-/** The type dropdown offers active types only, plus the business's current type if it has since been retired. */
-export function offeredTypes(types: BusinessType[], currentId: number | null): BusinessType[] {
-  return types.filter((t) => t.isActive || t.id === currentId);
-}
-
-function Counter({ length, max }: { length: number; max: number }) {
-  return (
-    <span className={`biz-counter${length > max ? " over" : ""}`} aria-live="polite">
-      {length}/{max}
-    </span>
-  );
-}
-
-function useObjectUrlCleanup(slots: ImageSlot[]) {
-  // Previews are object URLs: release each once it is replaced, and all of them when leaving the screen.
-  const live = useRef(new Set<string>());
-  useEffect(() => {
-    const now = new Set(slots.map((s) => s.preview).filter((p): p is string => !!p));
-    for (const url of live.current) if (!now.has(url)) URL.revokeObjectURL(url);
-    live.current = now;
-  });
-  useEffect(
-    () => () => {
-      for (const url of live.current) URL.revokeObjectURL(url);
-    },
-    [],
-  );
+/** The alert of a failed save: the upload's own sentence, else the spec's, with the server's reason for a 400. */
+function saveFailedText(err: unknown, editing: boolean): string {
+  if (err instanceof UploadFailed) return err.message;
+  console.error("Error saving business:", err);
+  const reason = err instanceof ApiError && err.status === 400 && err.message ? `\n\n${err.message}` : "";
+  return `${editing ? UPDATE_FAILED : CREATE_FAILED}${reason}`;
 }
 
 /** /businesses/add and /businesses/edit/:id. Edit mode when the route carries an id. */
@@ -98,29 +63,33 @@ export function BusinessFormPage() {
   const editing = id !== undefined;
   const [, navigate] = useLocation();
   const form = useForm(detailsSchema, EMPTY);
-  const [types, setTypes] = useState<BusinessType[]>([]);
+  const types = useBusinessTypes();
+  const images = useBusinessImages();
   const [currentTypeId, setCurrentTypeId] = useState<number | null>(null);
   const [loading, setLoading] = useState(editing);
-  const [uploading, setUploading] = useState(false);
-  const [logo, setLogo] = useState<ImageSlot>(emptySlot());
-  const [sample, setSample] = useState<ImageSlot>(emptySlot());
-  const [logoError, setLogoError] = useState<string | undefined>();
-  const [sampleError, setSampleError] = useState<string | undefined>();
-  const [imageSubmitted, setImageSubmitted] = useState(false);
-  useObjectUrlCleanup([logo, sample]);
+  // No request while the form is invalid (spec section 4); the sample image is checked (and alerted) after the fields.
+  const attempt = {
+    submit() {
+      images.markSubmitted();
+      if (!form.submit()) return false;
+      if (images.hasSample) return true;
+      window.alert(SAMPLE_IMAGE_ALERT);
+      return false;
+    },
+    output: form.output,
+  };
+  const { busy, onSubmit } = useSubmit(attempt, {
+    async send(details) {
+      const body: BusinessBody = { ...details, ...(await images.upload()) };
+      if (id !== undefined) await businessApi.update(id, body);
+      else await businessApi.create(body);
+      navigate(paths.businesses);
+    },
+    fail: (err) => window.alert(saveFailedText(err, editing)),
+  });
 
-  useEffect(() => {
-    let live = true;
-    businessTypeApi
-      .list()
-      .then((list) => live && setTypes(list))
-      .catch((err) => console.error("Error loading business types:", err));
-    return () => {
-      live = false;
-    };
-  }, []);
-
-  // Edit: load the record; if that fails, back to My Business. Runs again only when the id changes.
+  // A record that cannot be loaded (gone, or not this owner's) sends the owner back rather than showing an empty form.
+  // Keyed on the id alone: form and images are fresh objects every render.
   useEffect(() => {
     if (id === undefined) return;
     let live = true;
@@ -132,8 +101,7 @@ export function BusinessFormPage() {
         if (!("ownerId" in b)) throw new Error("not the owner's view");
         form.reset(valuesOf(b));
         setCurrentTypeId(b.businessTypeId);
-        setLogo(emptySlot(b.logoImagePath));
-        setSample(emptySlot(b.sampleImagePath));
+        images.load(b.logoImagePath, b.sampleImagePath);
         setLoading(false);
       })
       .catch((err) => {
@@ -146,94 +114,7 @@ export function BusinessFormPage() {
     };
   }, [id]);
 
-  function choose(which: "logo" | "sample", file: File, error: string | null) {
-    const setSlot = which === "logo" ? setLogo : setSample;
-    const setError = which === "logo" ? setLogoError : setSampleError;
-    setError(error ?? undefined);
-    // An invalid file is not kept: the current image (if any) stays.
-    if (error) return;
-    setSlot((old) => ({ path: old.path, file, preview: URL.createObjectURL(file) }));
-  }
-
-  function removeImage(which: "logo" | "sample") {
-    // Removing the current image clears its path (spec section 2).
-    if (which === "logo") {
-      setLogo(emptySlot());
-      setLogoError(undefined);
-    } else {
-      setSample(emptySlot());
-      setSampleError(undefined);
-    }
-  }
-
-  const hasSample = !!(sample.file || sample.path);
-  const sampleMessage = sampleError ?? (imageSubmitted && !hasSample ? SAMPLE_IMAGE_REQUIRED : undefined);
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (uploading) return;
-    setImageSubmitted(true);
-    // No request while the form is invalid (spec section 4); submitting shows every error.
-    if (!form.submit() || !form.output) return;
-    if (!hasSample) {
-      window.alert(SAMPLE_IMAGE_ALERT);
-      return;
-    }
-    setUploading(true);
-    // First the chosen images, then the business; a failed upload aborts the save. An image that did upload is
-    // remembered, so trying again does not send it twice.
-    let logoPath = logo.path;
-    let samplePath = sample.path;
-    if (logo.file) {
-      try {
-        logoPath = (await businessApi.uploadLogo(logo.file)).filePath;
-        setLogo({ path: logoPath, file: null, preview: logo.preview });
-      } catch (err) {
-        console.error("Error uploading logo:", err);
-        setUploading(false);
-        window.alert(LOGO_UPLOAD_FAILED);
-        return;
-      }
-    }
-    if (sample.file) {
-      try {
-        samplePath = (await businessApi.uploadSampleImage(sample.file)).filePath;
-        setSample({ path: samplePath, file: null, preview: sample.preview });
-      } catch (err) {
-        console.error("Error uploading sample image:", err);
-        setUploading(false);
-        window.alert(SAMPLE_UPLOAD_FAILED);
-        return;
-      }
-    }
-    const out = form.output;
-    const body: BusinessBody = {
-      name: out.name,
-      businessTypeId: out.businessTypeId,
-      address: out.address,
-      phone: out.phone,
-      sampleProductText: out.sampleProductText,
-      qrMessage: out.qrMessage,
-      successMessage: out.successMessage,
-      isActive: out.isActive,
-      logoImagePath: logoPath,
-      sampleImagePath: samplePath,
-    };
-    try {
-      if (id !== undefined) await businessApi.update(id, body);
-      else await businessApi.create(body);
-    } catch (err) {
-      console.error("Error saving business:", err);
-      setUploading(false);
-      const reason = err instanceof ApiError && err.status === 400 && err.message ? `\n\n${err.message}` : "";
-      window.alert(`${editing ? UPDATE_FAILED : CREATE_FAILED}${reason}`);
-      return;
-    }
-    navigate(paths.businesses);
-  }
-
   const title = editing ? "Edit Business" : "Add Business";
-  const offered = offeredTypes(types, currentTypeId);
 
   return (
     <section className="container page biz-form-page">
@@ -253,175 +134,63 @@ export function BusinessFormPage() {
             <Spinner label="Loading business..." />
           ) : (
             <form onSubmit={(e) => void onSubmit(e)} noValidate aria-label={title}>
-              <fieldset className="biz-fieldset" disabled={uploading}>
+              <fieldset className="biz-fieldset" disabled={busy}>
                 <legend>Business details</legend>
                 <div className="two-cols">
-                  <Field label="Business Name" error={form.error("name")}>
-                    {(wiring) => (
-                      <input
-                        {...wiring}
-                        name="name"
-                        type="text"
-                        autoComplete="organization"
-                        placeholder="e.g. Rosie's Bakery"
-                        aria-required="true"
-                        value={form.values.name}
-                        onChange={(e) => form.set("name", e.target.value)}
-                        onBlur={() => form.touch("name")}
-                      />
-                    )}
-                  </Field>
-                  <Field label="Business Type" error={form.error("businessTypeId")}>
-                    {(wiring) => (
-                      <select
-                        {...wiring}
-                        name="businessTypeId"
-                        aria-required="true"
-                        value={form.values.businessTypeId}
-                        onChange={(e) => form.set("businessTypeId", e.target.value)}
-                        onBlur={() => form.touch("businessTypeId")}
-                      >
-                        <option value="">Select a business type</option>
-                        {offered.map((t) => (
-                          <option key={t.id} value={String(t.id)}>
-                            {t.isActive ? t.name : `${t.name} (inactive)`}
-                          </option>
-                        ))}
-                      </select>
-                    )}
-                  </Field>
+                  <TextField label="Business Name" autoComplete="organization" placeholder="e.g. Rosie's Bakery" aria-required="true" {...form.bind("name")} />
+                  <BusinessTypeSelect types={types} currentId={currentTypeId} {...form.bind("businessTypeId")} />
                 </div>
-                <Field label="Address" error={form.error("address")}>
-                  {(wiring) => (
-                    <input
-                      {...wiring}
-                      name="address"
-                      type="text"
-                      autoComplete="street-address"
-                      placeholder="e.g. 12 Baker Street, Springfield"
-                      aria-required="true"
-                      value={form.values.address}
-                      onChange={(e) => form.set("address", e.target.value)}
-                      onBlur={() => form.touch("address")}
-                    />
-                  )}
-                </Field>
+                <TextField
+                  label="Address"
+                  autoComplete="street-address"
+                  placeholder="e.g. 12 Baker Street, Springfield"
+                  aria-required="true"
+                  {...form.bind("address")}
+                />
                 <div className="two-cols">
                   <PhoneField label="Phone" hint="US number, e.g. (415) 555-0134" autoComplete="tel" required {...form.bind("phone")} />
-                  <Field
+                  <TextField
                     label="Sample Product"
-                    error={form.error("sampleProductText")}
-                    hint={
-                      <>
-                        <span>Shown on your poster</span>
-                        <Counter length={form.values.sampleProductText.length} max={SAMPLE_TEXT_MAX} />
-                      </>
-                    }
-                  >
-                    {(wiring) => (
-                      <input
-                        {...wiring}
-                        name="sampleProductText"
-                        type="text"
-                        placeholder="e.g. Sourdough loaf, baked at dawn"
-                        aria-required="true"
-                        value={form.values.sampleProductText}
-                        onChange={(e) => form.set("sampleProductText", e.target.value)}
-                        onBlur={() => form.touch("sampleProductText")}
-                      />
-                    )}
-                  </Field>
-                </div>
-              </fieldset>
-
-              <fieldset className="biz-fieldset" disabled={uploading}>
-                <legend>Images</legend>
-                <div className="biz-images">
-                  <ImagePicker
-                    label="Logo"
-                    name="logo"
-                    shape="square"
-                    slot={logo}
-                    hint="JPG, PNG, GIF or BMP, up to 5MB. Without a logo your initials are shown."
-                    error={logoError}
-                    disabled={uploading}
-                    onChoose={(file, error) => choose("logo", file, error)}
-                    onRemove={() => removeImage("logo")}
-                  />
-                  <ImagePicker
-                    label="Sample Product Image"
-                    name="sample"
-                    shape="wide"
-                    required
-                    slot={sample}
-                    hint="JPG, PNG, GIF or BMP, up to 5MB. A photo of what you sell."
-                    error={sampleMessage}
-                    disabled={uploading}
-                    onChoose={(file, error) => choose("sample", file, error)}
-                    onRemove={() => removeImage("sample")}
+                    hint="Shown on your poster"
+                    counter
+                    placeholder="e.g. Sourdough loaf, baked at dawn"
+                    aria-required="true"
+                    {...form.bind("sampleProductText")}
                   />
                 </div>
               </fieldset>
 
-              <fieldset className="biz-fieldset" disabled={uploading}>
+              <BusinessImagesFieldset images={images} disabled={busy} />
+
+              <fieldset className="biz-fieldset" disabled={busy}>
                 <legend>Messages</legend>
-                <Field
+                <TextAreaField
                   label="QR Message"
-                  error={form.error("qrMessage")}
-                  hint={
-                    <>
-                      <span>Printed under your QR code. Leave empty for the default.</span>
-                      <Counter length={form.values.qrMessage.length} max={MESSAGE_MAX} />
-                    </>
-                  }
-                >
-                  {(wiring) => (
-                    <textarea
-                      {...wiring}
-                      name="qrMessage"
-                      rows={2}
-                      placeholder={DEFAULT_QR_MESSAGE}
-                      value={form.values.qrMessage}
-                      onChange={(e) => form.set("qrMessage", e.target.value)}
-                      onBlur={() => form.touch("qrMessage")}
-                    />
-                  )}
-                </Field>
-                <Field
+                  hint="Printed under your QR code. Leave empty for the default."
+                  counter
+                  rows={2}
+                  placeholder={DEFAULT_QR_MESSAGE}
+                  {...form.bind("qrMessage")}
+                />
+                <TextAreaField
                   label="Success Message"
-                  error={form.error("successMessage")}
-                  hint={
-                    <>
-                      <span>Shown after someone subscribes. Leave empty for the default.</span>
-                      <Counter length={form.values.successMessage.length} max={MESSAGE_MAX} />
-                    </>
-                  }
-                >
-                  {(wiring) => (
-                    <textarea
-                      {...wiring}
-                      name="successMessage"
-                      rows={2}
-                      placeholder={DEFAULT_SUCCESS_MESSAGE}
-                      value={form.values.successMessage}
-                      onChange={(e) => form.set("successMessage", e.target.value)}
-                      onBlur={() => form.touch("successMessage")}
-                    />
-                  )}
-                </Field>
-                <label className="checkbox biz-checkbox">
-                  <input type="checkbox" name="isActive" checked={form.values.isActive} onChange={(e) => form.set("isActive", e.target.checked)} />
-                  <span>
-                    Active
-                    <small className="muted">Inactive businesses are hidden from the public list and cannot take new subscribers.</small>
-                  </span>
-                </label>
+                  hint="Shown after someone subscribes. Leave empty for the default."
+                  counter
+                  rows={2}
+                  placeholder={DEFAULT_SUCCESS_MESSAGE}
+                  {...form.bind("successMessage")}
+                />
+                <CheckboxField
+                  label="Active"
+                  note="Inactive businesses are hidden from the public list and cannot take new subscribers."
+                  {...form.bind("isActive")}
+                />
               </fieldset>
 
               <FormActions
                 className="biz-form-actions"
                 cancelHref={paths.myBusiness}
-                saving={uploading}
+                saving={busy}
                 valid={form.valid}
                 label={editing ? "Update Business" : "Create Business"}
               />

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
+import { UNKNOWN_TYPE } from "../../../src/schemas/texts.ts";
 import { businessApi } from "../../api/businesses.ts";
 import { BusinessAvatar } from "../../components/BusinessAvatar.tsx";
 import { QrModal } from "../../components/QrModal.tsx";
@@ -48,7 +49,7 @@ export function BusinessListPage() {
               <li key={b.id} className="card biz-card biz-card-public">
                 <BusinessAvatar name={b.name} logo={b.logoImagePath} max={3} className="biz-avatar-lg" />
                 <h2 className="biz-name">{b.name}</h2>
-                <p className="biz-type-pill">{b.businessType?.name ?? "Unknown Type"}</p>
+                <p className="biz-type-pill">{b.businessType?.name ?? UNKNOWN_TYPE}</p>
                 <p className="biz-address">
                   <svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
                     <path d="M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21z" />

@@ -2,6 +2,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useState } from "react";
 import { Link } from "wouter";
 import type { Business } from "../../../src/schemas/businesses.ts";
+import { UNKNOWN_TYPE } from "../../../src/schemas/texts.ts";
 import { businessApi } from "../../api/businesses.ts";
 import { BusinessAvatar } from "../../components/BusinessAvatar.tsx";
 import { QrModal } from "../../components/QrModal.tsx";
@@ -91,7 +92,7 @@ export function MyBusinessPage() {
                 <BusinessAvatar name={b.name} logo={b.logoImagePath} max={2} className="biz-avatar-md" />
                 <div className="biz-card-heading">
                   <h2 className="biz-name">{b.name}</h2>
-                  <p className="biz-type">{b.businessType?.name ?? "Unknown Type"}</p>
+                  <p className="biz-type">{b.businessType?.name ?? UNKNOWN_TYPE}</p>
                 </div>
                 <span className={`badge ${b.isActive ? "badge-success" : "badge-muted"} biz-status`}>{b.isActive ? "Active" : "Inactive"}</span>
               </div>

@@ -1,15 +1,17 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { type FormEvent, useEffect, useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
 import { createCustomerSchema, editCustomerSchema } from "../../../src/schemas/customer-admin.ts";
-import type { ContactPreference } from "../../../src/schemas/customers.ts";
 import { ApiError } from "../../api/client.ts";
 import { customerApi, customerBusinessApi } from "../../api/customers.ts";
+import { SelectField } from "../../components/ChoiceFields.tsx";
 import { ContactPreferenceCards } from "../../components/ContactPreferenceCards.tsx";
-import { Field, FormActions, useForm } from "../../components/form.tsx";
+import { type FormValues, useForm } from "../../components/form.tsx";
+import { FormActions } from "../../components/FormActions.tsx";
 import { PhoneField } from "../../components/PhoneField.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
+import { useSubmit } from "../../components/useSubmit.ts";
 import { paths } from "../../paths.ts";
 import { isAdmin } from "../../state/session.ts";
 import "../../styles/customers.css";
@@ -17,7 +19,10 @@ import "../../styles/customers.css";
 export const CREATE_CUSTOMER_FAILED = "Error creating customer. Please try again.";
 export const UPDATE_CUSTOMER_FAILED = "Error updating customer. Please try again.";
 
-type Values = { phone: string; contactPreference: ContactPreference | ""; businessId: string };
+// Add asks which business too; edit validates the same values without it.
+type Schema = typeof createCustomerSchema | typeof editCustomerSchema;
+type Values = FormValues<typeof createCustomerSchema>;
+const EMPTY: Values = { phone: "", contactPreference: "", businessId: "" };
 type BusinessOption = Pick<PublicBusiness, "id" | "name" | "isActive">;
 
 /** The owner's businesses (the admin's: every business), for the "which business" select. */
@@ -29,20 +34,37 @@ async function loadBusinessOptions(admin: boolean): Promise<BusinessOption[]> {
   return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** The alert over the form: the spec's sentence, and the server's reason where it gave one a person can act on. */
+function failureOf(err: unknown, editing: boolean): { title: string; detail?: string } {
+  const title = editing ? UPDATE_CUSTOMER_FAILED : CREATE_CUSTOMER_FAILED;
+  const detail = err instanceof ApiError && (err.status === 400 || err.status === 409 || err.status === 404) ? err.message : undefined;
+  return { title, detail: detail && detail !== title ? detail : undefined };
+}
+
 /** /customers/add and /customers/edit/:id: edit mode when the route has an id (spec section 4). */
 export function CustomerFormPage() {
   useSignals();
-  const params = useParams<{ id?: string }>();
-  const id = params.id;
+  const { id } = useParams<{ id?: string }>();
   const editing = id !== undefined;
   const [, navigate] = useLocation();
-  const form = useForm(editing ? editCustomerSchema : createCustomerSchema, { phone: "", contactPreference: "", businessId: "" } as Values);
+  const form = useForm<Schema, Values>(editing ? editCustomerSchema : createCustomerSchema, EMPTY);
   const [loading, setLoading] = useState(true);
-  const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ title: string; detail?: string } | null>(null);
-  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [businesses, setBusinesses] = useState<BusinessOption[]>([]);
   const admin = isAdmin.value;
+  const { busy, onSubmit } = useSubmit(form, {
+    async send(out) {
+      setFailure(null);
+      const body = { phone: out.phone, contactPreference: out.contactPreference };
+      if (id !== undefined) await customerApi.update(id, body);
+      else if ("businessId" in out) await customerApi.create({ ...body, businessId: out.businessId });
+      navigate(paths.customers);
+    },
+    fail(err) {
+      if (err instanceof ApiError && err.status === 400 && Object.keys(err.fields).length) form.setServerErrors(err.fields);
+      setFailure(failureOf(err, editing));
+    },
+  });
 
   useEffect(() => {
     let live = true;
@@ -76,31 +98,6 @@ export function CustomerFormPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [id, editing, admin]);
 
-  const fieldError = (key: keyof Values) => form.error(key) ?? serverErrors[key];
-  const clearServer = (key: keyof Values) => setServerErrors(({ [key]: _, ...rest }) => rest);
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    if (busy) return;
-    if (!form.submit() || !form.output) return;
-    setBusy(true);
-    setFailure(null);
-    const values = form.values;
-    try {
-      const body = { phone: values.phone.trim(), contactPreference: values.contactPreference as ContactPreference };
-      if (editing) await customerApi.update(id, body);
-      else await customerApi.create({ ...body, businessId: Number(values.businessId) });
-      navigate(paths.customers);
-      return;
-    } catch (err) {
-      const title = editing ? UPDATE_CUSTOMER_FAILED : CREATE_CUSTOMER_FAILED;
-      if (err instanceof ApiError && err.status === 400 && Object.keys(err.fields).length) setServerErrors(err.fields);
-      const detail = err instanceof ApiError && (err.status === 400 || err.status === 409 || err.status === 404) ? err.message : undefined;
-      setFailure({ title, detail: detail && detail !== title ? detail : undefined });
-    }
-    setBusy(false);
-  }
-
   const title = editing ? "Edit Customer" : "Add Customer";
   const noBusinesses = !editing && !loading && businesses.length === 0;
 
@@ -129,50 +126,27 @@ export function CustomerFormPage() {
               </div>
             )}
             {!editing && (
-              <Field label="Business" error={fieldError("businessId")} hint="The business this person is subscribing to.">
-                {(wiring) => (
-                  <select
-                    {...wiring}
-                    name="businessId"
-                    value={form.values.businessId}
-                    onChange={(e) => {
-                      form.set("businessId", e.target.value);
-                      clearServer("businessId");
-                    }}
-                    onBlur={() => form.touch("businessId")}
-                  >
-                    <option value="">Select a business</option>
-                    {businesses.map((b) => (
-                      <option key={b.id} value={String(b.id)}>
-                        {b.name}
-                        {b.isActive ? "" : " (inactive)"}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <SelectField
+                label="Business"
+                hint="The business this person is subscribing to."
+                placeholder="Select a business"
+                choices={businesses.map((b) => ({ value: String(b.id), label: b.isActive ? b.name : `${b.name} (inactive)` }))}
+                {...form.bind("businessId")}
+              />
             )}
             <PhoneField
               label="Phone Number"
               hint="Any common format, e.g. (415) 555-0134 or +44 7911 123456."
               autoComplete="off"
-              value={form.values.phone}
-              error={fieldError("phone")}
-              onChange={(value) => {
-                form.set("phone", value);
-                clearServer("phone");
-              }}
-              onBlur={() => form.touch("phone")}
+              {...form.bind("phone")}
             />
             <ContactPreferenceCards
               legend="Contact Preference"
-              value={form.values.contactPreference}
-              error={fieldError("contactPreference")}
+              {...form.bind("contactPreference")}
               onChange={(value) => {
                 form.set("contactPreference", value);
                 form.touch("contactPreference");
               }}
-              onBlur={() => form.touch("contactPreference")}
             />
             <FormActions cancelHref={paths.customers} saving={busy} valid={form.valid} label={editing ? "Update Customer" : "Add Customer"} />
           </form>
