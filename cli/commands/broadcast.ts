@@ -2,8 +2,6 @@ import { readFileSync } from "node:fs";
 import { Command, Option } from "commander";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
-import { createDispatcher } from "../../src/dispatch/dispatcher.ts";
-import { lockPathFor } from "../../src/dispatch/lock.ts";
 import { ValidationError } from "../../src/errors.ts";
 import type { Logger } from "../../src/lib/logger.ts";
 import { sniffImage } from "../../src/lib/image-sniff.ts";
@@ -126,17 +124,7 @@ export function broadcastCommand(): Command {
         if (!opts.wait) return;
 
         // Send it ourselves unless a server already does (then follow it, and take over if it stops).
-        const dispatcher = createDispatcher({
-          repos: ctx.repos,
-          messenger: ctx.messenger,
-          logger: stderrLogger,
-          rate: config.sendRate,
-          lockPath: lockPathFor(config.dataDir),
-          standby: true,
-          lockRetryMs: 1000,
-          reconcileAfterMs: config.reconcileAfterMs,
-          onOptedOut: (customerId, at) => void ctx.services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
-        });
+        const dispatcher = ctx.dispatcherWith({ logger: stderrLogger, lockRetryMs: 1000 });
         const mode = dispatcher.start();
         process.stderr.write(
           mode === "dispatching"

@@ -141,63 +141,16 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
     return { kind: "unknown" };
   }
 
-  // Group commit: the callbacks that arrive in one turn of the event loop are applied in ONE transaction (a commit
-  // costs far more than the two statements of a callback), and each is answered only after that commit. A callback
-  // writes at most one row with one statement, so a failing one cannot leave anything half-done in the batch.
-  type Job = { update: StatusUpdate; resolve(o: ApplyOutcome): void; reject(e: unknown): void };
-  let queue: Job[] = [];
-  let scheduled = false;
-
-  function flush(): void {
-    scheduled = false;
-    const batch = queue;
-    queue = [];
-    const outcomes: ({ ok: true; value: ApplyOutcome } | { ok: false; error: unknown })[] = [];
-    try {
-      repos.deliveryHistory.atomic(() => {
-        for (const job of batch) {
-          try {
-            outcomes.push({ ok: true, value: apply(job.update) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      });
-    } catch (error) {
-      // The commit itself failed: nothing of this batch is stored (Twilio retries on the error answer).
-      for (const job of batch) job.reject(error);
-      return;
-    }
-    batch.forEach((job, i) => {
-      const o = outcomes[i]!;
-      if (o.ok) job.resolve(o.value);
-      else job.reject(o.error);
-    });
-  }
-
-  /** apply(), batched with the other callbacks of this event-loop turn; resolves once committed. */
-  function submit(update: StatusUpdate): Promise<ApplyOutcome> {
-    return new Promise((resolve, reject) => {
-      queue.push({ update, resolve, reject });
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    });
-  }
-
   return {
     /** A status change from the provider (Twilio callback or the sandbox's onStatus), applied at once. Never moves
      * a status back. */
     apply,
 
-    submit,
-
     /**
      * The form fields of a Twilio status callback. `deliveryId` comes from the callback URL (?delivery=42): it
      * finds the delivery even when the send's answer (and so its sid) was lost. A callback without a message sid
      * is a 400 (thrown at once); anything else is answered 200 (Twilio would retry an error for nothing). Resolves
-     * after the write is committed (batched with the other callbacks of this event-loop turn).
+     * once the write is committed: one compare-and-set UPDATE, its own transaction.
      */
     handleTwilioCallback(params: Record<string, unknown>, deliveryId: number | null): Promise<ApplyOutcome> {
       const update = parseStatusCallback(params, clock.now());
@@ -207,7 +160,7 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
         logger.info(`status callback for ${sid.slice(0, 40)} ignored (status ${JSON.stringify(String(params.MessageStatus ?? params.SmsStatus ?? "").slice(0, 20))})`);
         return Promise.resolve({ kind: "ignored" });
       }
-      return submit({ ...update, deliveryId });
+      return Promise.resolve(apply({ ...update, deliveryId }));
     },
   };
 }
