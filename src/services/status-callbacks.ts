@@ -63,42 +63,43 @@ export function describeProviderError(code: number | null, message: string | nul
   return known ? `Twilio error ${code}: ${known}` : `Twilio error ${code}`;
 }
 
+/** Compare-and-set rounds before a callback about a row that keeps changing is given up. */
 const MAX_ATTEMPTS = 3;
 
-export function createStatusCallbacksService({ repos, clock, logger }: { repos: Repos; clock: Clock; logger: Logger }) {
-  /** The row's new status columns when `update` moves it forward (or brings its missing sid); null when not. */
-  function change(row: DeliveryRow, update: StatusUpdate): StatusColumns | null {
-    const next = update.status;
-    if (next === null) return null;
-    const forward = RANK[next] > RANK[row.status];
-    const fillId = !row.providerId;
-    if (!forward && !fillId) return null;
-    const cols: StatusColumns = {
-      status: row.status,
-      providerId: row.providerId ?? update.providerId,
-      providerStatus: row.providerStatus,
-      errorCode: row.errorCode,
-      errorMessage: row.errorMessage,
-      sentAt: row.sentAt,
-      updatedAt: clock.now(),
-    };
-    if (!forward) return cols;
-    cols.status = next;
-    cols.providerStatus = update.providerStatus;
-    // Handed to the carrier: Sent, Delivered, or `undelivered` (sent but not delivered). A `failed` never left Twilio.
-    if (!row.sentAt && (next !== "Failed" || update.providerStatus === "undelivered")) cols.sentAt = update.at;
-    if (next === "Failed") {
-      cols.errorCode = update.errorCode ?? row.errorCode;
-      cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage) ?? row.errorMessage ?? "Not delivered";
-    } else {
-      // On its way or delivered: a note from before (the opt-out's "not sent", the dispatcher's "checking with the
-      // provider", a retried error) would now be wrong; keep only what the provider says now.
-      cols.errorCode = update.errorCode;
-      cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage);
-    }
-    return cols;
+/** The row's new status columns when `update` moves it forward (or brings its missing sid); null when not. */
+function change(row: DeliveryRow, update: StatusUpdate, now: Date): StatusColumns | null {
+  const next = update.status;
+  if (next === null) return null;
+  const forward = RANK[next] > RANK[row.status];
+  const fillId = !row.providerId;
+  if (!forward && !fillId) return null;
+  const cols: StatusColumns = {
+    status: row.status,
+    providerId: row.providerId ?? update.providerId,
+    providerStatus: row.providerStatus,
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    sentAt: row.sentAt,
+    updatedAt: now,
+  };
+  if (!forward) return cols;
+  cols.status = next;
+  cols.providerStatus = update.providerStatus;
+  // Handed to the carrier: Sent, Delivered, or `undelivered` (sent but not delivered). A `failed` never left Twilio.
+  if (!row.sentAt && (next !== "Failed" || update.providerStatus === "undelivered")) cols.sentAt = update.at;
+  if (next === "Failed") {
+    cols.errorCode = update.errorCode ?? row.errorCode;
+    cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage) ?? row.errorMessage ?? "Not delivered";
+  } else {
+    // On its way or delivered: a note from before (the opt-out's "not sent", the dispatcher's "checking with the
+    // provider", a retried error) would now be wrong; keep only what the provider says now.
+    cols.errorCode = update.errorCode;
+    cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage);
   }
+  return cols;
+}
 
+export function createStatusCallbacksService({ repos, clock, logger }: { repos: Repos; clock: Clock; logger: Logger }) {
   /** The delivery the callback URL names (?delivery=42, set by the dispatcher on every send); it must have been sent
    * under this sid, or under none yet (the send's answer was lost). Without the id nothing is looked up: the sid is
    * not indexed (see the deliveries table in db/schema.ts). */
@@ -127,7 +128,7 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
         );
         return { kind: "mismatch", deliveryId: row.mismatch.id };
       }
-      const next = change(row, update);
+      const next = change(row, update, clock.now());
       if (!next) return { kind: "unchanged", deliveryId: row.id, status: row.status };
       // Compare-and-set: if the dispatcher (or another process) changed the row meanwhile, decide again.
       if (repos.deliveryHistory.updateIfStatus(row, next)) {
