@@ -28,23 +28,51 @@ export interface DeliveryHistoryRow {
 /** The columns a status callback writes. */
 export type StatusColumns = Pick<DeliveryRow, "status" | "providerId" | "providerStatus" | "errorCode" | "errorMessage" | "sentAt" | "updatedAt">;
 
+const param = sql.placeholder;
+
+// A status callback runs these two per request: compiled once (drizzle's prepare), as building the query each
+// time costs more than running it. Placeholders take times as milliseconds (no column mapping on the way in).
+function prepareCallbackStatements(db: Db) {
+  return {
+    findById: db.select().from(deliveries).where(eq(deliveries.id, param("id"))).prepare(),
+    updateIfStatus: db
+      .update(deliveries)
+      .set({
+        status: sql`${param("status")}`,
+        providerId: sql`${param("providerId")}`,
+        providerStatus: sql`${param("providerStatus")}`,
+        errorCode: sql`${param("errorCode")}`,
+        errorMessage: sql`${param("errorMessage")}`,
+        sentAt: sql`${param("sentAt")}`,
+        updatedAt: sql`${param("updatedAt")}`,
+      })
+      .where(and(eq(deliveries.id, param("id")), eq(deliveries.status, param("readStatus")), sql`${deliveries.providerId} IS ${param("readProviderId")}`))
+      .returning({ id: deliveries.id })
+      .prepare(),
+  };
+}
+
 export function deliveryHistoryRepo(db: Db) {
+  let statements: ReturnType<typeof prepareCallbackStatements> | undefined;
+  const q = () => (statements ??= prepareCallbackStatements(db));
+  const ms = (d: Date | null) => (d ? d.getTime() : null);
   return {
     findById(id: number): DeliveryRow | undefined {
-      return db.select().from(deliveries).where(eq(deliveries.id, id)).get();
+      return q().findById.get({ id });
     },
     /**
      * Compare-and-set: writes `next` only if the row still has the status and provider id it was read with. False
      * when another writer got there first; the caller re-reads and decides again.
      */
     updateIfStatus(read: Pick<DeliveryRow, "id" | "status" | "providerId">, next: StatusColumns): boolean {
-      const sameProvider = read.providerId === null ? isNull(deliveries.providerId) : eq(deliveries.providerId, read.providerId);
-      const written = db
-        .update(deliveries)
-        .set(next)
-        .where(and(eq(deliveries.id, read.id), eq(deliveries.status, read.status), sameProvider))
-        .returning({ id: deliveries.id })
-        .all();
+      const written = q().updateIfStatus.all({
+        ...next,
+        sentAt: ms(next.sentAt),
+        updatedAt: ms(next.updatedAt),
+        id: read.id,
+        readStatus: read.status,
+        readProviderId: read.providerId,
+      });
       return written.length > 0;
     },
     /**
