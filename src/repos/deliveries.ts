@@ -1,8 +1,8 @@
 // The outbox: one row per message to one subscriber (see the deliveries table in src/db/schema.ts), and the store the
 // dispatcher works through (DispatchStore in src/dispatch/store.ts; src/context.ts hands it this repo).
 //
-// Raw SQL on prepared statements, the one place in src/repos that keeps it, because here it is the clearer way to
-// say what happens: a broadcast to 100,000 subscribers is ONE INSERT ... SELECT; a claim is ONE UPDATE ... RETURNING
+// Raw SQL on prepared statements, on purpose (the rest of src/repos uses drizzle's builder): here it is the clearer
+// way to say what happens: a broadcast to 100,000 subscribers is ONE INSERT ... SELECT; a claim is ONE UPDATE ... RETURNING
 // that also skips whoever unsubscribed meanwhile (CASE WHEN EXISTS); each result is one guarded UPDATE whose WHERE
 // says which moves are allowed (a status callback may have got there first). In drizzle's builder these become
 // sql`` fragments inside builder calls, harder to read than the statements themselves.
