@@ -2,10 +2,10 @@
 // dispatcher works through (DispatchStore in src/dispatch/store.ts; src/context.ts hands it this repo).
 //
 // Raw SQL on prepared statements, on purpose (the rest of src/repos uses drizzle's builder): here it is the clearer
-// way to say what happens: a broadcast to 100,000 subscribers is ONE INSERT ... SELECT; a claim is ONE UPDATE ... RETURNING
-// that also skips whoever unsubscribed meanwhile (CASE WHEN EXISTS); each result is one guarded UPDATE whose WHERE
-// says which moves are allowed (a status callback may have got there first). In drizzle's builder these become
-// sql`` fragments inside builder calls, harder to read than the statements themselves.
+// way to say what happens. A broadcast to 100,000 subscribers is ONE INSERT ... SELECT; a claim is ONE UPDATE ...
+// RETURNING that also skips whoever unsubscribed meanwhile (CASE WHEN EXISTS); each result is one guarded UPDATE
+// whose WHERE says which moves are allowed (a status callback may have got there first). In drizzle's builder these
+// become sql`` fragments inside builder calls, harder to read than the statements themselves.
 //
 // Status moves: Queued -> Sending (claimed) -> Sent -> Delivered | Failed. Sending -> Uncertain when the provider's
 // answer was lost (or the process died mid-send); Uncertain is reconciled, never blindly resent. Skipped: the
