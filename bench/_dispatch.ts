@@ -2,8 +2,9 @@
 // dispatcher, with its WAL checkpointer thread), so its peak RSS is its own. Driven by lines on stdin, one slice
 // each, so the bench can alternate the two sides while each stays warm; answers one JSON line per slice,
 // {ms, count, failures}, and on "exit" {peakRssMb} (VmHWM from /proc, or the largest sample elsewhere).
-//   --mode dispatcher --data-dir D --broadcast ID   "N": the dispatcher (rate unlimited, the real twilio client)
-//                                                   sends N more deliveries of broadcast ID ("rest": all the rest)
+//   --mode dispatcher --data-dir D --broadcast ID   "N": the dispatcher (rate unlimited, the Twilio adapter) sends
+//                                                   N more deliveries of broadcast ID ("rest": all the rest);
+//                                                   --collect-every K: a full GC every K sends (off by default)
 //   --mode fetch --text T                           "N OFFSET": a bare fetch loop POSTs N messages
 // Both against the fake Twilio --twilio (JSON {url, accountSid, authToken}), --concurrency at a time.
 import { readFileSync } from "node:fs";
@@ -11,9 +12,7 @@ import { createInterface } from "node:readline";
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { startCheckpointer } from "../src/db/checkpointer.ts";
-import { createDispatcher } from "../src/dispatch/dispatcher.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
-import { createMessenger } from "../src/messaging/index.ts";
 
 const opt = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -96,11 +95,12 @@ if (mode === "fetch") {
   if (!(await checkpointer.ready)) throw new Error("the checkpointer did not start");
   const broadcastId = Number(opt("broadcast"));
   const warmupId = Number(opt("warmup-broadcast"));
-  const messenger = createMessenger(config, { twilioTimeoutMs: 10_000 });
+  const collectEvery = Number(opt("collect-every") ?? 0);
+  const collect = collectEvery > 0 ? { collectGarbage: () => Bun.gc(true), collectEverySends: collectEvery } : {};
   const done = (id: number) => ctx.repos.broadcasts.findById(id)?.completedAt != null;
   /** Runs one dispatcher until `n` sends more (or the broadcast is done); the time from start to then. */
   const dispatch = async (n: number, id: number) => {
-    const dispatcher = createDispatcher({ repos: ctx.repos, messenger, logger: ctx.logger, rate: Number.POSITIVE_INFINITY, concurrency, lockPath: null });
+    const dispatcher = ctx.dispatcherWith({ rate: Number.POSITIVE_INFINITY, concurrency, takeLock: null, ...collect });
     const before = ctx.repos.deliveries.counts(id).Sent;
     const t0 = performance.now();
     dispatcher.start();
@@ -115,7 +115,6 @@ if (mode === "fetch") {
   slice = ([n]) => dispatch(n === "rest" ? Number.POSITIVE_INFINITY : Number(n), broadcastId);
   close = async () => {
     await checkpointer.stop();
-    messenger.close();
     ctx.close();
   };
 } else {

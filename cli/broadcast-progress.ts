@@ -24,7 +24,9 @@ export function summaryLine(s: BroadcastSummary): string {
  * if it stops), printing progress on stderr until every message is settled or the user interrupts.
  */
 export async function follow(ctx: AppContext, broadcastId: number): Promise<void> {
-  const { config, dispatcher } = ctx;
+  const { config } = ctx;
+  // A stopped server's broadcast is taken over within a second, not the server's standby interval.
+  const dispatcher = ctx.dispatcherWith({ lockRetryMs: 1000 });
   const mode = dispatcher.start();
   process.stderr.write(
     mode === "dispatching"

@@ -4,8 +4,8 @@ import { type Clock, systemClock } from "./clock.ts";
 import { type Config, ConfigError } from "./config.ts";
 import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
-import { createDispatcher } from "./dispatch/dispatcher.ts";
-import { lockPathFor } from "./dispatch/lock.ts";
+import { lockPathFor, tryLock } from "./db/lock.ts";
+import { createDispatcher, type DispatcherOptions } from "./dispatch/dispatcher.ts";
 import { consoleLogger, type Logger } from "./lib/logger.ts";
 import { createMessenger } from "./messaging/index.ts";
 import { createRepos } from "./repos/index.ts";
@@ -64,16 +64,20 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   };
   // Sandbox statuses go where Twilio's status callbacks go; a 21610 on send opts the customer out everywhere.
   const messenger = createMessenger(config, { clock, logger, onStatus: (u) => void services.statusCallbacks.apply(u) });
-  const dispatcher = createDispatcher({
-    repos,
-    messenger,
-    logger,
-    rate: config.sendRate,
-    lockPath: dbPath === ":memory:" ? null : lockPathFor(config.dataDir),
-    standby: true,
-    reconcileAfterMs: config.reconcileAfterMs,
-    onOptedOut: (customerId, at) => void services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
-  });
+  // The dispatcher's store is the outbox repo; its lock, the data directory's (none for an in-memory database).
+  const dispatcherWith = (overrides: Partial<DispatcherOptions> = {}) =>
+    createDispatcher({
+      store: repos.deliveries,
+      messenger,
+      logger,
+      rate: config.sendRate,
+      takeLock: dbPath === ":memory:" ? null : () => tryLock(lockPathFor(config.dataDir)),
+      standby: true,
+      reconcileAfterMs: config.reconcileAfterMs,
+      onOptedOut: (customerId, at) => void services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
+      ...overrides,
+    });
+  const dispatcher = dispatcherWith();
   return {
     config,
     db,
@@ -83,6 +87,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     services,
     messenger,
     dispatcher,
+    /** Another dispatcher on the same store, messenger and lock (the CLI's `broadcast --wait`, benchmarks). */
+    dispatcherWith,
     clock,
     logger,
     close(): void {

@@ -13,8 +13,8 @@ export type MessengerConfig = Pick<Config, "twilio" | "twilioApiBase" | "publicU
 export interface MessengerDeps {
   clock?: Clock;
   logger?: Logger;
-  /** Sandbox only: its simulated Delivered/Failed (Twilio's arrive through the status webhook instead). When the
-   * receiver is built after the messenger, pass a closure: `onStatus: (u) => dispatcher?.onStatus(u)`. */
+  /** Sandbox only: its simulated Delivered/Failed (Twilio's arrive through the status webhook instead); the context
+   * hands them to the status-callbacks service. */
   onStatus?: (update: StatusUpdate) => void;
   /** Sandbox only. */
   timers?: Timers;

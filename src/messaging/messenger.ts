@@ -1,6 +1,7 @@
 // The Messenger port: how the dispatcher hands one message to a provider and how it asks what became of it.
 // Two adapters: twilio.ts (the real thing) and sandbox.ts (no account needed; messages are recorded, not sent).
 // Nothing here imports the `twilio` package.
+import { parseIdText } from "../schemas/ids.ts";
 
 /** Nearcast's delivery statuses. Queued = still in our outbox; Sent = the provider has it (it must never be sent
  * again); Delivered and Failed are final. */
@@ -106,6 +107,5 @@ export function statusCallbackPath(deliveryId: number): string {
 /** The delivery id in a status callback path or URL made by statusCallbackPath() (?delivery=42); null when absent
  * or malformed. */
 export function deliveryIdOf(callback: string | null | undefined): number | null {
-  const raw = callback ? /[?&]delivery=([^&#]*)/.exec(callback)?.[1] : undefined;
-  return raw && /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : null;
+  return parseIdText(callback ? /[?&]delivery=([^&#]*)/.exec(callback)?.[1] : undefined);
 }

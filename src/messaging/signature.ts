@@ -1,5 +1,5 @@
-// X-Twilio-Signature, with twilio's own code. Only twilio/lib/webhooks/webhooks is loaded (it needs node:crypto,
-// node:url and node:querystring: under 1 MB of RSS on top of the server), never the whole package (~20 MB).
+// X-Twilio-Signature, with twilio's own code. Only its webhooks module is loaded (it needs only node:crypto, node:url
+// and node:querystring), never the package's entry point, which would load its whole REST client and axios.
 import { getExpectedTwilioSignature, validateRequest } from "twilio/lib/webhooks/webhooks";
 import { publicLink } from "./messenger.ts";
 

@@ -1,22 +1,27 @@
-// The outbox: one row per message to one subscriber (see the deliveries table in src/db/schema.ts).
-// Hot paths (enqueue, claim, record) are plain SQL on prepared statements: a broadcast to 100,000 subscribers is one
-// INSERT ... SELECT, a claim is one UPDATE ... RETURNING, and each result is one UPDATE.
+// The outbox: one row per message to one subscriber (see the deliveries table in src/db/schema.ts), and the store the
+// dispatcher works through (DispatchStore in src/dispatch/store.ts; src/context.ts hands it this repo).
+//
+// Raw SQL on prepared statements, on purpose (the rest of src/repos uses drizzle's builder): here it is the clearer
+// way to say what happens. A broadcast to 100,000 subscribers is ONE INSERT ... SELECT; a claim is ONE UPDATE ...
+// RETURNING that also skips whoever unsubscribed meanwhile (CASE WHEN EXISTS); each result is one guarded UPDATE
+// whose WHERE says which moves are allowed (a status callback may have got there first). In drizzle's builder these
+// become sql`` fragments inside builder calls, harder to read than the statements themselves.
 //
 // Status moves: Queued -> Sending (claimed) -> Sent -> Delivered | Failed. Sending -> Uncertain when the provider's
 // answer was lost (or the process died mid-send); Uncertain is reconciled, never blindly resent. Skipped: the
 // recipient is no longer an active subscriber when their turn came. "Pending" = Queued, Sending or Uncertain.
 import type { Database } from "bun:sqlite";
 import type { Db } from "../db/client.ts";
-import { underOptOutSql } from "./consent-events.ts";
+import type { BroadcastMessage, ClaimedDelivery } from "../dispatch/store.ts";
 import type { DeliveryStatus as ProviderStatus, ProviderMessage } from "../messaging/messenger.ts";
+import { underOptOutSql } from "./consent-events.ts";
+import { transactionRunner } from "./transaction.ts";
 
 export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped";
 export type DeliveryChannel = "SMS" | "WhatsApp";
 
-export const PENDING_STATUSES: readonly DeliveryStatus[] = ["Queued", "Sending", "Uncertain"];
-
 /** Twilio error codes after which sending the same message again cannot help (the retry endpoint skips them). */
-export const NON_RETRYABLE_CODES: readonly number[] = [
+const NON_RETRYABLE_CODES: readonly number[] = [
   21610, // the recipient replied STOP
   21211, // invalid 'To' number
   21614, // not a mobile number
@@ -24,8 +29,6 @@ export const NON_RETRYABLE_CODES: readonly number[] = [
   30005, // unknown or inactive destination
   30006, // landline or unreachable carrier
 ];
-
-export const OPTED_OUT_CODE = 21610;
 
 export interface DeliveryRow {
   id: number;
@@ -46,18 +49,6 @@ export interface DeliveryRow {
   errorMessage: string | null;
 }
 
-/** A row handed to the dispatcher by claim(): Sending (send it) or Skipped (no longer subscribed). */
-export interface ClaimedDelivery {
-  id: number;
-  broadcastId: number;
-  customerId: number;
-  channel: DeliveryChannel;
-  toPhone: string;
-  attempts: number;
-  claimedAt: number;
-  status: "Sending" | "Skipped";
-}
-
 export interface StatusCounts {
   Queued: number;
   Sending: number;
@@ -68,7 +59,7 @@ export interface StatusCounts {
   Skipped: number;
 }
 
-export const SKIPPED_MESSAGE = "Not sent: the customer unsubscribed before their turn.";
+const SKIPPED_MESSAGE = "Not sent: the customer unsubscribed before their turn.";
 
 const COLUMNS = `id, broadcast_id AS broadcastId, customer_id AS customerId, business_id AS businessId, channel,
   to_phone AS toPhone, status, attempts, next_attempt_at AS nextAttemptAt, claimed_at AS claimedAt, sent_at AS sentAt,
@@ -159,6 +150,9 @@ function prepare(sqlite: Database) {
        RETURNING id`,
     ),
     findById: sqlite.prepare<DeliveryRow, [number]>(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?1`),
+    broadcastMessage: sqlite.prepare<BroadcastMessage, [number]>(
+      `SELECT message_text AS messageText, image_path AS imagePath FROM broadcasts WHERE id = ?1`,
+    ),
     retryFailed: sqlite.prepare<{ id: number }, [number, number]>(
       `UPDATE deliveries SET status = 'Queued', next_attempt_at = ?2, updated_at = ?2, provider_id = NULL,
          provider_status = NULL, error_code = NULL, error_message = NULL, claimed_at = NULL, sent_at = NULL
@@ -180,6 +174,7 @@ export function emptyCounts(): StatusCounts {
 
 export function deliveriesRepo(db: Db) {
   const sqlite = db.$client;
+  const transaction = transactionRunner(db);
   let ps: ReturnType<typeof prepare> | undefined;
   const q = () => (ps ??= prepare(sqlite));
 
@@ -199,11 +194,11 @@ export function deliveriesRepo(db: Db) {
      */
     claim(now: number, limit: number): ClaimedDelivery[] {
       if (limit <= 0) return [];
-      return sqlite.transaction(() => {
+      return transaction(() => {
         const rows = q().claim.all(now, limit);
         for (const r of rows) if (r.status === "Skipped") q().skippedText.run(SKIPPED_MESSAGE, r.id);
         return rows;
-      })();
+      });
     },
 
     /** The provider accepted it (or a reconcile found it). */
@@ -212,7 +207,7 @@ export function deliveriesRepo(db: Db) {
     },
 
     /** Back to the queue (certainly not accepted): retried at `nextAttemptAt`. */
-    requeue(id: number, nextAttemptAt: number, now: number, reason: string | null, code: number | null = null): void {
+    requeue(id: number, nextAttemptAt: number, now: number, reason: string | null, code: number | null): void {
       q().requeue.run(id, nextAttemptAt, now, reason, code);
     },
 
@@ -228,7 +223,7 @@ export function deliveriesRepo(db: Db) {
     /** Claimed but never handed to the provider (graceful stop): back to Queued, the attempt not counted. */
     release(ids: number[], now: number): number {
       if (ids.length === 0) return 0;
-      return sqlite.transaction(() => ids.reduce((n, id) => n + q().release.run(id, now).changes, 0))();
+      return transaction(() => ids.reduce((n, id) => n + q().release.run(id, now).changes, 0));
     },
 
     /**
@@ -270,13 +265,18 @@ export function deliveriesRepo(db: Db) {
       return q().findById.get(id) ?? undefined;
     },
 
+    /** The text and image every delivery of the broadcast sends. */
+    broadcastMessage(broadcastId: number): BroadcastMessage | undefined {
+      return q().broadcastMessage.get(broadcastId) ?? undefined;
+    },
+
     /** Failed deliveries of the broadcast that may be sent again (see NON_RETRYABLE_CODES) go back to Queued. */
     retryFailed(broadcastId: number, now: number): number {
-      return sqlite.transaction(() => {
+      return transaction(() => {
         const n = q().retryFailed.all(broadcastId, now).length;
         if (n > 0) q().reopen.run(broadcastId);
         return n;
-      })();
+      });
     },
 
     counts(broadcastId: number): StatusCounts {

@@ -1,11 +1,10 @@
-import type { Database } from "bun:sqlite";
 import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { broadcasts, businesses, deliveries } from "../db/schema.ts";
 
 // Reads of sent messages (the customer messages modal) and the few writes that come from outside the dispatcher:
 // status callbacks moving a delivery forward, and an opt-out skipping what was not sent yet. The dispatcher's own
-// claim/record queries live in deliveries.ts.
+// claim/record statements are the outbox, in deliveries.ts.
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
 export type DeliveryStatusValue = DeliveryRow["status"];
@@ -26,74 +25,55 @@ export interface DeliveryHistoryRow {
   errorMessage: string | null;
 }
 
-
-/** The columns a status callback may write (the whole set is written each time: one prepared statement). */
+/** The columns a status callback writes. */
 export type StatusColumns = Pick<DeliveryRow, "status" | "providerId" | "providerStatus" | "errorCode" | "errorMessage" | "sentAt" | "updatedAt">;
 
-interface RawDelivery extends Omit<DeliveryRow, "nextAttemptAt" | "claimedAt" | "sentAt" | "updatedAt"> {
-  nextAttemptAt: number;
-  claimedAt: number | null;
-  sentAt: number | null;
-  updatedAt: number | null;
-}
+const param = sql.placeholder;
 
-const COLUMNS = `id, broadcast_id AS broadcastId, customer_id AS customerId, business_id AS businessId, channel,
-  to_phone AS toPhone, status, attempts, next_attempt_at AS nextAttemptAt, claimed_at AS claimedAt, sent_at AS sentAt,
-  updated_at AS updatedAt, provider_id AS providerId, provider_status AS providerStatus, error_code AS errorCode,
-  error_message AS errorMessage`;
-
-const toDate = (ms: number | null) => (ms === null ? null : new Date(ms));
-
-function toRow(r: RawDelivery | null): DeliveryRow | undefined {
-  if (!r) return undefined;
-  return { ...r, nextAttemptAt: new Date(r.nextAttemptAt), claimedAt: toDate(r.claimedAt), sentAt: toDate(r.sentAt), updatedAt: toDate(r.updatedAt) };
-}
-
-// The status-callback path runs these per request: plain SQL on statements compiled once (drizzle's query builder
-// costs more than the query itself here).
-function prepare(sqlite: Database) {
+// A status callback runs these two per request: compiled once (drizzle's prepare), as building the query each
+// time costs more than running it. Placeholders take times as milliseconds (no column mapping on the way in).
+function prepareCallbackStatements(db: Db) {
   return {
-    findById: sqlite.prepare<RawDelivery, [number]>(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?1`),
-    updateIfStatus: sqlite.prepare<unknown, [number, string, string | null, string, string | null, string | null, number | null, string | null, number | null, number | null]>(
-      `UPDATE deliveries SET status = ?4, provider_id = ?5, provider_status = ?6, error_code = ?7, error_message = ?8,
-         sent_at = ?9, updated_at = ?10
-       WHERE id = ?1 AND status = ?2 AND provider_id IS ?3`,
-    ),
+    findById: db.select().from(deliveries).where(eq(deliveries.id, param("id"))).prepare(),
+    updateIfStatus: db
+      .update(deliveries)
+      .set({
+        status: sql`${param("status")}`,
+        providerId: sql`${param("providerId")}`,
+        providerStatus: sql`${param("providerStatus")}`,
+        errorCode: sql`${param("errorCode")}`,
+        errorMessage: sql`${param("errorMessage")}`,
+        sentAt: sql`${param("sentAt")}`,
+        updatedAt: sql`${param("updatedAt")}`,
+      })
+      .where(and(eq(deliveries.id, param("id")), eq(deliveries.status, param("readStatus")), sql`${deliveries.providerId} IS ${param("readProviderId")}`))
+      .returning({ id: deliveries.id })
+      .prepare(),
   };
 }
 
 export function deliveryHistoryRepo(db: Db) {
-  const sqlite = db.$client;
-  let ps: ReturnType<typeof prepare> | undefined;
-  const q = () => (ps ??= prepare(sqlite));
+  let statements: ReturnType<typeof prepareCallbackStatements> | undefined;
+  const q = () => (statements ??= prepareCallbackStatements(db));
+  const ms = (d: Date | null) => (d ? d.getTime() : null);
   return {
-    /** Runs fn in one transaction, or a savepoint inside an open one (bun:sqlite nests them). Synchronous only. */
-    atomic<T>(fn: () => T): T {
-      return sqlite.transaction(fn)();
-    },
     findById(id: number): DeliveryRow | undefined {
-      return toRow(q().findById.get(id));
+      return q().findById.get({ id });
     },
     /**
      * Compare-and-set: writes `next` only if the row still has the status and provider id it was read with. False
      * when another writer got there first; the caller re-reads and decides again.
      */
     updateIfStatus(read: Pick<DeliveryRow, "id" | "status" | "providerId">, next: StatusColumns): boolean {
-      const ms = (d: Date | null) => (d ? d.getTime() : null);
-      return (
-        q().updateIfStatus.run(
-          read.id,
-          read.status,
-          read.providerId,
-          next.status,
-          next.providerId,
-          next.providerStatus,
-          next.errorCode,
-          next.errorMessage,
-          ms(next.sentAt),
-          ms(next.updatedAt),
-        ).changes > 0
-      );
+      const written = q().updateIfStatus.all({
+        ...next,
+        sentAt: ms(next.sentAt),
+        updatedAt: ms(next.updatedAt),
+        id: read.id,
+        readStatus: read.status,
+        readProviderId: read.providerId,
+      });
+      return written.length > 0;
     },
     /**
      * The customer's deliveries that were not handed to the provider yet become Skipped: Queued ones, and

@@ -63,42 +63,43 @@ export function describeProviderError(code: number | null, message: string | nul
   return known ? `Twilio error ${code}: ${known}` : `Twilio error ${code}`;
 }
 
+/** Compare-and-set rounds before a callback about a row that keeps changing is given up. */
 const MAX_ATTEMPTS = 3;
 
-export function createStatusCallbacksService({ repos, clock, logger }: { repos: Repos; clock: Clock; logger: Logger }) {
-  /** The row's new status columns when `update` moves it forward (or brings its missing sid); null when not. */
-  function change(row: DeliveryRow, update: StatusUpdate): StatusColumns | null {
-    const next = update.status;
-    if (next === null) return null;
-    const forward = RANK[next] > RANK[row.status];
-    const fillId = !row.providerId;
-    if (!forward && !fillId) return null;
-    const cols: StatusColumns = {
-      status: row.status,
-      providerId: row.providerId ?? update.providerId,
-      providerStatus: row.providerStatus,
-      errorCode: row.errorCode,
-      errorMessage: row.errorMessage,
-      sentAt: row.sentAt,
-      updatedAt: clock.now(),
-    };
-    if (!forward) return cols;
-    cols.status = next;
-    cols.providerStatus = update.providerStatus;
-    // Handed to the carrier: Sent, Delivered, or `undelivered` (sent but not delivered). A `failed` never left Twilio.
-    if (!row.sentAt && (next !== "Failed" || update.providerStatus === "undelivered")) cols.sentAt = update.at;
-    if (next === "Failed") {
-      cols.errorCode = update.errorCode ?? row.errorCode;
-      cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage) ?? row.errorMessage ?? "Not delivered";
-    } else {
-      // On its way or delivered: a note from before (the opt-out's "not sent", the dispatcher's "checking with the
-      // provider", a retried error) would now be wrong; keep only what the provider says now.
-      cols.errorCode = update.errorCode;
-      cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage);
-    }
-    return cols;
+/** The row's new status columns when `update` moves it forward (or brings its missing sid); null when not. */
+function change(row: DeliveryRow, update: StatusUpdate, now: Date): StatusColumns | null {
+  const next = update.status;
+  if (next === null) return null;
+  const forward = RANK[next] > RANK[row.status];
+  const fillId = !row.providerId;
+  if (!forward && !fillId) return null;
+  const cols: StatusColumns = {
+    status: row.status,
+    providerId: row.providerId ?? update.providerId,
+    providerStatus: row.providerStatus,
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    sentAt: row.sentAt,
+    updatedAt: now,
+  };
+  if (!forward) return cols;
+  cols.status = next;
+  cols.providerStatus = update.providerStatus;
+  // Handed to the carrier: Sent, Delivered, or `undelivered` (sent but not delivered). A `failed` never left Twilio.
+  if (!row.sentAt && (next !== "Failed" || update.providerStatus === "undelivered")) cols.sentAt = update.at;
+  if (next === "Failed") {
+    cols.errorCode = update.errorCode ?? row.errorCode;
+    cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage) ?? row.errorMessage ?? "Not delivered";
+  } else {
+    // On its way or delivered: a note from before (the opt-out's "not sent", the dispatcher's "checking with the
+    // provider", a retried error) would now be wrong; keep only what the provider says now.
+    cols.errorCode = update.errorCode;
+    cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage);
   }
+  return cols;
+}
 
+export function createStatusCallbacksService({ repos, clock, logger }: { repos: Repos; clock: Clock; logger: Logger }) {
   /** The delivery the callback URL names (?delivery=42, set by the dispatcher on every send); it must have been sent
    * under this sid, or under none yet (the send's answer was lost). Without the id nothing is looked up: the sid is
    * not indexed (see the deliveries table in db/schema.ts). */
@@ -127,7 +128,7 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
         );
         return { kind: "mismatch", deliveryId: row.mismatch.id };
       }
-      const next = change(row, update);
+      const next = change(row, update, clock.now());
       if (!next) return { kind: "unchanged", deliveryId: row.id, status: row.status };
       // Compare-and-set: if the dispatcher (or another process) changed the row meanwhile, decide again.
       if (repos.deliveryHistory.updateIfStatus(row, next)) {
@@ -141,63 +142,16 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
     return { kind: "unknown" };
   }
 
-  // Group commit: the callbacks that arrive in one turn of the event loop are applied in ONE transaction (a commit
-  // costs far more than the two statements of a callback), and each is answered only after that commit. A callback
-  // writes at most one row with one statement, so a failing one cannot leave anything half-done in the batch.
-  type Job = { update: StatusUpdate; resolve(o: ApplyOutcome): void; reject(e: unknown): void };
-  let queue: Job[] = [];
-  let scheduled = false;
-
-  function flush(): void {
-    scheduled = false;
-    const batch = queue;
-    queue = [];
-    const outcomes: ({ ok: true; value: ApplyOutcome } | { ok: false; error: unknown })[] = [];
-    try {
-      repos.deliveryHistory.atomic(() => {
-        for (const job of batch) {
-          try {
-            outcomes.push({ ok: true, value: apply(job.update) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      });
-    } catch (error) {
-      // The commit itself failed: nothing of this batch is stored (Twilio retries on the error answer).
-      for (const job of batch) job.reject(error);
-      return;
-    }
-    batch.forEach((job, i) => {
-      const o = outcomes[i]!;
-      if (o.ok) job.resolve(o.value);
-      else job.reject(o.error);
-    });
-  }
-
-  /** apply(), batched with the other callbacks of this event-loop turn; resolves once committed. */
-  function submit(update: StatusUpdate): Promise<ApplyOutcome> {
-    return new Promise((resolve, reject) => {
-      queue.push({ update, resolve, reject });
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    });
-  }
-
   return {
     /** A status change from the provider (Twilio callback or the sandbox's onStatus), applied at once. Never moves
      * a status back. */
     apply,
 
-    submit,
-
     /**
      * The form fields of a Twilio status callback. `deliveryId` comes from the callback URL (?delivery=42): it
      * finds the delivery even when the send's answer (and so its sid) was lost. A callback without a message sid
      * is a 400 (thrown at once); anything else is answered 200 (Twilio would retry an error for nothing). Resolves
-     * after the write is committed (batched with the other callbacks of this event-loop turn).
+     * once the write is committed: one compare-and-set UPDATE, its own transaction.
      */
     handleTwilioCallback(params: Record<string, unknown>, deliveryId: number | null): Promise<ApplyOutcome> {
       const update = parseStatusCallback(params, clock.now());
@@ -207,7 +161,7 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
         logger.info(`status callback for ${sid.slice(0, 40)} ignored (status ${JSON.stringify(String(params.MessageStatus ?? params.SmsStatus ?? "").slice(0, 20))})`);
         return Promise.resolve({ kind: "ignored" });
       }
-      return submit({ ...update, deliveryId });
+      return Promise.resolve(apply({ ...update, deliveryId }));
     },
   };
 }

@@ -5,7 +5,8 @@
 //   GET  /2010-04-01/Accounts/{AccountSid}/Messages.json        ?To=&From=&DateSent=&DateSent<=&DateSent>=&PageSize=&Page=
 // Wrong credentials -> 401 (20003). Replies can be scripted per call or per number: created, rate_limited (429,
 // optional Retry-After), server_error (5xx), opted_out (400, 21610), invalid_number (400, 21211), any other
-// Twilio error, and hang (never answers). Every request is recorded (parsed form, query, auth, headers, time).
+// Twilio error, and hang (never answers). Every request is recorded (parsed form, query, auth, headers, time, and
+// whether the client gave up on it before the answer).
 import type { Server } from "bun";
 
 export const FAKE_ACCOUNT_SID = "AC0123456789abcdef0123456789abcdef";
@@ -33,6 +34,8 @@ export interface RecordedRequest {
   auth: { username: string; password: string } | null;
   headers: Record<string, string>;
   at: Date;
+  /** The client aborted the request before it was answered (e.g. its timeout fired on a hang). */
+  aborted: boolean;
 }
 
 export interface FakeMessage {
@@ -311,7 +314,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
         form[k] = prev === undefined ? v : ([] as string[]).concat(prev, v);
       }
     }
-    requests.push({
+    const record: RecordedRequest = {
       method: req.method,
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
@@ -320,8 +323,25 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
       auth,
       headers,
       at: now(),
+      aborted: false,
+    };
+    requests.push(record);
+    let answered = false;
+    req.signal.addEventListener("abort", () => {
+      if (!answered) record.aborted = true;
     });
+    const res = await route(req, url, form, contentType, auth);
+    answered = true;
+    return res;
+  }
 
+  function route(
+    req: Request,
+    url: URL,
+    form: Record<string, string | string[]>,
+    contentType: string | null,
+    auth: RecordedRequest["auth"],
+  ): Response | Promise<Response> {
     if (!auth || auth.username !== accountSid || auth.password !== authToken) {
       const res = twilioError(401, 20003, "Authenticate", { detail: "Your AccountSid or AuthToken was incorrect." });
       res.headers.set("WWW-Authenticate", 'Basic realm="Twilio API"');

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { broadcasts } from "../../src/db/schema.ts";
-import { lockPathFor, tryLock } from "../../src/dispatch/lock.ts";
+import { lockPathFor, tryLock } from "../../src/db/lock.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";

@@ -1,4 +1,4 @@
-// The dispatcher through the REAL twilio client against the fake Twilio on loopback (TWILIO_API_BASE), on a fake
+// The dispatcher through the Twilio adapter against the fake Twilio on loopback (TWILIO_API_BASE), on a fake
 // clock moved by a virtual scheduler: pacing, 429 + Retry-After, 21610 opt-outs, lost answers reconciled (never
 // resent blindly), restart after a crash, STOP mid-broadcast, graceful stop, and the one-dispatcher lock.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
@@ -8,10 +8,11 @@ import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { deliveries, subscriptions } from "../../src/db/schema.ts";
-import { backoffMs, COLLECT_EVERY_SENDS, createDispatcher, type Dispatcher, type DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
-import { statusCallbackPath } from "../../src/messaging/messenger.ts";
-import { isLocked, tryLock } from "../../src/dispatch/lock.ts";
+import { isLocked, tryLock } from "../../src/db/lock.ts";
+import { COLLECT_EVERY_SENDS, createDispatcher, type Dispatcher, type DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
 import { Pacer } from "../../src/dispatch/pacer.ts";
+import { backoffMs } from "../../src/dispatch/retry-policy.ts";
+import { statusCallbackPath } from "../../src/messaging/messenger.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
 import type { Messenger, OutboundMessage } from "../../src/messaging/messenger.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
@@ -80,7 +81,7 @@ function recordingMessenger(timeoutMs = 2000): Messenger & { calls: Array<{ at: 
 
 function dispatcher(messenger: Messenger, opts: Partial<DispatcherOptions> = {}): Dispatcher {
   const d = createDispatcher({
-    repos: ctx.repos,
+    store: ctx.repos.deliveries,
     messenger,
     logger: ctx.logger,
     rate: 50,
@@ -448,7 +449,8 @@ describe("restart, STOP, graceful stop", () => {
     expect(next.stats.recovered).toBe(1);
     expect(storedTo(phone)).toHaveLength(1);
     expect(rowsOf(broadcastId)[0]!.status).toBe("Sent");
-    await Bun.sleep(450); // the first client's request times out and finds the row settled: nothing changes
+    // the first client's request times out and finds the row settled: nothing changes
+    await until(() => d.stats.uncertain === 1, 5000, "the first send to time out");
     expect(rowsOf(broadcastId)[0]!.status).toBe("Sent");
   });
 });
@@ -459,12 +461,13 @@ describe("one dispatcher per data directory", () => {
     dirs.push(dir);
     const lockPath = join(dir, "dispatcher.lock");
     const { broadcastId } = await seed(3);
-    const first = dispatcher(recordingMessenger(), { lockPath, rate: 0.001 });
+    const takeLock = () => tryLock(lockPath);
+    const first = dispatcher(recordingMessenger(), { takeLock, rate: 0.001 });
     expect(first.start()).toBe("dispatching");
     expect(isLocked(lockPath)).toBe(true);
-    const plain = dispatcher(recordingMessenger(), { lockPath });
+    const plain = dispatcher(recordingMessenger(), { takeLock });
     expect(plain.start()).toBe("standby");
-    const second = dispatcher(recordingMessenger(), { lockPath, standby: true, lockRetryMs: 1000 });
+    const second = dispatcher(recordingMessenger(), { takeLock, standby: true, lockRetryMs: 1000 });
     expect(second.start()).toBe("standby");
     expect(second.state).toBe("standby");
     expect(ctx.logger.lines.some((l) => l.includes("another process is sending messages for this data directory"))).toBe(true);
@@ -481,7 +484,7 @@ describe("one dispatcher per data directory", () => {
     dirs.push(dir);
     const lockPath = join(dir, "dispatcher.lock");
     const marker = join(dir, "child-has-it");
-    const lockModule = JSON.stringify(join(import.meta.dir, "..", "..", "src", "dispatch", "lock.ts"));
+    const lockModule = JSON.stringify(join(import.meta.dir, "..", "..", "src", "db", "lock.ts"));
     const script = `import { writeFileSync } from "node:fs"; import { tryLock } from ${lockModule};
       const l = tryLock(${JSON.stringify(lockPath)}); writeFileSync(${JSON.stringify(marker)}, l ? "locked" : "busy");
       (globalThis as Record<string, unknown>).heldLock = l; // reachable: a collected connection would let go
@@ -519,7 +522,7 @@ describe("without Twilio (sandbox)", () => {
 });
 
 describe("memory", () => {
-  test("a full garbage collection every `collectEverySends` sends (default 5,000), between sends", async () => {
+  test("with collectGarbage given (off by default): it runs every `collectEverySends` sends (default 5,000), between sends", async () => {
     expect(COLLECT_EVERY_SENDS).toBe(5000);
     const { broadcastId } = await seed(25);
     const m = recordingMessenger();

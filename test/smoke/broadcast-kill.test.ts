@@ -1,4 +1,4 @@
-// kill -9 the BUILT executable in the middle of a 1,000-recipient broadcast sent through the real twilio client to
+// kill -9 the BUILT executable in the middle of a 1,000-recipient broadcast sent through the Twilio adapter to
 // the fake Twilio (TWILIO_API_BASE), restart it, repeat at random points, and check that every recipient got
 // exactly one message, apart from the in-flight window: the deliveries that were Sending when the process died
 // (the only ones whose fate the restarted dispatcher has to ask the provider about). The window is reported.

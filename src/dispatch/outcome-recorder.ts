@@ -1,0 +1,88 @@
+// What the dispatcher does with the provider's answer to one send:
+// - sent -> Sent, with the provider's id;
+// - rate_limited (429) -> Queued again after Retry-After (or a backoff), and every start waits as long;
+// - unavailable (never reached the provider) -> Queued again with backoff, and starts slow down; failed after
+//   MAX_ATTEMPTS;
+// - uncertain (5xx, timeout: it may have been accepted) -> Uncertain, for the reconciler; never resent blindly;
+// - opted_out (Twilio 21610) -> Failed, and the customer is opted out everywhere (onOptedOut); never retried;
+// - failed -> Failed with the provider's code and message.
+// A write that fails leaves the row Sending: the next start finds it in flight and reconciles it.
+import type { Logger } from "../lib/logger.ts";
+import type { SendOutcome } from "../messaging/messenger.ts";
+import type { Pacer } from "./pacer.ts";
+import { backoffMs, MAX_ATTEMPTS } from "./retry-policy.ts";
+import type { DispatcherStats } from "./stats.ts";
+import type { ClaimedDelivery, DispatchStore } from "./store.ts";
+
+/** Longest pause of every start after an unavailable provider. */
+const MAX_UNAVAILABLE_PAUSE_MS = 30_000;
+
+export interface OutcomeRecorderDeps {
+  store: DispatchStore;
+  pacer: Pacer;
+  stats: DispatcherStats;
+  logger: Logger;
+  now(): number;
+  reconcileAfterMs: number;
+  onOptedOut?: ((customerId: number, at: Date) => void) | undefined;
+}
+
+export class OutcomeRecorder {
+  /** Unavailable answers in a row: each one pauses every start a little longer. */
+  private unavailableInARow = 0;
+
+  constructor(private readonly deps: OutcomeRecorderDeps) {}
+
+  record(row: ClaimedDelivery, outcome: SendOutcome): void {
+    try {
+      this.write(row, outcome, this.deps.now());
+    } catch (e) {
+      this.deps.logger.error(
+        `dispatcher: the result of delivery ${row.id} was not recorded (it stays Sending and is checked at the next start): ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+  }
+
+  private write(row: ClaimedDelivery, outcome: SendOutcome, now: number): void {
+    const { store, stats, pacer } = this.deps;
+    if (outcome.kind !== "unavailable") this.unavailableInARow = 0;
+    switch (outcome.kind) {
+      case "sent":
+        store.recordSent(row.id, outcome.providerId, outcome.status, outcome.providerStatus, now);
+        stats.sent++;
+        return;
+      case "rate_limited":
+        // Everyone waits: the provider said we are going too fast.
+        pacer.pause(now + (outcome.retryAfterMs ?? 1000));
+        store.requeue(row.id, now + (outcome.retryAfterMs ?? backoffMs(row.attempts)), now, `Rate limited by the provider; retrying: ${outcome.message}`, outcome.code);
+        stats.requeued++;
+        return;
+      case "unavailable":
+        this.unavailableInARow++;
+        pacer.pause(now + Math.min(MAX_UNAVAILABLE_PAUSE_MS, backoffMs(this.unavailableInARow)));
+        if (row.attempts >= MAX_ATTEMPTS) this.fail(row, null, `Gave up after ${row.attempts} attempts: ${outcome.message}`, now);
+        else {
+          store.requeue(row.id, now + backoffMs(row.attempts), now, outcome.message, null);
+          stats.requeued++;
+        }
+        return;
+      case "uncertain":
+        store.markUncertain(row.id, Math.max(now, row.claimedAt + this.deps.reconcileAfterMs), now, outcome.message);
+        stats.uncertain++;
+        return;
+      case "opted_out":
+        store.markFailed(row.id, outcome.code, outcome.message, now);
+        stats.optedOut++;
+        this.deps.onOptedOut?.(row.customerId, new Date(now));
+        return;
+      case "failed":
+        this.fail(row, outcome.code, outcome.message, now);
+        return;
+    }
+  }
+
+  private fail(row: ClaimedDelivery, code: number | null, message: string, now: number): void {
+    this.deps.store.markFailed(row.id, code, message, now);
+    this.deps.stats.failed++;
+  }
+}

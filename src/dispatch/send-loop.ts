@@ -1,0 +1,167 @@
+// The dispatcher's loop: claims due deliveries in short synchronous transactions (store.claim), starts each send at
+// its slot (Pacer), with at most `concurrency` sends and look-ups under way, and calls the provider OUTSIDE any
+// transaction. Paced, it claims right at a slot (up to `claimAheadMs` of starts), so nothing waits long in Sending;
+// unlimited, it keeps up to `batchSize` claimed ahead and claims again once half of `concurrency` is left (a claim
+// is one transaction for many rows). When stopping, claimed rows not handed to the provider go back to the queue.
+import type { Logger } from "../lib/logger.ts";
+import type { SendOutcome } from "../messaging/messenger.ts";
+import type { InFlight } from "./in-flight.ts";
+import type { OutboundMessages } from "./outbound-messages.ts";
+import type { OutcomeRecorder } from "./outcome-recorder.ts";
+import type { Pacer } from "./pacer.ts";
+import type { Reconciler } from "./reconciler.ts";
+import type { DispatcherStats } from "./stats.ts";
+import type { ClaimedDelivery, DispatchMessenger, DispatchStore } from "./store.ts";
+
+const HOUSEKEEPING_EVERY_MS = 1_000;
+const CLAIM_FAILED_PAUSE_MS = 1_000;
+
+export interface SendLoopDeps {
+  store: DispatchStore;
+  messenger: DispatchMessenger;
+  messages: OutboundMessages;
+  recorder: OutcomeRecorder;
+  reconciler: Reconciler;
+  pacer: Pacer;
+  inFlight: InFlight;
+  stats: DispatcherStats;
+  logger: Logger;
+  now(): number;
+  /** Resolves after `ms`, or at once when the dispatcher stops. */
+  sleep(ms: number): Promise<void>;
+  stopping(): boolean;
+  concurrency: number;
+  claimAheadMs: number;
+  idlePollMs: number;
+  batchSize: number;
+  /** Runs every `everySends` starts, between sends (a benchmark may ask for a garbage collection). */
+  collectGarbage?: { collect(): void; everySends: number } | undefined;
+}
+
+const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export class SendLoop {
+  private readonly ready: ClaimedDelivery[] = [];
+  private lastHousekeeping = Number.NEGATIVE_INFINITY;
+  private startsSinceCollect = 0;
+
+  constructor(private readonly deps: SendLoopDeps) {}
+
+  async run(): Promise<void> {
+    const { pacer, inFlight, stopping, sleep } = this.deps;
+    while (!stopping()) {
+      const now = this.deps.now();
+      if (now - this.lastHousekeeping >= HOUSEKEEPING_EVERY_MS) this.housekeeping(now);
+      const slot = pacer.next(now);
+      if (this.ready.length === 0 && slot > now) {
+        await sleep(Math.min(slot - now, this.deps.idlePollMs));
+        continue;
+      }
+      this.collectGarbageIfDue();
+      if (this.ready.length <= this.lowWater()) {
+        const claimed = this.claim(now);
+        if (claimed === null) {
+          await sleep(CLAIM_FAILED_PAUSE_MS);
+          continue;
+        }
+        if (claimed > 0 && this.ready.length === 0) continue; // all skipped: claim again
+      }
+      if (this.ready.length === 0) {
+        await this.idle(now);
+        continue;
+      }
+      if (inFlight.size >= this.deps.concurrency) {
+        await inFlight.waitForSlot();
+        continue;
+      }
+      if (slot > now) {
+        await sleep(slot - now);
+        continue;
+      }
+      pacer.take(now);
+      this.start(this.ready.shift()!);
+    }
+    this.releaseUnsent();
+  }
+
+  private housekeeping(now: number): void {
+    this.deps.reconciler.housekeeping(now);
+    this.lastHousekeeping = now;
+  }
+
+  private lowWater(): number {
+    return this.deps.pacer.unlimited ? Math.floor(this.deps.concurrency / 2) : 0;
+  }
+
+  private highWater(): number {
+    const { pacer, concurrency, batchSize, claimAheadMs } = this.deps;
+    return pacer.unlimited ? Math.max(concurrency, batchSize) : Math.min(concurrency, pacer.capacity(claimAheadMs));
+  }
+
+  /** Claims up to the high-water mark; answers how many rows came (Skipped ones included), null when it failed. */
+  private claim(now: number): number | null {
+    let claimed: ClaimedDelivery[];
+    try {
+      claimed = this.deps.store.claim(now, Math.min(this.deps.batchSize, this.highWater() - this.ready.length));
+    } catch (e) {
+      this.deps.logger.error(`dispatcher: claiming failed: ${errText(e)}`);
+      return null;
+    }
+    for (const c of claimed) {
+      if (c.status === "Sending") this.ready.push(c);
+      else this.deps.stats.skipped++;
+    }
+    return claimed.length;
+  }
+
+  /** Nothing to send now: settles what is finished, looks up due Uncertain rows, sleeps until something is due. */
+  private async idle(now: number): Promise<void> {
+    this.housekeeping(now);
+    let next: number | null = null;
+    try {
+      next = this.deps.store.nextDueAt();
+    } catch {
+      next = null;
+    }
+    const { idlePollMs, inFlight, sleep } = this.deps;
+    const wait = next === null ? idlePollMs : Math.min(idlePollMs, Math.max(10, next - now));
+    if (inFlight.size > 0) await Promise.race([sleep(wait), inFlight.waitForSlot()]);
+    else await sleep(wait);
+  }
+
+  private start(row: ClaimedDelivery): void {
+    const { store, messenger, recorder, stats } = this.deps;
+    const message = this.deps.messages.for(row);
+    if (!message) {
+      store.markFailed(row.id, null, "The broadcast no longer exists", this.deps.now());
+      return;
+    }
+    stats.started++;
+    this.startsSinceCollect++;
+    const send = async () => {
+      let outcome: SendOutcome;
+      try {
+        outcome = await messenger.send(message);
+      } catch (e) {
+        // The port promises never to throw; if it did, the request may have left: reconcile, never resend blindly.
+        outcome = { kind: "uncertain", message: `send failed unexpectedly: ${errText(e)}` };
+      }
+      recorder.record(row, outcome);
+    };
+    this.deps.inFlight.track(send());
+  }
+
+  private collectGarbageIfDue(): void {
+    const gc = this.deps.collectGarbage;
+    if (!gc || this.startsSinceCollect < gc.everySends) return;
+    this.startsSinceCollect = 0;
+    gc.collect();
+  }
+
+  private releaseUnsent(): void {
+    if (this.ready.length === 0) return;
+    const ids = this.ready.splice(0).map((r) => r.id);
+    const released = this.deps.store.release(ids, this.deps.now());
+    if (released > 0) this.deps.logger.info(`dispatcher: released ${released} claimed message(s) back to the queue`);
+  }
+}

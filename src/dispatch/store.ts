@@ -1,0 +1,74 @@
+// What the dispatcher needs from the rest of the app, declared beside it (as listmonk's internal/manager declares its
+// Store and Messenger): the outbox it works through, the provider it sends with, and the one-dispatcher lock. The app
+// adapts its parts to these (src/context.ts: the deliveries repo is the store, src/db/lock.ts the lock), so nothing
+// in src/dispatch knows SQL, files or Twilio, and a test can hand it anything that fits.
+import type { DeliveryStatus, Messenger, ProviderMessage } from "../messaging/messenger.ts";
+
+export type DeliveryChannel = "SMS" | "WhatsApp";
+
+/** A delivery handed over by claim(): Sending (send it now) or Skipped (no longer an active subscriber). */
+export interface ClaimedDelivery {
+  id: number;
+  broadcastId: number;
+  customerId: number;
+  channel: DeliveryChannel;
+  toPhone: string;
+  attempts: number;
+  claimedAt: number;
+  status: "Sending" | "Skipped";
+}
+
+/** A delivery whose send may or may not have reached the provider (its answer was lost). */
+export interface UncertainDelivery {
+  id: number;
+  broadcastId: number;
+  channel: DeliveryChannel;
+  toPhone: string;
+  attempts: number;
+  claimedAt: number | null;
+  updatedAt: number | null;
+  errorMessage: string | null;
+}
+
+/** What every delivery of one broadcast says. */
+export interface BroadcastMessage {
+  messageText: string;
+  imagePath: string | null;
+}
+
+/** The outbox. Times are milliseconds since the epoch; every call is one short synchronous write or read. */
+export interface DispatchStore {
+  /** Up to `limit` due Queued deliveries become Sending (attempts + 1), or Skipped when no longer subscribed. */
+  claim(now: number, limit: number): ClaimedDelivery[];
+  /** The provider accepted it (or a status callback already moved it on: never backwards). */
+  recordSent(id: number, providerId: string, status: DeliveryStatus, providerStatus: string, now: number): void;
+  /** Certainly not accepted: Queued again, due at `nextAttemptAt`. */
+  requeue(id: number, nextAttemptAt: number, now: number, reason: string | null, code: number | null): void;
+  /** The answer was lost: Uncertain, looked up at `reconcileAt`. */
+  markUncertain(id: number, reconcileAt: number, now: number, reason: string): void;
+  markFailed(id: number, code: number | null, message: string, now: number): void;
+  /** Claimed rows never handed to the provider go back to Queued, the attempt not counted; answers how many. */
+  release(ids: number[], now: number): number;
+  /** At start: rows still Sending were in flight when the last dispatcher died; they become Uncertain. Their ids. */
+  recoverInFlight(now: number, graceMs: number): number[];
+  dueUncertain(now: number, limit: number): UncertainDelivery[];
+  /** An Uncertain delivery the provider turned out to have. */
+  resolveFound(id: number, found: ProviderMessage, now: number): void;
+  /** An Uncertain delivery not checked yet: due again at `at`. */
+  postpone(id: number, at: number, now: number, reason: string): void;
+  /** When the next Queued or Uncertain delivery is due; null when there is none. */
+  nextDueAt(): number | null;
+  /** Marks every broadcast with nothing pending as completed; their ids. */
+  completeFinished(now: number): number[];
+  broadcastMessage(broadcastId: number): BroadcastMessage | undefined;
+}
+
+/** The provider, as far as the dispatcher uses it. */
+export type DispatchMessenger = Pick<Messenger, "name" | "send" | "findRecent">;
+
+export interface DispatchLock {
+  release(): void;
+}
+
+/** Takes the one-dispatcher lock of the data directory; null while another dispatcher holds it. */
+export type TakeLock = () => DispatchLock | null;

@@ -1,0 +1,109 @@
+// Twilio's REST wire format for the account's 2010-04-01 API: form-encoded POST bodies and query strings (a list
+// repeats its key), Basic auth with the account sid and auth token, the headers twilio-node sends, JSON answers and
+// Twilio's JSON errors ({code, message, more_info, status}). Every request is aborted at its timeout.
+import twilioPackage from "twilio/package.json" with { type: "json" };
+import type { Clock } from "../clock.ts";
+import type { TwilioConfig } from "../config.ts";
+import { errorCodeOf } from "./status.ts";
+
+const USER_AGENT = `twilio-node/${twilioPackage.version} (${process.platform} ${process.arch}) node/${process.version}`;
+
+/** A message resource as Twilio's 2010-04-01 API answers it (the fields we read). */
+export interface TwilioMessage {
+  sid?: string;
+  status?: string;
+  error_code?: number | string | null;
+  error_message?: string | null;
+  to?: string;
+  body?: string | null;
+  direction?: string;
+  messaging_service_sid?: string | null;
+  date_created?: string | null;
+}
+
+/** Twilio answered with an error status. */
+export class TwilioError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number | null,
+    message: string,
+    readonly retryAfterMs: number | null,
+  ) {
+    super(message);
+  }
+}
+
+/** No HTTP answer within the timeout: the request was aborted. */
+export class TimedOut extends Error {}
+
+/** Retry-After is delta-seconds or an HTTP date. */
+export function parseRetryAfter(value: unknown, now: Date): number | null {
+  if (Array.isArray(value)) value = value[0];
+  if (typeof value !== "string" && typeof value !== "number") return null;
+  const text = String(value).trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now.getTime());
+}
+
+function parseJson(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Form or query fields; a list repeats its key (MediaUrl=a&MediaUrl=b), as Twilio expects. */
+function formOf(fields: Record<string, string | string[] | undefined>): URLSearchParams {
+  const out = new URLSearchParams();
+  for (const [key, value] of Object.entries(fields)) {
+    for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) out.append(key, v);
+  }
+  return out;
+}
+
+export interface RestClient {
+  /** The JSON answer of a 2xx; throws TwilioError for any other status, TimedOut, or the network's error. */
+  request(method: "GET" | "POST", path: string, fields?: Record<string, string | string[] | undefined>): Promise<Record<string, unknown>>;
+}
+
+/** Requests to the account's 2010-04-01 API, each aborted at `timeoutMs`. */
+export function restClient(cfg: TwilioConfig, apiBase: string, timeoutMs: number, clock: Clock): RestClient {
+  const root = `${apiBase.replace(/\/+$/, "")}/2010-04-01/Accounts/${encodeURIComponent(cfg.accountSid)}`;
+  const headers = {
+    Authorization: `Basic ${Buffer.from(`${cfg.accountSid}:${cfg.authToken}`).toString("base64")}`,
+    "User-Agent": USER_AGENT,
+    Accept: "application/json",
+    "Accept-Charset": "utf-8",
+  };
+  return {
+    async request(method, path, fields = {}) {
+      const form = formOf(fields);
+      const post = method === "POST";
+      const url = post || form.size === 0 ? root + path : `${root}${path}?${form}`;
+      const init: RequestInit = post
+        ? { method, headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" }, body: form }
+        : { method, headers };
+      // A timer cleared on the answer (AbortSignal.timeout would keep one alive per request for the whole timeout).
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(), timeoutMs);
+      let res: Response;
+      let text: string;
+      try {
+        res = await fetch(url, { ...init, redirect: "manual", signal: abort.signal });
+        text = await res.text();
+      } catch (err) {
+        throw abort.signal.aborted ? new TimedOut(`Twilio did not answer within ${timeoutMs} ms`) : err;
+      } finally {
+        clearTimeout(timer);
+      }
+      const json = parseJson(text);
+      if (res.ok) return json;
+      const message = typeof json.message === "string" && json.message ? json.message : `HTTP ${res.status}`;
+      const retryAfter = res.status === 429 ? parseRetryAfter(res.headers.get("retry-after"), clock.now()) : null;
+      throw new TwilioError(res.status, errorCodeOf(json.code), message, retryAfter);
+    },
+  };
+}
