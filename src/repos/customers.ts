@@ -1,6 +1,7 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { businesses, customers, subscriptions } from "../db/schema.ts";
+import { placeholders } from "./placeholders.ts";
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type NewCustomerRow = Omit<typeof customers.$inferInsert, "id">;
@@ -11,6 +12,14 @@ export type CustomerSubscriptionRow = Pick<CustomerRow, "id" | "phone" | "contac
   Pick<SubscriptionRow, "status" | "businessId"> & { subscriptionCreatedAt: Date; businessName: string; ownerId: number };
 
 export function customersRepo(db: Db) {
+  // Every scan of a poster runs this: prepared once, because drizzle otherwise builds and prepares the SQL again on
+  // every call (bench/README.md, subscribe).
+  const upsert = db
+    .insert(customers)
+    .values(placeholders("phone", "contactPreference", "createdAt"))
+    .onConflictDoUpdate({ target: customers.phone, set: { contactPreference: sql`${sql.placeholder("contactPreference")}` } })
+    .returning({ id: customers.id })
+    .prepare();
   const visible = () =>
     db
       .select({
@@ -42,12 +51,7 @@ export function customersRepo(db: Db) {
     },
     /** The id of the customer with this phone, created if new; the preference given is stored either way. */
     upsertId(phone: string, contactPreference: CustomerRow["contactPreference"], createdAt: Date): number {
-      return db
-        .insert(customers)
-        .values({ phone, contactPreference, createdAt })
-        .onConflictDoUpdate({ target: customers.phone, set: { contactPreference } })
-        .returning({ id: customers.id })
-        .get()!.id;
+      return upsert.get({ phone, contactPreference, createdAt })!.id;
     },
     setContactPreference(id: number, contactPreference: CustomerRow["contactPreference"]): void {
       db.update(customers).set({ contactPreference }).where(eq(customers.id, id)).run();

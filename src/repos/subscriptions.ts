@@ -1,6 +1,7 @@
-import { and, asc, eq, getTableColumns, ne } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { businesses, customers, subscriptions } from "../db/schema.ts";
+import { placeholders } from "./placeholders.ts";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 export type NewSubscriptionRow = Omit<typeof subscriptions.$inferInsert, "id">;
@@ -19,10 +20,24 @@ export type SubscriberRow = { customerId: number } & Pick<CustomerRow, "phone" |
 export type SubscribableBusiness = Pick<BusinessRow, "id" | "name" | "isActive" | "successMessage">;
 
 export function subscriptionsRepo(db: Db) {
+  // Every scan of a poster runs these two: prepared once, because drizzle otherwise builds and prepares the SQL again
+  // on every call (bench/README.md, subscribe).
+  const { name, isActive, successMessage } = businesses;
+  const businessById = db
+    .select({ id: businesses.id, name, isActive, successMessage })
+    .from(businesses)
+    .where(eq(businesses.id, sql.placeholder("id")))
+    .prepare();
+  const insertUnlessThere = db
+    .insert(subscriptions)
+    .values(placeholders("customerId", "businessId", "status", "source", "consentAt", "consentText", "ip", "userAgent", "createdAt"))
+    .onConflictDoNothing()
+    .returning({ id: subscriptions.id })
+    .prepare();
+
   return {
     business(id: number): SubscribableBusiness | undefined {
-      const { name, isActive, successMessage } = businesses;
-      return db.select({ id: businesses.id, name, isActive, successMessage }).from(businesses).where(eq(businesses.id, id)).get();
+      return businessById.get({ id });
     },
     find(customerId: number, businessId: number): SubscriptionRow | undefined {
       return db
@@ -33,7 +48,8 @@ export function subscriptionsRepo(db: Db) {
     },
     /** Inserts the subscription unless the customer already has one to that business; true when inserted. */
     insertIfNew(row: NewSubscriptionRow & { createdAt: Date }): boolean {
-      return db.insert(subscriptions).values(row).onConflictDoNothing().returning({ id: subscriptions.id }).all().length > 0;
+      const { status = "active", ip = null, userAgent = null } = row;
+      return insertUnlessThere.all({ ...row, status, ip, userAgent }).length > 0;
     },
     update(id: number, fields: SubscriptionFields): void {
       db.update(subscriptions).set(fields).where(eq(subscriptions.id, id)).run();
