@@ -46,7 +46,11 @@ function dispositionParam(headers: string, param: keyof typeof PARAM): string | 
  * The parts of a multipart/form-data body, in order. Throws a 400 with `malformedMessage` when the body is cut short
  * or is not multipart. Stops reading (and cancels the body) when the consumer stops or the closing boundary comes.
  */
-export async function* multipartParts(body: ReadableStream<Uint8Array>, boundary: string, malformedMessage: string): AsyncGenerator<MultipartPart> {
+export async function* multipartParts(
+  body: ReadableStream<Uint8Array>,
+  boundary: string,
+  malformedMessage: string,
+): AsyncGenerator<MultipartPart> {
   // Every boundary, the first one included, is matched as CRLF "--" boundary: the body is read as if it began with
   // a CRLF, which also skips any preamble.
   const delimiter = Buffer.from(`\r\n--${boundary}`);
@@ -98,13 +102,16 @@ export async function* multipartParts(body: ReadableStream<Uint8Array>, boundary
       const raw = buf.subarray(0, end).toString("utf8");
       const headers = raw.slice(raw.indexOf("\r\n") + 2);
       buf = buf.subarray(end + HEADER_END.length);
-      yield { name: dispositionParam(headers, "name"), filename: dispositionParam(headers, "filename"), content: content() };
+      const name = dispositionParam(headers, "name");
+      yield { name, filename: dispositionParam(headers, "filename"), content: content() };
     }
   } finally {
     // Whatever is left unread is not wanted: stop the upload instead of draining it.
     reader.cancel().catch(() => undefined);
   }
 }
+
+const MALFORMED_UPLOAD = "The upload is incomplete or not valid multipart/form-data. Please try again.";
 
 /**
  * Yields the content of the part named `field`, chunk by chunk. Throws a 400 when the body is not multipart, is cut
@@ -120,7 +127,7 @@ export async function* multipartField(
   if (!boundary) throw new ValidationError(`Send the image as multipart/form-data in a field named "${field}".`);
   const missing = () => new ValidationError(missingMessage, { [field]: missingMessage });
   if (!body) throw missing();
-  for await (const part of multipartParts(body, boundary, "The upload is incomplete or not valid multipart/form-data. Please try again.")) {
+  for await (const part of multipartParts(body, boundary, MALFORMED_UPLOAD)) {
     if (part.name === field) {
       yield* part.content;
       return;

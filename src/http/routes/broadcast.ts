@@ -39,10 +39,11 @@ async function readForm(c: Context<AppEnv>): Promise<Map<string, FieldValue>> {
   const body = c.req.raw.body;
   if (!boundary || !body) throw new ValidationError(NOT_A_FORM);
   for await (const part of multipartParts(body, boundary, NOT_A_FORM)) {
-    if (part.name === null || !WANTED.has(part.name) || fields.has(part.name)) continue;
-    if (part.filename === null) fields.set(part.name, { text: await partText(part.content) });
-    else if (IMAGE.includes(part.name)) fields.set(part.name, { filename: part.filename, bytes: await partBytes(part.content, MAX_IMAGE_BYTES) });
-    else fields.set(part.name, { filename: part.filename, bytes: null });
+    const { name, filename, content } = part;
+    if (name === null || !WANTED.has(name) || fields.has(name)) continue;
+    if (filename === null) fields.set(name, { text: await partText(content) });
+    // The image is read as it arrives and dropped past 5 MB; a file where text belongs is never read.
+    else fields.set(name, { filename, bytes: IMAGE.includes(name) ? await partBytes(content, MAX_IMAGE_BYTES) : null });
   }
   return fields;
 }
