@@ -1,7 +1,6 @@
 import { ConfigError } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { createApp } from "./http/app.ts";
-import { serveRoutes } from "./http/native-routes.ts";
 import type { StaticAssets } from "./http/static.ts";
 
 const STOP_GRACE_MS = 2000;
@@ -19,7 +18,7 @@ export function startServer(ctx: AppContext, assets: StaticAssets): RunningServe
     server = Bun.serve({
       port: ctx.config.port,
       hostname: ctx.config.host,
-      // Uploads stop reading at 5 MB and answer the spec's 413 themselves; this cap only ends absurd bodies early.
+      // Each route caps its own body (http/middleware/body-limit.ts); this only ends absurd bodies early.
       maxRequestBodySize: 32 * 1024 * 1024,
       // Never Bun's development error page (it shows stack traces): anything escaping the app gets the one error shape.
       development: false,
@@ -29,10 +28,7 @@ export function startServer(ctx: AppContext, assets: StaticAssets): RunningServe
         ctx.logger.error(`unhandled: ${err.name}: ${err.message}`.replace(/\s+/g, " ").slice(0, 500));
         return Response.json({ error: "Something went wrong on our side. Please try again.", code: "internal" }, { status: 500 });
       },
-      // The public subscribe POST and Twilio's webhooks (the hot paths) are answered by Bun's router without Hono,
-      // with the same checks.
-      routes: serveRoutes(ctx),
-      fetch: (req, srv) => app.fetch(req, srv),
+      fetch: app.fetch,
     });
   } catch (err) {
     const code = (err as { code?: string }).code;
@@ -44,9 +40,6 @@ export function startServer(ctx: AppContext, assets: StaticAssets): RunningServe
     }
     throw err;
   }
-  // The executable starts with JavaScriptCore's tier-up thresholds raised (scripts/build.ts --compile-jit-policy), so
-  // run-once start-up code (module set-up, migrations) is not JIT-compiled; from here on requests get the normal JIT.
-  Bun.unsafe.setJITPolicy(1);
   const url = `http://${ctx.config.host === "0.0.0.0" ? "localhost" : ctx.config.host}:${server.port}`;
   return {
     url,

@@ -10,6 +10,8 @@ export type AppEnv = {
   Bindings: ServerEnv;
   Variables: {
     ctx: AppContext;
+    /** The socket's peer address, read before any middleware replaces the request (bodyLimit does, for chunked bodies). */
+    peer: string | undefined;
     user: UserRow | undefined;
     token: string | undefined;
   };

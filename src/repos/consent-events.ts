@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { consentEvents } from "../db/schema.ts";
+import { consentEvents, customers } from "../db/schema.ts";
+import { placeholders } from "./placeholders.ts";
 
 export type ConsentEventRow = typeof consentEvents.$inferSelect;
 export type NewConsentEventRow = Omit<typeof consentEvents.$inferInsert, "id">;
@@ -21,28 +22,24 @@ export function underOptOutSql(customerId: string): string {
 
 // Append-only: rows are added, re-attached when a phone number is corrected, and erased only by `forget`.
 export function consentEventsRepo(db: Db) {
-  // Compiled once, plain bun:sqlite: the subscribe path writes one event per request.
-  let insert: ReturnType<typeof prepareInsert> | undefined;
-  let optedOut: ReturnType<typeof prepareOptedOut> | undefined;
+  const underOptOut = sql<number>`${sql.raw(underOptOutSql('"customers"."id"'))}`;
+  // Every scan of a poster writes one event: prepared once, because drizzle otherwise builds and prepares the SQL
+  // again on every call (bench/README.md, subscribe).
+  const insertEvent = db
+    .insert(consentEvents)
+    .values(placeholders("customerId", "businessId", "kind", "source", "consentText", "ip", "userAgent", "at"))
+    .prepare();
   return {
     insert(row: NewConsentEventRow): void {
-      (insert ??= prepareInsert(db)).run(
-        row.customerId,
-        row.businessId ?? null,
-        row.kind,
-        row.source,
-        row.consentText ?? null,
-        row.ip ?? null,
-        row.userAgent ?? null,
-        row.at.getTime(),
-      );
+      const { businessId = null, consentText = null, ip = null, userAgent = null } = row;
+      insertEvent.run({ ...row, businessId, consentText, ip, userAgent });
     },
     /**
      * Whether the person opted out of everything sent from our number (a STOP, or Twilio's 21610) and has not
-     * texted START since. One query.
+     * texted START since.
      */
     optedOut(customerId: number): boolean {
-      return (optedOut ??= prepareOptedOut(db)).get(customerId)?.out === 1;
+      return db.select({ out: underOptOut }).from(customers).where(eq(customers.id, customerId)).get()?.out === 1;
     },
     listByCustomer(customerId: number): ConsentEventRow[] {
       return db.select().from(consentEvents).where(eq(consentEvents.customerId, customerId)).orderBy(asc(consentEvents.id)).all();
@@ -55,23 +52,7 @@ export function consentEventsRepo(db: Db) {
         .run();
     },
     countByCustomer(customerId: number): number {
-      return (
-        db
-          .select({ n: sql<number>`count(*)` })
-          .from(consentEvents)
-          .where(eq(consentEvents.customerId, customerId))
-          .get()?.n ?? 0
-      );
+      return db.select({ n: sql<number>`count(*)` }).from(consentEvents).where(eq(consentEvents.customerId, customerId)).get()?.n ?? 0;
     },
   };
-}
-
-function prepareInsert(db: Db) {
-  return db.$client.prepare<never, [number, number | null, string, string, string | null, string | null, string | null, number]>(
-    "INSERT INTO consent_events (customer_id, business_id, kind, source, consent_text, ip, user_agent, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-  );
-}
-
-function prepareOptedOut(db: Db) {
-  return db.$client.prepare<{ out: number }, [number]>(`SELECT ${underOptOutSql("?1")} AS out`);
 }

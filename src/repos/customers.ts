@@ -1,27 +1,25 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { businesses, customers, subscriptions } from "../db/schema.ts";
+import { placeholders } from "./placeholders.ts";
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type NewCustomerRow = Omit<typeof customers.$inferInsert, "id">;
+type SubscriptionRow = typeof subscriptions.$inferSelect;
 
 /** One customer joined with one of their (not removed) subscriptions and its business. */
-export interface CustomerSubscriptionRow {
-  id: number;
-  phone: string;
-  contactPreference: CustomerRow["contactPreference"];
-  createdAt: Date;
-  subscriptionCreatedAt: Date;
-  status: "active" | "unsubscribed" | "removed";
-  businessId: number;
-  businessName: string;
-  ownerId: number;
-}
+export type CustomerSubscriptionRow = Pick<CustomerRow, "id" | "phone" | "contactPreference" | "createdAt"> &
+  Pick<SubscriptionRow, "status" | "businessId"> & { subscriptionCreatedAt: Date; businessName: string; ownerId: number };
 
 export function customersRepo(db: Db) {
-  // The subscribe path runs these per request: compiled once (drizzle otherwise re-prepares the SQL every call).
-  let prepared: ReturnType<typeof prepare> | undefined;
-  const ps = () => (prepared ??= prepare(db));
+  // Every scan of a poster runs this: prepared once, because drizzle otherwise builds and prepares the SQL again on
+  // every call (bench/README.md, subscribe).
+  const upsert = db
+    .insert(customers)
+    .values(placeholders("phone", "contactPreference", "createdAt"))
+    .onConflictDoUpdate({ target: customers.phone, set: { contactPreference: sql`${sql.placeholder("contactPreference")}` } })
+    .returning({ id: customers.id })
+    .prepare();
   const visible = () =>
     db
       .select({
@@ -45,24 +43,18 @@ export function customersRepo(db: Db) {
       return db.select().from(customers).where(eq(customers.id, id)).get();
     },
     findByPhone(phone: string): CustomerRow | undefined {
-      return ps().findByPhone.get({ phone });
+      return db.select().from(customers).where(eq(customers.phone, phone)).get();
     },
+    /** createdAt comes from the app's clock, not the column default. */
     insert(row: NewCustomerRow & { createdAt: Date }): CustomerRow {
-      return ps().insert.get({ phone: row.phone, contactPreference: row.contactPreference ?? "SMS", createdAt: row.createdAt })!;
+      return db.insert(customers).values(row).returning().get();
     },
-    /**
-     * The id of the customer with this phone, created if new; the preference given is stored either way.
-     * For the subscribe path, where the phone is usually new: one plain INSERT (its rowid is the id), and only for a
-     * known phone an UPDATE ... RETURNING id (an upsert with RETURNING costs about 2 µs more per new customer).
-     */
+    /** The id of the customer with this phone, created if new; the preference given is stored either way. */
     upsertId(phone: string, contactPreference: CustomerRow["contactPreference"], createdAt: Date): number {
-      const { insertNew, updatePreference } = ps();
-      const inserted = insertNew.run(phone, contactPreference, createdAt.getTime());
-      if (inserted.changes > 0) return Number(inserted.lastInsertRowid);
-      return (updatePreference.values(contactPreference, phone)[0] as [number])[0];
+      return upsert.get({ phone, contactPreference, createdAt })!.id;
     },
     setContactPreference(id: number, contactPreference: CustomerRow["contactPreference"]): void {
-      ps().setPreference.run({ id, contactPreference });
+      db.update(customers).set({ contactPreference }).where(eq(customers.id, id)).run();
     },
     update(id: number, fields: Partial<Pick<CustomerRow, "phone" | "contactPreference">>): CustomerRow | undefined {
       return db.update(customers).set(fields).where(eq(customers.id, id)).returning().get();
@@ -90,29 +82,5 @@ export function customersRepo(db: Db) {
         .orderBy(businesses.name)
         .all();
     },
-  };
-}
-
-function prepare(db: Db) {
-  return {
-    findByPhone: db.select().from(customers).where(eq(customers.phone, sql.placeholder("phone"))).prepare(),
-    insert: db
-      .insert(customers)
-      .values({ phone: sql.placeholder("phone"), contactPreference: sql.placeholder("contactPreference"), createdAt: sql.placeholder("createdAt") })
-      .returning()
-      .prepare(),
-    // Plain bun:sqlite, not drizzle: the public subscribe path runs these per request, and drizzle's prepared queries
-    // still map placeholders and result rows in JS on every call (about 5 µs of the request's SQLite time, measured).
-    insertNew: db.$client.prepare<never, [string, string, number]>(
-      "INSERT INTO customers (phone, contact_preference, created_at) VALUES (?, ?, ?) ON CONFLICT (phone) DO NOTHING",
-    ),
-    updatePreference: db.$client.prepare<never, [string, string]>(
-      "UPDATE customers SET contact_preference = ? WHERE phone = ? RETURNING id",
-    ),
-    setPreference: db
-      .update(customers)
-      .set({ contactPreference: sql`${sql.placeholder("contactPreference")}` })
-      .where(eq(customers.id, sql.placeholder("id")))
-      .prepare(),
   };
 }

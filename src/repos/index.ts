@@ -9,15 +9,14 @@ import { deliveryHistoryRepo } from "./delivery-history.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
 import { sessionsRepo } from "./sessions.ts";
 import { subscriptionsRepo } from "./subscriptions.ts";
+import { transactionRunner } from "./transaction.ts";
 import { uploadsRepo } from "./uploads.ts";
 import { usersRepo } from "./users.ts";
 
 export function createRepos(db: Db) {
   return {
-    /** Runs fn in one synchronous SQLite transaction (bun:sqlite commits early on an await). */
-    transaction<T>(fn: () => T): T {
-      return db.transaction(() => fn());
-    },
+    /** Runs fn in one write transaction (BEGIN IMMEDIATE; a savepoint inside one already open). fn must be synchronous. */
+    transaction: transactionRunner(db),
     users: usersRepo(db),
     sessions: sessionsRepo(db),
     passwordResets: passwordResetsRepo(db),

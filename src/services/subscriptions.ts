@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 import { NotFoundError, TooManyRequestsError, ValidationError } from "../errors.ts";
 import { ipKey, RateLimiter } from "../lib/rate-limiter.ts";
 import type { Repos } from "../repos/index.ts";
-import type { SubscribableBusiness, SubscriptionRow } from "../repos/subscriptions.ts";
+import type { SubscriptionRow } from "../repos/subscriptions.ts";
 import { DEFAULT_SUCCESS_MESSAGE } from "../schemas/businesses.ts";
 import { consentText } from "../schemas/consent.ts";
 import { toE164 } from "../schemas/phone.ts";
@@ -68,7 +68,6 @@ export interface Enrollment {
 export function enroll(repos: Repos, e: Enrollment): EnrollOutcome {
   if (!e.byThePerson && repos.consentEvents.optedOut(e.customerId)) return "stopped";
   const { ip, userAgent } = e.meta;
-  // Plain object literals, no spreads: this runs once per public subscribe request.
   const event = (kind: "subscribed" | "resubscribed") => ({
     customerId: e.customerId,
     businessId: e.businessId,
@@ -102,106 +101,16 @@ export function enroll(repos: Repos, e: Enrollment): EnrollOutcome {
   return "resubscribed";
 }
 
-/** One validated subscribe request waiting for the next group commit. */
-interface PendingSubscribe {
-  /**
-   * Reads only: the business it subscribes to, or an AppError (nothing written yet). `business` looks a business up
-   * once per batch (rows cannot change while the batch runs).
-   */
-  check(business: (id: number) => SubscribableBusiness | undefined): SubscribableBusiness;
-  /** The writes; answers with the success message. */
-  write(business: SubscribableBusiness): string;
-  resolve(message: string): void;
-  reject(err: unknown): void;
-}
-
-/** Thrown through the batch transaction to roll it back when one request's writes fail. */
-const ROLL_BACK = Symbol("roll back the batch");
-
 export function createSubscriptionsService({ repos, clock, config }: { repos: Repos; clock: Clock; config: Config }) {
   const limiter = new RateLimiter(clock, config.subscribeLimit, SUBSCRIBE_WINDOW_MS);
-
-  // Group commit: the writes of every subscribe request that arrives in one turn of the event loop go into ONE
-  // transaction (a commit costs far more than the few inserts of a subscription). Every request is answered only
-  // after the transaction that holds its rows has committed, and a request that fails is answered with its own
-  // error while the others are stored: the batch runs without a savepoint per request (two statements per request
-  // saved), and when one request's writes throw, the whole transaction rolls back, that request gets its error, and
-  // the rest of the batch runs again from the start. Business checks (404) throw before anything is written, so
-  // they need no rollback.
-  let pending: PendingSubscribe[] = [];
-  let scheduled = false;
-
-  function flush(): void {
-    scheduled = false;
-    let batch = pending;
-    pending = [];
-    const seen = new Map<number, SubscribableBusiness | undefined>();
-    const lookup = (id: number) => {
-      if (!seen.has(id)) seen.set(id, repos.subscriptions.business(id));
-      return seen.get(id);
-    };
-    while (batch.length > 0) {
-      const outcomes: ({ ok: true; message: string } | { ok: false; error: unknown })[] = [];
-      let failed = -1;
-      let failure: unknown;
-      try {
-        repos.subscriptions.atomic(() => {
-          for (let i = 0; i < batch.length; i++) {
-            const job = batch[i]!;
-            let business: SubscribableBusiness;
-            try {
-              business = job.check(lookup);
-            } catch (error) {
-              outcomes.push({ ok: false, error });
-              continue;
-            }
-            try {
-              outcomes.push({ ok: true, message: job.write(business) });
-            } catch (error) {
-              failed = i;
-              failure = error;
-              throw ROLL_BACK;
-            }
-          }
-        });
-      } catch (error) {
-        if (error !== ROLL_BACK) {
-          // The commit itself failed: nothing of this batch is stored.
-          batch.forEach((job) => job.reject(error));
-          return;
-        }
-        // Nothing of this attempt is stored: the failed request gets its error, the others run again.
-        batch[failed]!.reject(failure);
-        batch = batch.filter((_, i) => i !== failed);
-        continue;
-      }
-      batch.forEach((job, i) => {
-        const outcome = outcomes[i]!;
-        if (outcome.ok) job.resolve(outcome.message);
-        else job.reject(outcome.error);
-      });
-      return;
-    }
-  }
-
-  function enqueue(check: PendingSubscribe["check"], write: PendingSubscribe["write"]): Promise<string> {
-    return new Promise<string>((resolve, reject) => {
-      pending.push({ check, write, resolve, reject });
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    });
-  }
 
   return {
     /**
      * The public subscribe call. Every attempt counts towards the per-IP limit (NEARCAST_SUBSCRIBE_LIMIT per
-     * 10 minutes; 0 turns it off; IPv6 per /64 like the other limits). Input errors are answered at once; the
-     * customer, subscription and consent event are written together (group commit) and the answer waits for the
-     * commit.
+     * 10 minutes; 0 turns it off; IPv6 per /64 like the other limits). The customer, subscription and consent event
+     * are written in one transaction, so a failure leaves nothing half-written.
      */
-    async subscribe(input: unknown, meta: RequestMeta): Promise<SubscribeResponse> {
+    subscribe(input: unknown, meta: RequestMeta): SubscribeResponse {
       const key = ipKey(meta.ip ?? "unknown");
       const wait = limiter.retryAfter(key);
       if (wait > 0) throw new TooManyRequestsError(subscribeLimitMessage(wait), wait);
@@ -210,25 +119,20 @@ export function createSubscriptionsService({ repos, clock, config }: { repos: Re
       const data = validate(subscribeSchema, input);
       const phone = e164OrThrow(data.phone, config.defaultCountry);
       const at = clock.now();
-      const message = await enqueue(
-        (lookup) => {
-          const business = lookup(data.businessId);
-          if (!business || !business.isActive) throw new NotFoundError(SUBSCRIBE_BUSINESS_NOT_FOUND);
-          return business;
-        },
-        (business) => {
-          enroll(repos, {
-            customerId: repos.customers.upsertId(phone, data.contactPreference, at),
-            businessId: business.id,
-            source: data.source,
-            consentText: consentText(business.name, data.contactPreference),
-            meta,
-            at,
-            byThePerson: true,
-          });
-          return business.successMessage || DEFAULT_SUCCESS_MESSAGE;
-        },
-      );
+      const message = repos.transaction(() => {
+        const business = repos.subscriptions.business(data.businessId);
+        if (!business?.isActive) throw new NotFoundError(SUBSCRIBE_BUSINESS_NOT_FOUND);
+        enroll(repos, {
+          customerId: repos.customers.upsertId(phone, data.contactPreference, at),
+          businessId: business.id,
+          source: data.source,
+          consentText: consentText(business.name, data.contactPreference),
+          meta,
+          at,
+          byThePerson: true,
+        });
+        return business.successMessage || DEFAULT_SUCCESS_MESSAGE;
+      });
       return { message };
     },
   };

@@ -121,6 +121,29 @@ describe("validation (spec section 5)", () => {
     expect(res.body.recipients).toBe(2);
   });
 
+  test("a form-urlencoded body (no image) is accepted too; a text Image there is not an image", async () => {
+    const { business } = businessWithSubscribers(owner.id, 2);
+    const urlencoded = (fields: Record<string, string>) =>
+      api.call("POST", PUBLISH, { body: new URLSearchParams(fields).toString(), headers: { "content-type": "application/x-www-form-urlencoded" }, token: owner.token });
+    const res = await urlencoded({ BusinessId: String(business.id), MessageText: "Plain form", Image: "" });
+    expect(res.status).toBe(200);
+    expect(res.body.recipients).toBe(2);
+    expect(broadcastRows(business.id)[0]!.imagePath).toBeNull();
+    const withText = await urlencoded({ BusinessId: String(business.id), MessageText: "x", Image: "deal.png" });
+    expect(withText.status).toBe(400);
+    expect(withText.body.error).toBe(BROADCAST_INVALID_IMAGE);
+  });
+
+  test("the spec's field names win when both spellings are sent; a file where text belongs counts as missing", async () => {
+    const { business } = businessWithSubscribers(owner.id, 1);
+    const res = await publish(owner.token, { messageText: "form's", businessId: "999999", BusinessId: String(business.id), MessageText: "spec's" });
+    expect(res.status).toBe(200);
+    expect(broadcastRows(business.id)[0]!.messageText).toBe("spec's");
+    const fileAsText = await publish(owner.token, { BusinessId: String(business.id), MessageText: new File(["hello"], "m.txt", { type: "text/plain" }) });
+    expect(fileAsText.status).toBe(400);
+    expect(fileAsText.body.error).toBe(MESSAGE_REQUIRED);
+  });
+
   test("a body that is not a form: 400", async () => {
     const res = await api.post(PUBLISH, { BusinessId: 1, MessageText: "json" }, { token: owner.token });
     expect(res.status).toBe(400);
@@ -325,6 +348,30 @@ describe("the image (by content, 5 MB)", () => {
     expect(res.body.error).toBe("File size cannot exceed 5MB.");
     expect(storedFiles()).toEqual(before);
     expect(broadcastRows(business.id)).toHaveLength(1);
+  });
+});
+
+describe("the body limit", () => {
+  test("a body over 5 MB + the form's overhead: 413 with the spec's text, declared or streamed (chunked); nothing written", async () => {
+    const { business } = businessWithSubscribers(owner.id, 1);
+    const before = storedFiles();
+    const request = new Request("http://localhost/x", { method: "POST", body: form({ BusinessId: String(business.id), MessageText: "huge", Image: imageFile(padded(PNG, MAX_IMAGE_BYTES + 200_000)) }) });
+    const type = request.headers.get("content-type")!;
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    const declared = await api.call("POST", PUBLISH, { body: bytes, headers: { "content-type": type, "content-length": String(bytes.length) }, token: owner.token });
+    expect(declared.status).toBe(413);
+    expect(declared.body).toEqual({ error: BROADCAST_IMAGE_TOO_LARGE, code: "payload_too_large" });
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 64 * 1024) controller.enqueue(bytes.subarray(i, i + 64 * 1024));
+        controller.close();
+      },
+    });
+    const chunked = await api.call("POST", PUBLISH, { body: stream, headers: { "content-type": type }, token: owner.token });
+    expect(chunked.status).toBe(413);
+    expect(chunked.body).toEqual({ error: BROADCAST_IMAGE_TOO_LARGE, code: "payload_too_large" });
+    expect(storedFiles()).toEqual(before);
+    expect(broadcastRows(business.id)).toHaveLength(0);
   });
 });
 

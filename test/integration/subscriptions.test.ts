@@ -1,11 +1,13 @@
-import { describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { subscriptions } from "../../src/db/schema.ts";
+import { JSON_BODY_LIMIT } from "../../src/http/middleware/body-limit.ts";
 import { DEFAULT_SUCCESS_MESSAGE } from "../../src/schemas/businesses.ts";
 import { consentText } from "../../src/schemas/consent.ts";
+import { startServer } from "../../src/server.ts";
 import { SUBSCRIBE_BUSINESS_NOT_FOUND } from "../../src/services/subscriptions.ts";
-import { apiClient } from "../helpers/api.ts";
-import { testContext } from "../helpers/context.ts";
+import { type ApiClient, type ApiResponse, type CallOptions, answerOf, apiClient } from "../helpers/api.ts";
+import { type TestContext, testContext } from "../helpers/context.ts";
 import { counts, customerTables } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 
@@ -270,6 +272,15 @@ describe("POST /api/subscription/Subscribe: rate limit", () => {
     expect((await api.post(PATH, { businessId: business.id, phone: "4155550134", contactPreference: "SMS" })).status).toBe(429);
   });
 
+  test("IPv6 clients are limited per /64, like the other limits", async () => {
+    const { api, business } = setup({ NEARCAST_SUBSCRIBE_LIMIT: "2" });
+    const body = (n: number) => ({ businessId: business.id, phone: `415555070${n}`, contactPreference: "SMS" });
+    expect((await api.post(PATH, body(1), { ip: "2001:db8:1:2::10" })).status).toBe(200);
+    expect((await api.post(PATH, body(2), { ip: "2001:db8:1:2:aaaa::1" })).status).toBe(200);
+    expect((await api.post(PATH, body(3), { ip: "2001:db8:1:2:ffff::9" })).status).toBe(429);
+    expect((await api.post(PATH, body(4), { ip: "2001:db8:1:3::10" })).status).toBe(200);
+  });
+
   test("0 means no limit", async () => {
     const { api, business } = setup({ NEARCAST_SUBSCRIBE_LIMIT: "0" });
     for (let i = 0; i < 30; i++) {
@@ -314,20 +325,9 @@ describe("POST /api/subscription/Subscribe: nothing half-written", () => {
   });
 });
 
-describe("POST /api/subscription/Subscribe: group commit", () => {
-  test("requests arriving together are committed together, and each is answered only after its rows are stored", async () => {
+describe("POST /api/subscription/Subscribe: many at once", () => {
+  test("every 200 is a stored subscription by the time it arrives", async () => {
     const { ctx, api, business } = setup();
-    let commits = 0;
-    const atomic = ctx.repos.subscriptions.atomic;
-    let depth = 0;
-    ctx.repos.subscriptions.atomic = ((fn: () => unknown) => {
-      if (depth++ === 0) commits++;
-      try {
-        return atomic(fn);
-      } finally {
-        depth--;
-      }
-    }) as typeof atomic;
     const phones = Array.from({ length: 20 }, (_, i) => `415555${String(1000 + i)}`);
     const answers = await Promise.all(
       phones.map(async (phone) => {
@@ -339,10 +339,9 @@ describe("POST /api/subscription/Subscribe: group commit", () => {
     );
     expect(answers.every((a) => a.status === 200 && a.stored)).toBe(true);
     expect(counts(ctx)).toEqual({ customers: 20, subscriptions: 20, consentEvents: 20 });
-    expect(commits).toBeLessThan(20);
   });
 
-  test("one failing request in a batch rolls back alone; the others are stored and answered 200", async () => {
+  test("one failing request rolls back alone; the others are stored and answered 200", async () => {
     const { ctx, api, business } = setup();
     const insert = ctx.repos.consentEvents.insert;
     let calls = 0;
@@ -362,5 +361,152 @@ describe("POST /api/subscription/Subscribe: group commit", () => {
     expect(statuses[5]).toBe(404);
     // The failed one left nothing behind: every customer has its subscription and its consent event.
     expect(counts(ctx)).toEqual({ customers: 4, subscriptions: 4, consentEvents: 4 });
+  });
+});
+
+describe("POST /api/subscription/Subscribe: the HTTP contract (the app's middleware, like every route)", () => {
+  const JSON_TYPE = { "content-type": "application/json" };
+  const XSRF_FAILED = { error: "Your session token is missing or out of date. Reload the page and try again.", code: "xsrf_failed" };
+
+  /** Every security header an ordinary answer (GET /api/health) carries, with the same value. */
+  async function expectSecurityHeaders(api: ApiClient, res: ApiResponse): Promise<void> {
+    const reference = (await api.get("/api/health")).headers;
+    const names = [...reference.keys()].filter((n) => n.startsWith("x-") || n.includes("policy") || n === "strict-transport-security");
+    expect(names.length).toBeGreaterThan(8);
+    for (const name of names) expect({ name, value: res.headers.get(name) }).toEqual({ name, value: reference.get(name) });
+    expect(res.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(res.headers.get("x-powered-by")).toBeNull();
+  }
+
+  test("200: JSON, the security headers, and no new XSRF cookie (a POST needs one to get this far)", async () => {
+    const { api, business } = setup();
+    const res = await api.post(PATH, { businessId: business.id, phone: "4155550134", contactPreference: "SMS" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toStartWith("application/json");
+    await expectSecurityHeaders(api, res);
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+
+  const xsrfCases: [string, Record<string, string>, string][] = [
+    ["no cookie, no header", {}, '{"businessId":1,"phone":"4155550301","contactPreference":"SMS"}'],
+    ["cookie without the header", { cookie: "XSRF-TOKEN=t0k3n" }, '{"businessId":1,"phone":"4155550302","contactPreference":"SMS"}'],
+    ["header without the cookie", { "x-xsrf-token": "t0k3n" }, '{"businessId":1,"phone":"4155550303","contactPreference":"SMS"}'],
+    ["header not matching the cookie", { cookie: "XSRF-TOKEN=t0k3n", "x-xsrf-token": "other" }, '{"businessId":1,"phone":"4155550304","contactPreference":"SMS"}'],
+    ["malformed JSON and no XSRF (checked before the body is read)", {}, "{nope"],
+  ];
+  for (const [name, headers, body] of xsrfCases) {
+    test(`XSRF: ${name} -> 403 xsrf_failed with the security headers, nothing written`, async () => {
+      const { ctx, api } = setup();
+      const res = await api.call("POST", PATH, { body, headers: { ...JSON_TYPE, ...headers }, noXsrf: true });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual(XSRF_FAILED);
+      await expectSecurityHeaders(api, res);
+      expect(counts(ctx)).toEqual({ customers: 0, subscriptions: 0, consentEvents: 0 });
+    });
+  }
+
+  test("over the body cap: 413 before the type is looked at; not JSON: 415; malformed: 400; not an object: 400; all with the security headers", async () => {
+    const { ctx, api, business } = setup();
+    const huge = JSON.stringify({ businessId: business.id, phone: "4155550401", contactPreference: "SMS", pad: "x".repeat(JSON_BODY_LIMIT) });
+    const cases: [CallOptions, number, object][] = [
+      [{ body: huge, headers: JSON_TYPE }, 413, { error: "Request body is too large.", code: "payload_too_large" }],
+      [{ body: huge, headers: { "content-type": "text/plain" } }, 413, { error: "Request body is too large.", code: "payload_too_large" }],
+      [{ body: "phone=4155550501", headers: { "content-type": "application/x-www-form-urlencoded" } }, 415, { error: "Content-Type must be application/json.", code: "unsupported_media_type" }],
+      [{ body: "{nope", headers: JSON_TYPE }, 400, { error: "Request body must be valid JSON.", code: "validation_failed" }],
+      [{ body: "[]", headers: JSON_TYPE }, 400, { error: "Request body must be a JSON object.", code: "validation_failed" }],
+      [{ headers: JSON_TYPE }, 400, { error: "Request body must be valid JSON.", code: "validation_failed" }],
+    ];
+    for (const [opts, status, body] of cases) {
+      const res = await api.call("POST", PATH, opts);
+      expect({ status: res.status, body: res.body }).toEqual({ status, body });
+      await expectSecurityHeaders(api, res);
+    }
+    expect(counts(ctx)).toEqual({ customers: 0, subscriptions: 0, consentEvents: 0 });
+  });
+
+  test("a JSON content type with a charset is accepted", async () => {
+    const { api, business } = setup();
+    const res = await api.call("POST", PATH, {
+      body: JSON.stringify({ businessId: business.id, phone: "4155550502", contactPreference: "SMS" }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+    expect(res.status).toBe(200);
+  });
+
+  test("validation errors, the unknown business and the rate limit carry the one error shape and the security headers", async () => {
+    const { api, business } = setup({ NEARCAST_SUBSCRIBE_LIMIT: "2" });
+    const invalid = await api.post(PATH, { businessId: business.id, phone: "call me", contactPreference: "SMS" });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ code: "validation_failed", fields: { phone: "Please enter a valid phone number" } });
+    await expectSecurityHeaders(api, invalid);
+    const unknown = await api.post(PATH, { businessId: 987654, phone: "4155550134", contactPreference: "SMS" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ error: SUBSCRIBE_BUSINESS_NOT_FOUND, code: "not_found" });
+    const limited = await api.post(PATH, { businessId: business.id, phone: "4155550135", contactPreference: "SMS" });
+    expect(limited.status).toBe(429);
+    expect(limited.body).toEqual({
+      error: "Too many subscription attempts from your network. Please wait 10 minutes and try again.",
+      code: "too_many_requests",
+    });
+    expect(limited.headers.get("retry-after")).toBe("600");
+    await expectSecurityHeaders(api, limited);
+  });
+
+  test("other methods on the path: 404 JSON with the security headers", async () => {
+    const { api } = setup();
+    const res = await api.get(PATH);
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: "No such API endpoint.", code: "not_found" });
+    await expectSecurityHeaders(api, res);
+  });
+});
+
+describe("POST /api/subscription/Subscribe over a real socket (startServer)", () => {
+  let s: { ctx: TestContext; business: { id: number }; url: string; stop(): Promise<void> };
+  beforeAll(() => {
+    const ctx = testContext();
+    const business = insertBusiness(ctx, { name: "Sunrise Bakery", successMessage: "Thanks! Fresh deals are on their way." });
+    const server = startServer({ ...ctx, config: { ...ctx.config, port: 0, host: "127.0.0.1" } }, {});
+    s = { ctx, business, url: server.url.replace("localhost", "127.0.0.1"), stop: () => server.stop() };
+  });
+  afterAll(async () => {
+    await s.stop();
+    s.ctx.close();
+  });
+  const XSRF = { cookie: "XSRF-TOKEN=t0k3n", "x-xsrf-token": "t0k3n", "content-type": "application/json" };
+  const post = async (body: BodyInit, headers: Record<string, string> = {}) =>
+    answerOf(await fetch(`${s.url}${PATH}`, { method: "POST", headers: { ...XSRF, ...headers }, body, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) } as RequestInit));
+  const streamed = (text: string) => {
+    const bytes = new TextEncoder().encode(text);
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 8192) controller.enqueue(bytes.subarray(i, i + 8192));
+        controller.close();
+      },
+    });
+  };
+
+  test("200 with the business's message; consent recorded with the socket's address and the user agent", async () => {
+    const res = await post(JSON.stringify({ businessId: s.business.id, phone: "(415) 555-0134", contactPreference: "WhatsApp" }), { "user-agent": UA });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message: "Thanks! Fresh deals are on their way." });
+    const t = customerTables(s.ctx);
+    const sub = t.subscriptions.find((x) => x.userAgent === UA)!;
+    expect(sub).toMatchObject({ businessId: s.business.id, status: "active", source: "qr", ip: "127.0.0.1", consentText: consentText("Sunrise Bakery", "WhatsApp") });
+    expect(t.consentEvents.find((e) => e.customerId === sub.customerId)).toMatchObject({ kind: "subscribed", ip: "127.0.0.1", userAgent: UA });
+    expect(t.customers.find((c) => c.id === sub.customerId)?.phone).toBe("+14155550134");
+  });
+
+  test("a streamed (chunked) body: 413 over the cap; at the cap it is read, and the consent still has the socket's address", async () => {
+    const over = JSON.stringify({ businessId: s.business.id, phone: "4155550402", contactPreference: "SMS", pad: "x".repeat(JSON_BODY_LIMIT) });
+    const res = await post(streamed(over));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
+    const base = JSON.stringify({ businessId: s.business.id, phone: "4155550403", contactPreference: "SMS", pad: "" });
+    const exact = base.replace('"pad":""', `"pad":"${"x".repeat(JSON_BODY_LIMIT - base.length)}"`);
+    expect(exact.length).toBe(JSON_BODY_LIMIT);
+    const ok = await post(streamed(exact), { "user-agent": "chunked" });
+    expect(ok.status).toBe(200);
+    expect(customerTables(s.ctx).subscriptions.find((x) => x.userAgent === "chunked")?.ip).toBe("127.0.0.1");
   });
 });

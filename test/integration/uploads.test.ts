@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { uploads } from "../../src/db/schema.ts";
+import { MULTIPART_OVERHEAD } from "../../src/http/multipart.ts";
 import { startServer } from "../../src/server.ts";
 import { IMAGE_IN_USE, IMAGE_NOT_FOUND, IMAGE_TOO_LARGE, INVALID_FILE_NAME, INVALID_IMAGE, MAX_IMAGE_BYTES } from "../../src/services/uploads.ts";
 import { type ApiClient, apiClient, signUp } from "../helpers/api.ts";
@@ -178,13 +179,27 @@ describe("files that are not images are refused, and leave nothing behind", () =
     }
   }
 
-  test("a large non-image is refused from its first bytes, before the rest is read", async () => {
+  test("a large non-image with a declared length (what browsers send) is refused from its first bytes, before the rest is read", async () => {
+    const html = new TextEncoder().encode("<!doctype html><html><body>".padEnd(100, " "));
+    const up = streamedUpload(html, 4 * 1024 * 1024);
+    const res = await api.app.request(LOGO, {
+      method: "POST",
+      headers: headers({ "content-type": up.contentType, "content-length": String(up.total) }),
+      body: up.body,
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: INVALID_IMAGE });
+    expect(up.pulled()).toBeLessThan(1024 * 1024);
+    expect(files()).toEqual([]);
+  });
+
+  test("without a declared length (chunked) the body limit reads it first, up to the cap: still a 400, nothing stored", async () => {
     const html = new TextEncoder().encode("<!doctype html><html><body>".padEnd(100, " "));
     const up = streamedUpload(html, 4 * 1024 * 1024);
     const res = await api.app.request(LOGO, { method: "POST", headers: headers({ "content-type": up.contentType }), body: up.body });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: INVALID_IMAGE });
-    expect(up.pulled()).toBeLessThan(1024 * 1024);
+    expect(up.pulled()).toBeLessThanOrEqual(MAX_IMAGE_BYTES + MULTIPART_OVERHEAD);
     expect(files()).toEqual([]);
   });
 });

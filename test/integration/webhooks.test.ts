@@ -52,8 +52,7 @@ interface PostOptions {
   unsigned?: boolean;
 }
 
-/** `via: "server"`: requests go through a real Bun.serve (startServer on port 0), as in production, where Bun's router
- * answers the webhooks without Hono (src/http/native-routes.ts); stop it with close(). */
+/** `via: "server"`: requests go through a real Bun.serve (startServer on port 0), as in production; stop it with close(). */
 function world(env: Record<string, string> = TWILIO_ENV, via: "app" | "server" = "app") {
   const ctx = testContext(env);
   const api = apiClient(ctx);
@@ -208,7 +207,32 @@ describe("status webhook: signature (Twilio configured)", () => {
     expect(snapshot(w.ctx)).toEqual(before);
   });
 
-  test("webhook answers set no browser cookie (they bypass the browser middleware)", async () => {
+  test("an oversized streamed (chunked) body is refused too (413), nothing changes", async () => {
+    const w = world();
+    const d = sentDelivery(w);
+    const before = snapshot(w.ctx);
+    const params = { ...callback(d.providerId!, "delivered"), Padding: "x".repeat(70 * 1024) };
+    const bytes = new TextEncoder().encode(formBody(params));
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 8192) controller.enqueue(bytes.subarray(i, i + 8192));
+        controller.close();
+      },
+    });
+    const req = new Request(`http://localhost${STATUS}`, {
+      method: "POST",
+      body,
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(FAKE_AUTH_TOKEN, PUBLIC_URL, STATUS, params) },
+      duplex: "half",
+    } as RequestInit);
+    expect(req.headers.has("content-length")).toBe(false);
+    const res = await answerOf(await w.api.app.fetch(req, { requestIP: () => ({ address: "203.0.113.5" }) }));
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
+    expect(snapshot(w.ctx)).toEqual(before);
+  });
+
+  test("webhook answers set no browser cookie (the XSRF middleware leaves them alone)", async () => {
     const w = world();
     const d = sentDelivery(w);
     const res = await w.post(STATUS, callback(d.providerId!, "delivered"));
@@ -548,41 +572,22 @@ describe("inbound webhook: keywords", () => {
   });
 });
 
-describe("through Bun.serve's own router (src/http/native-routes.ts): the same answers and effects as through the app", () => {
-  type Case = [name: string, act: (w: World, d: ReturnType<typeof sentDelivery>) => Promise<{ status: number; body: unknown }>];
-  const cases: Case[] = [
-    ["signed status callback", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"))],
-    ["late duplicate", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "sent"))],
-    ["failed with ErrorCode", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "undelivered", { ErrorCode: "30006" }))],
-    ["missing signature", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"), { unsigned: true })],
-    ["tampered body", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"), { signParams: callback(d.providerId!, "sent") })],
-    ["signed for another delivery", (w, d) => w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"), { signPath: statusCallbackPath(d.id + 1) })],
-    ["no MessageSid", (w, d) => w.post(statusCallbackPath(d.id), { MessageStatus: "delivered" })],
-    ["oversized body", (w, d) => w.post(statusCallbackPath(d.id), { ...callback(d.providerId!, "delivered"), Padding: "x".repeat(70 * 1024) })],
-    ["inbound STOP", (w) => w.post(INBOUND, inbound(w.phone, "STOP"))],
-    ["inbound HELP", (w) => w.post(INBOUND, inbound(w.phone, "help"))],
-    ["inbound unsigned", (w) => w.post(INBOUND, inbound(w.phone, "STOP"), { unsigned: true })],
-  ];
-  for (const [name, act] of cases) {
-    test(name, async () => {
-      const results = [];
-      for (const via of ["app", "server"] as const) {
-        const w = world(TWILIO_ENV, via);
-        try {
-          const d = sentDelivery(w, { providerId: messageSid(77) });
-          const res = await act(w, d);
-          results.push({ status: res.status, body: res.body, after: snapshot(w.ctx) });
-        } finally {
-          await w.close();
-        }
-      }
-      expect(results[1]).toEqual(results[0]!);
-    });
-  }
-
-  test("other methods on the webhook paths are the app's: 404 in the error shape", async () => {
+describe("over a real socket (startServer), as in production", () => {
+  test("a signed callback moves its delivery; a bad signature is a 403; other methods on the webhook paths are 404s", async () => {
     const w = world(TWILIO_ENV, "server");
     try {
+      const d = sentDelivery(w);
+      const d2 = sentDelivery(w, { customerId: insertSubscriber(w.ctx, w.bakery.id).customer.id });
+      expect((await w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"))).status).toBe(200);
+      expect(deliveryById(w.ctx, d.id).status).toBe("Delivered");
+      const forged = await w.post(statusCallbackPath(d2.id), callback(d2.providerId!, "delivered"), { signParams: callback(d2.providerId!, "sent") });
+      expect(forged.status).toBe(403);
+      expect(forged.body).toEqual({ error: INVALID_SIGNATURE, code: "invalid_signature" });
+      expect(deliveryById(w.ctx, d2.id).status).toBe("Sent");
+      const stop = await w.post(INBOUND, inbound(w.phone, "STOP"));
+      expect(stop.status).toBe(200);
+      expect(stop.headers.get("content-type")).toBe("text/xml; charset=utf-8");
+      expect(stop.body).toBe(twiml(STOP_REPLY));
       for (const path of [STATUS, INBOUND]) {
         const res = await w.call("GET", path);
         expect(res.status).toBe(404);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MULTIPART_OVERHEAD, multipartBoundary, multipartField } from "../../src/http/multipart.ts";
+import { multipartBoundary, multipartField, multipartParts, partBytes, partText } from "../../src/http/multipart.ts";
 
 const MISSING = "Please choose an image to upload.";
 
@@ -95,11 +95,65 @@ describe("multipartField", () => {
     expect(err).toMatchObject({ status: 400 });
   });
 
-  test("other fields larger than the overhead budget: 413 without reading everything", async () => {
-    const { bytes, type } = await form({ junk: new Uint8Array(MULTIPART_OVERHEAD * 20), file: payload });
+});
+
+describe("multipartParts", () => {
+  const MALFORMED = "not a form";
+
+  test("every part in order, with its name and filename (null for a text field, \"\" for an empty file input)", async () => {
+    const fd = new FormData();
+    fd.append("BusinessId", "12");
+    fd.append("Image", new File([new Uint8Array(payload)], "deal.png", { type: "image/png" }));
+    fd.append("empty", new File([], "", { type: "application/octet-stream" }));
+    fd.append("MessageText", "Half price \u2014 today\r\n--not-a-boundary");
+    const req = new Request("http://x/", { method: "POST", body: fd });
+    const type = req.headers.get("content-type")!;
+    const bytes = new Uint8Array(await req.arrayBuffer());
+    for (const size of [1, 7, 64, 1000, bytes.length]) {
+      const seen: unknown[] = [];
+      for await (const part of multipartParts(chunked(bytes, size).stream, multipartBoundary(type)!, MALFORMED)) {
+        const value = part.filename === null ? await partText(part.content) : await partBytes(part.content, 1_000_000);
+        seen.push({ name: part.name, filename: part.filename, value });
+      }
+      expect(seen).toEqual([
+        { name: "BusinessId", filename: null, value: "12" },
+        { name: "Image", filename: "deal.png", value: Buffer.from(payload) },
+        { name: "empty", filename: "", value: Buffer.alloc(0) },
+        { name: "MessageText", filename: null, value: "Half price \u2014 today\r\n--not-a-boundary" },
+      ]);
+    }
+  });
+
+  test("a part left unread is skipped; the next part comes whole", async () => {
+    const { bytes, type } = await form({ junk: new Uint8Array(200_000).fill(7), file: payload });
+    const names: (string | null)[] = [];
+    let file: Uint8Array | null = null;
+    for await (const part of multipartParts(chunked(bytes, 4096).stream, multipartBoundary(type)!, MALFORMED)) {
+      names.push(part.name);
+      if (part.name === "file") file = await partBytes(part.content, 1_000_000);
+    }
+    expect(names).toEqual(["junk", "file"]);
+    expect(file).toEqual(Buffer.from(payload));
+  });
+
+  test("partBytes: null past the cap, without reading the rest of the part", async () => {
+    const { bytes, type } = await form({ file: new Uint8Array(1_000_000) });
     const body = chunked(bytes, 8 * 1024);
-    const err = await collect(multipartField(body.stream, type, "file", MISSING)).catch((e) => e);
-    expect(err).toMatchObject({ status: 413 });
-    expect(body.pulled()).toBeLessThan(MULTIPART_OVERHEAD * 2);
+    for await (const part of multipartParts(body.stream, multipartBoundary(type)!, MALFORMED)) {
+      expect(await partBytes(part.content, 50_000)).toBeNull();
+      break;
+    }
+    expect(body.pulled()).toBeLessThan(100_000);
+    expect(body.cancelled()).toBe(true);
+  });
+
+  test("a body cut short: 400 with the caller's message", async () => {
+    const { bytes, type } = await form({ a: "x", file: payload });
+    const parts = async () => {
+      for await (const part of multipartParts(chunked(bytes.subarray(0, bytes.length - 60), 100).stream, multipartBoundary(type)!, MALFORMED)) {
+        await partText(part.content);
+      }
+    };
+    expect(await parts().catch((e) => e)).toMatchObject({ status: 400, message: MALFORMED });
   });
 });

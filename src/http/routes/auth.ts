@@ -1,15 +1,16 @@
 import { Hono } from "hono";
 import { toPublicUser } from "../../services/auth.ts";
 import { requireUser } from "../middleware/auth.ts";
+import { smallBody } from "../middleware/body-limit.ts";
 import { clientIp, readJson } from "../request.ts";
 import type { AppEnv } from "../types.ts";
 
 export const authRoutes = new Hono<AppEnv>()
-  .post("/Register", async (c) => {
+  .post("/Register", smallBody, async (c) => {
     const user = await c.var.ctx.services.auth.register(await readJson(c));
     return c.json({ message: "Registration successful. Please log in.", user }, 201);
   })
-  .post("/Login", async (c) => {
+  .post("/Login", smallBody, async (c) => {
     return c.json(await c.var.ctx.services.auth.login(await readJson(c), clientIp(c)));
   })
   .get("/GetCurrentUser", requireUser, (c) => c.json(toPublicUser(c.var.user!)))
@@ -17,9 +18,9 @@ export const authRoutes = new Hono<AppEnv>()
     if (c.var.token) c.var.ctx.services.auth.logout(c.var.token);
     return c.json({ message: "You have been logged out." });
   })
-  .post("/ForgotPassword", async (c) => {
+  .post("/ForgotPassword", smallBody, async (c) => {
     return c.json(c.var.ctx.services.auth.forgotPassword(await readJson(c), clientIp(c)));
   })
-  .post("/ResetPassword", async (c) => {
+  .post("/ResetPassword", smallBody, async (c) => {
     return c.json(await c.var.ctx.services.auth.resetPassword(await readJson(c), clientIp(c)));
   });

@@ -1,9 +1,10 @@
 import { type Context, Hono } from "hono";
 import { PayloadTooLargeError, ValidationError } from "../../errors.ts";
+import { MAX_IMAGE_BYTES } from "../../schemas/images.ts";
 import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE } from "../../services/broadcasts.ts";
-import { MAX_IMAGE_BYTES } from "../../services/uploads.ts";
 import { requireUser } from "../middleware/auth.ts";
-import { MULTIPART_OVERHEAD } from "../multipart.ts";
+import { imageBody } from "../middleware/body-limit.ts";
+import { multipartBoundary, multipartParts, partBytes, partText } from "../multipart.ts";
 import { queryId } from "../request.ts";
 import type { AppEnv } from "../types.ts";
 
@@ -11,80 +12,76 @@ import type { AppEnv } from "../types.ts";
 // progress reads the broadcast screen shows. Publishing for another owner's business answers 403 (spec section 6);
 // the reads answer 404 for anything the caller does not own, like every other read.
 
-/** Exempt from the global JSON body limit: the publish body carries an image of up to 5 MB. */
-export const BROADCAST_UPLOAD_PATHS = ["/api/business/PublishMessageToAllCustomers"];
-
-/** The image plus the text fields and multipart framing. */
-const PUBLISH_BODY_LIMIT = MAX_IMAGE_BYTES + MULTIPART_OVERHEAD;
-
 const NOT_A_FORM = "Send the broadcast as multipart/form-data with BusinessId, MessageText and an optional Image.";
 
-/** The whole body, refused with the spec's 413 text as soon as it grows past `max`. */
-async function readCapped(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array<ArrayBuffer>> {
-  if (!body) return new Uint8Array(0);
-  const reader = body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > max) throw new PayloadTooLargeError(BROADCAST_IMAGE_TOO_LARGE);
-      parts.push(value);
-    }
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(parts, size);
-}
+// The spec names the fields BusinessId/MessageText/Image; the form sends businessId/messageText/image. Where both
+// come, the spec's name wins.
+const BUSINESS_ID = ["BusinessId", "businessId"];
+const MESSAGE_TEXT = ["MessageText", "messageText"];
+const IMAGE = ["Image", "image"];
+const WANTED = new Set([...BUSINESS_ID, ...MESSAGE_TEXT, ...IMAGE]);
 
-/** The first of the names present (the spec names the fields BusinessId/MessageText/Image; the form sends messageText). */
-function field(form: FormData, ...names: string[]): FormDataEntryValue | null {
-  for (const n of names) {
-    const v = form.get(n);
-    if (v !== null) return v;
-  }
-  return null;
-}
+/** A form field as Request.formData() tells them apart: text, or a file (bytes null: larger than MAX_IMAGE_BYTES). */
+type FieldValue = { text: string } | { filename: string; bytes: Uint8Array | null };
 
-async function readForm(c: Context<AppEnv>): Promise<FormData> {
+/**
+ * The first value of each wanted field, in one pass over the body: multipart (the file read as it arrives and cut off
+ * past 5 MB) or, without an image, form-urlencoded.
+ */
+async function readForm(c: Context<AppEnv>): Promise<Map<string, FieldValue>> {
+  const fields = new Map<string, FieldValue>();
   const type = c.req.header("content-type") ?? "";
-  if (!/^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i.test(type)) {
-    throw new ValidationError(NOT_A_FORM);
+  if (/^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
+    for (const [name, text] of new URLSearchParams(await c.req.text())) if (!fields.has(name)) fields.set(name, { text });
+    return fields;
   }
-  const declared = Number(c.req.header("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > PUBLISH_BODY_LIMIT) throw new PayloadTooLargeError(BROADCAST_IMAGE_TOO_LARGE);
-  const bytes = await readCapped(c.req.raw.body, PUBLISH_BODY_LIMIT);
-  try {
-    return await new Response(bytes, { headers: { "content-type": type } }).formData();
-  } catch {
-    throw new ValidationError(NOT_A_FORM);
+  const boundary = multipartBoundary(type);
+  const body = c.req.raw.body;
+  if (!boundary || !body) throw new ValidationError(NOT_A_FORM);
+  for await (const part of multipartParts(body, boundary, NOT_A_FORM)) {
+    const { name, filename, content } = part;
+    if (name === null || !WANTED.has(name) || fields.has(name)) continue;
+    if (filename === null) fields.set(name, { text: await partText(content) });
+    // The image is read as it arrives and dropped past 5 MB; a file where text belongs is never read.
+    else fields.set(name, { filename, bytes: IMAGE.includes(name) ? await partBytes(content, MAX_IMAGE_BYTES) : null });
   }
+  return fields;
 }
 
-async function imageBytes(value: FormDataEntryValue | null): Promise<Uint8Array | null> {
-  if (value === null) return null;
-  if (typeof value === "string") {
+function first(fields: Map<string, FieldValue>, names: string[]): FieldValue | undefined {
+  for (const name of names) {
+    const value = fields.get(name);
+    if (value) return value;
+  }
+  return undefined;
+}
+
+/** The text of a field; a file where text belongs counts as missing. */
+function textOf(value: FieldValue | undefined): string | undefined {
+  return value && "text" in value ? value.text : undefined;
+}
+
+function imageOf(value: FieldValue | undefined): Uint8Array | null {
+  if (!value) return null;
+  if ("text" in value) {
     // A text field named Image: nothing chosen when empty, otherwise not an image file.
-    if (value === "") return null;
+    if (value.text === "") return null;
     throw new ValidationError(BROADCAST_INVALID_IMAGE, { Image: BROADCAST_INVALID_IMAGE });
   }
+  if (value.bytes === null) throw new PayloadTooLargeError(BROADCAST_IMAGE_TOO_LARGE);
   // A file input left empty sends a nameless, empty part; an empty file that was chosen is not an image.
-  if (value.size === 0 && !value.name) return null;
-  if (value.size === 0) throw new ValidationError(BROADCAST_INVALID_IMAGE, { Image: BROADCAST_INVALID_IMAGE });
-  if (value.size > MAX_IMAGE_BYTES) throw new PayloadTooLargeError(BROADCAST_IMAGE_TOO_LARGE);
-  return new Uint8Array(await value.arrayBuffer());
+  if (value.bytes.length === 0 && !value.filename) return null;
+  if (value.bytes.length === 0) throw new ValidationError(BROADCAST_INVALID_IMAGE, { Image: BROADCAST_INVALID_IMAGE });
+  return value.bytes;
 }
 
 export const broadcastRoutes = new Hono<AppEnv>()
-  .post("/PublishMessageToAllCustomers", requireUser, async (c) => {
+  .post("/PublishMessageToAllCustomers", requireUser, imageBody(BROADCAST_IMAGE_TOO_LARGE), async (c) => {
     const form = await readForm(c);
-    const text = (v: FormDataEntryValue | null) => (typeof v === "string" ? v : undefined);
     const result = await c.var.ctx.services.broadcasts.publish(c.var.user!, {
-      businessId: text(field(form, "BusinessId", "businessId")),
-      messageText: text(field(form, "MessageText", "messageText")),
-      image: await imageBytes(field(form, "Image", "image")),
+      businessId: textOf(first(form, BUSINESS_ID)),
+      messageText: textOf(first(form, MESSAGE_TEXT)),
+      image: imageOf(first(form, IMAGE)),
     });
     return c.json(result, 200);
   })

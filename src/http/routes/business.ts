@@ -1,24 +1,17 @@
 import { type Context, Hono } from "hono";
-import { PayloadTooLargeError } from "../../errors.ts";
 import type { UploadKind } from "../../repos/uploads.ts";
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "../../services/uploads.ts";
+import { IMAGE_TOO_LARGE } from "../../services/uploads.ts";
 import { requireUser } from "../middleware/auth.ts";
-import { MULTIPART_OVERHEAD, multipartField } from "../multipart.ts";
+import { imageBody, smallBody } from "../middleware/body-limit.ts";
+import { multipartField } from "../multipart.ts";
 import { queryId, readJson } from "../request.ts";
 import type { AppEnv } from "../types.ts";
 
-/** The two upload paths: exempt from the global JSON body limit (they cap the file themselves, while reading). */
-export const UPLOAD_PATHS = ["/api/business/UploadLogo", "/api/business/UploadSampleImage"];
-
 const NO_FILE = "Please choose an image to upload.";
+const uploadBody = imageBody(IMAGE_TOO_LARGE);
 
-/** Streams the multipart field `file` into the uploads service; answers {filePath}. */
+/** Streams the multipart field `file` into the uploads service (which caps the image while reading); answers {filePath}. */
 async function upload(c: Context<AppEnv>, kind: UploadKind) {
-  // A declared length that cannot fit is refused before a byte is read.
-  const declared = Number(c.req.header("content-length") ?? "");
-  if (Number.isFinite(declared) && declared > MAX_IMAGE_BYTES + MULTIPART_OVERHEAD) {
-    throw new PayloadTooLargeError(IMAGE_TOO_LARGE);
-  }
   const file = multipartField(c.req.raw.body, c.req.header("content-type"), "file", NO_FILE);
   const stored = await c.var.ctx.services.uploads.save(c.var.user!.id, kind, file);
   return c.json({ filePath: stored.filePath }, 201);
@@ -38,10 +31,10 @@ export const businessRoutes = new Hono<AppEnv>()
     return c.json(own ?? businesses.getPublic(id));
   })
   .get("/GetBusinessesByType", (c) => c.json(c.var.ctx.services.businesses.listPublicByType(queryId(c, "businessTypeId"))))
-  .post("/CreateBusiness", requireUser, async (c) => {
+  .post("/CreateBusiness", requireUser, smallBody, async (c) => {
     return c.json(c.var.ctx.services.businesses.create(c.var.user!, await readJson(c)), 201);
   })
-  .put("/UpdateBusiness", requireUser, async (c) => {
+  .put("/UpdateBusiness", requireUser, smallBody, async (c) => {
     const id = queryId(c);
     return c.json(c.var.ctx.services.businesses.update(c.var.user!, id, await readJson(c)));
   })
@@ -49,8 +42,8 @@ export const businessRoutes = new Hono<AppEnv>()
     c.var.ctx.services.businesses.remove(c.var.user!, queryId(c));
     return c.json({ message: "Business deleted." });
   })
-  .post("/UploadLogo", requireUser, (c) => upload(c, "logo"))
-  .post("/UploadSampleImage", requireUser, (c) => upload(c, "sample"))
+  .post("/UploadLogo", requireUser, uploadBody, (c) => upload(c, "logo"))
+  .post("/UploadSampleImage", requireUser, uploadBody, (c) => upload(c, "sample"))
   .delete("/DeleteLogo", requireUser, (c) => {
     c.var.ctx.services.uploads.remove(c.var.user!, "logo", c.req.query("fileName"));
     return c.json({ message: "Logo deleted." });

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { requireAdmin } from "../middleware/auth.ts";
+import { smallBody } from "../middleware/body-limit.ts";
 import { queryId, readJson } from "../request.ts";
 import type { AppEnv } from "../types.ts";
 
@@ -7,10 +8,10 @@ import type { AppEnv } from "../types.ts";
 export const businessTypeRoutes = new Hono<AppEnv>()
   .get("/GetAllBusinessTypes", (c) => c.json(c.var.ctx.services.businessTypes.list()))
   .get("/GetBusinessTypeById", (c) => c.json(c.var.ctx.services.businessTypes.get(queryId(c))))
-  .post("/CreateBusinessType", requireAdmin, async (c) => {
+  .post("/CreateBusinessType", requireAdmin, smallBody, async (c) => {
     return c.json(c.var.ctx.services.businessTypes.create(await readJson(c)), 201);
   })
-  .put("/UpdateBusinessType", requireAdmin, async (c) => {
+  .put("/UpdateBusinessType", requireAdmin, smallBody, async (c) => {
     const id = queryId(c);
     return c.json(c.var.ctx.services.businessTypes.update(id, await readJson(c)));
   })

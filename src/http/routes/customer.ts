@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { requireUser } from "../middleware/auth.ts";
-import { queryId, readJson } from "../request.ts";
+import { smallBody } from "../middleware/body-limit.ts";
+import { queryId, readJson, requestMeta } from "../request.ts";
 import type { AppEnv } from "../types.ts";
-import { requestMeta } from "./subscription.ts";
 
 // Login required. An owner reaches only customers subscribed to their businesses (anything else answers 404);
 // the admin reaches everyone. GetCustomerMessages belongs to the messages feature.
@@ -10,11 +10,11 @@ export const customerRoutes = new Hono<AppEnv>()
   .use("*", requireUser)
   .get("/GetAllCustomers", (c) => c.json(c.var.ctx.services.customers.list(c.var.user!)))
   .get("/GetCustomerById", (c) => c.json(c.var.ctx.services.customers.get(c.var.user!, queryId(c))))
-  .post("/CreateCustomer", async (c) => {
+  .post("/CreateCustomer", smallBody, async (c) => {
     const body = await readJson(c);
     return c.json(c.var.ctx.services.customers.create(c.var.user!, body, requestMeta(c)), 201);
   })
-  .put("/UpdateCustomer", async (c) => {
+  .put("/UpdateCustomer", smallBody, async (c) => {
     const id = queryId(c);
     const body = await readJson(c);
     return c.json(c.var.ctx.services.customers.update(c.var.user!, id, body, requestMeta(c)));
