@@ -135,7 +135,6 @@ async function measure(subject: Subject, cwd: string): Promise<Sample> {
 const HELLO = `// bench baseline: the smallest Bun server answering like /api/health
 const port = Number(process.argv[2]);
 Bun.serve({ port, hostname: "127.0.0.1", fetch: () => Response.json({ status: "ok", version: "0.0.0" }) });
-Bun.unsafe.setJITPolicy(1); // as src/server.ts does once listening
 `;
 
 const SQLITE_FLOOR = `// bench baseline: Bun.serve + bun:sqlite (the existing database, same PRAGMAs) + a random cookie token
@@ -158,7 +157,6 @@ Bun.serve({
     return res;
   },
 });
-Bun.unsafe.setJITPolicy(1); // as src/server.ts does once listening
 `;
 
 function machine() {

@@ -1,7 +1,7 @@
 // Builds the UI bundle (esbuild), embeds it with a generated manifest, and compiles the single executable.
 //   bun scripts/build.ts          UI bundle + dist/nearcast
 //   bun scripts/build.ts --web    UI bundle and manifest only (what the tests need)
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import * as esbuild from "esbuild";
 
@@ -80,9 +80,6 @@ async function buildWeb(): Promise<void> {
   );
 }
 
-/** Profile-guided bytecode layout, recorded from `nearcast serve` by bench/record-bytecode-order.ts. */
-export const BYTECODE_ORDER = join(root, "bench", "profiles", "serve.order");
-
 /**
  * The flags of `bun build --compile` for dist/nearcast; bench/startup.ts compiles its baselines with the same ones.
  * Measured in bench/README.md (start-up bench).
@@ -94,11 +91,6 @@ export const COMPILE_FLAGS = [
   // JavaScriptCore bytecode made at build time: the ~5 MB bundle is not parsed at every start.
   "--bytecode",
   "--format=esm",
-  // What `serve` runs at start is laid out first; the lazily loaded libraries (twilio, pdfkit, qrcode) are not read
-  // in. A profile from an older build still applies (functions are matched by a hash of their syntax).
-  ...(existsSync(BYTECODE_ORDER) ? [`--bytecode-order=${BYTECODE_ORDER}`] : []),
-  // Run-once start-up code stays in the interpreter; src/server.ts restores the normal JIT once it listens.
-  "--compile-jit-policy=8",
 ];
 
 /** Code that runs in a Worker thread: an entry point of its own in the executable (`new Worker(new URL(...))`). */
