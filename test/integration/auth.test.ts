@@ -6,8 +6,9 @@ import { count, eq } from "drizzle-orm";
 import { passwordResets, sessions, users } from "../../src/db/schema.ts";
 import { hashToken, randomToken } from "../../src/lib/tokens.ts";
 import { RESET_TTL_MS, SESSION_TTL_MS } from "../../src/services/auth.ts";
-import { type ApiClient, type ApiResponse, apiClient } from "../helpers/api.ts";
-import { type TestContext, testContext } from "../helpers/context.ts";
+import { type ApiResponse, apiClient } from "../helpers/api.ts";
+import { testContext } from "../helpers/context.ts";
+import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 
 // The spec's texts (sections 5 and 8) and this design's, spelled out: they are the contract.
 const INVALID_LOGIN = "Invalid email or password. Please check your credentials and try again.";
@@ -21,77 +22,21 @@ const PASSWORD = "correct horse";
 const ADMIN_EMAIL = "boss@example.com";
 
 // ---------------------------------------------------------------------------------------------------------------
-// Scenario runner
+// Scenarios: each in a world of its own
 
-interface World {
-  ctx: TestContext;
-  api: ApiClient;
+interface World extends ScenarioWorld {
   /** Whatever `before` wants to hand to the request and the checks (tokens, ids). */
   vars: Record<string, any>;
 }
 
-type Lazy<T> = T | ((w: World) => T);
-
-interface Scenario {
-  name: string;
-  /** Extra environment for the context (e.g. NEARCAST_ENV=development). */
-  env?: Record<string, string>;
-  before?: (w: World) => void | Promise<void>;
-  method: "GET" | "POST" | "PUT" | "DELETE";
-  path: string;
-  json?: Lazy<Record<string, unknown>>;
-  token?: Lazy<string | undefined>;
-  ip?: string;
-  headers?: Record<string, string>;
-  status: number;
-  /** Exact `error` text, and `code`, of an error answer. */
-  error?: string;
-  code?: string;
-  /** Exact per-field messages (the whole object). */
-  fields?: Record<string, string>;
-  /** Further checks on the answer. */
-  expectBody?: (body: any, w: World, res: ApiResponse) => void;
-  /** Side effects, checked in the database afterwards. */
-  after?: (w: World, res: ApiResponse) => void | Promise<void>;
-}
-
-const lazy = <T>(v: Lazy<T>, w: World): T => (typeof v === "function" ? (v as (w: World) => T)(w) : v);
+type Scenario = ApiScenario<World>;
 
 function world(env: Record<string, string> = {}): World {
   const ctx = testContext({ NEARCAST_ADMIN_EMAIL: ADMIN_EMAIL, ...env });
   return { ctx, api: apiClient(ctx), vars: {} };
 }
 
-function scenarios(list: Scenario[]): void {
-  for (const s of list) {
-    test(s.name, async () => {
-      const w = world(s.env);
-      try {
-        await s.before?.(w);
-        const res = await w.api.call(s.method, s.path, {
-          json: s.json === undefined ? undefined : lazy(s.json, w),
-          token: s.token === undefined ? undefined : lazy(s.token, w),
-          ip: s.ip,
-          headers: s.headers,
-        });
-        expect({ status: res.status, body: res.body }).toMatchObject({ status: s.status });
-        if (s.status >= 400) {
-          // The one error shape: {error, code, fields?} and nothing else.
-          for (const key of Object.keys(res.body)) expect(["error", "code", "fields"]).toContain(key);
-          expect(typeof res.body.error).toBe("string");
-          expect(typeof res.body.code).toBe("string");
-        }
-        if (s.error !== undefined) expect(res.body.error).toBe(s.error);
-        if (s.code !== undefined) expect(res.body.code).toBe(s.code);
-        if (s.fields !== undefined) expect(res.body.fields).toEqual(s.fields);
-        s.expectBody?.(res.body, w, res);
-        await s.after?.(w, res);
-      } finally {
-        w.ctx.close();
-      }
-    });
-  }
-}
+const scenarios = (list: Scenario[]) => runScenarios(list, { world: (s) => world(s.env), done: (w) => w.ctx.close() });
 
 // ---------------------------------------------------------------------------------------------------------------
 // Direct setup (no HTTP, and no login where the login itself is not under test: argon2 is deliberately slow)
@@ -146,9 +91,8 @@ describe("POST /api/auth/Register", () => {
     path: "/api/auth/Register",
     json,
     status: 400,
-    code: "validation_failed",
-    error: message,
-    expectBody: (b) => expect(b.fields[field]).toBe(message),
+    expectBody: { code: "validation_failed", error: message },
+    expect: (b) => expect(b.fields[field]).toBe(message),
     after: noUserWritten,
   });
 
@@ -159,7 +103,7 @@ describe("POST /api/auth/Register", () => {
       path: "/api/auth/Register",
       json: valid,
       status: 201,
-      expectBody: (b) => {
+      expect: (b) => {
         expect(b.user).toMatchObject({ email: "ada@example.com", firstName: "Ada", lastName: "Baker", role: "owner" });
         expect(typeof b.user.id).toBe("number");
         expect(JSON.stringify(b)).not.toMatch(/secret1|argon2|passwordHash/i);
@@ -178,7 +122,7 @@ describe("POST /api/auth/Register", () => {
       path: "/api/auth/Register",
       json: { ...valid, firstName: "  Ada ", email: "  Ada@Example.COM " },
       status: 201,
-      expectBody: (b) => expect([b.user.email, b.user.firstName]).toEqual(["ada@example.com", "Ada"]),
+      expect: (b) => expect([b.user.email, b.user.firstName]).toEqual(["ada@example.com", "Ada"]),
       after: (w) => expect(userRow(w, "ada@example.com")?.email).toBe("ada@example.com"),
     },
     invalid("first name missing", { ...valid, firstName: undefined }, "firstName", "First name is required"),
@@ -197,7 +141,7 @@ describe("POST /api/auth/Register", () => {
       path: "/api/auth/Register",
       json: {},
       status: 400,
-      error: "First name is required",
+      expectBody: { error: "First name is required" },
       fields: {
         firstName: "First name is required",
         lastName: "Last name is required",
@@ -213,8 +157,7 @@ describe("POST /api/auth/Register", () => {
       path: "/api/auth/Register",
       json: valid,
       status: 409,
-      code: "conflict",
-      error: "An account with this email already exists.",
+      expectBody: { code: "conflict", error: "An account with this email already exists." },
       after: (w) => expect(userCount(w)).toBe(1),
     },
     {
@@ -224,7 +167,7 @@ describe("POST /api/auth/Register", () => {
       path: "/api/auth/Register",
       json: { ...valid, email: "ADA@Example.Com" },
       status: 409,
-      code: "conflict",
+      expectBody: { code: "conflict" },
       after: (w) => expect(userCount(w)).toBe(1),
     },
     {
@@ -233,7 +176,7 @@ describe("POST /api/auth/Register", () => {
       path: "/api/auth/Register",
       json: { ...valid, email: "Boss@Example.com" },
       status: 201,
-      expectBody: (b) => expect(b.user.role).toBe("admin"),
+      expect: (b) => expect(b.user.role).toBe("admin"),
       after: (w) => expect(userRow(w, ADMIN_EMAIL)?.role).toBe("admin"),
     },
     {
@@ -242,7 +185,7 @@ describe("POST /api/auth/Register", () => {
       path: "/api/auth/Register",
       json: { ...valid, role: "admin" },
       status: 201,
-      expectBody: (b) => expect(b.user.role).toBe("owner"),
+      expect: (b) => expect(b.user.role).toBe("owner"),
       after: (w) => expect(userRow(w, "ada@example.com")?.role).toBe("owner"),
     },
   ]);
@@ -265,7 +208,7 @@ describe("POST /api/auth/Login", () => {
       path: "/api/auth/Login",
       json: { email: "ada@example.com", password: PASSWORD },
       status: 200,
-      expectBody: (b) => {
+      expect: (b) => {
         expect(b.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
         expect(b.user).toMatchObject({ email: "ada@example.com", role: "owner" });
         expect(b.user).not.toHaveProperty("passwordHash");
@@ -293,8 +236,7 @@ describe("POST /api/auth/Login", () => {
       path: "/api/auth/Login",
       json: { email: "ada@example.com", password: "wrong horse" },
       status: 401,
-      code: "unauthorized",
-      error: INVALID_LOGIN,
+      expectBody: { code: "unauthorized", error: INVALID_LOGIN },
       after: (w) => expect(sessionRows(w, w.vars.user.id)).toHaveLength(0),
     },
     {
@@ -304,8 +246,7 @@ describe("POST /api/auth/Login", () => {
       path: "/api/auth/Login",
       json: { email: "nobody@example.com", password: PASSWORD },
       status: 401,
-      code: "unauthorized",
-      error: INVALID_LOGIN,
+      expectBody: { code: "unauthorized", error: INVALID_LOGIN },
     },
     {
       name: "an over-long password is just a wrong password (401, not a message of its own)",
@@ -314,7 +255,7 @@ describe("POST /api/auth/Login", () => {
       path: "/api/auth/Login",
       json: { email: "ada@example.com", password: "x".repeat(5000) },
       status: 401,
-      error: INVALID_LOGIN,
+      expectBody: { error: INVALID_LOGIN },
     },
     {
       name: "email missing",
@@ -322,7 +263,7 @@ describe("POST /api/auth/Login", () => {
       path: "/api/auth/Login",
       json: { password: PASSWORD },
       status: 400,
-      error: "Email is required",
+      expectBody: { error: "Email is required" },
       fields: { email: "Email is required" },
     },
     {
@@ -331,7 +272,7 @@ describe("POST /api/auth/Login", () => {
       path: "/api/auth/Login",
       json: { email: "ada@", password: PASSWORD },
       status: 400,
-      error: "Please enter a valid email address",
+      expectBody: { error: "Please enter a valid email address" },
       fields: { email: "Please enter a valid email address" },
     },
     {
@@ -340,7 +281,7 @@ describe("POST /api/auth/Login", () => {
       path: "/api/auth/Login",
       json: { email: "ada@example.com" },
       status: 400,
-      error: "Password is required",
+      expectBody: { error: "Password is required" },
       fields: { password: "Password is required" },
     },
     {
@@ -376,7 +317,7 @@ describe("GET /api/auth/GetCurrentUser", () => {
       path: "/api/auth/GetCurrentUser",
       token: (w) => w.vars.token,
       status: 200,
-      expectBody: (b, w) => {
+      expect: (b, w) => {
         expect(b).toEqual({
           id: w.vars.user.id,
           email: "ada@example.com",
@@ -392,8 +333,7 @@ describe("GET /api/auth/GetCurrentUser", () => {
       method: "GET",
       path: "/api/auth/GetCurrentUser",
       status: 401,
-      code: "unauthorized",
-      error: "Please log in to continue.",
+      expectBody: { code: "unauthorized", error: "Please log in to continue." },
     },
     {
       name: "a garbage token: 401",
@@ -402,8 +342,7 @@ describe("GET /api/auth/GetCurrentUser", () => {
       path: "/api/auth/GetCurrentUser",
       token: "not-a-token",
       status: 401,
-      code: "unauthorized",
-      error: SESSION_EXPIRED,
+      expectBody: { code: "unauthorized", error: SESSION_EXPIRED },
     },
     {
       name: "a very long token: 401, not a crash",
@@ -441,7 +380,7 @@ describe("GET /api/auth/GetCurrentUser", () => {
       path: "/api/auth/GetCurrentUser",
       token: (w) => w.vars.token,
       status: 401,
-      error: SESSION_EXPIRED,
+      expectBody: { error: SESSION_EXPIRED },
     },
     {
       name: "a malformed Authorization header counts as no token",
@@ -449,7 +388,7 @@ describe("GET /api/auth/GetCurrentUser", () => {
       path: "/api/auth/GetCurrentUser",
       headers: { authorization: "Basic abc:def" },
       status: 401,
-      error: "Please log in to continue.",
+      expectBody: { error: "Please log in to continue." },
     },
   ]);
 
@@ -508,7 +447,7 @@ describe("POST /api/auth/Logout", () => {
       path: "/api/auth/Logout",
       token: (w) => w.vars.token,
       status: 200,
-      expectBody: (b) => expect(b.message).toBe("You have been logged out."),
+      expect: (b) => expect(b.message).toBe("You have been logged out."),
       after: async (w) => {
         const rows = sessionRows(w, w.vars.user.id);
         const mine = rows.find((r) => r.tokenHash === hashToken(w.vars.token));
@@ -561,7 +500,7 @@ describe("POST /api/auth/ForgotPassword", () => {
       path: "/api/auth/ForgotPassword",
       json: { email: "ada@example.com" },
       status: 200,
-      expectBody: (b) => expect(b).toEqual({ message: FORGOT }),
+      expect: (b) => expect(b).toEqual({ message: FORGOT }),
       after: async (w) => {
         const line = w.ctx.logger.lines.find((l) => l.includes("/reset-password?token="));
         expect(line).toBeDefined();
@@ -583,7 +522,7 @@ describe("POST /api/auth/ForgotPassword", () => {
       path: "/api/auth/ForgotPassword",
       json: { email: "ghost@example.com" },
       status: 200,
-      expectBody: (b) => expect(b).toEqual({ message: FORGOT }),
+      expect: (b) => expect(b).toEqual({ message: FORGOT }),
       after: (w) => {
         expect(w.ctx.logger.lines.filter((l) => l.includes("reset-password"))).toEqual([]);
         expect(w.ctx.db.select({ n: count() }).from(passwordResets).get()?.n).toBe(0);
@@ -597,7 +536,7 @@ describe("POST /api/auth/ForgotPassword", () => {
       path: "/api/auth/ForgotPassword",
       json: { email: "ADA@example.com" },
       status: 200,
-      expectBody: (b) => {
+      expect: (b) => {
         expect(b.message).toBe(FORGOT);
         expect(b.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       },
@@ -610,7 +549,7 @@ describe("POST /api/auth/ForgotPassword", () => {
       path: "/api/auth/ForgotPassword",
       json: { email: "ghost@example.com" },
       status: 200,
-      expectBody: (b) => expect(b).toEqual({ message: FORGOT }),
+      expect: (b) => expect(b).toEqual({ message: FORGOT }),
     },
     {
       name: "email missing",
@@ -618,7 +557,7 @@ describe("POST /api/auth/ForgotPassword", () => {
       path: "/api/auth/ForgotPassword",
       json: {},
       status: 400,
-      error: "Email is required",
+      expectBody: { error: "Email is required" },
       fields: { email: "Email is required" },
     },
     {
@@ -627,7 +566,7 @@ describe("POST /api/auth/ForgotPassword", () => {
       path: "/api/auth/ForgotPassword",
       json: { email: "ada" },
       status: 400,
-      error: "Please enter a valid email address",
+      expectBody: { error: "Please enter a valid email address" },
       fields: { email: "Please enter a valid email address" },
     },
   ]);
@@ -659,7 +598,7 @@ describe("POST /api/auth/ResetPassword", () => {
       path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 200,
-      expectBody: (b) => expect(b).toEqual({ message: "Your password has been reset. Please log in with your new password." }),
+      expect: (b) => expect(b).toEqual({ message: "Your password has been reset. Please log in with your new password." }),
       after: async (w) => {
         const row = userRow(w, "ada@example.com")!;
         expect(row.passwordHash.startsWith("$argon2id$")).toBe(true);
@@ -680,7 +619,7 @@ describe("POST /api/auth/ResetPassword", () => {
       path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "another one" }),
       status: 400,
-      error: BAD_RESET,
+      expectBody: { error: BAD_RESET },
       fields: { token: BAD_RESET },
       after: async (w) => {
         expect(await Bun.password.verify("brand new", userRow(w, "ada@example.com")!.passwordHash)).toBe(true);
@@ -709,7 +648,7 @@ describe("POST /api/auth/ResetPassword", () => {
       path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 400,
-      error: BAD_RESET,
+      expectBody: { error: BAD_RESET },
       after: async (w) => {
         expect(await Bun.password.verify(PASSWORD, userRow(w, "ada@example.com")!.passwordHash)).toBe(true);
         expect((await me(w, w.vars.session)).status).toBe(200);
@@ -726,7 +665,7 @@ describe("POST /api/auth/ResetPassword", () => {
       path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 400,
-      error: BAD_RESET,
+      expectBody: { error: BAD_RESET },
       after: async (w) => expect((await reset(w, w.vars.newer, "brand new")).status).toBe(200),
     },
     {
@@ -735,8 +674,7 @@ describe("POST /api/auth/ResetPassword", () => {
       path: "/api/auth/ResetPassword",
       json: { token: randomToken(), newPassword: "brand new" },
       status: 400,
-      code: "validation_failed",
-      error: BAD_RESET,
+      expectBody: { code: "validation_failed", error: BAD_RESET },
     },
     {
       name: "token missing: the spec's missing-token text",
@@ -744,7 +682,7 @@ describe("POST /api/auth/ResetPassword", () => {
       path: "/api/auth/ResetPassword",
       json: { newPassword: "brand new" },
       status: 400,
-      error: MISSING_RESET,
+      expectBody: { error: MISSING_RESET },
       fields: { token: MISSING_RESET },
     },
     {
@@ -755,7 +693,7 @@ describe("POST /api/auth/ResetPassword", () => {
       path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "12345" }),
       status: 400,
-      error: "Password must be at least 6 characters",
+      expectBody: { error: "Password must be at least 6 characters" },
       fields: { newPassword: "Password must be at least 6 characters" },
       after: async (w) => {
         expect(resetRows(w, w.vars.user.id).every((r) => r.usedAt === null)).toBe(true);
@@ -769,7 +707,7 @@ describe("POST /api/auth/ResetPassword", () => {
       path: "/api/auth/ResetPassword",
       json: { token: "abc" },
       status: 400,
-      error: "Password is required",
+      expectBody: { error: "Password is required" },
       fields: { newPassword: "Password is required" },
     },
   ]);
@@ -961,7 +899,7 @@ describe("roles are enforced on the server", () => {
       json: { name: "Bakery" },
       token: (w) => w.vars.token,
       status: 403,
-      code: "forbidden",
+      expectBody: { code: "forbidden" },
       after: (w) => expect(w.ctx.repos.businessTypes.list()).toHaveLength(0),
     },
     {
@@ -970,7 +908,7 @@ describe("roles are enforced on the server", () => {
       path: "/api/businesstype/CreateBusinessType",
       json: { name: "Bakery" },
       status: 401,
-      code: "unauthorized",
+      expectBody: { code: "unauthorized" },
     },
     {
       name: "the admin (registered with NEARCAST_ADMIN_EMAIL) may",
