@@ -36,7 +36,13 @@ function world(env: Record<string, string> = {}): World {
   return { ctx, api: apiClient(ctx), vars: {} };
 }
 
-const scenarios = (list: Scenario[]) => runScenarios(list, { world: (s) => world(s.env), done: (w) => w.ctx.close() });
+/** A table of scenarios of one endpoint (a row may still name another). */
+type Row = Omit<Scenario, "method" | "path"> & Partial<Pick<Scenario, "method" | "path">>;
+const scenarios = (endpoint: Pick<Scenario, "method" | "path">, rows: Row[]) =>
+  runScenarios(
+    rows.map((r) => ({ ...endpoint, ...r })),
+    { world: (s) => world(s.env), done: (w) => w.ctx.close() },
+  );
 
 // ---------------------------------------------------------------------------------------------------------------
 // Direct setup (no HTTP, and no login where the login itself is not under test: argon2 is deliberately slow)
@@ -85,10 +91,8 @@ const valid = { firstName: "Ada", lastName: "Baker", email: "ada@example.com", p
 
 describe("POST /api/auth/Register", () => {
   const noUserWritten = (w: World) => expect(userCount(w)).toBe(0);
-  const invalid = (name: string, json: Record<string, unknown>, field: string, message: string): Scenario => ({
+  const invalid = (name: string, json: Record<string, unknown>, field: string, message: string): Row => ({
     name,
-    method: "POST",
-    path: "/api/auth/Register",
     json,
     status: 400,
     expectBody: { code: "validation_failed", error: message },
@@ -96,11 +100,9 @@ describe("POST /api/auth/Register", () => {
     after: noUserWritten,
   });
 
-  scenarios([
+  scenarios({ method: "POST", path: "/api/auth/Register" }, [
     {
       name: "creates an owner; the password is stored as an argon2id hash, not as itself",
-      method: "POST",
-      path: "/api/auth/Register",
       json: valid,
       status: 201,
       expect: (b) => {
@@ -118,8 +120,6 @@ describe("POST /api/auth/Register", () => {
     },
     {
       name: "email is trimmed and stored lower-case; names trimmed",
-      method: "POST",
-      path: "/api/auth/Register",
       json: { ...valid, firstName: "  Ada ", email: "  Ada@Example.COM " },
       status: 201,
       expect: (b) => expect([b.user.email, b.user.firstName]).toEqual(["ada@example.com", "Ada"]),
@@ -137,8 +137,6 @@ describe("POST /api/auth/Register", () => {
     invalid("first name a number", { ...valid, firstName: 12 }, "firstName", "First name is required"),
     {
       name: "an empty object names every field with the spec's texts",
-      method: "POST",
-      path: "/api/auth/Register",
       json: {},
       status: 400,
       expectBody: { error: "First name is required" },
@@ -153,8 +151,6 @@ describe("POST /api/auth/Register", () => {
     {
       name: "duplicate email: 409, nothing written",
       before: async (w) => void (await makeUser(w, "ada@example.com")),
-      method: "POST",
-      path: "/api/auth/Register",
       json: valid,
       status: 409,
       expectBody: { code: "conflict", error: "An account with this email already exists." },
@@ -163,8 +159,6 @@ describe("POST /api/auth/Register", () => {
     {
       name: "duplicate email in a different case: 409",
       before: async (w) => void (await makeUser(w, "ada@example.com")),
-      method: "POST",
-      path: "/api/auth/Register",
       json: { ...valid, email: "ADA@Example.Com" },
       status: 409,
       expectBody: { code: "conflict" },
@@ -172,8 +166,6 @@ describe("POST /api/auth/Register", () => {
     },
     {
       name: "NEARCAST_ADMIN_EMAIL registers as admin (any case)",
-      method: "POST",
-      path: "/api/auth/Register",
       json: { ...valid, email: "Boss@Example.com" },
       status: 201,
       expect: (b) => expect(b.user.role).toBe("admin"),
@@ -181,8 +173,6 @@ describe("POST /api/auth/Register", () => {
     },
     {
       name: "a role in the body is ignored",
-      method: "POST",
-      path: "/api/auth/Register",
       json: { ...valid, role: "admin" },
       status: 201,
       expect: (b) => expect(b.user.role).toBe("owner"),
@@ -200,12 +190,10 @@ describe("POST /api/auth/Register", () => {
 
 describe("POST /api/auth/Login", () => {
   const withAda = async (w: World) => void (w.vars.user = await makeUser(w, "ada@example.com"));
-  scenarios([
+  scenarios({ method: "POST", path: "/api/auth/Login" }, [
     {
       name: "ok: a token and the user; the session is stored hashed with a 30-day expiry",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "ada@example.com", password: PASSWORD },
       status: 200,
       expect: (b) => {
@@ -224,16 +212,12 @@ describe("POST /api/auth/Login", () => {
     {
       name: "email in another case and with spaces logs in",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: " ADA@example.com ", password: PASSWORD },
       status: 200,
     },
     {
       name: "wrong password: 401 with the spec's text, no session",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "ada@example.com", password: "wrong horse" },
       status: 401,
       expectBody: { code: "unauthorized", error: INVALID_LOGIN },
@@ -242,8 +226,6 @@ describe("POST /api/auth/Login", () => {
     {
       name: "unknown email: the same 401 text",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "nobody@example.com", password: PASSWORD },
       status: 401,
       expectBody: { code: "unauthorized", error: INVALID_LOGIN },
@@ -251,16 +233,12 @@ describe("POST /api/auth/Login", () => {
     {
       name: "an over-long password is just a wrong password (401, not a message of its own)",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "ada@example.com", password: "x".repeat(5000) },
       status: 401,
       expectBody: { error: INVALID_LOGIN },
     },
     {
       name: "email missing",
-      method: "POST",
-      path: "/api/auth/Login",
       json: { password: PASSWORD },
       status: 400,
       expectBody: { error: "Email is required" },
@@ -268,8 +246,6 @@ describe("POST /api/auth/Login", () => {
     },
     {
       name: "email malformed",
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "ada@", password: PASSWORD },
       status: 400,
       expectBody: { error: "Please enter a valid email address" },
@@ -277,8 +253,6 @@ describe("POST /api/auth/Login", () => {
     },
     {
       name: "password missing",
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "ada@example.com" },
       status: 400,
       expectBody: { error: "Password is required" },
@@ -286,8 +260,6 @@ describe("POST /api/auth/Login", () => {
     },
     {
       name: "both empty",
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "", password: "" },
       status: 400,
       fields: { email: "Email is required", password: "Password is required" },
@@ -309,12 +281,10 @@ describe("GET /api/auth/GetCurrentUser", () => {
     w.vars.user = await makeUser(w, "ada@example.com");
     w.vars.token = sessionFor(w, w.vars.user.id);
   };
-  scenarios([
+  scenarios({ method: "GET", path: "/api/auth/GetCurrentUser" }, [
     {
       name: "a live token: the user, without secrets",
       before: withSession,
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: (w) => w.vars.token,
       status: 200,
       expect: (b, w) => {
@@ -330,32 +300,24 @@ describe("GET /api/auth/GetCurrentUser", () => {
     },
     {
       name: "no token: 401",
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       status: 401,
       expectBody: { code: "unauthorized", error: "Please log in to continue." },
     },
     {
       name: "a garbage token: 401",
       before: withSession,
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: "not-a-token",
       status: 401,
       expectBody: { code: "unauthorized", error: SESSION_EXPIRED },
     },
     {
       name: "a very long token: 401, not a crash",
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: "a".repeat(5000),
       status: 401,
     },
     {
       name: "the stored hash used as a token does not work",
       before: withSession,
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: (w) => hashToken(w.vars.token),
       status: 401,
     },
@@ -365,8 +327,6 @@ describe("GET /api/auth/GetCurrentUser", () => {
         await withSession(w);
         w.ctx.clock.advance(30 * DAY - 1000);
       },
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: (w) => w.vars.token,
       status: 200,
     },
@@ -376,16 +336,12 @@ describe("GET /api/auth/GetCurrentUser", () => {
         await withSession(w);
         w.ctx.clock.advance(30 * DAY + 1);
       },
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: (w) => w.vars.token,
       status: 401,
       expectBody: { error: SESSION_EXPIRED },
     },
     {
       name: "a malformed Authorization header counts as no token",
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       headers: { authorization: "Basic abc:def" },
       status: 401,
       expectBody: { error: "Please log in to continue." },
@@ -435,7 +391,7 @@ describe("housekeeping", () => {
 });
 
 describe("POST /api/auth/Logout", () => {
-  scenarios([
+  scenarios({ method: "POST", path: "/api/auth/Logout" }, [
     {
       name: "revokes this token on the server; other sessions of the user live on",
       before: async (w) => {
@@ -443,8 +399,6 @@ describe("POST /api/auth/Logout", () => {
         w.vars.token = sessionFor(w, w.vars.user.id);
         w.vars.other = sessionFor(w, w.vars.user.id);
       },
-      method: "POST",
-      path: "/api/auth/Logout",
       token: (w) => w.vars.token,
       status: 200,
       expect: (b) => expect(b.message).toBe("You have been logged out."),
@@ -458,8 +412,6 @@ describe("POST /api/auth/Logout", () => {
     },
     {
       name: "without a token: 200, nothing to do",
-      method: "POST",
-      path: "/api/auth/Logout",
       status: 200,
     },
     {
@@ -468,8 +420,6 @@ describe("POST /api/auth/Logout", () => {
         w.vars.user = await makeUser(w, "ada@example.com");
         w.vars.token = sessionFor(w, w.vars.user.id);
       },
-      method: "POST",
-      path: "/api/auth/Logout",
       token: "someone-elses-guess",
       status: 200,
       after: async (w) => expect((await me(w, w.vars.token)).status).toBe(200),
@@ -492,12 +442,10 @@ describe("POST /api/auth/Logout", () => {
 describe("POST /api/auth/ForgotPassword", () => {
   const FORGOT = "If an account exists for that email, password reset instructions have been sent.";
   const withAda = async (w: World) => void (w.vars.user = await makeUser(w, "ada@example.com"));
-  scenarios([
+  scenarios({ method: "POST", path: "/api/auth/ForgotPassword" }, [
     {
       name: "production, known email: the message, no token; the link goes to the server log",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: { email: "ada@example.com" },
       status: 200,
       expect: (b) => expect(b).toEqual({ message: FORGOT }),
@@ -518,8 +466,6 @@ describe("POST /api/auth/ForgotPassword", () => {
     {
       name: "production, unknown email: the same answer, nothing logged or stored",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: { email: "ghost@example.com" },
       status: 200,
       expect: (b) => expect(b).toEqual({ message: FORGOT }),
@@ -532,8 +478,6 @@ describe("POST /api/auth/ForgotPassword", () => {
       name: "development, known email: the token is in the answer",
       env: DEV,
       before: withAda,
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: { email: "ADA@example.com" },
       status: 200,
       expect: (b) => {
@@ -545,16 +489,12 @@ describe("POST /api/auth/ForgotPassword", () => {
     {
       name: "development, unknown email: the message only",
       env: DEV,
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: { email: "ghost@example.com" },
       status: 200,
       expect: (b) => expect(b).toEqual({ message: FORGOT }),
     },
     {
       name: "email missing",
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: {},
       status: 400,
       expectBody: { error: "Email is required" },
@@ -562,8 +502,6 @@ describe("POST /api/auth/ForgotPassword", () => {
     },
     {
       name: "email malformed",
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: { email: "ada" },
       status: 400,
       expectBody: { error: "Please enter a valid email address" },
@@ -589,13 +527,11 @@ describe("POST /api/auth/ResetPassword", () => {
     w.vars.session = sessionFor(w, w.vars.user.id);
     w.vars.token = await devResetToken(w, "ada@example.com");
   };
-  scenarios([
+  scenarios({ method: "POST", path: "/api/auth/ResetPassword" }, [
     {
       name: "works: new password set, the token used up, every session revoked",
       env: DEV,
       before: withToken,
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 200,
       expect: (b) => expect(b).toEqual({ message: "Your password has been reset. Please log in with your new password." }),
@@ -615,8 +551,6 @@ describe("POST /api/auth/ResetPassword", () => {
         await withToken(w);
         expect((await reset(w, w.vars.token, "brand new")).status).toBe(200);
       },
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "another one" }),
       status: 400,
       expectBody: { error: BAD_RESET },
@@ -632,8 +566,6 @@ describe("POST /api/auth/ResetPassword", () => {
         await withToken(w);
         w.ctx.clock.advance(29 * MIN);
       },
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 200,
     },
@@ -644,8 +576,6 @@ describe("POST /api/auth/ResetPassword", () => {
         await withToken(w);
         w.ctx.clock.advance(RESET_TTL_MS);
       },
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 400,
       expectBody: { error: BAD_RESET },
@@ -661,8 +591,6 @@ describe("POST /api/auth/ResetPassword", () => {
         await withToken(w);
         w.vars.newer = await devResetToken(w, "ada@example.com");
       },
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 400,
       expectBody: { error: BAD_RESET },
@@ -670,16 +598,12 @@ describe("POST /api/auth/ResetPassword", () => {
     },
     {
       name: "a made-up token: 400",
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: { token: randomToken(), newPassword: "brand new" },
       status: 400,
       expectBody: { code: "validation_failed", error: BAD_RESET },
     },
     {
       name: "token missing: the spec's missing-token text",
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: { newPassword: "brand new" },
       status: 400,
       expectBody: { error: MISSING_RESET },
@@ -689,8 +613,6 @@ describe("POST /api/auth/ResetPassword", () => {
       name: "new password too short: 400 and the token stays usable (nothing half-written)",
       env: DEV,
       before: withToken,
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "12345" }),
       status: 400,
       expectBody: { error: "Password must be at least 6 characters" },
@@ -703,8 +625,6 @@ describe("POST /api/auth/ResetPassword", () => {
     },
     {
       name: "new password missing",
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: { token: "abc" },
       status: 400,
       expectBody: { error: "Password is required" },
@@ -890,12 +810,10 @@ describe("rate limits", () => {
 describe("roles are enforced on the server", () => {
   const create = (w: World, token?: string) =>
     w.api.post("/api/businesstype/CreateBusinessType", { name: "Bakery", description: "", isActive: true }, { token });
-  scenarios([
+  scenarios({ method: "POST", path: "/api/businesstype/CreateBusinessType" }, [
     {
       name: "an owner may not create a business type: 403",
       before: async (w) => void (w.vars.token = sessionFor(w, (await makeUser(w)).id)),
-      method: "POST",
-      path: "/api/businesstype/CreateBusinessType",
       json: { name: "Bakery" },
       token: (w) => w.vars.token,
       status: 403,
@@ -904,8 +822,6 @@ describe("roles are enforced on the server", () => {
     },
     {
       name: "anonymous: 401",
-      method: "POST",
-      path: "/api/businesstype/CreateBusinessType",
       json: { name: "Bakery" },
       status: 401,
       expectBody: { code: "unauthorized" },
@@ -913,8 +829,6 @@ describe("roles are enforced on the server", () => {
     {
       name: "the admin (registered with NEARCAST_ADMIN_EMAIL) may",
       before: async (w) => void (w.vars.token = sessionFor(w, (await makeUser(w, ADMIN_EMAIL)).id)),
-      method: "POST",
-      path: "/api/businesstype/CreateBusinessType",
       json: { name: "Bakery" },
       token: (w) => w.vars.token,
       status: 201,
