@@ -93,16 +93,9 @@ export const COMPILE_FLAGS = [
   "--format=esm",
 ];
 
-/** Code that runs in a Worker thread: an entry point of its own in the executable (`new Worker(new URL(...))`). */
-export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts")];
-
-/** Compiles entry (a .ts file), and `workers`, into one executable at outfile with COMPILE_FLAGS. */
-export function compileExecutable(
-  entry: string,
-  outfile: string,
-  options: { cwd?: string; quiet?: boolean; workers?: string[] } = {},
-): void {
-  const proc = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, entry, ...(options.workers ?? []), "--outfile", outfile], {
+/** Compiles entry (a .ts file) into one executable at outfile with COMPILE_FLAGS. */
+export function compileExecutable(entry: string, outfile: string, options: { cwd?: string; quiet?: boolean } = {}): void {
+  const proc = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, entry, "--outfile", outfile], {
     cwd: options.cwd ?? root,
     stdout: options.quiet ? "pipe" : "inherit",
     stderr: options.quiet ? "pipe" : "inherit",
@@ -114,7 +107,7 @@ export function compileExecutable(
 
 async function compile(): Promise<void> {
   mkdirSync(join(root, "dist"), { recursive: true });
-  compileExecutable(join(root, "cli", "main.ts"), join(root, "dist", "nearcast"), { workers: WORKER_ENTRIES });
+  compileExecutable(join(root, "cli", "main.ts"), join(root, "dist", "nearcast"));
 }
 
 if (import.meta.main) {
