@@ -16,14 +16,13 @@ import { machine, median, options, percentile, type Server, startServer, TASKSET
 
 const root = join(import.meta.dir, "..");
 const { opt, flag } = options();
-const RATE = Number(opt("rate", "50"));
-const SEND_RATE = Number(opt("send-rate", "10"));
-const SLICE_SECONDS = Number(opt("slice", "30"));
-const WARMUP_SECONDS = Number(opt("warmup", "5"));
-const ROUNDS = Number(opt("rounds", "4"));
+/** Subscribes per second, messages per second, seconds measured and warming up per slice, rounds. */
+const [RATE, SEND_RATE, SLICE_SECONDS, WARMUP_SECONDS, ROUNDS] = (
+  [["rate", 50], ["send-rate", 10], ["slice", 30], ["warmup", 5], ["rounds", 4]] as const
+).map(([name, fallback]) => Number(opt(name, String(fallback)))) as [number, number, number, number, number];
 /** Enough recipients that the broadcast is still going when the last slice ends. */
 const SUBSCRIBERS = Math.ceil(SEND_RATE * (SLICE_SECONDS + WARMUP_SECONDS + 5) * ROUNDS * 1.5);
-/** A p99 the checkpoint decision calls worth a mechanism (DESIGN.md: at least 20% on a figure a user feels). */
+/** What DESIGN.md calls worth a mechanism: at least 20% off a figure a user feels, here p99. */
 const WORTH = 0.8;
 // The server on one core, this process (the load) on the other, so they do not take turns on one core.
 const PIN = !flag("no-pin") && TASKSET !== null && availableParallelism() >= 2;
