@@ -1,7 +1,7 @@
 // Accounts over HTTP: register, login, current user, logout, forgot/reset password, rate limits and roles.
 // Table-driven (PocketBase style): each scenario names its request, the expected status and body, and checks the
 // side effects in the database through ctx.repos / ctx.db.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import { passwordResets, sessions, users } from "../../src/db/schema.ts";
 import { hashToken, randomToken } from "../../src/lib/tokens.ts";
@@ -17,6 +17,9 @@ const MISSING_RESET = "Invalid or missing reset token. Please request a new pass
 const SESSION_EXPIRED = "Your session has expired. Please log in again.";
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
+
+// argon2 is deliberately slow, and a rate-limit test verifies twenty-odd passwords: more than bun's 5 s on a busy box.
+setDefaultTimeout(30_000);
 
 const PASSWORD = "correct horse";
 const ADMIN_EMAIL = "boss@example.com";
