@@ -28,7 +28,7 @@ web: build/web/manifest.ts
 build/web/manifest.ts: node_modules/.installed $(WEB_SOURCES) scripts/build.ts
 	$(BUN) scripts/build.ts --web
 
-dist/nearcast: node_modules/.installed $(WEB_SOURCES) $(APP_SOURCES) scripts/build.ts bench/profiles/serve.order
+dist/nearcast: node_modules/.installed $(WEB_SOURCES) $(APP_SOURCES) scripts/build.ts
 	$(BUN) scripts/build.ts
 
 typecheck: install web

@@ -1,6 +1,6 @@
 // Runs every benchmark in bench/ one after another (never in parallel: they would measure each other), each in its
 // own process with its default settings, and ends with one line per bench. A bench is any bench/*.ts except this
-// file, tools named record-*.ts and files starting with "_" or ".". Build first: the benches measure dist/nearcast.
+// file and files starting with "_" or ".". Build first: the benches measure dist/nearcast.
 //
 //   npx bun scripts/build.ts && npx bun bench/run.ts            (all)
 //   npx bun bench/run.ts startup poster                         (only these)
@@ -10,7 +10,7 @@ import { join } from "node:path";
 const PER_BENCH_LIMIT_MS = 10 * 60_000;
 
 const all = readdirSync(import.meta.dir)
-  .filter((f) => f.endsWith(".ts") && f !== "run.ts" && !/^[._]/.test(f) && !f.startsWith("record-"))
+  .filter((f) => f.endsWith(".ts") && f !== "run.ts" && !/^[._]/.test(f))
   .map((f) => f.slice(0, -3))
   .sort();
 const wanted = process.argv.slice(2);

@@ -10,6 +10,11 @@
 //   npx bun scripts/build.ts && npx bun bench/startup.ts              (9 runs of each, about 30 s)
 //   npx bun bench/startup.ts --runs 5 --json
 //   npx bun bench/startup.ts --compare /tmp/nearcast-smol             (also measure other builds of nearcast)
+//   npx bun bench/startup.ts --baseline /tmp/nearcast-before          (and hold nearcast to issue 8's limits against
+//                                                                      it: idle RSS +5 MB, CLI command start +10 ms)
+//
+// Every build of nearcast also gets its CLI command start timed: `business-types list` on the same database, from
+// spawn to exit.
 //
 // Only loopback traffic (127.0.0.1). Bounded: at most 25 runs per subject, 10 s per start, 4 minutes in all.
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,10 +40,15 @@ const START_TIMEOUT_MS = 10_000;
 const TOTAL_LIMIT_MS = 240_000;
 const TARGET_START_MS = 50;
 const TARGET_RSS_MB = 40;
+const BASELINE = option("baseline");
+const LIMIT_RSS_MB = 5;
+const LIMIT_CLI_MS = 10;
 
 interface Subject {
   name: string;
   cmd: (port: number) => string[];
+  /** A nearcast build: its CLI start is timed too. */
+  bin?: string;
 }
 
 interface Sample {
@@ -57,6 +67,8 @@ export interface SubjectResult {
   anonMb: number;
   fileMb: number;
   latencyP50Us: number;
+  /** Median ms from spawn to exit of a CLI command (builds of nearcast only). */
+  cliMs?: number;
 }
 
 const benchStarted = performance.now();
@@ -132,10 +144,19 @@ async function measure(subject: Subject, cwd: string): Promise<Sample> {
   }
 }
 
+/** Ms from spawn to exit of `business-types list` (opens the database, prints, exits). */
+function cliStart(bin: string, cwd: string, dataDir: string): number {
+  checkBudget();
+  const started = performance.now();
+  const res = Bun.spawnSync([bin, "business-types", "list", "--data-dir", dataDir], { cwd, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+  const ms = performance.now() - started;
+  if (res.exitCode !== 0) throw new Error(`${bin} business-types list failed: ${res.stderr.toString()}`);
+  return ms;
+}
+
 const HELLO = `// bench baseline: the smallest Bun server answering like /api/health
 const port = Number(process.argv[2]);
 Bun.serve({ port, hostname: "127.0.0.1", fetch: () => Response.json({ status: "ok", version: "0.0.0" }) });
-Bun.unsafe.setJITPolicy(1); // as src/server.ts does once listening
 `;
 
 const SQLITE_FLOOR = `// bench baseline: Bun.serve + bun:sqlite (the existing database, same PRAGMAs) + a random cookie token
@@ -158,7 +179,6 @@ Bun.serve({
     return res;
   },
 });
-Bun.unsafe.setJITPolicy(1); // as src/server.ts does once listening
 `;
 
 function machine() {
@@ -203,11 +223,11 @@ async function main(): Promise<void> {
     const subjects: Subject[] = [
       { name: "bun hello-world (baseline)", cmd: (port) => [join(work, "hello"), String(port)] },
       { name: "bun + sqlite + crypto (floor)", cmd: (port) => [join(work, "sqlite-floor"), String(port), floorDb] },
-      { name: "nearcast", cmd: serve(bin) },
-      ...options("compare").map((path, i) => {
+      { name: "nearcast", cmd: serve(bin), bin },
+      ...[...(BASELINE ? [BASELINE] : []), ...options("compare")].map((path, i) => {
         const copy = join(work, `compare-${i}-${basename(path)}`);
         copyFileSync(path, copy);
-        return { name: `compare: ${basename(path)}`, cmd: serve(copy) };
+        return { name: `${path === BASELINE && i === 0 ? "baseline" : "compare"}: ${basename(path)}`, cmd: serve(copy), bin: copy };
       }),
     ];
 
@@ -218,6 +238,17 @@ async function main(): Promise<void> {
       for (let k = 0; k < subjects.length; k++) {
         const s = subjects[(round + k) % subjects.length]!;
         samples.get(s.name)!.push(await measure(s, cwd));
+      }
+    }
+
+    // CLI command start, builds of nearcast only, in the same rotation (after one untimed run each).
+    const builds = subjects.filter((s) => s.bin);
+    const cliTimes = new Map<string, number[]>(builds.map((s) => [s.name, []]));
+    for (const s of builds) cliStart(s.bin!, cwd, dataDir);
+    for (let round = 0; round < RUNS; round++) {
+      for (let k = 0; k < builds.length; k++) {
+        const s = builds[(round + k) % builds.length]!;
+        cliTimes.get(s.name)!.push(cliStart(s.bin!, cwd, dataDir));
       }
     }
 
@@ -233,6 +264,7 @@ async function main(): Promise<void> {
         anonMb: median(list.map((x) => x.anonMb)),
         fileMb: median(list.map((x) => x.fileMb)),
         latencyP50Us: median(list.map((x) => x.latencyP50Us)),
+        ...(cliTimes.has(s.name) && { cliMs: median(cliTimes.get(s.name)!) }),
       };
     });
     report(results);
@@ -271,6 +303,17 @@ function report(results: SubjectResult[]): void {
   console.log(`nearcast / bun + sqlite + crypto: start x${ratios.startVsFloor.toFixed(2)}, RSS x${ratios.rssVsFloor.toFixed(2)}`);
   for (const r of results.slice(3)) {
     console.log(`${r.name} / nearcast: start x${(r.startMs.median / ours.startMs.median).toFixed(2)}, RSS x${(r.rssMb.median / ours.rssMb.median).toFixed(2)}, health p50 x${(r.latencyP50Us / ours.latencyP50Us).toFixed(2)}`);
+  }
+  for (const r of results.filter((x) => x.cliMs !== undefined)) console.log(`CLI command start (business-types list), ${r.name}: ${r.cliMs!.toFixed(1)} ms`);
+  const base = results.find((r) => r.name.startsWith("baseline: "));
+  if (base) {
+    const rss = ours.rssMb.median - base.rssMb.median;
+    const cli = ours.cliMs! - base.cliMs!;
+    const sign = (x: number) => (x >= 0 ? "+" : "");
+    console.log(
+      `nearcast against the baseline: idle RSS ${sign(rss)}${rss.toFixed(1)} MB (limit +${LIMIT_RSS_MB} MB) ${rss <= LIMIT_RSS_MB ? "met" : "MISSED"}; ` +
+        `CLI command start ${sign(cli)}${cli.toFixed(1)} ms (limit +${LIMIT_CLI_MS} ms) ${cli <= LIMIT_CLI_MS ? "met" : "MISSED"}`,
+    );
   }
   const ok = (b: boolean) => (b ? "met" : "MISSED");
   console.log(`targets: start <= ${TARGET_START_MS} ms ${ok(targets.startMet)}; idle RSS <= ${TARGET_RSS_MB} MB ${ok(targets.rssMet)}`);

@@ -1,7 +1,7 @@
 // Builds the UI bundle (esbuild), embeds it with a generated manifest, and compiles the single executable.
 //   bun scripts/build.ts          UI bundle + dist/nearcast
 //   bun scripts/build.ts --web    UI bundle and manifest only (what the tests need)
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import * as esbuild from "esbuild";
 
@@ -80,9 +80,6 @@ async function buildWeb(): Promise<void> {
   );
 }
 
-/** Profile-guided bytecode layout, recorded from `nearcast serve` by bench/record-bytecode-order.ts. */
-export const BYTECODE_ORDER = join(root, "bench", "profiles", "serve.order");
-
 /**
  * The flags of `bun build --compile` for dist/nearcast; bench/startup.ts compiles its baselines with the same ones.
  * Measured in bench/README.md (start-up bench).
@@ -94,23 +91,11 @@ export const COMPILE_FLAGS = [
   // JavaScriptCore bytecode made at build time: the ~5 MB bundle is not parsed at every start.
   "--bytecode",
   "--format=esm",
-  // What `serve` runs at start is laid out first; the lazily loaded libraries (twilio, pdfkit, qrcode) are not read
-  // in. A profile from an older build still applies (functions are matched by a hash of their syntax).
-  ...(existsSync(BYTECODE_ORDER) ? [`--bytecode-order=${BYTECODE_ORDER}`] : []),
-  // Run-once start-up code stays in the interpreter; src/server.ts restores the normal JIT once it listens.
-  "--compile-jit-policy=8",
 ];
 
-/** Code that runs in a Worker thread: an entry point of its own in the executable (`new Worker(new URL(...))`). */
-export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts")];
-
-/** Compiles entry (a .ts file), and `workers`, into one executable at outfile with COMPILE_FLAGS. */
-export function compileExecutable(
-  entry: string,
-  outfile: string,
-  options: { cwd?: string; quiet?: boolean; workers?: string[] } = {},
-): void {
-  const proc = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, entry, ...(options.workers ?? []), "--outfile", outfile], {
+/** Compiles entry (a .ts file) into one executable at outfile with COMPILE_FLAGS. */
+export function compileExecutable(entry: string, outfile: string, options: { cwd?: string; quiet?: boolean } = {}): void {
+  const proc = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, entry, "--outfile", outfile], {
     cwd: options.cwd ?? root,
     stdout: options.quiet ? "pipe" : "inherit",
     stderr: options.quiet ? "pipe" : "inherit",
@@ -122,7 +107,7 @@ export function compileExecutable(
 
 async function compile(): Promise<void> {
   mkdirSync(join(root, "dist"), { recursive: true });
-  compileExecutable(join(root, "cli", "main.ts"), join(root, "dist", "nearcast"), { workers: WORKER_ENTRIES });
+  compileExecutable(join(root, "cli", "main.ts"), join(root, "dist", "nearcast"));
 }
 
 if (import.meta.main) {

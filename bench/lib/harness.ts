@@ -149,6 +149,21 @@ export const median = (xs: number[]): number => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+/** The value below which `p` (0..1) of xs lie (nearest rank). */
+export const percentile = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))]!;
+};
+
+/** The XSRF cookie a server hands out on GET /api/health, to send back as cookie AND header (the double submit). */
+export async function xsrfToken(url: string): Promise<string> {
+  const res = await fetch(`${url}/api/health`);
+  await res.arrayBuffer();
+  const token = /XSRF-TOKEN=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+  if (!token) throw new Error(`no XSRF-TOKEN cookie from ${url}/api/health`);
+  return token;
+}
+
 export const thousands = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /** One side of a throughput bench, as summarize() reads it. */

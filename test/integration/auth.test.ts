@@ -1,13 +1,14 @@
 // Accounts over HTTP: register, login, current user, logout, forgot/reset password, rate limits and roles.
 // Table-driven (PocketBase style): each scenario names its request, the expected status and body, and checks the
 // side effects in the database through ctx.repos / ctx.db.
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import { passwordResets, sessions, users } from "../../src/db/schema.ts";
 import { hashToken, randomToken } from "../../src/lib/tokens.ts";
 import { RESET_TTL_MS, SESSION_TTL_MS } from "../../src/services/auth.ts";
-import { type ApiClient, type ApiResponse, apiClient } from "../helpers/api.ts";
-import { type TestContext, testContext } from "../helpers/context.ts";
+import { type ApiResponse, apiClient } from "../helpers/api.ts";
+import { testContext } from "../helpers/context.ts";
+import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 
 // The spec's texts (sections 5 and 8) and this design's, spelled out: they are the contract.
 const INVALID_LOGIN = "Invalid email or password. Please check your credentials and try again.";
@@ -17,81 +18,34 @@ const SESSION_EXPIRED = "Your session has expired. Please log in again.";
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
 
+// argon2 is deliberately slow, and a rate-limit test verifies twenty-odd passwords: more than bun's 5 s on a busy box.
+setDefaultTimeout(30_000);
+
 const PASSWORD = "correct horse";
 const ADMIN_EMAIL = "boss@example.com";
 
 // ---------------------------------------------------------------------------------------------------------------
-// Scenario runner
+// Scenarios: each in a world of its own
 
-interface World {
-  ctx: TestContext;
-  api: ApiClient;
+interface World extends ScenarioWorld {
   /** Whatever `before` wants to hand to the request and the checks (tokens, ids). */
   vars: Record<string, any>;
 }
 
-type Lazy<T> = T | ((w: World) => T);
-
-interface Scenario {
-  name: string;
-  /** Extra environment for the context (e.g. NEARCAST_ENV=development). */
-  env?: Record<string, string>;
-  before?: (w: World) => void | Promise<void>;
-  method: "GET" | "POST" | "PUT" | "DELETE";
-  path: string;
-  json?: Lazy<Record<string, unknown>>;
-  token?: Lazy<string | undefined>;
-  ip?: string;
-  headers?: Record<string, string>;
-  status: number;
-  /** Exact `error` text, and `code`, of an error answer. */
-  error?: string;
-  code?: string;
-  /** Exact per-field messages (the whole object). */
-  fields?: Record<string, string>;
-  /** Further checks on the answer. */
-  expectBody?: (body: any, w: World, res: ApiResponse) => void;
-  /** Side effects, checked in the database afterwards. */
-  after?: (w: World, res: ApiResponse) => void | Promise<void>;
-}
-
-const lazy = <T>(v: Lazy<T>, w: World): T => (typeof v === "function" ? (v as (w: World) => T)(w) : v);
+type Scenario = ApiScenario<World>;
 
 function world(env: Record<string, string> = {}): World {
   const ctx = testContext({ NEARCAST_ADMIN_EMAIL: ADMIN_EMAIL, ...env });
   return { ctx, api: apiClient(ctx), vars: {} };
 }
 
-function scenarios(list: Scenario[]): void {
-  for (const s of list) {
-    test(s.name, async () => {
-      const w = world(s.env);
-      try {
-        await s.before?.(w);
-        const res = await w.api.call(s.method, s.path, {
-          json: s.json === undefined ? undefined : lazy(s.json, w),
-          token: s.token === undefined ? undefined : lazy(s.token, w),
-          ip: s.ip,
-          headers: s.headers,
-        });
-        expect({ status: res.status, body: res.body }).toMatchObject({ status: s.status });
-        if (s.status >= 400) {
-          // The one error shape: {error, code, fields?} and nothing else.
-          for (const key of Object.keys(res.body)) expect(["error", "code", "fields"]).toContain(key);
-          expect(typeof res.body.error).toBe("string");
-          expect(typeof res.body.code).toBe("string");
-        }
-        if (s.error !== undefined) expect(res.body.error).toBe(s.error);
-        if (s.code !== undefined) expect(res.body.code).toBe(s.code);
-        if (s.fields !== undefined) expect(res.body.fields).toEqual(s.fields);
-        s.expectBody?.(res.body, w, res);
-        await s.after?.(w, res);
-      } finally {
-        w.ctx.close();
-      }
-    });
-  }
-}
+/** A table of scenarios of one endpoint (a row may still name another). */
+type Row = Omit<Scenario, "method" | "path"> & Partial<Pick<Scenario, "method" | "path">>;
+const scenarios = (endpoint: Pick<Scenario, "method" | "path">, rows: Row[]) =>
+  runScenarios(
+    rows.map((r) => ({ ...endpoint, ...r })),
+    { world: (s) => world(s.env), done: (w) => w.ctx.close() },
+  );
 
 // ---------------------------------------------------------------------------------------------------------------
 // Direct setup (no HTTP, and no login where the login itself is not under test: argon2 is deliberately slow)
@@ -140,26 +94,21 @@ const valid = { firstName: "Ada", lastName: "Baker", email: "ada@example.com", p
 
 describe("POST /api/auth/Register", () => {
   const noUserWritten = (w: World) => expect(userCount(w)).toBe(0);
-  const invalid = (name: string, json: Record<string, unknown>, field: string, message: string): Scenario => ({
+  const invalid = (name: string, json: Record<string, unknown>, field: string, message: string): Row => ({
     name,
-    method: "POST",
-    path: "/api/auth/Register",
     json,
     status: 400,
-    code: "validation_failed",
-    error: message,
-    expectBody: (b) => expect(b.fields[field]).toBe(message),
+    expectBody: { code: "validation_failed", error: message },
+    expect: (b) => expect(b.fields[field]).toBe(message),
     after: noUserWritten,
   });
 
-  scenarios([
+  scenarios({ method: "POST", path: "/api/auth/Register" }, [
     {
       name: "creates an owner; the password is stored as an argon2id hash, not as itself",
-      method: "POST",
-      path: "/api/auth/Register",
       json: valid,
       status: 201,
-      expectBody: (b) => {
+      expect: (b) => {
         expect(b.user).toMatchObject({ email: "ada@example.com", firstName: "Ada", lastName: "Baker", role: "owner" });
         expect(typeof b.user.id).toBe("number");
         expect(JSON.stringify(b)).not.toMatch(/secret1|argon2|passwordHash/i);
@@ -174,11 +123,9 @@ describe("POST /api/auth/Register", () => {
     },
     {
       name: "email is trimmed and stored lower-case; names trimmed",
-      method: "POST",
-      path: "/api/auth/Register",
       json: { ...valid, firstName: "  Ada ", email: "  Ada@Example.COM " },
       status: 201,
-      expectBody: (b) => expect([b.user.email, b.user.firstName]).toEqual(["ada@example.com", "Ada"]),
+      expect: (b) => expect([b.user.email, b.user.firstName]).toEqual(["ada@example.com", "Ada"]),
       after: (w) => expect(userRow(w, "ada@example.com")?.email).toBe("ada@example.com"),
     },
     invalid("first name missing", { ...valid, firstName: undefined }, "firstName", "First name is required"),
@@ -193,11 +140,9 @@ describe("POST /api/auth/Register", () => {
     invalid("first name a number", { ...valid, firstName: 12 }, "firstName", "First name is required"),
     {
       name: "an empty object names every field with the spec's texts",
-      method: "POST",
-      path: "/api/auth/Register",
       json: {},
       status: 400,
-      error: "First name is required",
+      expectBody: { error: "First name is required" },
       fields: {
         firstName: "First name is required",
         lastName: "Last name is required",
@@ -209,40 +154,31 @@ describe("POST /api/auth/Register", () => {
     {
       name: "duplicate email: 409, nothing written",
       before: async (w) => void (await makeUser(w, "ada@example.com")),
-      method: "POST",
-      path: "/api/auth/Register",
       json: valid,
       status: 409,
-      code: "conflict",
-      error: "An account with this email already exists.",
+      expectBody: { code: "conflict", error: "An account with this email already exists." },
       after: (w) => expect(userCount(w)).toBe(1),
     },
     {
       name: "duplicate email in a different case: 409",
       before: async (w) => void (await makeUser(w, "ada@example.com")),
-      method: "POST",
-      path: "/api/auth/Register",
       json: { ...valid, email: "ADA@Example.Com" },
       status: 409,
-      code: "conflict",
+      expectBody: { code: "conflict" },
       after: (w) => expect(userCount(w)).toBe(1),
     },
     {
       name: "NEARCAST_ADMIN_EMAIL registers as admin (any case)",
-      method: "POST",
-      path: "/api/auth/Register",
       json: { ...valid, email: "Boss@Example.com" },
       status: 201,
-      expectBody: (b) => expect(b.user.role).toBe("admin"),
+      expect: (b) => expect(b.user.role).toBe("admin"),
       after: (w) => expect(userRow(w, ADMIN_EMAIL)?.role).toBe("admin"),
     },
     {
       name: "a role in the body is ignored",
-      method: "POST",
-      path: "/api/auth/Register",
       json: { ...valid, role: "admin" },
       status: 201,
-      expectBody: (b) => expect(b.user.role).toBe("owner"),
+      expect: (b) => expect(b.user.role).toBe("owner"),
       after: (w) => expect(userRow(w, "ada@example.com")?.role).toBe("owner"),
     },
   ]);
@@ -257,15 +193,13 @@ describe("POST /api/auth/Register", () => {
 
 describe("POST /api/auth/Login", () => {
   const withAda = async (w: World) => void (w.vars.user = await makeUser(w, "ada@example.com"));
-  scenarios([
+  scenarios({ method: "POST", path: "/api/auth/Login" }, [
     {
       name: "ok: a token and the user; the session is stored hashed with a 30-day expiry",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "ada@example.com", password: PASSWORD },
       status: 200,
-      expectBody: (b) => {
+      expect: (b) => {
         expect(b.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
         expect(b.user).toMatchObject({ email: "ada@example.com", role: "owner" });
         expect(b.user).not.toHaveProperty("passwordHash");
@@ -281,72 +215,54 @@ describe("POST /api/auth/Login", () => {
     {
       name: "email in another case and with spaces logs in",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: " ADA@example.com ", password: PASSWORD },
       status: 200,
     },
     {
       name: "wrong password: 401 with the spec's text, no session",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "ada@example.com", password: "wrong horse" },
       status: 401,
-      code: "unauthorized",
-      error: INVALID_LOGIN,
+      expectBody: { code: "unauthorized", error: INVALID_LOGIN },
       after: (w) => expect(sessionRows(w, w.vars.user.id)).toHaveLength(0),
     },
     {
       name: "unknown email: the same 401 text",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "nobody@example.com", password: PASSWORD },
       status: 401,
-      code: "unauthorized",
-      error: INVALID_LOGIN,
+      expectBody: { code: "unauthorized", error: INVALID_LOGIN },
     },
     {
       name: "an over-long password is just a wrong password (401, not a message of its own)",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "ada@example.com", password: "x".repeat(5000) },
       status: 401,
-      error: INVALID_LOGIN,
+      expectBody: { error: INVALID_LOGIN },
     },
     {
       name: "email missing",
-      method: "POST",
-      path: "/api/auth/Login",
       json: { password: PASSWORD },
       status: 400,
-      error: "Email is required",
+      expectBody: { error: "Email is required" },
       fields: { email: "Email is required" },
     },
     {
       name: "email malformed",
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "ada@", password: PASSWORD },
       status: 400,
-      error: "Please enter a valid email address",
+      expectBody: { error: "Please enter a valid email address" },
       fields: { email: "Please enter a valid email address" },
     },
     {
       name: "password missing",
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "ada@example.com" },
       status: 400,
-      error: "Password is required",
+      expectBody: { error: "Password is required" },
       fields: { password: "Password is required" },
     },
     {
       name: "both empty",
-      method: "POST",
-      path: "/api/auth/Login",
       json: { email: "", password: "" },
       status: 400,
       fields: { email: "Email is required", password: "Password is required" },
@@ -368,15 +284,13 @@ describe("GET /api/auth/GetCurrentUser", () => {
     w.vars.user = await makeUser(w, "ada@example.com");
     w.vars.token = sessionFor(w, w.vars.user.id);
   };
-  scenarios([
+  scenarios({ method: "GET", path: "/api/auth/GetCurrentUser" }, [
     {
       name: "a live token: the user, without secrets",
       before: withSession,
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: (w) => w.vars.token,
       status: 200,
-      expectBody: (b, w) => {
+      expect: (b, w) => {
         expect(b).toEqual({
           id: w.vars.user.id,
           email: "ada@example.com",
@@ -389,34 +303,24 @@ describe("GET /api/auth/GetCurrentUser", () => {
     },
     {
       name: "no token: 401",
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       status: 401,
-      code: "unauthorized",
-      error: "Please log in to continue.",
+      expectBody: { code: "unauthorized", error: "Please log in to continue." },
     },
     {
       name: "a garbage token: 401",
       before: withSession,
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: "not-a-token",
       status: 401,
-      code: "unauthorized",
-      error: SESSION_EXPIRED,
+      expectBody: { code: "unauthorized", error: SESSION_EXPIRED },
     },
     {
       name: "a very long token: 401, not a crash",
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: "a".repeat(5000),
       status: 401,
     },
     {
       name: "the stored hash used as a token does not work",
       before: withSession,
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: (w) => hashToken(w.vars.token),
       status: 401,
     },
@@ -426,8 +330,6 @@ describe("GET /api/auth/GetCurrentUser", () => {
         await withSession(w);
         w.ctx.clock.advance(30 * DAY - 1000);
       },
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: (w) => w.vars.token,
       status: 200,
     },
@@ -437,19 +339,15 @@ describe("GET /api/auth/GetCurrentUser", () => {
         await withSession(w);
         w.ctx.clock.advance(30 * DAY + 1);
       },
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       token: (w) => w.vars.token,
       status: 401,
-      error: SESSION_EXPIRED,
+      expectBody: { error: SESSION_EXPIRED },
     },
     {
       name: "a malformed Authorization header counts as no token",
-      method: "GET",
-      path: "/api/auth/GetCurrentUser",
       headers: { authorization: "Basic abc:def" },
       status: 401,
-      error: "Please log in to continue.",
+      expectBody: { error: "Please log in to continue." },
     },
   ]);
 
@@ -496,7 +394,7 @@ describe("housekeeping", () => {
 });
 
 describe("POST /api/auth/Logout", () => {
-  scenarios([
+  scenarios({ method: "POST", path: "/api/auth/Logout" }, [
     {
       name: "revokes this token on the server; other sessions of the user live on",
       before: async (w) => {
@@ -504,11 +402,9 @@ describe("POST /api/auth/Logout", () => {
         w.vars.token = sessionFor(w, w.vars.user.id);
         w.vars.other = sessionFor(w, w.vars.user.id);
       },
-      method: "POST",
-      path: "/api/auth/Logout",
       token: (w) => w.vars.token,
       status: 200,
-      expectBody: (b) => expect(b.message).toBe("You have been logged out."),
+      expect: (b) => expect(b.message).toBe("You have been logged out."),
       after: async (w) => {
         const rows = sessionRows(w, w.vars.user.id);
         const mine = rows.find((r) => r.tokenHash === hashToken(w.vars.token));
@@ -519,8 +415,6 @@ describe("POST /api/auth/Logout", () => {
     },
     {
       name: "without a token: 200, nothing to do",
-      method: "POST",
-      path: "/api/auth/Logout",
       status: 200,
     },
     {
@@ -529,8 +423,6 @@ describe("POST /api/auth/Logout", () => {
         w.vars.user = await makeUser(w, "ada@example.com");
         w.vars.token = sessionFor(w, w.vars.user.id);
       },
-      method: "POST",
-      path: "/api/auth/Logout",
       token: "someone-elses-guess",
       status: 200,
       after: async (w) => expect((await me(w, w.vars.token)).status).toBe(200),
@@ -553,15 +445,13 @@ describe("POST /api/auth/Logout", () => {
 describe("POST /api/auth/ForgotPassword", () => {
   const FORGOT = "If an account exists for that email, password reset instructions have been sent.";
   const withAda = async (w: World) => void (w.vars.user = await makeUser(w, "ada@example.com"));
-  scenarios([
+  scenarios({ method: "POST", path: "/api/auth/ForgotPassword" }, [
     {
       name: "production, known email: the message, no token; the link goes to the server log",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: { email: "ada@example.com" },
       status: 200,
-      expectBody: (b) => expect(b).toEqual({ message: FORGOT }),
+      expect: (b) => expect(b).toEqual({ message: FORGOT }),
       after: async (w) => {
         const line = w.ctx.logger.lines.find((l) => l.includes("/reset-password?token="));
         expect(line).toBeDefined();
@@ -579,11 +469,9 @@ describe("POST /api/auth/ForgotPassword", () => {
     {
       name: "production, unknown email: the same answer, nothing logged or stored",
       before: withAda,
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: { email: "ghost@example.com" },
       status: 200,
-      expectBody: (b) => expect(b).toEqual({ message: FORGOT }),
+      expect: (b) => expect(b).toEqual({ message: FORGOT }),
       after: (w) => {
         expect(w.ctx.logger.lines.filter((l) => l.includes("reset-password"))).toEqual([]);
         expect(w.ctx.db.select({ n: count() }).from(passwordResets).get()?.n).toBe(0);
@@ -593,11 +481,9 @@ describe("POST /api/auth/ForgotPassword", () => {
       name: "development, known email: the token is in the answer",
       env: DEV,
       before: withAda,
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: { email: "ADA@example.com" },
       status: 200,
-      expectBody: (b) => {
+      expect: (b) => {
         expect(b.message).toBe(FORGOT);
         expect(b.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       },
@@ -606,28 +492,22 @@ describe("POST /api/auth/ForgotPassword", () => {
     {
       name: "development, unknown email: the message only",
       env: DEV,
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: { email: "ghost@example.com" },
       status: 200,
-      expectBody: (b) => expect(b).toEqual({ message: FORGOT }),
+      expect: (b) => expect(b).toEqual({ message: FORGOT }),
     },
     {
       name: "email missing",
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: {},
       status: 400,
-      error: "Email is required",
+      expectBody: { error: "Email is required" },
       fields: { email: "Email is required" },
     },
     {
       name: "email malformed",
-      method: "POST",
-      path: "/api/auth/ForgotPassword",
       json: { email: "ada" },
       status: 400,
-      error: "Please enter a valid email address",
+      expectBody: { error: "Please enter a valid email address" },
       fields: { email: "Please enter a valid email address" },
     },
   ]);
@@ -650,16 +530,14 @@ describe("POST /api/auth/ResetPassword", () => {
     w.vars.session = sessionFor(w, w.vars.user.id);
     w.vars.token = await devResetToken(w, "ada@example.com");
   };
-  scenarios([
+  scenarios({ method: "POST", path: "/api/auth/ResetPassword" }, [
     {
       name: "works: new password set, the token used up, every session revoked",
       env: DEV,
       before: withToken,
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 200,
-      expectBody: (b) => expect(b).toEqual({ message: "Your password has been reset. Please log in with your new password." }),
+      expect: (b) => expect(b).toEqual({ message: "Your password has been reset. Please log in with your new password." }),
       after: async (w) => {
         const row = userRow(w, "ada@example.com")!;
         expect(row.passwordHash.startsWith("$argon2id$")).toBe(true);
@@ -676,11 +554,9 @@ describe("POST /api/auth/ResetPassword", () => {
         await withToken(w);
         expect((await reset(w, w.vars.token, "brand new")).status).toBe(200);
       },
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "another one" }),
       status: 400,
-      error: BAD_RESET,
+      expectBody: { error: BAD_RESET },
       fields: { token: BAD_RESET },
       after: async (w) => {
         expect(await Bun.password.verify("brand new", userRow(w, "ada@example.com")!.passwordHash)).toBe(true);
@@ -693,8 +569,6 @@ describe("POST /api/auth/ResetPassword", () => {
         await withToken(w);
         w.ctx.clock.advance(29 * MIN);
       },
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 200,
     },
@@ -705,11 +579,9 @@ describe("POST /api/auth/ResetPassword", () => {
         await withToken(w);
         w.ctx.clock.advance(RESET_TTL_MS);
       },
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 400,
-      error: BAD_RESET,
+      expectBody: { error: BAD_RESET },
       after: async (w) => {
         expect(await Bun.password.verify(PASSWORD, userRow(w, "ada@example.com")!.passwordHash)).toBe(true);
         expect((await me(w, w.vars.session)).status).toBe(200);
@@ -722,40 +594,31 @@ describe("POST /api/auth/ResetPassword", () => {
         await withToken(w);
         w.vars.newer = await devResetToken(w, "ada@example.com");
       },
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "brand new" }),
       status: 400,
-      error: BAD_RESET,
+      expectBody: { error: BAD_RESET },
       after: async (w) => expect((await reset(w, w.vars.newer, "brand new")).status).toBe(200),
     },
     {
       name: "a made-up token: 400",
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: { token: randomToken(), newPassword: "brand new" },
       status: 400,
-      code: "validation_failed",
-      error: BAD_RESET,
+      expectBody: { code: "validation_failed", error: BAD_RESET },
     },
     {
       name: "token missing: the spec's missing-token text",
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: { newPassword: "brand new" },
       status: 400,
-      error: MISSING_RESET,
+      expectBody: { error: MISSING_RESET },
       fields: { token: MISSING_RESET },
     },
     {
       name: "new password too short: 400 and the token stays usable (nothing half-written)",
       env: DEV,
       before: withToken,
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: (w) => ({ token: w.vars.token, newPassword: "12345" }),
       status: 400,
-      error: "Password must be at least 6 characters",
+      expectBody: { error: "Password must be at least 6 characters" },
       fields: { newPassword: "Password must be at least 6 characters" },
       after: async (w) => {
         expect(resetRows(w, w.vars.user.id).every((r) => r.usedAt === null)).toBe(true);
@@ -765,11 +628,9 @@ describe("POST /api/auth/ResetPassword", () => {
     },
     {
       name: "new password missing",
-      method: "POST",
-      path: "/api/auth/ResetPassword",
       json: { token: "abc" },
       status: 400,
-      error: "Password is required",
+      expectBody: { error: "Password is required" },
       fields: { newPassword: "Password is required" },
     },
   ]);
@@ -952,31 +813,25 @@ describe("rate limits", () => {
 describe("roles are enforced on the server", () => {
   const create = (w: World, token?: string) =>
     w.api.post("/api/businesstype/CreateBusinessType", { name: "Bakery", description: "", isActive: true }, { token });
-  scenarios([
+  scenarios({ method: "POST", path: "/api/businesstype/CreateBusinessType" }, [
     {
       name: "an owner may not create a business type: 403",
       before: async (w) => void (w.vars.token = sessionFor(w, (await makeUser(w)).id)),
-      method: "POST",
-      path: "/api/businesstype/CreateBusinessType",
       json: { name: "Bakery" },
       token: (w) => w.vars.token,
       status: 403,
-      code: "forbidden",
+      expectBody: { code: "forbidden" },
       after: (w) => expect(w.ctx.repos.businessTypes.list()).toHaveLength(0),
     },
     {
       name: "anonymous: 401",
-      method: "POST",
-      path: "/api/businesstype/CreateBusinessType",
       json: { name: "Bakery" },
       status: 401,
-      code: "unauthorized",
+      expectBody: { code: "unauthorized" },
     },
     {
       name: "the admin (registered with NEARCAST_ADMIN_EMAIL) may",
       before: async (w) => void (w.vars.token = sessionFor(w, (await makeUser(w, ADMIN_EMAIL)).id)),
-      method: "POST",
-      path: "/api/businesstype/CreateBusinessType",
       json: { name: "Bakery" },
       token: (w) => w.vars.token,
       status: 201,

@@ -1,44 +1,21 @@
 // Business types API, scenario by scenario (PocketBase style): each row says who calls what with which body, and
 // what must come back and what must (not) have changed in the database.
-import { beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { businesses, businessTypes } from "../../src/db/schema.ts";
 import { SESSION_EXPIRED } from "../../src/http/middleware/auth.ts";
 import { TYPE_NAME_TAKEN, TYPE_NOT_FOUND } from "../../src/services/business-types.ts";
-import { type ApiClient, type ApiResponse, apiClient, signUp } from "../helpers/api.ts";
+import { type ApiClient, apiClient, signUp } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
+import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { allBusinessTypes, type BusinessTypeRow, insertBusiness, insertBusinessType } from "../helpers/factories.ts";
 
-type Who = "anon" | "owner" | "admin";
-type Method = "GET" | "POST" | "PUT" | "DELETE";
-
-interface World {
-  ctx: TestContext;
+interface World extends ScenarioWorld {
   /** Seeded before every scenario: an active type with a description and an inactive one. */
   bakery: BusinessTypeRow;
   florist: BusinessTypeRow;
 }
 
-interface Scenario {
-  name: string;
-  method: Method;
-  path: string | ((w: World) => string);
-  as: Who;
-  /** JSON body (sent as application/json). */
-  body?: unknown;
-  /** Raw body, sent as is with `headers` (for malformed JSON and wrong content types). */
-  raw?: string;
-  headers?: Record<string, string>;
-  token?: string;
-  noXsrf?: boolean;
-  /** Extra rows for this scenario, after the seed. */
-  setup?: (w: World) => void;
-  expectStatus: number;
-  /** Must match (toMatchObject); a function receives the world to name ids. */
-  expectBody?: unknown | ((w: World) => unknown);
-  expect?: (res: ApiResponse, w: World) => void;
-  /** Database check after the call. Failed calls (4xx) are also checked to leave business_types unchanged. */
-  sideEffect?: (w: World, before: BusinessTypeRow[]) => void;
-}
+type Scenario = ApiScenario<World>;
 
 const BASE = "/api/businesstype";
 const ALL = `${BASE}/GetAllBusinessTypes`;
@@ -65,7 +42,6 @@ const typeShape = (row: Partial<BusinessTypeRow>) => ({
 });
 
 const rowNamed = (w: World, name: string) => allBusinessTypes(w.ctx).find((r) => r.name === name);
-const unchanged = (w: World, before: BusinessTypeRow[]) => expect(allBusinessTypes(w.ctx)).toEqual(before);
 
 const scenarios: Scenario[] = [
   // ---- reads are public ---------------------------------------------------------------------------------------
@@ -75,16 +51,16 @@ const scenarios: Scenario[] = [
       method: "GET",
       path: ALL,
       as,
-      expectStatus: 200,
-      expect: (res, w) => expect(res.body).toEqual([typeShape(w.bakery), typeShape(w.florist)]),
+      status: 200,
+      expect: (body, w) => expect(body).toEqual([typeShape(w.bakery), typeShape(w.florist)]),
     },
     {
       name: `get by id as ${as}`,
       method: "GET",
       path: (w) => byId(w.florist.id),
       as,
-      expectStatus: 200,
-      expect: (res, w) => expect(res.body).toEqual(typeShape(w.florist)),
+      status: 200,
+      expect: (body, w) => expect(body).toEqual(typeShape(w.florist)),
     },
   ]),
   {
@@ -92,30 +68,30 @@ const scenarios: Scenario[] = [
     method: "GET",
     path: ALL,
     as: "anon",
-    setup: (w) => {
+    before: (w) => {
       insertBusinessType(w.ctx, { name: "antiques" });
       insertBusinessType(w.ctx, { name: "Zoo Shop" });
     },
-    expectStatus: 200,
-    expect: (res) => expect(res.body.map((t: { name: string }) => t.name)).toEqual(["antiques", "Bakery", "Florist", "Zoo Shop"]),
+    status: 200,
+    expect: (body) => expect(body.map((t: { name: string }) => t.name)).toEqual(["antiques", "Bakery", "Florist", "Zoo Shop"]),
   },
   {
     name: "list when there are none",
     method: "GET",
     path: ALL,
     as: "anon",
-    setup: (w) => w.ctx.db.delete(businessTypes).run(),
-    expectStatus: 200,
+    before: (w) => w.ctx.db.delete(businessTypes).run(),
+    status: 200,
     expectBody: [],
   },
-  { name: "get unknown id", method: "GET", path: byId(UNKNOWN_ID), as: "anon", expectStatus: 404, expectBody: { code: "not_found", error: TYPE_NOT_FOUND } },
+  { name: "get unknown id", method: "GET", path: byId(UNKNOWN_ID), as: "anon", status: 404, expectBody: { code: "not_found", error: TYPE_NOT_FOUND } },
   ...["abc", "0", "-1", "1.5", "1e3", "%201"].map(
     (id): Scenario => ({
       name: `get with non-numeric id "${id}"`,
       method: "GET",
       path: byId(id),
       as: "anon",
-      expectStatus: 400,
+      status: 400,
       expectBody: { code: "validation_failed", error: "The id parameter must be a positive whole number.", fields: { id: "invalid" } },
     }),
   ),
@@ -124,21 +100,21 @@ const scenarios: Scenario[] = [
     method: "GET",
     path: `${BASE}/GetBusinessTypeById`,
     as: "anon",
-    expectStatus: 400,
+    status: 400,
     expectBody: { code: "validation_failed", error: "The id parameter is required.", fields: { id: "required" } },
   },
 
   // ---- create ------------------------------------------------------------------------------------------------
-  { name: "create as anon", method: "POST", path: CREATE, as: "anon", body: { name: "Gym" }, expectStatus: 401, expectBody: LOGIN_FIRST.body },
-  { name: "create as owner", method: "POST", path: CREATE, as: "owner", body: { name: "Gym" }, expectStatus: 403, expectBody: ADMIN_ONLY.body },
+  { name: "create as anon", method: "POST", path: CREATE, as: "anon", json: { name: "Gym" }, status: 401, expectBody: LOGIN_FIRST.body },
+  { name: "create as owner", method: "POST", path: CREATE, as: "owner", json: { name: "Gym" }, status: 403, expectBody: ADMIN_ONLY.body },
   {
     name: "create with an unknown token",
     method: "POST",
     path: CREATE,
     as: "anon",
     token: "not-a-session",
-    body: { name: "Gym" },
-    expectStatus: 401,
+    json: { name: "Gym" },
+    status: 401,
     expectBody: { code: "unauthorized", error: SESSION_EXPIRED },
   },
   {
@@ -147,8 +123,8 @@ const scenarios: Scenario[] = [
     path: CREATE,
     as: "admin",
     noXsrf: true,
-    body: { name: "Gym" },
-    expectStatus: 403,
+    json: { name: "Gym" },
+    status: 403,
     expectBody: { code: "xsrf_failed" },
   },
   {
@@ -156,15 +132,15 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "admin",
-    body: { name: "  Hair Salon ", description: "  Cuts and colour  ", isActive: false },
-    expectStatus: 201,
+    json: { name: "  Hair Salon ", description: "  Cuts and colour  ", isActive: false },
+    status: 201,
     expectBody: { name: "Hair Salon", description: "Cuts and colour", isActive: false },
-    expect: (res) => {
-      expect(Object.keys(res.body).sort()).toEqual(["createdAt", "description", "id", "isActive", "name"]);
-      expect(new Date(res.body.createdAt).toISOString()).toBe(res.body.createdAt);
+    expect: (body) => {
+      expect(Object.keys(body).sort()).toEqual(["createdAt", "description", "id", "isActive", "name"]);
+      expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
     },
-    sideEffect: (w, before) => {
-      expect(allBusinessTypes(w.ctx)).toHaveLength(before.length + 1);
+    after: (w, _res, before) => {
+      expect(allBusinessTypes(w.ctx)).toHaveLength(before.types.length + 1);
       expect(rowNamed(w, "Hair Salon")).toMatchObject({ description: "Cuts and colour", isActive: false });
     },
   },
@@ -173,8 +149,8 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "admin",
-    body: { name: "Gym" },
-    expectStatus: 201,
+    json: { name: "Gym" },
+    status: 201,
     expectBody: { name: "Gym", description: "", isActive: true },
   },
   {
@@ -182,8 +158,8 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "admin",
-    body: { name: "Gym", description: null, isActive: true },
-    expectStatus: 201,
+    json: { name: "Gym", description: null, isActive: true },
+    status: 201,
     expectBody: { name: "Gym", description: "" },
   },
   {
@@ -191,22 +167,22 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "admin",
-    body: { name: "Gym", id: UNKNOWN_ID, createdAt: "1999-01-01T00:00:00.000Z" },
-    expectStatus: 201,
-    expect: (res) => {
-      expect(res.body.id).not.toBe(UNKNOWN_ID);
-      expect(res.body.createdAt).not.toStartWith("1999");
+    json: { name: "Gym", id: UNKNOWN_ID, createdAt: "1999-01-01T00:00:00.000Z" },
+    status: 201,
+    expect: (body) => {
+      expect(body.id).not.toBe(UNKNOWN_ID);
+      expect(body.createdAt).not.toStartWith("1999");
     },
   },
-  { name: "create with name of exactly 2", method: "POST", path: CREATE, as: "admin", body: { name: "Ab" }, expectStatus: 201 },
-  { name: "create with name of exactly 100", method: "POST", path: CREATE, as: "admin", body: { name: "n".repeat(100) }, expectStatus: 201 },
+  { name: "create with name of exactly 2", method: "POST", path: CREATE, as: "admin", json: { name: "Ab" }, status: 201 },
+  { name: "create with name of exactly 100", method: "POST", path: CREATE, as: "admin", json: { name: "n".repeat(100) }, status: 201 },
   {
     name: "create with description of exactly 500",
     method: "POST",
     path: CREATE,
     as: "admin",
-    body: { name: "Gym", description: "d".repeat(500) },
-    expectStatus: 201,
+    json: { name: "Gym", description: "d".repeat(500) },
+    status: 201,
   },
   ...(
     [
@@ -234,8 +210,8 @@ const scenarios: Scenario[] = [
       method: "POST",
       path: CREATE,
       as: "admin",
-      body,
-      expectStatus: 400,
+      json: body,
+      status: 400,
       expectBody: invalid(fields),
     }),
   ),
@@ -245,8 +221,8 @@ const scenarios: Scenario[] = [
       method: "POST",
       path: CREATE,
       as: "admin",
-      body: { name },
-      expectStatus: 409,
+      json: { name },
+      status: 409,
       expectBody: { code: "conflict", error: TYPE_NAME_TAKEN },
     }),
   ),
@@ -255,9 +231,9 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "admin",
-    setup: (w) => insertBusinessType(w.ctx, { name: "Café" }),
-    body: { name: "CAFÉ" },
-    expectStatus: 409,
+    before: (w) => insertBusinessType(w.ctx, { name: "Café" }),
+    json: { name: "CAFÉ" },
+    status: 409,
     expectBody: { code: "conflict", error: TYPE_NAME_TAKEN },
   },
   {
@@ -267,7 +243,7 @@ const scenarios: Scenario[] = [
     as: "admin",
     raw: '{"name": "Gym",',
     headers: { "content-type": "application/json" },
-    expectStatus: 400,
+    status: 400,
     expectBody: { code: "validation_failed", error: "Request body must be valid JSON." },
   },
   {
@@ -277,7 +253,7 @@ const scenarios: Scenario[] = [
     as: "admin",
     raw: "",
     headers: { "content-type": "application/json" },
-    expectStatus: 400,
+    status: 400,
     expectBody: { code: "validation_failed", error: "Request body must be valid JSON." },
   },
   ...['["Gym"]', '"Gym"', "null", "42"].map(
@@ -288,7 +264,7 @@ const scenarios: Scenario[] = [
       as: "admin",
       raw,
       headers: { "content-type": "application/json" },
-      expectStatus: 400,
+      status: 400,
       expectBody: { code: "validation_failed", error: "Request body must be a JSON object." },
     }),
   ),
@@ -304,7 +280,7 @@ const scenarios: Scenario[] = [
       as: "admin",
       raw,
       headers: type ? { "content-type": type } : {},
-      expectStatus: 415,
+      status: 415,
       expectBody: { code: "unsupported_media_type", error: "Content-Type must be application/json." },
     }),
   ),
@@ -315,7 +291,7 @@ const scenarios: Scenario[] = [
     as: "admin",
     raw: '{"name":"Gym"}',
     headers: { "content-type": "application/json; charset=utf-8" },
-    expectStatus: 201,
+    status: 201,
     expectBody: { name: "Gym" },
   },
   {
@@ -323,8 +299,8 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "admin",
-    body: { name: "Gym", description: "d".repeat(70_000) },
-    expectStatus: 413,
+    json: { name: "Gym", description: "d".repeat(70_000) },
+    status: 413,
     expectBody: { code: "payload_too_large" },
   },
 
@@ -334,8 +310,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.bakery.id),
     as: "anon",
-    body: { name: "Bread", description: "", isActive: true },
-    expectStatus: 401,
+    json: { name: "Bread", description: "", isActive: true },
+    status: 401,
     expectBody: LOGIN_FIRST.body,
   },
   {
@@ -343,8 +319,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.bakery.id),
     as: "owner",
-    body: { name: "Bread", description: "", isActive: true },
-    expectStatus: 403,
+    json: { name: "Bread", description: "", isActive: true },
+    status: 403,
     expectBody: ADMIN_ONLY.body,
   },
   {
@@ -352,10 +328,10 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.bakery.id),
     as: "admin",
-    body: { name: " Bread & Cakes ", description: "", isActive: false },
-    expectStatus: 200,
+    json: { name: " Bread & Cakes ", description: "", isActive: false },
+    status: 200,
     expectBody: (w: World) => ({ id: w.bakery.id, name: "Bread & Cakes", description: "", isActive: false, createdAt: w.bakery.createdAt.toISOString() }),
-    sideEffect: (w) => {
+    after: (w) => {
       expect(allBusinessTypes(w.ctx)).toEqual([{ ...w.bakery, name: "Bread & Cakes", description: "", isActive: false }, w.florist]);
     },
   },
@@ -364,8 +340,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.bakery.id),
     as: "admin",
-    body: { name: "BAKERY", description: "x", isActive: true },
-    expectStatus: 200,
+    json: { name: "BAKERY", description: "x", isActive: true },
+    status: 200,
     expectBody: { name: "BAKERY", description: "x" },
   },
   {
@@ -373,8 +349,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.florist.id),
     as: "admin",
-    body: { name: "Flowers" },
-    expectStatus: 200,
+    json: { name: "Flowers" },
+    status: 200,
     expectBody: (w: World) => ({ id: w.florist.id, name: "Flowers", description: w.florist.description, isActive: false }),
   },
   {
@@ -382,8 +358,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.bakery.id),
     as: "admin",
-    body: { name: "Bakery", description: null },
-    expectStatus: 200,
+    json: { name: "Bakery", description: null },
+    status: 200,
     expectBody: { description: "", isActive: true },
   },
   {
@@ -391,8 +367,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.bakery.id),
     as: "admin",
-    body: { name: "florist", description: "", isActive: true },
-    expectStatus: 409,
+    json: { name: "florist", description: "", isActive: true },
+    status: 409,
     expectBody: { code: "conflict", error: TYPE_NAME_TAKEN },
   },
   {
@@ -400,8 +376,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: update(UNKNOWN_ID),
     as: "admin",
-    body: { name: "Bread", description: "", isActive: true },
-    expectStatus: 404,
+    json: { name: "Bread", description: "", isActive: true },
+    status: 404,
     expectBody: { code: "not_found", error: TYPE_NOT_FOUND },
   },
   {
@@ -409,8 +385,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: update("abc"),
     as: "admin",
-    body: { name: "Bread" },
-    expectStatus: 400,
+    json: { name: "Bread" },
+    status: 400,
     expectBody: { code: "validation_failed", fields: { id: "invalid" } },
   },
   {
@@ -418,8 +394,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: `${BASE}/UpdateBusinessType`,
     as: "admin",
-    body: { name: "Bread" },
-    expectStatus: 400,
+    json: { name: "Bread" },
+    status: 400,
     expectBody: { code: "validation_failed", fields: { id: "required" } },
   },
   ...(
@@ -436,8 +412,8 @@ const scenarios: Scenario[] = [
       method: "PUT",
       path: (w) => update(w.bakery.id),
       as: "admin",
-      body,
-      expectStatus: 400,
+      json: body,
+      status: 400,
       expectBody: invalid(fields),
     }),
   ),
@@ -448,7 +424,7 @@ const scenarios: Scenario[] = [
     as: "admin",
     raw: "{name: Bread}",
     headers: { "content-type": "application/json" },
-    expectStatus: 400,
+    status: 400,
     expectBody: { error: "Request body must be valid JSON." },
   },
   {
@@ -458,7 +434,7 @@ const scenarios: Scenario[] = [
     as: "admin",
     raw: "[]",
     headers: { "content-type": "application/json" },
-    expectStatus: 400,
+    status: 400,
     expectBody: { error: "Request body must be a JSON object." },
   },
   {
@@ -468,55 +444,54 @@ const scenarios: Scenario[] = [
     as: "admin",
     raw: '{"name":"Bread"}',
     headers: { "content-type": "text/plain" },
-    expectStatus: 415,
+    status: 415,
     expectBody: { code: "unsupported_media_type" },
   },
 
   // ---- delete ------------------------------------------------------------------------------------------------
-  { name: "delete as anon", method: "DELETE", path: (w) => remove(w.florist.id), as: "anon", expectStatus: 401, expectBody: LOGIN_FIRST.body },
-  { name: "delete as owner", method: "DELETE", path: (w) => remove(w.florist.id), as: "owner", expectStatus: 403, expectBody: ADMIN_ONLY.body },
+  { name: "delete as anon", method: "DELETE", path: (w) => remove(w.florist.id), as: "anon", status: 401, expectBody: LOGIN_FIRST.body },
+  { name: "delete as owner", method: "DELETE", path: (w) => remove(w.florist.id), as: "owner", status: 403, expectBody: ADMIN_ONLY.body },
   {
     name: "delete an unused type as admin",
     method: "DELETE",
     path: (w) => remove(w.florist.id),
     as: "admin",
-    expectStatus: 200,
+    status: 200,
     expectBody: { message: "Business type deleted." },
-    sideEffect: (w) => expect(allBusinessTypes(w.ctx)).toEqual([w.bakery]),
+    after: (w) => expect(allBusinessTypes(w.ctx)).toEqual([w.bakery]),
   },
   {
     name: "delete a type one business uses",
     method: "DELETE",
     path: (w) => remove(w.bakery.id),
     as: "admin",
-    setup: (w) => insertBusiness(w.ctx, { businessTypeId: w.bakery.id }),
-    expectStatus: 409,
+    before: (w) => insertBusiness(w.ctx, { businessTypeId: w.bakery.id }),
+    status: 409,
     expectBody: { code: "conflict", error: '"Bakery" is used by 1 business and cannot be deleted. Mark it inactive instead.' },
-    sideEffect: (w) => expect(w.ctx.db.select().from(businesses).all()).toHaveLength(1),
+    after: (w) => expect(w.ctx.db.select().from(businesses).all()).toHaveLength(1),
   },
   {
     name: "delete a type two businesses use",
     method: "DELETE",
     path: (w) => remove(w.bakery.id),
     as: "admin",
-    setup: (w) => {
+    before: (w) => {
       insertBusiness(w.ctx, { businessTypeId: w.bakery.id });
       insertBusiness(w.ctx, { businessTypeId: w.bakery.id, isActive: false });
     },
-    expectStatus: 409,
+    status: 409,
     expectBody: { code: "conflict", error: '"Bakery" is used by 2 businesses and cannot be deleted. Mark it inactive instead.' },
-    sideEffect: (w) => expect(w.ctx.db.select().from(businesses).all()).toHaveLength(2),
+    after: (w) => expect(w.ctx.db.select().from(businesses).all()).toHaveLength(2),
   },
-  { name: "delete unknown id", method: "DELETE", path: remove(UNKNOWN_ID), as: "admin", expectStatus: 404, expectBody: { code: "not_found", error: TYPE_NOT_FOUND } },
-  { name: "delete non-numeric id", method: "DELETE", path: remove("x1"), as: "admin", expectStatus: 400, expectBody: { code: "validation_failed", fields: { id: "invalid" } } },
-  { name: "delete without id", method: "DELETE", path: `${BASE}/DeleteBusinessType`, as: "admin", expectStatus: 400, expectBody: { fields: { id: "required" } } },
+  { name: "delete unknown id", method: "DELETE", path: remove(UNKNOWN_ID), as: "admin", status: 404, expectBody: { code: "not_found", error: TYPE_NOT_FOUND } },
+  { name: "delete non-numeric id", method: "DELETE", path: remove("x1"), as: "admin", status: 400, expectBody: { code: "validation_failed", fields: { id: "invalid" } } },
+  { name: "delete without id", method: "DELETE", path: `${BASE}/DeleteBusinessType`, as: "admin", status: 400, expectBody: { fields: { id: "required" } } },
 ];
 
 describe("business types API", () => {
   let ctx: TestContext;
   let api: ApiClient;
-  const tokens: Record<Who, string | undefined> = { anon: undefined, owner: undefined, admin: undefined };
-  let world: World;
+  const tokens: Record<string, string | undefined> = {};
 
   beforeAll(async () => {
     ctx = testContext({ NEARCAST_ADMIN_EMAIL: "admin@example.com" });
@@ -525,52 +500,17 @@ describe("business types API", () => {
     tokens.owner = (await signUp(api)).token;
   });
 
-  // A fresh set of types (and no businesses) for every scenario; the accounts are shared to spare the hashing.
-  beforeEach(() => {
-    ctx.db.delete(businesses).run();
-    ctx.db.delete(businessTypes).run();
-    const bakery = insertBusinessType(ctx, { name: "Bakery", description: "Bread and cakes", isActive: true });
-    const florist = insertBusinessType(ctx, { name: "Florist", description: "Flowers and plants", isActive: false });
-    world = { ctx, bakery, florist };
+  runScenarios(scenarios, {
+    // A fresh set of types (and no businesses) for every scenario; the accounts are shared to spare the hashing.
+    world: () => {
+      ctx.db.delete(businesses).run();
+      ctx.db.delete(businessTypes).run();
+      const bakery = insertBusinessType(ctx, { name: "Bakery", description: "Bread and cakes", isActive: true });
+      const florist = insertBusinessType(ctx, { name: "Florist", description: "Flowers and plants", isActive: false });
+      return { ctx, api, tokens, bakery, florist };
+    },
+    unchanged: (w) => ({ types: allBusinessTypes(w.ctx), businesses: w.ctx.db.select().from(businesses).all() }),
   });
-
-  test("every scenario has a unique name", () => {
-    const names = scenarios.map((s) => s.name);
-    expect(new Set(names).size).toBe(names.length);
-  });
-
-  for (const s of scenarios) {
-    test(`${s.method} ${s.as}: ${s.name}`, async () => {
-      s.setup?.(world);
-      const before = allBusinessTypes(ctx);
-      const businessesBefore = ctx.db.select().from(businesses).all();
-      const path = typeof s.path === "function" ? s.path(world) : s.path;
-      const res = await api.call(s.method, path, {
-        token: s.token ?? tokens[s.as],
-        noXsrf: s.noXsrf,
-        headers: s.headers,
-        ...(s.raw !== undefined ? { body: s.raw } : s.body !== undefined ? { json: s.body } : {}),
-      });
-      if (res.status !== s.expectStatus) {
-        throw new Error(`expected ${s.expectStatus}, got ${res.status}: ${JSON.stringify(res.body)}`);
-      }
-      if (s.expectBody !== undefined) {
-        const want = typeof s.expectBody === "function" ? s.expectBody(world) : s.expectBody;
-        if (Array.isArray(want)) expect(res.body).toEqual(want);
-        else expect(res.body).toMatchObject(want as object);
-      }
-      if (res.status >= 400) {
-        // One error shape, and a failed request changes nothing.
-        expect(Object.keys(res.body).filter((k) => !["error", "code", "fields"].includes(k))).toEqual([]);
-        expect(typeof res.body.error).toBe("string");
-        unchanged(world, before);
-        expect(ctx.db.select().from(businesses).all()).toEqual(businessesBefore);
-      }
-      s.expect?.(res, world);
-      s.sideEffect?.(world, before);
-      expect(ctx.logger.lines.filter((l) => l.startsWith("error"))).toEqual([]);
-    });
-  }
 });
 
 describe("business types API across requests", () => {

@@ -1,7 +1,7 @@
 // Businesses API (/api/business/*), scenario by scenario: each row says who calls what with which body, what must
 // come back, and what must (not) have changed — businesses, uploads and the files in <dataDir>/uploads.
 // Cast: owner A, owner B, an admin, and anonymous visitors.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,17 +9,16 @@ import { businesses, businessTypes, uploads } from "../../src/db/schema.ts";
 import { DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE } from "../../src/schemas/businesses.ts";
 import { BUSINESS_NOT_FOUND, LOGO_NOT_YOURS, SAMPLE_NOT_YOURS } from "../../src/services/businesses.ts";
 import { IMAGE_IN_USE, IMAGE_NOT_FOUND, type StoredImage } from "../../src/services/uploads.ts";
-import { type ApiClient, type ApiResponse, apiClient, signUp } from "../helpers/api.ts";
+import { type ApiClient, apiClient, signUp } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { type BusinessRow, type BusinessTypeRow, insertBusiness, insertBusinessType } from "../helpers/factories.ts";
 import { GIF, JPEG, PNG } from "../helpers/images.ts";
+import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 
-type Who = "anon" | "a" | "b" | "admin";
-type Method = "GET" | "POST" | "PUT" | "DELETE";
+type Method = Scenario["method"];
 
-interface World {
-  ctx: TestContext;
-  ids: Record<Exclude<Who, "anon">, number>;
+interface World extends ScenarioWorld {
+  ids: Record<"a" | "b" | "admin", number>;
   bakery: BusinessTypeRow;
   /** An inactive type: kept by aHidden, not offered for new choices. */
   florist: BusinessTypeRow;
@@ -42,21 +41,7 @@ interface World {
   };
 }
 
-interface Scenario {
-  name: string;
-  method: Method;
-  path: string | ((w: World) => string);
-  as: Who;
-  body?: unknown | ((w: World) => unknown);
-  raw?: string;
-  headers?: Record<string, string>;
-  noXsrf?: boolean;
-  expectStatus: number;
-  expectBody?: unknown | ((w: World) => unknown);
-  expect?: (res: ApiResponse, w: World) => void;
-  /** Database/folder check after a successful call. Failed calls are always checked to change nothing. */
-  sideEffect?: (w: World) => void;
-}
+type Scenario = ApiScenario<World>;
 
 const BASE = "/api/business";
 const ALL = `${BASE}/GetAllBusinesses`;
@@ -165,10 +150,10 @@ const scenarios: Scenario[] = [
       method: "GET",
       path: ALL,
       as,
-      expectStatus: 200,
-      expect: (res, w) => {
-        expect(res.body).toEqual([shape(w, w.bShop, false), shape(w, w.aShop, false)]);
-        for (const b of res.body) expect(Object.keys(b).sort()).toEqual(PUBLIC_KEYS);
+      status: 200,
+      expect: (body, w) => {
+        expect(body).toEqual([shape(w, w.bShop, false), shape(w, w.aShop, false)]);
+        for (const b of body) expect(Object.keys(b).sort()).toEqual(PUBLIC_KEYS);
       },
     },
     {
@@ -176,37 +161,37 @@ const scenarios: Scenario[] = [
       method: "GET",
       path: (w) => byType(w.bakery.id),
       as,
-      expectStatus: 200,
-      expect: (res, w) => expect(res.body).toEqual([shape(w, w.bShop, false), shape(w, w.aShop, false)]),
+      status: 200,
+      expect: (body, w) => expect(body).toEqual([shape(w, w.bShop, false), shape(w, w.aShop, false)]),
     },
   ]),
-  { name: "by type: the inactive business is not listed", method: "GET", path: (w) => byType(w.florist.id), as: "a", expectStatus: 200, expectBody: [] },
-  { name: "by type: unknown type", method: "GET", path: byType(UNKNOWN_ID), as: "anon", expectStatus: 200, expectBody: [] },
+  { name: "by type: the inactive business is not listed", method: "GET", path: (w) => byType(w.florist.id), as: "a", status: 200, expectBody: [] },
+  { name: "by type: unknown type", method: "GET", path: byType(UNKNOWN_ID), as: "anon", status: 200, expectBody: [] },
   {
     name: "by type: non-numeric type id",
     method: "GET",
     path: byType("bakery"),
     as: "anon",
-    expectStatus: 400,
+    status: 400,
     expectBody: { code: "validation_failed", error: "The businessTypeId parameter must be a positive whole number.", fields: { businessTypeId: "invalid" } },
   },
-  { name: "by type: no type id", method: "GET", path: `${BASE}/GetBusinessesByType`, as: "anon", expectStatus: 400, expectBody: { fields: { businessTypeId: "required" } } },
+  { name: "by type: no type id", method: "GET", path: `${BASE}/GetBusinessesByType`, as: "anon", status: 400, expectBody: { fields: { businessTypeId: "required" } } },
 
   // ---- my businesses --------------------------------------------------------------------------------------------
-  { name: "mine as anon", method: "GET", path: MINE, as: "anon", expectStatus: 401, expectBody: LOGIN_FIRST },
+  { name: "mine as anon", method: "GET", path: MINE, as: "anon", status: 401, expectBody: LOGIN_FIRST },
   {
     name: "mine as A: both of A's, inactive included, newest first, full records",
     method: "GET",
     path: MINE,
     as: "a",
-    expectStatus: 200,
-    expect: (res, w) => {
-      expect(res.body).toEqual([shape(w, w.aHidden, true), shape(w, w.aShop, true)]);
-      for (const b of res.body) expect(Object.keys(b).sort()).toEqual(FULL_KEYS);
+    status: 200,
+    expect: (body, w) => {
+      expect(body).toEqual([shape(w, w.aHidden, true), shape(w, w.aShop, true)]);
+      for (const b of body) expect(Object.keys(b).sort()).toEqual(FULL_KEYS);
     },
   },
-  { name: "mine as B: only B's", method: "GET", path: MINE, as: "b", expectStatus: 200, expectBody: (w: World) => [shape(w, w.bShop, true)] },
-  { name: "mine as admin: the admin's own (none)", method: "GET", path: MINE, as: "admin", expectStatus: 200, expectBody: [] },
+  { name: "mine as B: only B's", method: "GET", path: MINE, as: "b", status: 200, expectBody: (w: World) => [shape(w, w.bShop, true)] },
+  { name: "mine as admin: the admin's own (none)", method: "GET", path: MINE, as: "admin", status: 200, expectBody: [] },
 
   // ---- get by id ------------------------------------------------------------------------------------------------
   {
@@ -214,69 +199,69 @@ const scenarios: Scenario[] = [
     method: "GET",
     path: (w) => byId(w.aShop.id),
     as: "anon",
-    expectStatus: 200,
-    expect: (res, w) => expect(res.body).toEqual(shape(w, w.aShop, false)),
+    status: 200,
+    expect: (body, w) => expect(body).toEqual(shape(w, w.aShop, false)),
   },
-  { name: "get an inactive business as anon", method: "GET", path: (w) => byId(w.aHidden.id), as: "anon", expectStatus: 404, expectBody: NOT_FOUND },
+  { name: "get an inactive business as anon", method: "GET", path: (w) => byId(w.aHidden.id), as: "anon", status: 404, expectBody: NOT_FOUND },
   {
     name: "get own inactive business as A: full record",
     method: "GET",
     path: (w) => byId(w.aHidden.id),
     as: "a",
-    expectStatus: 200,
-    expect: (res, w) => expect(res.body).toEqual(shape(w, w.aHidden, true)),
+    status: 200,
+    expect: (body, w) => expect(body).toEqual(shape(w, w.aHidden, true)),
   },
   {
     name: "get own active business as A: full record",
     method: "GET",
     path: (w) => byId(w.aShop.id),
     as: "a",
-    expectStatus: 200,
-    expect: (res, w) => expect(res.body).toEqual(shape(w, w.aShop, true)),
+    status: 200,
+    expect: (body, w) => expect(body).toEqual(shape(w, w.aShop, true)),
   },
   {
     name: "get A's active business as B: the public view only",
     method: "GET",
     path: (w) => byId(w.aShop.id),
     as: "b",
-    expectStatus: 200,
-    expect: (res, w) => expect(res.body).toEqual(shape(w, w.aShop, false)),
+    status: 200,
+    expect: (body, w) => expect(body).toEqual(shape(w, w.aShop, false)),
   },
-  { name: "get A's inactive business as B", method: "GET", path: (w) => byId(w.aHidden.id), as: "b", expectStatus: 404, expectBody: NOT_FOUND },
+  { name: "get A's inactive business as B", method: "GET", path: (w) => byId(w.aHidden.id), as: "b", status: 404, expectBody: NOT_FOUND },
   {
     name: "get A's inactive business as admin: full record",
     method: "GET",
     path: (w) => byId(w.aHidden.id),
     as: "admin",
-    expectStatus: 200,
-    expect: (res, w) => expect(res.body).toEqual(shape(w, w.aHidden, true)),
+    status: 200,
+    expect: (body, w) => expect(body).toEqual(shape(w, w.aHidden, true)),
   },
-  { name: "get unknown id", method: "GET", path: byId(UNKNOWN_ID), as: "a", expectStatus: 404, expectBody: NOT_FOUND },
+  { name: "get unknown id", method: "GET", path: byId(UNKNOWN_ID), as: "a", status: 404, expectBody: NOT_FOUND },
   ...["abc", "0", "-1", "1.5", "1e3", "%20"].map(
     (id): Scenario => ({
       name: `get with invalid id "${id}"`,
       method: "GET",
       path: byId(id),
       as: "anon",
-      expectStatus: 400,
+      status: 400,
       expectBody: { code: "validation_failed", error: "The id parameter must be a positive whole number.", fields: { id: "invalid" } },
     }),
   ),
-  { name: "get without id", method: "GET", path: `${BASE}/GetBusinessById`, as: "anon", expectStatus: 400, expectBody: { fields: { id: "required" } } },
+  { name: "get without id", method: "GET", path: `${BASE}/GetBusinessById`, as: "anon", status: 400, expectBody: { fields: { id: "required" } } },
 
   // ---- create ---------------------------------------------------------------------------------------------------
-  { name: "create as anon", method: "POST", path: CREATE, as: "anon", body: (w: World) => validBody(w), expectStatus: 401, expectBody: LOGIN_FIRST },
-  { name: "create without the XSRF header", method: "POST", path: CREATE, as: "a", noXsrf: true, body: (w: World) => validBody(w), expectStatus: 403, expectBody: { code: "xsrf_failed" } },
+  { name: "create as anon", method: "POST", path: CREATE, as: "anon", json: (w: World) => validBody(w), status: 401, expectBody: LOGIN_FIRST },
+  { name: "create without the XSRF header", method: "POST", path: CREATE, as: "a", noXsrf: true, json: (w: World) => validBody(w), status: 403, expectBody: { code: "xsrf_failed" } },
   {
     name: "create as A: 201, trimmed, owned by A, images kept",
     method: "POST",
     path: CREATE,
     as: "a",
-    body: (w: World) => validBody(w, { name: "  Corner Bakery  ", address: "  12 Baker Street, Springfield " }),
-    expectStatus: 201,
-    expect: (res, w) => {
-      expect(Object.keys(res.body).sort()).toEqual(FULL_KEYS);
-      expect(res.body).toMatchObject({
+    json: (w: World) => validBody(w, { name: "  Corner Bakery  ", address: "  12 Baker Street, Springfield " }),
+    status: 201,
+    expect: (body, w) => {
+      expect(Object.keys(body).sort()).toEqual(FULL_KEYS);
+      expect(body).toMatchObject({
         name: "Corner Bakery",
         address: "12 Baker Street, Springfield",
         businessType: { id: w.bakery.id, name: "Bakery" },
@@ -287,7 +272,7 @@ const scenarios: Scenario[] = [
         qrMessage: "Scan for fresh deals",
       });
     },
-    sideEffect: (w) => {
+    after: (w) => {
       const rows = w.ctx.db.select().from(businesses).all();
       expect(rows).toHaveLength(4);
       expect(rows.at(-1)).toMatchObject({ ownerId: w.ids.a, name: "Corner Bakery", phone: "(415) 555-0134" });
@@ -298,20 +283,20 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "b",
-    body: (w: World) => ({ ...validBody(w, { logoImagePath: null, sampleImagePath: w.img.bSpareSample.filePath }), qrMessage: undefined, successMessage: "" }),
-    expectStatus: 201,
-    expect: (res, w) => {
-      expect(res.body).toMatchObject({ logoImagePath: null, qrMessage: DEFAULT_QR_MESSAGE, successMessage: DEFAULT_SUCCESS_MESSAGE, ownerId: w.ids.b });
+    json: (w: World) => ({ ...validBody(w, { logoImagePath: null, sampleImagePath: w.img.bSpareSample.filePath }), qrMessage: undefined, successMessage: "" }),
+    status: 201,
+    expect: (body, w) => {
+      expect(body).toMatchObject({ logoImagePath: null, qrMessage: DEFAULT_QR_MESSAGE, successMessage: DEFAULT_SUCCESS_MESSAGE, ownerId: w.ids.b });
     },
-    sideEffect: (w) => expect(w.ctx.db.select().from(businesses).all().at(-1)).toMatchObject({ logoImagePath: null, qrMessage: "", successMessage: "" }),
+    after: (w) => expect(w.ctx.db.select().from(businesses).all().at(-1)).toMatchObject({ logoImagePath: null, qrMessage: "", successMessage: "" }),
   },
   {
     name: "create with an empty logo path: no logo",
     method: "POST",
     path: CREATE,
     as: "a",
-    body: (w: World) => validBody(w, { logoImagePath: "" }),
-    expectStatus: 201,
+    json: (w: World) => validBody(w, { logoImagePath: "" }),
+    status: 201,
     expectBody: { logoImagePath: null },
   },
   {
@@ -319,8 +304,8 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "a",
-    body: (w: World) => validBody(w, { sampleImagePath: w.img.aSpareSample.fileName }),
-    expectStatus: 201,
+    json: (w: World) => validBody(w, { sampleImagePath: w.img.aSpareSample.fileName }),
+    status: 201,
     expectBody: (w: World) => ({ sampleImagePath: w.img.aSpareSample.filePath }),
   },
   {
@@ -328,8 +313,8 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "a",
-    body: (w: World) => validBody(w, { logoImagePath: w.img.aLogo.filePath }),
-    expectStatus: 201,
+    json: (w: World) => validBody(w, { logoImagePath: w.img.aLogo.filePath }),
+    status: 201,
     expectBody: (w: World) => ({ logoImagePath: w.img.aLogo.filePath }),
   },
   {
@@ -337,8 +322,8 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "admin",
-    body: (w: World) => validBody(w, { logoImagePath: null, sampleImagePath: null }),
-    expectStatus: 400,
+    json: (w: World) => validBody(w, { logoImagePath: null, sampleImagePath: null }),
+    status: 400,
     expectBody: invalid({ sampleImagePath: "Sample product image is required" }),
   },
   ...["+1 (415) 555-0134", "415.555.0134", "4155550134", "1-415-555-0134", "+14155550134", "415 555 0134"].map(
@@ -347,34 +332,34 @@ const scenarios: Scenario[] = [
       method: "POST",
       path: CREATE,
       as: "a",
-      body: (w: World) => validBody(w, { phone }),
-      expectStatus: 201,
+      json: (w: World) => validBody(w, { phone }),
+      status: 201,
       expectBody: { phone },
     }),
   ),
-  { name: "create with name of exactly 2", method: "POST", path: CREATE, as: "a", body: (w: World) => validBody(w, { name: "Ab" }), expectStatus: 201 },
-  { name: "create with name of exactly 200", method: "POST", path: CREATE, as: "a", body: (w: World) => validBody(w, { name: "n".repeat(200) }), expectStatus: 201 },
-  { name: "create with address of exactly 500", method: "POST", path: CREATE, as: "a", body: (w: World) => validBody(w, { address: "a".repeat(500) }), expectStatus: 201 },
+  { name: "create with name of exactly 2", method: "POST", path: CREATE, as: "a", json: (w: World) => validBody(w, { name: "Ab" }), status: 201 },
+  { name: "create with name of exactly 200", method: "POST", path: CREATE, as: "a", json: (w: World) => validBody(w, { name: "n".repeat(200) }), status: 201 },
+  { name: "create with address of exactly 500", method: "POST", path: CREATE, as: "a", json: (w: World) => validBody(w, { address: "a".repeat(500) }), status: 201 },
   {
     name: "create with sample text of exactly 100 and messages of exactly 200",
     method: "POST",
     path: CREATE,
     as: "a",
-    body: (w: World) => validBody(w, { sampleProductText: "s".repeat(100), qrMessage: "q".repeat(200), successMessage: "m".repeat(200) }),
-    expectStatus: 201,
+    json: (w: World) => validBody(w, { sampleProductText: "s".repeat(100), qrMessage: "q".repeat(200), successMessage: "m".repeat(200) }),
+    status: 201,
   },
-  { name: "create with the type id as a string", method: "POST", path: CREATE, as: "a", body: (w: World) => validBody(w, { businessTypeId: String(w.bakery.id) }), expectStatus: 201 },
+  { name: "create with the type id as a string", method: "POST", path: CREATE, as: "a", json: (w: World) => validBody(w, { businessTypeId: String(w.bakery.id) }), status: 201 },
   {
     name: "create ignores id, ownerId and createdAt in the body",
     method: "POST",
     path: CREATE,
     as: "a",
-    body: (w: World) => ({ ...validBody(w), id: UNKNOWN_ID, ownerId: w.ids.b, createdAt: "1999-01-01T00:00:00.000Z" }),
-    expectStatus: 201,
-    expect: (res, w) => {
-      expect(res.body.id).not.toBe(UNKNOWN_ID);
-      expect(res.body.ownerId).toBe(w.ids.a);
-      expect(res.body.createdAt).not.toStartWith("1999");
+    json: (w: World) => ({ ...validBody(w), id: UNKNOWN_ID, ownerId: w.ids.b, createdAt: "1999-01-01T00:00:00.000Z" }),
+    status: 201,
+    expect: (body, w) => {
+      expect(body.id).not.toBe(UNKNOWN_ID);
+      expect(body.ownerId).toBe(w.ids.a);
+      expect(body.createdAt).not.toStartWith("1999");
     },
   },
   // The spec's validation texts, one field at a time.
@@ -412,8 +397,8 @@ const scenarios: Scenario[] = [
       method: "POST",
       path: CREATE,
       as: "a",
-      body: (w: World) => validBody(w, overrides),
-      expectStatus: 400,
+      json: (w: World) => validBody(w, overrides),
+      status: 400,
       expectBody: invalid(fields),
     }),
   ),
@@ -422,8 +407,8 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "a",
-    body: (w: World) => validBody(w, { businessTypeId: w.florist.id }),
-    expectStatus: 400,
+    json: (w: World) => validBody(w, { businessTypeId: w.florist.id }),
+    status: 400,
     expectBody: invalid({ businessTypeId: "Business type is required" }),
   },
   {
@@ -431,8 +416,8 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "a",
-    body: {},
-    expectStatus: 400,
+    json: {},
+    status: 400,
     expectBody: invalid({
       name: "Business name is required",
       businessTypeId: "Business type is required",
@@ -459,8 +444,8 @@ const scenarios: Scenario[] = [
       method: "POST",
       path: CREATE,
       as: "a",
-      body: (w: World) => validBody(w, overrides(w)),
-      expectStatus: 400,
+      json: (w: World) => validBody(w, overrides(w)),
+      status: 400,
       expectBody: invalid(fields),
     }),
   ),
@@ -471,7 +456,7 @@ const scenarios: Scenario[] = [
     as: "a",
     raw: '{"name": "Gym",',
     headers: { "content-type": "application/json" },
-    expectStatus: 400,
+    status: 400,
     expectBody: { code: "validation_failed", error: "Request body must be valid JSON." },
   },
   {
@@ -481,7 +466,7 @@ const scenarios: Scenario[] = [
     as: "a",
     raw: "name=Gym",
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    expectStatus: 415,
+    status: 415,
     expectBody: { code: "unsupported_media_type" },
   },
   {
@@ -491,7 +476,7 @@ const scenarios: Scenario[] = [
     as: "a",
     raw: "[]",
     headers: { "content-type": "application/json" },
-    expectStatus: 400,
+    status: 400,
     expectBody: { error: "Request body must be a JSON object." },
   },
   {
@@ -499,23 +484,23 @@ const scenarios: Scenario[] = [
     method: "POST",
     path: CREATE,
     as: "a",
-    body: (w: World) => validBody(w, { name: "n".repeat(70_000) }),
-    expectStatus: 413,
+    json: (w: World) => validBody(w, { name: "n".repeat(70_000) }),
+    status: 413,
     expectBody: { code: "payload_too_large" },
   },
 
   // ---- update ---------------------------------------------------------------------------------------------------
-  { name: "update as anon", method: "PUT", path: (w) => update(w.aShop.id), as: "anon", body: (w: World) => bodyOf(w.aShop), expectStatus: 401, expectBody: LOGIN_FIRST },
+  { name: "update as anon", method: "PUT", path: (w) => update(w.aShop.id), as: "anon", json: (w: World) => bodyOf(w.aShop), status: 401, expectBody: LOGIN_FIRST },
   {
     name: "update own business as A: every field replaced",
     method: "PUT",
     path: (w) => update(w.aShop.id),
     as: "a",
-    body: (w: World) =>
+    json: (w: World) =>
       validBody(w, { name: "Renamed Bakery", isActive: false, logoImagePath: w.img.aSpareLogo.filePath, sampleImagePath: w.img.aSpareSample.filePath }),
-    expectStatus: 200,
+    status: 200,
     expectBody: (w: World) => ({ id: w.aShop.id, name: "Renamed Bakery", isActive: false, ownerId: w.ids.a, logoImagePath: w.img.aSpareLogo.filePath }),
-    sideEffect: (w) =>
+    after: (w) =>
       expect(rowOf(w, w.aShop.id)).toMatchObject({
         name: "Renamed Bakery",
         isActive: false,
@@ -529,8 +514,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.aShop.id),
     as: "a",
-    body: (w: World) => bodyOf(w.aShop, { name: "Same Images" }),
-    expectStatus: 200,
+    json: (w: World) => bodyOf(w.aShop, { name: "Same Images" }),
+    status: 200,
     expectBody: (w: World) => ({ name: "Same Images", logoImagePath: w.img.aLogo.filePath, sampleImagePath: w.img.aSample.filePath }),
   },
   {
@@ -538,10 +523,10 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.aShop.id),
     as: "a",
-    body: (w: World) => bodyOf(w.aShop, { logoImagePath: null }),
-    expectStatus: 200,
+    json: (w: World) => bodyOf(w.aShop, { logoImagePath: null }),
+    status: 200,
     expectBody: { logoImagePath: null },
-    sideEffect: (w) => {
+    after: (w) => {
       expect(rowOf(w, w.aShop.id)?.logoImagePath).toBeNull();
       // The image itself stays A's (it may be chosen again or deleted).
       expect(readdirSync(w.ctx.services.uploads.dir)).toContain(w.img.aLogo.fileName);
@@ -552,8 +537,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.aShop.id),
     as: "a",
-    body: (w: World) => bodyOf(w.aShop, { sampleImagePath: "" }),
-    expectStatus: 400,
+    json: (w: World) => bodyOf(w.aShop, { sampleImagePath: "" }),
+    status: 400,
     expectBody: invalid({ sampleImagePath: "Sample product image is required" }),
   },
   {
@@ -561,8 +546,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.aHidden.id),
     as: "a",
-    body: { name: "Quiet Florist" },
-    expectStatus: 200,
+    json: { name: "Quiet Florist" },
+    status: 200,
     expectBody: (w: World) => ({ name: "Quiet Florist", isActive: false, sampleImagePath: w.aHidden.sampleImagePath, businessTypeId: w.florist.id }),
   },
   {
@@ -570,8 +555,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.aHidden.id),
     as: "a",
-    body: (w: World) => bodyOf(w.aHidden, { address: "1 New Street, Springfield" }),
-    expectStatus: 200,
+    json: (w: World) => bodyOf(w.aHidden, { address: "1 New Street, Springfield" }),
+    status: 200,
     expectBody: (w: World) => ({ businessTypeId: w.florist.id, address: "1 New Street, Springfield" }),
   },
   {
@@ -579,8 +564,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.aShop.id),
     as: "a",
-    body: (w: World) => bodyOf(w.aShop, { businessTypeId: w.florist.id }),
-    expectStatus: 400,
+    json: (w: World) => bodyOf(w.aShop, { businessTypeId: w.florist.id }),
+    status: 400,
     expectBody: invalid({ businessTypeId: "Business type is required" }),
   },
   {
@@ -588,8 +573,8 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.aShop.id),
     as: "a",
-    body: (w: World) => bodyOf(w.aShop, { address: "x" }),
-    expectStatus: 400,
+    json: (w: World) => bodyOf(w.aShop, { address: "x" }),
+    status: 400,
     expectBody: invalid({ address: "Address must be at least 5 characters long" }),
   },
   {
@@ -597,18 +582,18 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.aShop.id),
     as: "admin",
-    body: (w: World) => bodyOf(w.aShop, { name: "Moderated Name" }),
-    expectStatus: 200,
+    json: (w: World) => bodyOf(w.aShop, { name: "Moderated Name" }),
+    status: 200,
     expectBody: (w: World) => ({ name: "Moderated Name", ownerId: w.ids.a, logoImagePath: w.img.aLogo.filePath }),
-    sideEffect: (w) => expect(rowOf(w, w.aShop.id)).toMatchObject({ name: "Moderated Name", ownerId: w.ids.a }),
+    after: (w) => expect(rowOf(w, w.aShop.id)).toMatchObject({ name: "Moderated Name", ownerId: w.ids.a }),
   },
   {
     name: "update as admin: may pick another of the owner's images",
     method: "PUT",
     path: (w) => update(w.aShop.id),
     as: "admin",
-    body: (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.aSpareLogo.filePath }),
-    expectStatus: 200,
+    json: (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.aSpareLogo.filePath }),
+    status: 200,
     expectBody: (w: World) => ({ logoImagePath: w.img.aSpareLogo.filePath }),
   },
   {
@@ -616,23 +601,23 @@ const scenarios: Scenario[] = [
     method: "PUT",
     path: (w) => update(w.aShop.id),
     as: "admin",
-    body: (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.bSpareLogo.filePath }),
-    expectStatus: 400,
+    json: (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.bSpareLogo.filePath }),
+    status: 400,
     expectBody: invalid({ logoImagePath: LOGO_NOT_YOURS }),
   },
-  { name: "update unknown id", method: "PUT", path: update(UNKNOWN_ID), as: "a", body: (w: World) => validBody(w), expectStatus: 404, expectBody: NOT_FOUND },
-  { name: "update without id", method: "PUT", path: `${BASE}/UpdateBusiness`, as: "a", body: (w: World) => validBody(w), expectStatus: 400, expectBody: { fields: { id: "required" } } },
+  { name: "update unknown id", method: "PUT", path: update(UNKNOWN_ID), as: "a", json: (w: World) => validBody(w), status: 404, expectBody: NOT_FOUND },
+  { name: "update without id", method: "PUT", path: `${BASE}/UpdateBusiness`, as: "a", json: (w: World) => validBody(w), status: 400, expectBody: { fields: { id: "required" } } },
 
   // ---- delete ---------------------------------------------------------------------------------------------------
-  { name: "delete as anon", method: "DELETE", path: (w) => remove(w.aShop.id), as: "anon", expectStatus: 401, expectBody: LOGIN_FIRST },
+  { name: "delete as anon", method: "DELETE", path: (w) => remove(w.aShop.id), as: "anon", status: 401, expectBody: LOGIN_FIRST },
   {
     name: "delete own business as A",
     method: "DELETE",
     path: (w) => remove(w.aShop.id),
     as: "a",
-    expectStatus: 200,
+    status: 200,
     expectBody: { message: "Business deleted." },
-    sideEffect: (w) => {
+    after: (w) => {
       expect(rowOf(w, w.aShop.id)).toBeUndefined();
       expect(rowOf(w, w.aHidden.id)).toBeDefined();
       expect(rowOf(w, w.bShop.id)).toBeDefined();
@@ -643,11 +628,11 @@ const scenarios: Scenario[] = [
     method: "DELETE",
     path: (w) => remove(w.bShop.id),
     as: "admin",
-    expectStatus: 200,
-    sideEffect: (w) => expect(rowOf(w, w.bShop.id)).toBeUndefined(),
+    status: 200,
+    after: (w) => expect(rowOf(w, w.bShop.id)).toBeUndefined(),
   },
-  { name: "delete unknown id", method: "DELETE", path: remove(UNKNOWN_ID), as: "a", expectStatus: 404, expectBody: NOT_FOUND },
-  { name: "delete with invalid id", method: "DELETE", path: remove("1;drop"), as: "a", expectStatus: 400, expectBody: { fields: { id: "invalid" } } },
+  { name: "delete unknown id", method: "DELETE", path: remove(UNKNOWN_ID), as: "a", status: 404, expectBody: NOT_FOUND },
+  { name: "delete with invalid id", method: "DELETE", path: remove("1;drop"), as: "a", status: 400, expectBody: { fields: { id: "invalid" } } },
 
   // ---- images by file name --------------------------------------------------------------------------------------
   {
@@ -655,9 +640,9 @@ const scenarios: Scenario[] = [
     method: "DELETE",
     path: (w) => deleteLogo(w.img.aSpareLogo.fileName),
     as: "a",
-    expectStatus: 200,
+    status: 200,
     expectBody: { message: "Logo deleted." },
-    sideEffect: (w) => {
+    after: (w) => {
       expect(w.ctx.repos.uploads.findByFileName(w.img.aSpareLogo.fileName)).toBeUndefined();
       expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareLogo.fileName);
     },
@@ -667,29 +652,29 @@ const scenarios: Scenario[] = [
     method: "DELETE",
     path: (w) => deleteSample(w.img.aSpareSample.filePath),
     as: "a",
-    expectStatus: 200,
+    status: 200,
     expectBody: { message: "Sample image deleted." },
-    sideEffect: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareSample.fileName),
+    after: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareSample.fileName),
   },
-  { name: "delete a logo a business shows", method: "DELETE", path: (w) => deleteLogo(w.img.aLogo.fileName), as: "a", expectStatus: 409, expectBody: { code: "conflict", error: IMAGE_IN_USE } },
+  { name: "delete a logo a business shows", method: "DELETE", path: (w) => deleteLogo(w.img.aLogo.fileName), as: "a", status: 409, expectBody: { code: "conflict", error: IMAGE_IN_USE } },
   {
     name: "delete a sample image through DeleteLogo",
     method: "DELETE",
     path: (w) => deleteLogo(w.img.aSpareSample.fileName),
     as: "a",
-    expectStatus: 404,
+    status: 404,
     expectBody: { code: "not_found", error: IMAGE_NOT_FOUND },
   },
-  { name: "delete logo as anon", method: "DELETE", path: (w) => deleteLogo(w.img.aSpareLogo.fileName), as: "anon", expectStatus: 401, expectBody: LOGIN_FIRST },
+  { name: "delete logo as anon", method: "DELETE", path: (w) => deleteLogo(w.img.aSpareLogo.fileName), as: "anon", status: 401, expectBody: LOGIN_FIRST },
   {
     name: "delete an owner's unused logo as admin",
     method: "DELETE",
     path: (w) => deleteLogo(w.img.bSpareLogo.fileName),
     as: "admin",
-    expectStatus: 200,
-    sideEffect: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.bSpareLogo.fileName),
+    status: 200,
+    after: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.bSpareLogo.fileName),
   },
-  { name: "delete logo without a file name", method: "DELETE", path: `${BASE}/DeleteLogo`, as: "a", expectStatus: 400, expectBody: { fields: { fileName: "required" } } },
+  { name: "delete logo without a file name", method: "DELETE", path: `${BASE}/DeleteLogo`, as: "a", status: 400, expectBody: { fields: { fileName: "required" } } },
 ];
 
 // For every call that names a resource: owner B acting on owner A's resource gets 404 and nothing changes.
@@ -711,8 +696,8 @@ const ownershipMatrix: Scenario[] = [
     method: method as Method,
     path: path as (w: World) => string,
     as: "b",
-    body,
-    expectStatus: 404,
+    json: body,
+    status: 404,
     expectBody,
   }),
 );
@@ -729,21 +714,70 @@ const imageOwnership: Scenario[] = [
     method: method as Method,
     path: path as (w: World) => string,
     as: "b",
-    body,
-    expectStatus: 400,
+    json: body,
+    status: 400,
     expectBody: invalid(fields as Record<string, string>),
   }),
 );
 
 const ALL_SCENARIOS = [...scenarios, ...ownershipMatrix, ...imageOwnership];
 
+/** The cast's world, rebuilt from nothing but the accounts: types, uploads (rows and files) and three businesses. */
+async function freshWorld(ctx: TestContext, api: ApiClient, tokens: World["tokens"], ids: World["ids"]): Promise<World> {
+  ctx.db.delete(businesses).run();
+  ctx.db.delete(uploads).run();
+  ctx.db.delete(businessTypes).run();
+  rmSync(ctx.services.uploads.dir, { recursive: true, force: true });
+  const save = (owner: number, kind: "logo" | "sample" | "broadcast", bytes: Uint8Array) => ctx.services.uploads.saveBytes(owner, kind, bytes);
+  const img = {
+    aLogo: await save(ids.a, "logo", PNG),
+    aSample: await save(ids.a, "sample", JPEG),
+    aSpareLogo: await save(ids.a, "logo", GIF),
+    aSpareSample: await save(ids.a, "sample", PNG),
+    aBroadcast: await save(ids.a, "broadcast", PNG),
+    bLogo: await save(ids.b, "logo", PNG),
+    bSample: await save(ids.b, "sample", JPEG),
+    bSpareLogo: await save(ids.b, "logo", GIF),
+    bSpareSample: await save(ids.b, "sample", PNG),
+  };
+  const bakery = insertBusinessType(ctx, { name: "Bakery" });
+  const florist = insertBusinessType(ctx, { name: "Florist", isActive: false });
+  const at = (iso: string) => new Date(iso);
+  const aShop = insertBusiness(ctx, {
+    ownerId: ids.a,
+    businessTypeId: bakery.id,
+    name: "Rosie's Bakery",
+    logoImagePath: img.aLogo.filePath,
+    sampleImagePath: img.aSample.filePath,
+    qrMessage: "Scan for warm bread",
+    createdAt: at("2026-01-01T10:00:00Z"),
+  });
+  const aHidden = insertBusiness(ctx, {
+    ownerId: ids.a,
+    businessTypeId: florist.id,
+    name: "Closed Florist",
+    isActive: false,
+    sampleImagePath: img.aSample.filePath,
+    createdAt: at("2026-01-02T10:00:00Z"),
+  });
+  const bShop = insertBusiness(ctx, {
+    ownerId: ids.b,
+    businessTypeId: bakery.id,
+    name: "Bob's Bagels",
+    logoImagePath: img.bLogo.filePath,
+    sampleImagePath: img.bSample.filePath,
+    successMessage: "You're in!",
+    createdAt: at("2026-01-03T10:00:00Z"),
+  });
+  return { ctx, api, tokens, ids, bakery, florist, aShop, aHidden, bShop, img };
+}
+
 describe("businesses API", () => {
   let ctx: TestContext;
   let api: ApiClient;
   let dataDir: string;
-  const tokens: Record<Who, string | undefined> = { anon: undefined, a: undefined, b: undefined, admin: undefined };
+  const tokens: Record<string, string | undefined> = {};
   const ids = { a: 0, b: 0, admin: 0 };
-  let world: World;
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "nearcast-businesses-"));
@@ -764,88 +798,9 @@ describe("businesses API", () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  // A fresh world for every scenario; the accounts are shared to spare the password hashing.
-  beforeEach(async () => {
-    ctx.db.delete(businesses).run();
-    ctx.db.delete(uploads).run();
-    ctx.db.delete(businessTypes).run();
-    rmSync(ctx.services.uploads.dir, { recursive: true, force: true });
-    const save = (owner: number, kind: "logo" | "sample" | "broadcast", bytes: Uint8Array) => ctx.services.uploads.saveBytes(owner, kind, bytes);
-    const img = {
-      aLogo: await save(ids.a, "logo", PNG),
-      aSample: await save(ids.a, "sample", JPEG),
-      aSpareLogo: await save(ids.a, "logo", GIF),
-      aSpareSample: await save(ids.a, "sample", PNG),
-      aBroadcast: await save(ids.a, "broadcast", PNG),
-      bLogo: await save(ids.b, "logo", PNG),
-      bSample: await save(ids.b, "sample", JPEG),
-      bSpareLogo: await save(ids.b, "logo", GIF),
-      bSpareSample: await save(ids.b, "sample", PNG),
-    };
-    const bakery = insertBusinessType(ctx, { name: "Bakery" });
-    const florist = insertBusinessType(ctx, { name: "Florist", isActive: false });
-    const at = (iso: string) => new Date(iso);
-    const aShop = insertBusiness(ctx, {
-      ownerId: ids.a,
-      businessTypeId: bakery.id,
-      name: "Rosie's Bakery",
-      logoImagePath: img.aLogo.filePath,
-      sampleImagePath: img.aSample.filePath,
-      qrMessage: "Scan for warm bread",
-      createdAt: at("2026-01-01T10:00:00Z"),
-    });
-    const aHidden = insertBusiness(ctx, {
-      ownerId: ids.a,
-      businessTypeId: florist.id,
-      name: "Closed Florist",
-      isActive: false,
-      sampleImagePath: img.aSample.filePath,
-      createdAt: at("2026-01-02T10:00:00Z"),
-    });
-    const bShop = insertBusiness(ctx, {
-      ownerId: ids.b,
-      businessTypeId: bakery.id,
-      name: "Bob's Bagels",
-      logoImagePath: img.bLogo.filePath,
-      sampleImagePath: img.bSample.filePath,
-      successMessage: "You're in!",
-      createdAt: at("2026-01-03T10:00:00Z"),
-    });
-    world = { ctx, ids, bakery, florist, aShop, aHidden, bShop, img };
-  });
-
-  test("every scenario has a unique name", () => {
-    const names = ALL_SCENARIOS.map((s) => s.name);
-    expect(new Set(names).size).toBe(names.length);
-  });
-
-  for (const s of ALL_SCENARIOS) {
-    test(`${s.method} ${s.as}: ${s.name}`, async () => {
-      const before = snapshot(world);
-      const path = typeof s.path === "function" ? s.path(world) : s.path;
-      const body = typeof s.body === "function" ? s.body(world) : s.body;
-      const res = await api.call(s.method, path, {
-        token: tokens[s.as],
-        noXsrf: s.noXsrf,
-        headers: s.headers,
-        ...(s.raw !== undefined ? { body: s.raw } : body !== undefined ? { json: body } : {}),
-      });
-      if (res.status !== s.expectStatus) throw new Error(`expected ${s.expectStatus}, got ${res.status}: ${JSON.stringify(res.body)}`);
-      if (s.expectBody !== undefined) {
-        const want = typeof s.expectBody === "function" ? s.expectBody(world) : s.expectBody;
-        if (Array.isArray(want)) expect(res.body).toEqual(want);
-        else expect(res.body).toMatchObject(want as object);
-      }
-      if (res.status >= 400 || s.method === "GET") {
-        // Reads and refusals change nothing: no business, no upload row, no file.
-        expect(snapshot(world)).toEqual(before);
-      }
-      if (res.status >= 400) expect(Object.keys(res.body).filter((k) => !["error", "code", "fields"].includes(k))).toEqual([]);
-      s.expect?.(res, world);
-      s.sideEffect?.(world);
-      expect(ctx.logger.lines.filter((l) => l.startsWith("error"))).toEqual([]);
-    });
-  }
+  // A fresh world for every scenario; the accounts are shared to spare the password hashing. Reads and refusals
+  // change nothing: no business, no upload row, no file.
+  runScenarios(ALL_SCENARIOS, { world: () => freshWorld(ctx, api, tokens, ids), unchanged: snapshot });
 });
 
 describe("businesses API across requests", () => {

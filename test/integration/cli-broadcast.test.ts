@@ -13,6 +13,7 @@ import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
+import { until } from "../helpers/until.ts";
 
 setDefaultTimeout(30_000); // every test starts real processes
 
@@ -46,11 +47,22 @@ function nearcast(args: string[], dataDir?: string, extra: Record<string, string
   return { code: p.exitCode ?? -1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
 
-async function nearcastAsync(args: string[], dataDir: string, extra: Record<string, string> = {}): Promise<Run> {
+/** A running command: its stderr so far, and its outcome. */
+function spawnNearcast(args: string[], dataDir: string, extra: Record<string, string> = {}) {
   const p = Bun.spawn({ cmd: [process.execPath, MAIN, ...args, "--data-dir", dataDir], env: env(extra), stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { code, stdout, stderr };
+  let stderr = "";
+  const stderrRead = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of p.stderr) stderr += decoder.decode(chunk, { stream: true });
+  })();
+  const done = (async (): Promise<Run> => {
+    const [stdout, code] = await Promise.all([new Response(p.stdout).text(), p.exited, stderrRead]);
+    return { code, stdout, stderr };
+  })();
+  return { stderr: () => stderr, done };
 }
+
+const nearcastAsync = (args: string[], dataDir: string, extra: Record<string, string> = {}): Promise<Run> => spawnNearcast(args, dataDir, extra).done;
 
 const dirs: string[] = [];
 let fake: FakeTwilio;
@@ -167,18 +179,13 @@ describe("broadcast send", () => {
     const w = world(3);
     const lock = tryLock(lockPathFor(w.dir))!;
     expect(lock).not.toBeNull();
-    const running = nearcastAsync(["broadcast", "send", "--business", String(w.businessId), "--message", "Follow me"], w.dir);
-    // the command is waiting on the "server": nothing is sent while it holds the lock
-    const end = Date.now() + 10_000;
-    while (Date.now() < end) {
-      const n = read(w.dir, (ctx) => ctx.db.select().from(broadcasts).all().length);
-      if (n > 0) break;
-      await Bun.sleep(20);
-    }
-    await Bun.sleep(300);
+    const running = spawnNearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "Follow me"], w.dir);
+    // the command is waiting on the "server": it says so, shows the progress once, and sends nothing while the lock is held
+    await until(() => /following its progress\.\.\.\n.+\n/.test(running.stderr()), 10_000, "the command to follow the server");
+    expect(read(w.dir, (ctx) => ctx.db.select().from(broadcasts).all().length)).toBe(1);
     expect(read(w.dir, (ctx) => ctx.repos.deliveries.listByBroadcast(1).map((d) => d.status))).toEqual(["Queued", "Queued", "Queued"]);
     lock.release();
-    const r = await running;
+    const r = await running.done;
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("A running server is sending this broadcast; following its progress...");
     expect(r.stdout).toContain("Broadcast 1 completed: 3 messages, 3 sent");

@@ -10,6 +10,7 @@ import {
   type SandboxOptions,
   type Timers,
 } from "../../src/messaging/sandbox.ts";
+import { until } from "../helpers/until.ts";
 
 /** Timers that only fire when the test advances them (and move the clock with them). */
 class ManualTimers implements Timers {
@@ -175,7 +176,7 @@ describe("sandbox messenger", () => {
     );
     expect(m.name).toBe("sandbox");
     expect((await m.send({ to: "+15551234567", channel: "sms", body: "x" })).kind).toBe("sent");
-    await Bun.sleep(30);
+    await until(() => updates.length > 0, 5000, "the simulated status");
     expect(updates.map((u) => u.status)).toEqual(["Delivered"]);
     m.close();
   });
