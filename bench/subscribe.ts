@@ -201,13 +201,15 @@ export async function runSubscribeBench(): Promise<SubscribeBenchResult> {
       );
       complete &&= good;
     }
-    // Nearcast keeps one customer per phone and one consent event per new subscription: all phones here are new.
-    const customers = count(nearcast.dbFile, "SELECT count(*) AS n FROM customers");
-    const events = count(nearcast.dbFile, "SELECT count(*) AS n FROM consent_events WHERE kind = 'subscribed'");
-    const subs = count(nearcast.dbFile, "SELECT count(*) AS n FROM subscriptions");
-    const consistent = customers === subs && events === subs;
-    console.log(`nearcast: ${f(customers)} customers, ${f(events)} consent events for ${f(subs)} subscriptions -> ${consistent ? "consistent" : "INCONSISTENT"}`);
-    complete &&= consistent;
+    // Both keep one customer per phone and one consent event per new subscription: all phones here are new.
+    for (const s of [nearcast, baseline]) {
+      const customers = count(s.dbFile, "SELECT count(*) AS n FROM customers");
+      const events = count(s.dbFile, "SELECT count(*) AS n FROM consent_events WHERE kind = 'subscribed'");
+      const subs = count(s.dbFile, "SELECT count(*) AS n FROM subscriptions");
+      const consistent = customers === subs && events === subs;
+      console.log(`${s.key}: ${f(customers)} customers, ${f(events)} consent events for ${f(subs)} subscriptions -> ${consistent ? "consistent" : "INCONSISTENT"}`);
+      complete &&= consistent;
+    }
     return { nearcast, baseline, ratio, ok: complete };
   } finally {
     for (const side of sides) await side.stop().catch(() => {});

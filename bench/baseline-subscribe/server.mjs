@@ -1,33 +1,56 @@
 // Baseline for bench/subscribe.ts: POST /api/subscription/Subscribe on Node with Fastify + better-sqlite3, doing the
-// same request checks as Nearcast (XSRF double-submit, body shape, the spec's phone rule, E.164 with
-// libphonenumber-js, contact preference, source, active business) and ONE insert per request, committed before the
-// answer (SQLite autocommit; WAL, synchronous=NORMAL, the same durability settings as Nearcast).
+// same work as Nearcast: the same request checks (XSRF double-submit, body shape, the spec's phone rule, E.164 with
+// libphonenumber-js, contact preference, source, active business) and the same writes on the same schema (Nearcast's
+// own migrations): the customer upserted by phone, the subscription and its consent event, in ONE transaction
+// committed before the answer (WAL, synchronous=NORMAL, the same durability settings as Nearcast).
 //   node server.mjs <port> <database file>
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import Database from "better-sqlite3";
 import Fastify from "fastify";
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 
 const port = Number(process.argv[2] ?? 0);
 const file = process.argv[3] ?? "baseline.db";
+const migrations = join(import.meta.dirname, "..", "..", "migrations");
 
 const db = new Database(file);
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = NORMAL");
 db.pragma("busy_timeout = 5000");
+db.pragma("foreign_keys = ON");
+for (const name of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const statement of readFileSync(join(migrations, name), "utf8").split("--> statement-breakpoint")) {
+    if (statement.trim()) db.exec(statement);
+  }
+}
 db.exec(`
-  CREATE TABLE IF NOT EXISTS businesses (id INTEGER PRIMARY KEY, name TEXT NOT NULL, is_active INTEGER NOT NULL DEFAULT 1,
-    success_message TEXT);
-  CREATE TABLE IF NOT EXISTS subscriptions (id INTEGER PRIMARY KEY, business_id INTEGER NOT NULL REFERENCES businesses(id),
-    phone TEXT NOT NULL, contact_preference TEXT NOT NULL, source TEXT NOT NULL, consent_at INTEGER NOT NULL,
-    consent_text TEXT NOT NULL, ip TEXT, user_agent TEXT);
-  CREATE UNIQUE INDEX IF NOT EXISTS subscriptions_business_phone ON subscriptions (business_id, phone);
-  INSERT OR IGNORE INTO businesses (id, name) VALUES (1, 'Bench Bakery');
+  INSERT INTO users (id, email, first_name, last_name, password_hash) VALUES (1, 'owner@bench.test', 'Bench', 'Owner', 'x');
+  INSERT INTO business_types (id, name) VALUES (1, 'Bakery');
+  INSERT INTO businesses (id, owner_id, business_type_id, name, address, phone, sample_product_text)
+    VALUES (1, 1, 1, 'Bench Bakery', '1 Main Street', '(415) 555-0100', 'Fresh bread');
 `);
 const findBusiness = db.prepare("SELECT id, name, is_active, success_message FROM businesses WHERE id = ?");
-const insert = db.prepare(
-  `INSERT INTO subscriptions (business_id, phone, contact_preference, source, consent_at, consent_text, ip, user_agent)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (business_id, phone) DO NOTHING`,
+const upsertCustomer = db.prepare(
+  `INSERT INTO customers (phone, contact_preference, created_at) VALUES (?, ?, ?)
+   ON CONFLICT (phone) DO UPDATE SET contact_preference = excluded.contact_preference RETURNING id`,
 );
+const insertSubscription = db.prepare(
+  `INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, ip, user_agent, created_at)
+   VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+);
+const insertConsentEvent = db.prepare(
+  `INSERT INTO consent_events (customer_id, business_id, kind, source, consent_text, ip, user_agent, at)
+   VALUES (?, ?, 'subscribed', ?, ?, ?, ?, ?)`,
+);
+/** The writes of one new subscription; an existing one is left as it is. */
+const subscribe = db.transaction((business, phone, pref, source, consent, ip, userAgent) => {
+  const now = Date.now();
+  const customerId = upsertCustomer.get(phone, pref, now).id;
+  if (insertSubscription.get(customerId, business.id, source, now, consent, ip, userAgent, now)) {
+    insertConsentEvent.run(customerId, business.id, source, consent, ip, userAgent, now);
+  }
+});
 
 const PHONE = /^\+?[1-9]\d{0,15}$/;
 const DEFAULT_SUCCESS = "Congratulations! Your phone number is Successfully Subscribed, you will be notified when we have new deals!";
@@ -63,8 +86,8 @@ app.post("/api/subscription/Subscribe", (req, reply) => {
   if (source !== "qr" && source !== "list") return bad(reply, 400, "Source must be qr or list.", { source: "Source must be qr or list." });
   const business = findBusiness.get(businessId);
   if (!business || !business.is_active) return bad(reply, 404, "This business was not found or is not taking subscriptions right now.");
-  const consent = `By subscribing, you agree to receive promotions, offers, deals and event news from ${business.name} by ${pref}. Reply STOP at any time to unsubscribe.`;
-  insert.run(business.id, parsed.number, pref, source, Date.now(), consent, req.ip, req.headers["user-agent"] ?? null);
+  const consent = `By subscribing, you agree to receive promotions, offers, deals and event news from ${business.name} by ${pref === "SMS" ? "text message (SMS)" : pref} at this number. Subscribing is free; message and data rates may apply. Reply STOP at any time to unsubscribe.`;
+  subscribe.immediate(business, parsed.number, pref, source, consent, req.ip, req.headers["user-agent"]?.slice(0, 500) ?? null);
   return reply.send({ message: business.success_message || DEFAULT_SUCCESS });
 });
 app.get("/api/health", (_req, reply) => {
