@@ -233,6 +233,12 @@ async function main(): Promise<void> {
           : `neither p99 is ${Math.round((1 - WORTH) * 100)}% lower than the other's`,
     );
     console.log(`load average (1 min) before/after: ${load0.toFixed(2)} / ${load1.toFixed(2)}`);
+    // A failed subscribe is not a latency: the comparison only means something when every request was answered 200.
+    const failed = sides.reduce((n, side) => n + side.slices.reduce((m, x) => m + x.failures, 0), 0);
+    if (failed > 0) {
+      console.error(`${failed} subscribe request(s) failed`);
+      process.exitCode = 1;
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -12,7 +12,7 @@ import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { businesses, businessTypes, users } from "../src/db/schema.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
-import { interleave, machine, median, options, placement, runWrk, type Server, startServer, summarize, thousands as f, withServerCpu } from "./lib/harness.ts";
+import { interleave, machine, median, options, placement, runWrk, type Server, startServer, summarize, thousands as f, withServerCpu, xsrfToken } from "./lib/harness.ts";
 
 export { median };
 
@@ -63,14 +63,6 @@ interface Side {
 }
 
 /** The XSRF cookie the server hands out, sent back as cookie AND header (the double submit). */
-async function xsrfToken(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/health`);
-  await res.arrayBuffer();
-  const token = /XSRF-TOKEN=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
-  if (!token) throw new Error(`no XSRF-TOKEN cookie from ${url}/api/health`);
-  return token;
-}
-
 const PHONE_STRIDE = 1_000_000;
 
 /** One slice of load with the chosen generator; phone numbers continue where the side's last slice stopped. */
