@@ -6,6 +6,7 @@ import { createMessenger } from "../../src/messaging/index.ts";
 import { type Messenger, MessengerUnavailableError, type SendOutcome } from "../../src/messaging/messenger.ts";
 import { createTwilioMessenger, parseRetryAfter } from "../../src/messaging/twilio.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { outboundStatusPairs } from "../helpers/twilio-statuses.ts";
 import { until } from "../helpers/until.ts";
 
 const PUBLIC = "https://shop.example.com";
@@ -266,19 +267,9 @@ describe("lookup: by provider id, for reconciling", () => {
       errorCode: null,
       errorMessage: null,
     });
-    const expected: Record<string, string> = {
-      accepted: "Sent",
-      scheduled: "Sent",
-      sending: "Sent",
-      sent: "Sent",
-      delivered: "Delivered",
-      read: "Delivered",
-      failed: "Failed",
-      canceled: "Failed",
-    };
-    for (const [twilio, nearcast] of Object.entries(expected)) {
+    for (const [twilio, nearcast] of outboundStatusPairs()) {
       fake.setStatus(id, twilio);
-      expect((await m.lookup(id))?.status).toBe(nearcast as "Sent");
+      expect((await m.lookup(id))?.status).toBe(nearcast);
     }
     fake.setStatus(id, "undelivered", { code: 30003, message: "Unreachable destination handset" });
     expect(await m.lookup(id)).toEqual({
