@@ -122,13 +122,7 @@ describe("broadcast send", () => {
     writeFileSync(image, PNG);
     const before = fake.sends().length;
     // async: the fake Twilio answers from this process, which must not block on the child
-    const r = await nearcastAsync(["broadcast", "send", "--business", String(w.businessId), "--message", "Fresh today", "--image", image], w.dir, {
-      TWILIO_ACCOUNT_SID: fake.accountSid,
-      TWILIO_AUTH_TOKEN: fake.authToken,
-      TWILIO_FROM: "+15550001111",
-      TWILIO_WHATSAPP_FROM: "+15550002222",
-      TWILIO_API_BASE: fake.url,
-    });
+    const r = await nearcastAsync(["broadcast", "send", "--business", String(w.businessId), "--message", "Fresh today", "--image", image], w.dir, fake.settings());
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0, stderr: expect.stringContaining("Sending (100/s, twilio)...") });
     expect(r.stdout).toContain("Broadcast 1 completed: 3 messages, 3 sent");
     const sends = fake.sends().slice(before);
