@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { subscriptions } from "../../src/db/schema.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
 import { testContext } from "../helpers/context.ts";
-import { insertSubscriber } from "../helpers/customer-factories.ts";
+import { insertPersonSubscribedTo, insertSubscriber } from "../helpers/customer-factories.ts";
 import {
   allConsentEvents,
   allDeliveries,
@@ -13,7 +13,7 @@ import {
   insertDelivery,
   messageSid,
 } from "../helpers/delivery-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { insertBusiness, insertOwnerBusinesses } from "../helpers/factories.ts";
 
 const AT = new Date("2026-02-01T08:00:00Z");
 const LATER = new Date("2026-02-02T08:00:00Z");
@@ -21,17 +21,9 @@ const LATER = new Date("2026-02-02T08:00:00Z");
 /** One person subscribed to three businesses of two owners; one subscription the owner removed. */
 function world() {
   const ctx = testContext();
-  const ownerA = insertUser(ctx);
-  const ownerB = insertUser(ctx);
-  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "Bakery" });
-  const cafe = insertBusiness(ctx, { ownerId: ownerA.id, name: "Cafe" });
-  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "Gym" });
-  const florist = insertBusiness(ctx, { ownerId: ownerB.id, name: "Florist" });
-  const phone = "+14155550111";
-  const sam = insertSubscriber(ctx, bakery.id, { phone }).customer;
-  insertSubscriber(ctx, cafe.id, { phone });
-  insertSubscriber(ctx, gym.id, { phone });
-  insertSubscriber(ctx, florist.id, { phone, status: "removed" });
+  const [bakery, cafe] = insertOwnerBusinesses(ctx, "Bakery", "Cafe");
+  const [gym, florist] = insertOwnerBusinesses(ctx, "Gym", "Florist");
+  const sam = insertPersonSubscribedTo(ctx, "+14155550111", [bakery.id, cafe.id, gym.id], [florist.id]);
   const other = insertSubscriber(ctx, bakery.id, { phone: "+14155550222" }).customer;
   return { ctx, sam, other, bakery, cafe, gym, florist };
 }

@@ -15,9 +15,9 @@ import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
 import { startServer } from "../../src/server.ts";
 import { answerOf, apiClient } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
-import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
+import { customerTables, insertPersonSubscribedTo, insertSubscriber } from "../helpers/customer-factories.ts";
 import { allDeliveries, deliveryById, insertBroadcast, insertDelivery, messageSid } from "../helpers/delivery-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { insertOwnerBusinesses } from "../helpers/factories.ts";
 import { FAKE_ACCOUNT_SID, FAKE_AUTH_TOKEN } from "../helpers/fake-twilio.ts";
 
 const PUBLIC_URL = "https://shop.example.com";
@@ -61,15 +61,10 @@ function world(env: Record<string, string> = TWILIO_ENV, via: "app" | "server" =
     if (!server) return api.call(method, path, { ...init, noXsrf: true });
     return answerOf(await fetch(`${server.url.replace("localhost", "127.0.0.1")}${path}`, { method, ...init }));
   }
-  const ownerA = insertUser(ctx);
-  const ownerB = insertUser(ctx);
-  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "Rosa's Bakery" });
-  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "Iron & Oak Gym" });
-  const removedShop = insertBusiness(ctx, { ownerId: ownerB.id, name: "Corner Shop" });
+  const [bakery] = insertOwnerBusinesses(ctx, "Rosa's Bakery");
+  const [gym, removedShop] = insertOwnerBusinesses(ctx, "Iron & Oak Gym", "Corner Shop");
   const phone = "+14155550123";
-  const sam = insertSubscriber(ctx, bakery.id, { phone }).customer;
-  insertSubscriber(ctx, gym.id, { phone });
-  insertSubscriber(ctx, removedShop.id, { phone, status: "removed" });
+  const sam = insertPersonSubscribedTo(ctx, phone, [bakery.id, gym.id], [removedShop.id]);
   const broadcast = insertBroadcast(ctx, { businessId: bakery.id, messageText: "Fresh croissants" });
 
   /** POSTs a Twilio webhook the way Twilio does: form-encoded, signed, without cookies or XSRF header. */
