@@ -31,21 +31,21 @@ function world() {
 const statusByBusiness = (ctx: ReturnType<typeof testContext>, customerId: number) =>
   Object.fromEntries(allSubscriptions(ctx).filter((s) => s.customerId === customerId).map((s) => [s.businessId, s.status]));
 
+/** Sam's three live subscriptions all `status` (with that unsubscribedAt); the one the owner removed stays removed. */
+function expectSamEverywhere(w: ReturnType<typeof world>, status: "active" | "unsubscribed", unsubscribedAt: Date | null) {
+  expect(statusByBusiness(w.ctx, w.sam.id)).toEqual({ [w.bakery.id]: status, [w.cafe.id]: status, [w.gym.id]: status, [w.florist.id]: "removed" });
+  for (const s of allSubscriptions(w.ctx).filter((s) => s.customerId === w.sam.id && s.status === status)) {
+    expect(s.unsubscribedAt).toEqual(unsubscribedAt);
+  }
+}
+
 describe("optOutCustomer", () => {
   test("unsubscribes every active subscription of the person, across owners; removed ones stay removed", () => {
     const w = world();
     const before = allConsentEvents(w.ctx).length;
     const result = w.ctx.services.optOuts.optOutCustomer(w.sam.id, { source: "sms-stop", at: AT, note: "STOP" });
     expect(result).toEqual({ found: true, businessIds: [w.bakery.id, w.cafe.id, w.gym.id], skippedDeliveries: 0, recorded: true });
-    expect(statusByBusiness(w.ctx, w.sam.id)).toEqual({
-      [w.bakery.id]: "unsubscribed",
-      [w.cafe.id]: "unsubscribed",
-      [w.gym.id]: "unsubscribed",
-      [w.florist.id]: "removed",
-    });
-    for (const s of allSubscriptions(w.ctx).filter((s) => s.customerId === w.sam.id && s.status === "unsubscribed")) {
-      expect(s.unsubscribedAt).toEqual(AT);
-    }
+    expectSamEverywhere(w, "unsubscribed", AT);
     // Exactly one event, for all businesses.
     const events = allConsentEvents(w.ctx).slice(before);
     expect(events).toHaveLength(1);
@@ -142,15 +142,7 @@ describe("optInCustomer", () => {
     const before = allConsentEvents(w.ctx).length;
     const result = w.ctx.services.optOuts.optInCustomer(w.sam.id, { source: "sms-start", at: LATER, note: "START" });
     expect(result).toEqual({ found: true, businessIds: [w.bakery.id, w.cafe.id, w.gym.id], businessNames: ["Bakery", "Cafe", "Gym"] });
-    expect(statusByBusiness(w.ctx, w.sam.id)).toEqual({
-      [w.bakery.id]: "active",
-      [w.cafe.id]: "active",
-      [w.gym.id]: "active",
-      [w.florist.id]: "removed",
-    });
-    for (const s of allSubscriptions(w.ctx).filter((s) => s.customerId === w.sam.id && s.status === "active")) {
-      expect(s.unsubscribedAt).toBeNull();
-    }
+    expectSamEverywhere(w, "active", null);
     const events = allConsentEvents(w.ctx).slice(before);
     expect(events.map((e) => [e.businessId, e.kind, e.source, e.consentText])).toEqual([
       [null, "resubscribed", "sms-start", "START"],

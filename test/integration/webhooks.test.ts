@@ -127,6 +127,19 @@ function snapshot(ctx: TestContext) {
   return { deliveries: allDeliveries(ctx), ...customerTables(ctx) };
 }
 
+/** A world with one sent delivery, and a status callback about it padded past the webhook body limit. */
+function oversizedCallback() {
+  const w = world();
+  const d = sentDelivery(w);
+  return { w, before: snapshot(w.ctx), params: { ...callback(d.providerId!, "delivered"), Padding: "x".repeat(70 * 1024) } };
+}
+
+function expectTooLarge(w: World, res: { status: number; body: unknown }, before: ReturnType<typeof snapshot>) {
+  expect(res.status).toBe(413);
+  expect(res.body).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
+  expect(snapshot(w.ctx)).toEqual(before);
+}
+
 describe("status webhook: signature (Twilio configured)", () => {
   test("a valid signature is accepted without cookie or XSRF header", async () => {
     const w = world();
@@ -192,21 +205,13 @@ describe("status webhook: signature (Twilio configured)", () => {
   });
 
   test("an oversized body is refused before it is read (413), nothing changes", async () => {
-    const w = world();
-    const d = sentDelivery(w);
-    const before = snapshot(w.ctx);
-    const params = { ...callback(d.providerId!, "delivered"), Padding: "x".repeat(70 * 1024) };
+    const { w, before, params } = oversizedCallback();
     const res = await w.post(STATUS, params);
-    expect(res.status).toBe(413);
-    expect(res.body).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
-    expect(snapshot(w.ctx)).toEqual(before);
+    expectTooLarge(w, res, before);
   });
 
   test("an oversized streamed (chunked) body is refused too (413), nothing changes", async () => {
-    const w = world();
-    const d = sentDelivery(w);
-    const before = snapshot(w.ctx);
-    const params = { ...callback(d.providerId!, "delivered"), Padding: "x".repeat(70 * 1024) };
+    const { w, before, params } = oversizedCallback();
     const bytes = new TextEncoder().encode(formBody(params));
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -222,9 +227,7 @@ describe("status webhook: signature (Twilio configured)", () => {
     } as RequestInit);
     expect(req.headers.has("content-length")).toBe(false);
     const res = await answerOf(await w.api.app.fetch(req, { requestIP: () => ({ address: "203.0.113.5" }) }));
-    expect(res.status).toBe(413);
-    expect(res.body).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
-    expect(snapshot(w.ctx)).toEqual(before);
+    expectTooLarge(w, res, before);
   });
 
   test("webhook answers set no browser cookie (the XSRF middleware leaves them alone)", async () => {
