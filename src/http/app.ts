@@ -23,6 +23,20 @@ export interface AppOptions {
   assets?: StaticAssets;
 }
 
+/** Each API area under /api/, in the order they are tried (an area may be served by several route files). */
+const API_ROUTES: [string, Hono<AppEnv>][] = [
+  ["health", healthRoutes],
+  ["auth", authRoutes],
+  ["businesstype", businessTypeRoutes],
+  ["customer", customerRoutes],
+  ["customer", customerMessageRoutes],
+  ["business", businessRoutes],
+  ["business", businessMediaRoutes],
+  ["business", broadcastRoutes],
+  ["subscription", subscriptionRoutes],
+  ["webhooks/twilio", webhookRoutes],
+];
+
 // Every request comes in here. Middleware for all: security headers, the XSRF check (not for Twilio's webhooks) and
 // the session; each route adds its own guards and body limit (middleware/auth.ts, middleware/body-limit.ts).
 export function createApp(ctx: AppContext, options: AppOptions = {}) {
@@ -33,20 +47,9 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     c.set("peer", c.env?.requestIP?.(c.req.raw)?.address);
     await next();
   });
-  app.use("*", securityHeaders);
-  app.use("*", xsrf);
+  app.use("*", securityHeaders, xsrf);
   app.use("/api/*", resolveUser);
-
-  app.route("/api/health", healthRoutes);
-  app.route("/api/auth", authRoutes);
-  app.route("/api/businesstype", businessTypeRoutes);
-  app.route("/api/customer", customerRoutes);
-  app.route("/api/customer", customerMessageRoutes);
-  app.route("/api/business", businessRoutes);
-  app.route("/api/business", businessMediaRoutes);
-  app.route("/api/business", broadcastRoutes);
-  app.route("/api/subscription", subscriptionRoutes);
-  app.route("/api/webhooks/twilio", webhookRoutes);
+  for (const [base, routes] of API_ROUTES) app.route(`/api/${base}`, routes);
 
   app.all("/api/*", (c) => errorJson(c, 404, "not_found", "No such API endpoint."));
   app.route("/uploads", uploadFileRoutes);

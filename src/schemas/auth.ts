@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { requiredText, text } from "./text.ts";
 
 export const PASSWORD_MIN = 6;
 // A bound for new passwords (200 characters is plenty for a passphrase); the 64 KB body limit bounds the rest.
@@ -7,11 +8,6 @@ export const PASSWORD_MAX = 200;
 export const RESET_TOKEN_MISSING = "Invalid or missing reset token. Please request a new password reset.";
 export const RESET_TOKEN_INVALID = "Invalid or expired reset token. Please request a new password reset.";
 
-/**
- * A text field whose "required" message is the spec's. A bare v.string() inside v.object() answers a missing key
- * with valibot's own "Invalid key: Expected ..." text, so a missing key is read as "" and fails nonEmpty instead.
- */
-const text = (required: string) => v.optional(v.string(required), "");
 
 /** What a non-object input (a string, a number, null) is told; valibot's own text would name JS types. */
 export const NOT_AN_OBJECT = "Request body must be a JSON object.";
@@ -42,8 +38,7 @@ export const loginSchema = v.object(
   NOT_AN_OBJECT,
 );
 
-const name = (required: string, label: string) =>
-  v.pipe(text(required), v.trim(), v.nonEmpty(required), v.maxLength(100, `${label} cannot exceed 100 characters`));
+const name = (required: string, label: string) => requiredText(required, 100, `${label} cannot exceed 100 characters`);
 
 export const registerSchema = v.object(
   {
@@ -59,7 +54,7 @@ export const forgotPasswordSchema = v.object({ email }, NOT_AN_OBJECT);
 
 export const resetPasswordSchema = v.object(
   {
-    token: v.pipe(text(RESET_TOKEN_MISSING), v.trim(), v.nonEmpty(RESET_TOKEN_MISSING), v.maxLength(200, RESET_TOKEN_INVALID)),
+    token: requiredText(RESET_TOKEN_MISSING, 200, RESET_TOKEN_INVALID),
     newPassword: password,
   },
   NOT_AN_OBJECT,

@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { boundedText, requiredText, text } from "./text.ts";
 
 export const DEFAULT_QR_MESSAGE = "Scan this QR code to get notified of promotions, offers and deals!";
 export const DEFAULT_SUCCESS_MESSAGE =
@@ -18,20 +19,9 @@ const optionalMessage = v.optional(
 
 const imagePath = v.optional(v.nullable(v.pipe(v.string("Image path must be text"), v.trim(), v.maxLength(300, "Image path is too long"))), null);
 
-/**
- * A text field whose "required" message is the spec's: a missing key is read as "" (a bare v.string() inside
- * v.object() would answer a missing key with valibot's own "Invalid key: ..." text).
- */
-const text = (required: string) => v.optional(v.string(required), "");
 
 export const businessSchema = v.object({
-  name: v.pipe(
-    text("Business name is required"),
-    v.trim(),
-    v.nonEmpty("Business name is required"),
-    v.minLength(2, "Name must be at least 2 characters long"),
-    v.maxLength(200, "Name cannot exceed 200 characters"),
-  ),
+  name: boundedText("Business name is required", [2, "Name must be at least 2 characters long"], [200, "Name cannot exceed 200 characters"]),
   businessTypeId: v.pipe(
     v.optional(
       v.union([v.number(), v.pipe(v.string(), v.trim(), v.nonEmpty("Business type is required"), v.transform(Number))], "Business type is required"),
@@ -40,12 +30,10 @@ export const businessSchema = v.object({
     v.integer("Business type is required"),
     v.minValue(1, "Business type is required"),
   ),
-  address: v.pipe(
-    text("Business address is required"),
-    v.trim(),
-    v.nonEmpty("Business address is required"),
-    v.minLength(5, "Address must be at least 5 characters long"),
-    v.maxLength(500, "Address cannot exceed 500 characters"),
+  address: boundedText(
+    "Business address is required",
+    [5, "Address must be at least 5 characters long"],
+    [500, "Address cannot exceed 500 characters"],
   ),
   phone: v.pipe(
     text("Phone number is required"),
@@ -53,12 +41,7 @@ export const businessSchema = v.object({
     v.nonEmpty("Phone number is required"),
     v.regex(US_PHONE, "Please enter a valid phone number"),
   ),
-  sampleProductText: v.pipe(
-    text("Sample product description is required"),
-    v.trim(),
-    v.nonEmpty("Sample product description is required"),
-    v.maxLength(100, "Description cannot exceed 100 characters"),
-  ),
+  sampleProductText: requiredText("Sample product description is required", 100, "Description cannot exceed 100 characters"),
   qrMessage: optionalMessage,
   successMessage: optionalMessage,
   isActive: v.optional(v.boolean("isActive must be true or false"), true),

@@ -8,11 +8,16 @@ export const UNSUBSCRIBE_NOTE = "To unsubscribe, reply with a Unsubscribe messag
 /** Carrier-required disclosure next to any SMS call to action. */
 export const SMS_DISCLOSURE = "Msg & data rates may apply. Reply STOP to opt out, HELP for help.";
 
-export const POSTER_HEADLINE = "Scan for deals!";
-export const POSTER_SUBHEADLINE = "Get our promotions, offers and flash sales sent straight to your phone.";
-export const POSTER_STEPS = ["Scan the QR code", "Enter your number", "Get the deals"] as const;
-export const POSTER_LINK_LABEL = "No camera? Visit";
-export const POSTER_FOOTER = "Powered by Nearcast";
+/** The fixed words of the poster, one object for both renderings (the print page's markup and the PDF's layout). */
+export const POSTER_WORDS = {
+  headline: "Scan for deals!",
+  subheadline: "Get our promotions, offers and flash sales sent straight to your phone.",
+  steps: ["Scan the QR code", "Enter your number", "Get the deals"],
+  linkLabel: "No camera? Visit",
+  unsubscribeNote: UNSUBSCRIBE_NOTE,
+  smsDisclosure: SMS_DISCLOSURE,
+  footer: "Powered by Nearcast",
+} as const;
 
 interface DealRule {
   /** Whole words (a trailing "s" also matches) or, for `prefix`, words starting with the keyword. */
@@ -64,6 +69,11 @@ export function splitDeal(text: string): { label: string; offer: string } {
   const i = text.indexOf(":");
   if (i <= 0 || i > 40) return { label: "", offer: text };
   return { label: text.slice(0, i).trim(), offer: text.slice(i + 1).trim() };
+}
+
+/** The deal a business's poster shows, from its type's name: the sample deal split into label and offer. */
+export function posterDeal(typeName: string): { label: string; offer: string } {
+  return splitDeal(sampleDealText(typeName));
 }
 
 /** The subscription link printed and encoded on the poster. */

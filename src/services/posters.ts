@@ -8,19 +8,7 @@ import fontPath from "../assets/fonts/Inter-SemiBold.ttf" with { type: "file" };
 import type { Config } from "../config.ts";
 import type { Repos } from "../repos/index.ts";
 import type { PublicBusiness } from "../schemas/businesses.ts";
-import {
-  POSTER_FOOTER,
-  POSTER_HEADLINE,
-  POSTER_LINK_LABEL,
-  POSTER_STEPS,
-  POSTER_SUBHEADLINE,
-  SMS_DISCLOSURE,
-  UNSUBSCRIBE_NOTE,
-  initials,
-  sampleDealText,
-  splitDeal,
-  subscribeLink,
-} from "../schemas/poster-text.ts";
+import { POSTER_WORDS, initials, posterDeal, subscribeLink } from "../schemas/poster-text.ts";
 import { createBusinessesService } from "./businesses.ts";
 import type { Principal } from "./principal.ts";
 import { QR_QUIET_ZONE, qrMatrix, renderQrPng } from "./qr-codes.ts";
@@ -231,7 +219,7 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
 
   const W = PAGE.width;
   const typeName = data.business.businessType?.name ?? "";
-  const deal = splitDeal(sampleDealText(typeName));
+  const deal = posterDeal(typeName);
 
   // Header band: logo, business name, type.
   // Header band: logo, business name (up to two lines), type. A two-line name makes the band taller, the QR smaller.
@@ -246,8 +234,8 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
   if (typeName) centred(doc, typeName.toUpperCase(), Math.max(y + 3, 142), { size: 10.5, color: C.brandSoft, width: 520 });
 
   // Headline.
-  y = centred(doc, POSTER_HEADLINE, band + 20, { size: 50, bold: 1.6, color: C.ink, width: 572, gap: 0 });
-  y = centred(doc, POSTER_SUBHEADLINE, y, { size: 13.5, color: C.ink2, width: 470, maxLines: 2, gap: 14, balance: true });
+  y = centred(doc, POSTER_WORDS.headline, band + 20, { size: 50, bold: 1.6, color: C.ink, width: 572, gap: 0 });
+  y = centred(doc, POSTER_WORDS.subheadline, y, { size: 13.5, color: C.ink2, width: 470, maxLines: 2, gap: 14, balance: true });
 
   // The QR code on a white card inside a brand-coloured frame.
   const qrSize = 248 - (band - 170);
@@ -274,8 +262,8 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
 
   // Three steps.
   const stepW = 150;
-  const stepsX = (W - stepW * POSTER_STEPS.length) / 2;
-  POSTER_STEPS.forEach((step, i) => {
+  const stepsX = (W - stepW * POSTER_WORDS.steps.length) / 2;
+  POSTER_WORDS.steps.forEach((step, i) => {
     const sx = stepsX + i * stepW;
     doc.circle(sx + 12, y + 10, 10).fill(C.brandSoft);
     doc.fontSize(11).fillColor(C.brandDark).text(String(i + 1), sx + 2, y + 3.5, { width: 20, align: "center", lineBreak: false });
@@ -286,10 +274,10 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
   // Footer: the link for people without a camera, the opt-out note, the carrier disclosure.
   doc.moveTo(72, y).lineTo(W - 72, y).lineWidth(0.75).stroke(C.line);
   y += 10;
-  y = centred(doc, `${POSTER_LINK_LABEL} ${data.url}`, y, { size: 10, minSize: 7, color: C.ink2, width: 520, gap: 3 });
-  y = centred(doc, UNSUBSCRIBE_NOTE, y, { size: 10, color: C.ink, width: 520, gap: 3 });
-  y = centred(doc, SMS_DISCLOSURE, y, { size: 9, color: C.muted, width: 520, gap: 3 });
-  centred(doc, POSTER_FOOTER, Math.max(y + 4, PAGE.height - 22), { size: 7.5, color: C.muted, width: 300 });
+  y = centred(doc, `${POSTER_WORDS.linkLabel} ${data.url}`, y, { size: 10, minSize: 7, color: C.ink2, width: 520, gap: 3 });
+  y = centred(doc, POSTER_WORDS.unsubscribeNote, y, { size: 10, color: C.ink, width: 520, gap: 3 });
+  y = centred(doc, POSTER_WORDS.smsDisclosure, y, { size: 9, color: C.muted, width: 520, gap: 3 });
+  centred(doc, POSTER_WORDS.footer, Math.max(y + 4, PAGE.height - 22), { size: 7.5, color: C.muted, width: 300 });
 
   doc.end();
   await done;

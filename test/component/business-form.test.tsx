@@ -92,6 +92,20 @@ async function fillValid(view: View) {
   type(view.getByLabelText("Sample Product"), "Sourdough loaf");
 }
 
+/** Every field valid, a PNG logo and a JPEG sample chosen. */
+async function fillValidWithImages(view: View) {
+  await fillValid(view);
+  await choose(view, "logo", PNG, "logo.png", "image/png");
+  await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
+}
+
+/** Clicks the form's submit button and lets the requests it starts run. */
+async function submit(view: View) {
+  await act(async () => {
+    fireEvent.click(submitButton(view));
+  });
+}
+
 describe("add business: fields and validation", () => {
   beforeEach(() => {
     replies[`GET ${TYPES}`] = { body: [bakery, pizza, retired] };
@@ -156,9 +170,7 @@ describe("add business: fields and validation", () => {
     const view = renderAt("/businesses/add");
     await fillValid(view);
     expect(submitButton(view).disabled).toBe(false);
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await submit(view);
     expect(alerts).toEqual([SAMPLE_IMAGE_ALERT]);
     expect(SAMPLE_IMAGE_ALERT).toBe("Sample product image is required. Please upload an image.");
     expect(fieldError(view, "sample")).toBe(SAMPLE_IMAGE_REQUIRED);
@@ -212,9 +224,7 @@ describe("add business: upload, then save", () => {
     await fillValid(view);
     const logo = await choose(view, "logo", PNG, "logo.png", "image/png");
     const sample = await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await submit(view);
     await waitFor(() => expect(view.at()).toBe("/businesses"));
     expect(calledPaths()).toEqual([
       `GET ${TYPES}`,
@@ -250,9 +260,7 @@ describe("add business: upload, then save", () => {
     const view = renderAt("/businesses/add");
     await fillValid(view);
     await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await submit(view);
     await waitFor(() => expect(view.at()).toBe("/businesses"));
     expect(calledPaths()).toEqual([`GET ${TYPES}`, `POST ${B}/UploadSampleImage`, `POST ${B}/CreateBusiness`, `GET ${B}/GetAllBusinesses`]);
     expect((calls.find((c) => c.url.endsWith("CreateBusiness"))!.body as { logoImagePath: unknown }).logoImagePath).toBeNull();
@@ -268,9 +276,7 @@ describe("add business: upload, then save", () => {
     const view = renderAt("/businesses/add");
     await fillValid(view);
     await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await submit(view);
     await waitFor(() => expect(submitButton(view).disabled).toBe(true));
     expect(submitButton(view).textContent).toBe("Saving...");
     // A second click does nothing.
@@ -283,12 +289,8 @@ describe("add business: upload, then save", () => {
   test("a failed logo upload aborts the save: the spec's alert, no sample upload, no business", async () => {
     replies[`POST ${B}/UploadLogo`] = { status: 500, body: { error: "boom", code: "internal" } };
     const view = renderAt("/businesses/add");
-    await fillValid(view);
-    await choose(view, "logo", PNG, "logo.png", "image/png");
-    await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await fillValidWithImages(view);
+    await submit(view);
     await waitFor(() => expect(alerts).toEqual([LOGO_UPLOAD_FAILED]));
     expect(LOGO_UPLOAD_FAILED).toBe("Error uploading logo. Please try again.");
     expect(calledPaths()).toEqual([`GET ${TYPES}`, `POST ${B}/UploadLogo`]);
@@ -300,21 +302,15 @@ describe("add business: upload, then save", () => {
     replies[`POST ${B}/UploadLogo`] = { status: 201, body: { filePath: "/uploads/logo-path.png" } };
     replies[`POST ${B}/UploadSampleImage`] = { status: 413, body: { error: "File size cannot exceed 5MB", code: "payload_too_large" } };
     const view = renderAt("/businesses/add");
-    await fillValid(view);
-    await choose(view, "logo", PNG, "logo.png", "image/png");
-    await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await fillValidWithImages(view);
+    await submit(view);
     await waitFor(() => expect(alerts).toEqual([SAMPLE_UPLOAD_FAILED]));
     expect(SAMPLE_UPLOAD_FAILED).toBe("Error uploading sample image. Please try again.");
     expect(calledPaths()).toEqual([`GET ${TYPES}`, `POST ${B}/UploadLogo`, `POST ${B}/UploadSampleImage`]);
 
     replies[`POST ${B}/UploadSampleImage`] = { status: 201, body: { filePath: "/uploads/sample-path.jpg" } };
     replies[`POST ${B}/CreateBusiness`] = { status: 201, body: business };
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await submit(view);
     await waitFor(() => expect(view.at()).toBe("/businesses"));
     expect(calledPaths().slice(3)).toEqual([`POST ${B}/UploadSampleImage`, `POST ${B}/CreateBusiness`, `GET ${B}/GetAllBusinesses`]);
     expect(calls.find((c) => c.url.endsWith("CreateBusiness"))!.body).toMatchObject({ logoImagePath: "/uploads/logo-path.png", sampleImagePath: "/uploads/sample-path.jpg" });
@@ -326,9 +322,7 @@ describe("add business: upload, then save", () => {
     const view = renderAt("/businesses/add");
     await fillValid(view);
     await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await submit(view);
     await waitFor(() => expect(alerts).toEqual([CREATE_FAILED]));
     expect(CREATE_FAILED).toBe("Error creating business. Please try again.");
     expect(view.at()).toBe("/businesses/add");
@@ -364,9 +358,7 @@ describe("edit business", () => {
     await waitFor(() => expect(view.container.querySelector("[data-image=logo] img") !== null).toBe(true));
     const removeLogo = view.container.querySelector("[data-image=logo] .btn-danger") as HTMLButtonElement;
     fireEvent.click(removeLogo);
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await submit(view);
     await waitFor(() => expect(view.at()).toBe("/businesses"));
     const put = calls.find((c) => c.method === "PUT")!;
     expect(put.url).toBe(`${B}/UpdateBusiness?id=42`);
@@ -379,9 +371,7 @@ describe("edit business", () => {
     const view = renderAt("/businesses/edit/42");
     await waitFor(() => expect(view.container.querySelector("[data-image=sample] img") !== null).toBe(true));
     fireEvent.click(view.container.querySelector("[data-image=sample] .btn-danger") as HTMLButtonElement);
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await submit(view);
     expect(alerts).toEqual([SAMPLE_IMAGE_ALERT]);
     expect(calledPaths().some((p) => p.startsWith("PUT"))).toBe(false);
   });
@@ -393,9 +383,7 @@ describe("edit business", () => {
     const view = renderAt("/businesses/edit/42");
     await waitFor(() => expect(view.container.querySelector("[data-image=sample] img") !== null).toBe(true));
     await choose(view, "sample", GIF, "new.gif", "image/gif");
-    await act(async () => {
-      fireEvent.click(submitButton(view));
-    });
+    await submit(view);
     await waitFor(() => expect(alerts).toEqual([UPDATE_FAILED]));
     expect(UPDATE_FAILED).toBe("Error updating business. Please try again.");
     expect(calledPaths().slice(-2)).toEqual([`POST ${B}/UploadSampleImage`, `PUT ${B}/UpdateBusiness`]);

@@ -54,6 +54,17 @@ export function insertSubscriber(
   return { customer, subscription };
 }
 
+/**
+ * One person (one phone) subscribed to each of `businessIds` in order, and to each of `removedFrom` with a subscription
+ * the owner removed: whom an opt-out or a STOP reaches everywhere. Returns the customer.
+ */
+export function insertPersonSubscribedTo(ctx: Ctx, phone: string, businessIds: number[], removedFrom: number[] = []): CustomerRow {
+  const [customer] = businessIds.map((businessId) => insertSubscriber(ctx, businessId, { phone }).customer);
+  for (const businessId of removedFrom) insertSubscriber(ctx, businessId, { phone, status: "removed" });
+  if (!customer) throw new Error("insertPersonSubscribedTo: no business to subscribe to");
+  return customer;
+}
+
 /** Every row of the three tables, in id order: for "nothing changed" checks. */
 export function customerTables(ctx: Ctx) {
   return {

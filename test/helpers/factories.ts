@@ -62,6 +62,12 @@ export function insertBusiness(
     .get();
 }
 
+/** A new owner (a user row) and a business of theirs for each name, in order. */
+export function insertOwnerBusinesses<Names extends string[]>(ctx: Ctx, ...names: Names): { [K in keyof Names]: BusinessRow } {
+  const owner = insertUser(ctx);
+  return names.map((name) => insertBusiness(ctx, { ownerId: owner.id, name })) as { [K in keyof Names]: BusinessRow };
+}
+
 /** Every business type row, in id order: for "nothing changed" checks. */
 export function allBusinessTypes(ctx: Ctx): BusinessTypeRow[] {
   return ctx.db.select().from(businessTypes).orderBy(businessTypes.id).all();

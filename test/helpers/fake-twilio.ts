@@ -11,6 +11,9 @@ import type { Server } from "bun";
 
 export const FAKE_ACCOUNT_SID = "AC0123456789abcdef0123456789abcdef";
 export const FAKE_AUTH_TOKEN = "fake-auth-token-5f2b8c1d9e7a4b3c";
+/** The senders settings() names (the fake accepts any). */
+export const FAKE_SMS_FROM = "+15550001111";
+export const FAKE_WHATSAPP_FROM = "+15550002222";
 
 export type FakeReplyName = "created" | "rate_limited" | "server_error" | "opted_out" | "invalid_number" | "hang";
 
@@ -71,6 +74,10 @@ export interface FakeTwilio {
   readonly requests: RecordedRequest[];
   readonly messages: Map<string, FakeMessage>;
   latencyMs: number;
+  /** The TWILIO_* settings that point Nearcast at this fake (its account, token and URL) with its two senders. */
+  settings(): Record<string, string>;
+  /** Forgets the requests and messages and drops the latency: a clean fake for the next test. */
+  reset(): void;
   /** POSTs to Messages.json, in order. */
   sends(): RecordedRequest[];
   /** Replies for the next message creations, in order; afterwards "created". */
@@ -381,6 +388,18 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     requests,
     messages,
     latencyMs: options.latencyMs ?? 0,
+    settings: () => ({
+      TWILIO_ACCOUNT_SID: accountSid,
+      TWILIO_AUTH_TOKEN: authToken,
+      TWILIO_FROM: FAKE_SMS_FROM,
+      TWILIO_WHATSAPP_FROM: FAKE_WHATSAPP_FROM,
+      TWILIO_API_BASE: `http://127.0.0.1:${server.port}`,
+    }),
+    reset() {
+      requests.length = 0;
+      messages.clear();
+      fake.latencyMs = 0;
+    },
     sends: () => requests.filter((r) => r.method === "POST" && r.path.endsWith("/Messages.json")),
     script: (...replies) => void createScript.push(...replies),
     scriptFor: (to, ...replies) => {

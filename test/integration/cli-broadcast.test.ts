@@ -1,14 +1,11 @@
 // `nearcast broadcast send|status` as a user runs it: a real process on a real data directory, sending through the
 // sandbox or through the real twilio client to the fake Twilio.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
-import { createContext } from "../../src/context.ts";
 import { broadcasts } from "../../src/db/schema.ts";
 import { lockPathFor, tryLock } from "../../src/db/lock.ts";
-import { MemoryLogger } from "../../src/lib/logger.ts";
+import { type Run, cliEnv, nearcastCommand, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
@@ -17,19 +14,8 @@ import { until } from "../helpers/until.ts";
 
 setDefaultTimeout(30_000); // every test starts real processes
 
-const MAIN = join(import.meta.dir, "..", "..", "cli", "main.ts");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 function env(extra: Record<string, string> = {}): Record<string, string | undefined> {
-  return {
-    ...process.env,
-    NO_COLOR: "1",
-    NEARCAST_DATA_DIR: undefined,
+  return cliEnv({
     TWILIO_ACCOUNT_SID: undefined,
     TWILIO_AUTH_TOKEN: undefined,
     TWILIO_FROM: undefined,
@@ -38,18 +24,14 @@ function env(extra: Record<string, string> = {}): Record<string, string | undefi
     NEARCAST_SEND_RATE: "100",
     NEARCAST_PUBLIC_URL: "https://deals.example.com",
     ...extra,
-  };
+  });
 }
 
-function nearcast(args: string[], dataDir?: string, extra: Record<string, string> = {}): Run {
-  const cmd = [process.execPath, MAIN, ...args, ...(dataDir ? ["--data-dir", dataDir] : [])];
-  const p = Bun.spawnSync({ cmd, env: env(extra), stdout: "pipe", stderr: "pipe" });
-  return { code: p.exitCode ?? -1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
-}
+const nearcast = (args: string[], dataDir?: string, extra: Record<string, string> = {}): Run => runNearcast(args, dataDir, env(extra));
 
 /** A running command: its stderr so far, and its outcome. */
 function spawnNearcast(args: string[], dataDir: string, extra: Record<string, string> = {}) {
-  const p = Bun.spawn({ cmd: [process.execPath, MAIN, ...args, "--data-dir", dataDir], env: env(extra), stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn({ cmd: nearcastCommand(args, dataDir), env: env(extra), stdout: "pipe", stderr: "pipe" });
   let stderr = "";
   const stderrRead = (async () => {
     const decoder = new TextDecoder();
@@ -64,46 +46,35 @@ function spawnNearcast(args: string[], dataDir: string, extra: Record<string, st
 
 const nearcastAsync = (args: string[], dataDir: string, extra: Record<string, string> = {}): Promise<Run> => spawnNearcast(args, dataDir, extra).done;
 
-const dirs: string[] = [];
+const dirs = tempDataDirs("nearcast-cli-broadcast");
 let fake: FakeTwilio;
 beforeAll(() => {
   fake = startFakeTwilio();
 });
 afterAll(async () => {
   await fake.stop();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  dirs.removeAll();
 });
 
 /** A data dir with one business and `n` active subscribers (+1 unsubscribed). */
 function world(n = 4, whatsapp = 1) {
-  const dir = mkdtempSync(join(tmpdir(), "nearcast-cli-broadcast-"));
-  dirs.push(dir);
-  const ctx = createContext(loadConfig({}, { dataDir: dir }), { logger: new MemoryLogger() });
-  try {
-    const owner = insertUser(ctx, { email: `owner-${dirs.length}@shop.com` });
+  const dir = dirs.make();
+  return withDataDir(dir, (ctx) => {
+    const owner = insertUser(ctx, { email: `owner-${dirs.count}@shop.com` });
     const business = insertBusiness(ctx, { ownerId: owner.id, name: "Ana's Bakery" });
     const empty = insertBusiness(ctx, { ownerId: owner.id, name: "Empty Shop" });
     const phones: string[] = [];
     for (let i = 0; i < n; i++) {
-      const phone = `+1415${String(7000000 + dirs.length * 100 + i)}`;
+      const phone = `+1415${String(7000000 + dirs.count * 100 + i)}`;
       insertSubscriber(ctx, business.id, { phone, contactPreference: i < whatsapp ? "WhatsApp" : "SMS" });
       phones.push(phone);
     }
-    insertSubscriber(ctx, business.id, { phone: `+1415${String(7000000 + dirs.length * 100 + 99)}`, status: "unsubscribed" });
+    insertSubscriber(ctx, business.id, { phone: `+1415${String(7000000 + dirs.count * 100 + 99)}`, status: "unsubscribed" });
     return { dir, businessId: business.id, emptyId: empty.id, phones };
-  } finally {
-    ctx.close();
-  }
+  });
 }
 
-function read<T>(dir: string, fn: (ctx: ReturnType<typeof createContext>) => T): T {
-  const ctx = createContext(loadConfig({}, { dataDir: dir }), { logger: new MemoryLogger() });
-  try {
-    return fn(ctx);
-  } finally {
-    ctx.close();
-  }
-}
+const read = withDataDir;
 
 describe("help", () => {
   test("broadcast, send and status have Examples:", () => {
@@ -151,13 +122,7 @@ describe("broadcast send", () => {
     writeFileSync(image, PNG);
     const before = fake.sends().length;
     // async: the fake Twilio answers from this process, which must not block on the child
-    const r = await nearcastAsync(["broadcast", "send", "--business", String(w.businessId), "--message", "Fresh today", "--image", image], w.dir, {
-      TWILIO_ACCOUNT_SID: fake.accountSid,
-      TWILIO_AUTH_TOKEN: fake.authToken,
-      TWILIO_FROM: "+15550001111",
-      TWILIO_WHATSAPP_FROM: "+15550002222",
-      TWILIO_API_BASE: fake.url,
-    });
+    const r = await nearcastAsync(["broadcast", "send", "--business", String(w.businessId), "--message", "Fresh today", "--image", image], w.dir, fake.settings());
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0, stderr: expect.stringContaining("Sending (100/s, twilio)...") });
     expect(r.stdout).toContain("Broadcast 1 completed: 3 messages, 3 sent");
     const sends = fake.sends().slice(before);

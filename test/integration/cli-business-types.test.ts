@@ -1,34 +1,9 @@
 // `nearcast business-types ...` as a user runs it: a real process on a real data directory.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
-import { createContext } from "../../src/context.ts";
-import { MemoryLogger } from "../../src/lib/logger.ts";
+import { type Run, json, nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 
-const MAIN = join(import.meta.dir, "..", "..", "cli", "main.ts");
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function nearcast(args: string[], dataDir?: string): Run {
-  const cmd = [process.execPath, MAIN, ...args, ...(dataDir ? ["--data-dir", dataDir] : [])];
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", NEARCAST_DATA_DIR: undefined };
-  const p = Bun.spawnSync({ cmd, env, stdout: "pipe", stderr: "pipe" });
-  return { code: p.exitCode ?? -1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
-}
-
 const bt = (dataDir: string, ...args: string[]) => nearcast(["business-types", ...args], dataDir);
-
-function json(run: Run): any {
-  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout);
-}
 
 /** A user-facing failure: the given exit code, nothing on stdout, exactly one "nearcast: ..." or "error: ..." line. */
 function expectOneLineError(run: Run, code: number, message: string | RegExp): void {
@@ -41,15 +16,9 @@ function expectOneLineError(run: Run, code: number, message: string | RegExp): v
   expect(run.stderr).not.toMatch(/\bat .*\.ts:\d+|Error:|^\s+at /m);
 }
 
-const dirs: string[] = [];
-function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "nearcast-cli-bt-"));
-  dirs.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const dirs = tempDataDirs("nearcast-cli-bt");
+const dataDir = dirs.make;
+afterAll(dirs.removeAll);
 
 describe("business-types add / list / update / remove", () => {
   let dir: string;
@@ -162,12 +131,7 @@ describe("business-types input errors: exit 2, one line on stderr, no stack trac
   test("remove of a type a business uses: exit 2, the reason, nothing deleted", () => {
     const d = dataDir();
     const type = json(bt(d, "add", "--name", "Barber", "--json"));
-    const ctx = createContext(loadConfig({ NEARCAST_DATA_DIR: d }), { logger: new MemoryLogger() });
-    try {
-      insertBusiness(ctx, { businessTypeId: type.id });
-    } finally {
-      ctx.close();
-    }
+    withDataDir(d, (ctx) => insertBusiness(ctx, { businessTypeId: type.id }));
     expectOneLineError(
       bt(d, "remove", String(type.id)),
       2,

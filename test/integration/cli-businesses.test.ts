@@ -1,43 +1,18 @@
 // `nearcast businesses list|show` as a user runs it: a real process on a real data directory.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
+import { cliEnv, json, nearcast as runNearcast, tempDataDirs } from "../helpers/cli.ts";
 import { insertBusiness, insertBusinessType, insertUser } from "../helpers/factories.ts";
 import { PNG } from "../helpers/images.ts";
 
-const MAIN = join(import.meta.dir, "..", "..", "cli", "main.ts");
+const ENV = cliEnv({ NEARCAST_PUBLIC_URL: "https://deals.example.com" });
+const nearcast = (args: string[], dataDir?: string) => runNearcast(args, dataDir, ENV);
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function nearcast(args: string[], dataDir?: string): Run {
-  const cmd = [process.execPath, MAIN, ...args, ...(dataDir ? ["--data-dir", dataDir] : [])];
-  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: "1", NEARCAST_DATA_DIR: undefined, NEARCAST_PUBLIC_URL: "https://deals.example.com" };
-  const p = Bun.spawnSync({ cmd, env, stdout: "pipe", stderr: "pipe" });
-  return { code: p.exitCode ?? -1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
-}
-
-function json(run: Run): any {
-  if (run.code !== 0) throw new Error(`exit ${run.code}: ${run.stderr}`);
-  return JSON.parse(run.stdout);
-}
-
-const dirs: string[] = [];
-function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "nearcast-cli-biz-"));
-  dirs.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const dirs = tempDataDirs("nearcast-cli-biz");
+const dataDir = dirs.make;
+afterAll(dirs.removeAll);
 
 describe("businesses list / show", () => {
   let dir: string;

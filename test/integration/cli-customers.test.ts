@@ -1,44 +1,17 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
-import { createContext } from "../../src/context.ts";
-import { MemoryLogger } from "../../src/lib/logger.ts";
+import { nearcast, tempDataDirs, withDataDir as withDb } from "../helpers/cli.ts";
 import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 
-const MAIN = join(import.meta.dir, "..", "..", "cli", "main.ts");
-const dirs: string[] = [];
+const dirs = tempDataDirs("nearcast-cli-customers");
+const tempDir = dirs.make;
+afterEach(dirs.removeAll);
 
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "nearcast-cli-customers-"));
-  dirs.push(dir);
-  return dir;
-}
-
-function run(args: string[], dataDir?: string) {
-  const proc = Bun.spawnSync([process.execPath, MAIN, ...args, ...(dataDir ? ["--data-dir", dataDir] : [])], {
-    env: { PATH: process.env.PATH ?? "", NEARCAST_DEFAULT_COUNTRY: "US" },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  return { code: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() };
-}
-
-/** Opens the data dir's database (as the server would), lets fn set it up or read it, closes it. */
-function withDb<T>(dataDir: string, fn: (ctx: ReturnType<typeof createContext>) => T): T {
-  const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
-  try {
-    return fn(ctx);
-  } finally {
-    ctx.close();
-  }
-}
+/** A bare environment (only PATH): nothing of the caller's NEARCAST_* or TWILIO_* settings leaks into the command. */
+const run = (args: string[], dataDir?: string) =>
+  nearcast(args, dataDir, { PATH: process.env.PATH ?? "", NEARCAST_DEFAULT_COUNTRY: "US" });
 
 function seeded() {
   const dir = tempDir();

@@ -5,7 +5,7 @@ import { CUSTOMER_NOT_FOUND } from "../../src/services/customers.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
+import { insertPersonSubscribedTo, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBroadcast, insertDelivery, messageSid } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 
@@ -30,10 +30,7 @@ function world() {
   const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery" });
   const cafe = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Cafe" });
   const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
-  const phone = "+14155550130";
-  const sam = insertSubscriber(ctx, bakery.id, { phone }).customer;
-  insertSubscriber(ctx, cafe.id, { phone });
-  insertSubscriber(ctx, gym.id, { phone });
+  const sam = insertPersonSubscribedTo(ctx, "+14155550130", [bakery.id, cafe.id, gym.id]);
   const alice = insertSubscriber(ctx, bakery.id, { phone: "+14155550131" }).customer;
   const bob = insertSubscriber(ctx, gym.id, { phone: "+14155550132" }).customer;
 

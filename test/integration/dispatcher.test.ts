@@ -19,12 +19,10 @@ import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM, type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
 
 const PUBLIC = "https://deals.example.com";
-const SMS_FROM = "+15550001111";
-const WA_FROM = "+15550002222";
 
 let fake: FakeTwilio;
 let ctx: TestContext;
@@ -41,18 +39,9 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  ctx = testContext({
-    NEARCAST_PUBLIC_URL: PUBLIC,
-    TWILIO_ACCOUNT_SID: fake.accountSid,
-    TWILIO_AUTH_TOKEN: fake.authToken,
-    TWILIO_FROM: SMS_FROM,
-    TWILIO_WHATSAPP_FROM: WA_FROM,
-    TWILIO_API_BASE: fake.url,
-  });
+  ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, ...fake.settings() });
   sched = new VirtualScheduler(ctx.clock);
-  fake.requests.length = 0;
-  fake.messages.clear();
-  fake.latencyMs = 0;
+  fake.reset();
 });
 
 afterEach(async () => {
@@ -172,17 +161,7 @@ describe("pacing to NEARCAST_SEND_RATE", () => {
     const dir = mkdtempSync(join(tmpdir(), "nearcast-dispatch-img-"));
     dirs.push(dir);
     ctx.close();
-    ctx = testContext(
-      {
-        NEARCAST_PUBLIC_URL: PUBLIC,
-        TWILIO_ACCOUNT_SID: fake.accountSid,
-        TWILIO_AUTH_TOKEN: fake.authToken,
-        TWILIO_FROM: SMS_FROM,
-        TWILIO_WHATSAPP_FROM: WA_FROM,
-        TWILIO_API_BASE: fake.url,
-      },
-      { dataDir: dir },
-    );
+    ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, ...fake.settings() }, { dataDir: dir });
     sched = new VirtualScheduler(ctx.clock);
     const b2 = insertBusiness(ctx);
     const w = insertSubscriber(ctx, b2.id, { contactPreference: "WhatsApp" });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { subscriptions } from "../../src/db/schema.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
 import { testContext } from "../helpers/context.ts";
-import { insertSubscriber } from "../helpers/customer-factories.ts";
+import { insertPersonSubscribedTo, insertSubscriber } from "../helpers/customer-factories.ts";
 import {
   allConsentEvents,
   allDeliveries,
@@ -13,7 +13,7 @@ import {
   insertDelivery,
   messageSid,
 } from "../helpers/delivery-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { insertBusiness, insertOwnerBusinesses } from "../helpers/factories.ts";
 
 const AT = new Date("2026-02-01T08:00:00Z");
 const LATER = new Date("2026-02-02T08:00:00Z");
@@ -21,17 +21,9 @@ const LATER = new Date("2026-02-02T08:00:00Z");
 /** One person subscribed to three businesses of two owners; one subscription the owner removed. */
 function world() {
   const ctx = testContext();
-  const ownerA = insertUser(ctx);
-  const ownerB = insertUser(ctx);
-  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "Bakery" });
-  const cafe = insertBusiness(ctx, { ownerId: ownerA.id, name: "Cafe" });
-  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "Gym" });
-  const florist = insertBusiness(ctx, { ownerId: ownerB.id, name: "Florist" });
-  const phone = "+14155550111";
-  const sam = insertSubscriber(ctx, bakery.id, { phone }).customer;
-  insertSubscriber(ctx, cafe.id, { phone });
-  insertSubscriber(ctx, gym.id, { phone });
-  insertSubscriber(ctx, florist.id, { phone, status: "removed" });
+  const [bakery, cafe] = insertOwnerBusinesses(ctx, "Bakery", "Cafe");
+  const [gym, florist] = insertOwnerBusinesses(ctx, "Gym", "Florist");
+  const sam = insertPersonSubscribedTo(ctx, "+14155550111", [bakery.id, cafe.id, gym.id], [florist.id]);
   const other = insertSubscriber(ctx, bakery.id, { phone: "+14155550222" }).customer;
   return { ctx, sam, other, bakery, cafe, gym, florist };
 }
@@ -39,21 +31,21 @@ function world() {
 const statusByBusiness = (ctx: ReturnType<typeof testContext>, customerId: number) =>
   Object.fromEntries(allSubscriptions(ctx).filter((s) => s.customerId === customerId).map((s) => [s.businessId, s.status]));
 
+/** Sam's three live subscriptions all `status` (with that unsubscribedAt); the one the owner removed stays removed. */
+function expectSamEverywhere(w: ReturnType<typeof world>, status: "active" | "unsubscribed", unsubscribedAt: Date | null) {
+  expect(statusByBusiness(w.ctx, w.sam.id)).toEqual({ [w.bakery.id]: status, [w.cafe.id]: status, [w.gym.id]: status, [w.florist.id]: "removed" });
+  for (const s of allSubscriptions(w.ctx).filter((s) => s.customerId === w.sam.id && s.status === status)) {
+    expect(s.unsubscribedAt).toEqual(unsubscribedAt);
+  }
+}
+
 describe("optOutCustomer", () => {
   test("unsubscribes every active subscription of the person, across owners; removed ones stay removed", () => {
     const w = world();
     const before = allConsentEvents(w.ctx).length;
     const result = w.ctx.services.optOuts.optOutCustomer(w.sam.id, { source: "sms-stop", at: AT, note: "STOP" });
     expect(result).toEqual({ found: true, businessIds: [w.bakery.id, w.cafe.id, w.gym.id], skippedDeliveries: 0, recorded: true });
-    expect(statusByBusiness(w.ctx, w.sam.id)).toEqual({
-      [w.bakery.id]: "unsubscribed",
-      [w.cafe.id]: "unsubscribed",
-      [w.gym.id]: "unsubscribed",
-      [w.florist.id]: "removed",
-    });
-    for (const s of allSubscriptions(w.ctx).filter((s) => s.customerId === w.sam.id && s.status === "unsubscribed")) {
-      expect(s.unsubscribedAt).toEqual(AT);
-    }
+    expectSamEverywhere(w, "unsubscribed", AT);
     // Exactly one event, for all businesses.
     const events = allConsentEvents(w.ctx).slice(before);
     expect(events).toHaveLength(1);
@@ -150,15 +142,7 @@ describe("optInCustomer", () => {
     const before = allConsentEvents(w.ctx).length;
     const result = w.ctx.services.optOuts.optInCustomer(w.sam.id, { source: "sms-start", at: LATER, note: "START" });
     expect(result).toEqual({ found: true, businessIds: [w.bakery.id, w.cafe.id, w.gym.id], businessNames: ["Bakery", "Cafe", "Gym"] });
-    expect(statusByBusiness(w.ctx, w.sam.id)).toEqual({
-      [w.bakery.id]: "active",
-      [w.cafe.id]: "active",
-      [w.gym.id]: "active",
-      [w.florist.id]: "removed",
-    });
-    for (const s of allSubscriptions(w.ctx).filter((s) => s.customerId === w.sam.id && s.status === "active")) {
-      expect(s.unsubscribedAt).toBeNull();
-    }
+    expectSamEverywhere(w, "active", null);
     const events = allConsentEvents(w.ctx).slice(before);
     expect(events.map((e) => [e.businessId, e.kind, e.source, e.consentText])).toEqual([
       [null, "resubscribed", "sms-start", "START"],

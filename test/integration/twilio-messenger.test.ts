@@ -5,13 +5,12 @@ import { loadConfig } from "../../src/config.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
 import { type Messenger, MessengerUnavailableError, type SendOutcome } from "../../src/messaging/messenger.ts";
 import { createTwilioMessenger, parseRetryAfter } from "../../src/messaging/twilio.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM, type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { outboundStatusPairs } from "../helpers/twilio-statuses.ts";
 import { until } from "../helpers/until.ts";
 
 const PUBLIC = "https://shop.example.com";
 const TO = "+15551234567";
-const SMS_FROM = "+15550001111";
-const WA_FROM = "+15550002222";
 const MSS = "MG0123456789abcdef0123456789abcdef";
 const TIMEOUT_MS = 300;
 
@@ -23,23 +22,11 @@ beforeAll(() => {
 afterAll(async () => {
   await fake.stop();
 });
-afterEach(() => {
-  fake.requests.length = 0;
-  fake.messages.clear();
-  fake.latencyMs = 0;
-});
+afterEach(() => fake.reset());
 
 /** Goes through loadConfig like the server does: TWILIO_* settings, TWILIO_API_BASE = the fake. */
 function messenger(env: Record<string, string> = {}, clock?: FakeClock): Messenger {
-  const config = loadConfig({
-    NEARCAST_PUBLIC_URL: PUBLIC,
-    TWILIO_ACCOUNT_SID: fake.accountSid,
-    TWILIO_AUTH_TOKEN: fake.authToken,
-    TWILIO_FROM: SMS_FROM,
-    TWILIO_WHATSAPP_FROM: WA_FROM,
-    TWILIO_API_BASE: fake.url,
-    ...env,
-  });
+  const config = loadConfig({ NEARCAST_PUBLIC_URL: PUBLIC, ...fake.settings(), ...env });
   const m = createMessenger(config, { twilioTimeoutMs: TIMEOUT_MS, ...(clock ? { clock } : {}) });
   expect(m.name).toBe("twilio");
   return m;
@@ -266,19 +253,9 @@ describe("lookup: by provider id, for reconciling", () => {
       errorCode: null,
       errorMessage: null,
     });
-    const expected: Record<string, string> = {
-      accepted: "Sent",
-      scheduled: "Sent",
-      sending: "Sent",
-      sent: "Sent",
-      delivered: "Delivered",
-      read: "Delivered",
-      failed: "Failed",
-      canceled: "Failed",
-    };
-    for (const [twilio, nearcast] of Object.entries(expected)) {
+    for (const [twilio, nearcast] of outboundStatusPairs()) {
       fake.setStatus(id, twilio);
-      expect((await m.lookup(id))?.status).toBe(nearcast as "Sent");
+      expect((await m.lookup(id))?.status).toBe(nearcast);
     }
     fake.setStatus(id, "undelivered", { code: 30003, message: "Unreachable destination handset" });
     expect(await m.lookup(id)).toEqual({

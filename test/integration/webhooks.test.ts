@@ -15,9 +15,9 @@ import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
 import { startServer } from "../../src/server.ts";
 import { answerOf, apiClient } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
-import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
+import { customerTables, insertPersonSubscribedTo, insertSubscriber } from "../helpers/customer-factories.ts";
 import { allDeliveries, deliveryById, insertBroadcast, insertDelivery, messageSid } from "../helpers/delivery-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { insertOwnerBusinesses } from "../helpers/factories.ts";
 import { FAKE_ACCOUNT_SID, FAKE_AUTH_TOKEN } from "../helpers/fake-twilio.ts";
 
 const PUBLIC_URL = "https://shop.example.com";
@@ -61,15 +61,10 @@ function world(env: Record<string, string> = TWILIO_ENV, via: "app" | "server" =
     if (!server) return api.call(method, path, { ...init, noXsrf: true });
     return answerOf(await fetch(`${server.url.replace("localhost", "127.0.0.1")}${path}`, { method, ...init }));
   }
-  const ownerA = insertUser(ctx);
-  const ownerB = insertUser(ctx);
-  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "Rosa's Bakery" });
-  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "Iron & Oak Gym" });
-  const removedShop = insertBusiness(ctx, { ownerId: ownerB.id, name: "Corner Shop" });
+  const [bakery] = insertOwnerBusinesses(ctx, "Rosa's Bakery");
+  const [gym, removedShop] = insertOwnerBusinesses(ctx, "Iron & Oak Gym", "Corner Shop");
   const phone = "+14155550123";
-  const sam = insertSubscriber(ctx, bakery.id, { phone }).customer;
-  insertSubscriber(ctx, gym.id, { phone });
-  insertSubscriber(ctx, removedShop.id, { phone, status: "removed" });
+  const sam = insertPersonSubscribedTo(ctx, phone, [bakery.id, gym.id], [removedShop.id]);
   const broadcast = insertBroadcast(ctx, { businessId: bakery.id, messageText: "Fresh croissants" });
 
   /** POSTs a Twilio webhook the way Twilio does: form-encoded, signed, without cookies or XSRF header. */
@@ -130,6 +125,19 @@ function sentDelivery(w: World, overrides: Parameters<typeof insertDelivery>[3] 
 /** Everything the webhooks could change. */
 function snapshot(ctx: TestContext) {
   return { deliveries: allDeliveries(ctx), ...customerTables(ctx) };
+}
+
+/** A world with one sent delivery, and a status callback about it padded past the webhook body limit. */
+function oversizedCallback() {
+  const w = world();
+  const d = sentDelivery(w);
+  return { w, before: snapshot(w.ctx), params: { ...callback(d.providerId!, "delivered"), Padding: "x".repeat(70 * 1024) } };
+}
+
+function expectTooLarge(w: World, res: { status: number; body: unknown }, before: ReturnType<typeof snapshot>) {
+  expect(res.status).toBe(413);
+  expect(res.body).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
+  expect(snapshot(w.ctx)).toEqual(before);
 }
 
 describe("status webhook: signature (Twilio configured)", () => {
@@ -197,21 +205,13 @@ describe("status webhook: signature (Twilio configured)", () => {
   });
 
   test("an oversized body is refused before it is read (413), nothing changes", async () => {
-    const w = world();
-    const d = sentDelivery(w);
-    const before = snapshot(w.ctx);
-    const params = { ...callback(d.providerId!, "delivered"), Padding: "x".repeat(70 * 1024) };
+    const { w, before, params } = oversizedCallback();
     const res = await w.post(STATUS, params);
-    expect(res.status).toBe(413);
-    expect(res.body).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
-    expect(snapshot(w.ctx)).toEqual(before);
+    expectTooLarge(w, res, before);
   });
 
   test("an oversized streamed (chunked) body is refused too (413), nothing changes", async () => {
-    const w = world();
-    const d = sentDelivery(w);
-    const before = snapshot(w.ctx);
-    const params = { ...callback(d.providerId!, "delivered"), Padding: "x".repeat(70 * 1024) };
+    const { w, before, params } = oversizedCallback();
     const bytes = new TextEncoder().encode(formBody(params));
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -227,9 +227,7 @@ describe("status webhook: signature (Twilio configured)", () => {
     } as RequestInit);
     expect(req.headers.has("content-length")).toBe(false);
     const res = await answerOf(await w.api.app.fetch(req, { requestIP: () => ({ address: "203.0.113.5" }) }));
-    expect(res.status).toBe(413);
-    expect(res.body).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
-    expect(snapshot(w.ctx)).toEqual(before);
+    expectTooLarge(w, res, before);
   });
 
   test("webhook answers set no browser cookie (the XSRF middleware leaves them alone)", async () => {

@@ -3,6 +3,7 @@ import { loadConfig } from "../../src/config.ts";
 import { describeMessenger, isUnreachableFromInternet } from "../../src/messaging/index.ts";
 import { deliveryIdOf, statusCallbackPath } from "../../src/messaging/messenger.ts";
 import { canAdvance, normalizeTwilioStatus, parseStatusCallback } from "../../src/messaging/status.ts";
+import { INBOUND_TWILIO_STATUSES, outboundStatusPairs } from "../helpers/twilio-statuses.ts";
 
 const SID = "AC0123456789abcdef0123456789abcdef";
 const TOKEN = "secret-token-abcdef0123456789";
@@ -64,23 +65,8 @@ describe("describeMessenger: the start-up line", () => {
 
 describe("Twilio statuses", () => {
   test("normalizeTwilioStatus", () => {
-    const table: Record<string, string | null> = {
-      queued: "Sent",
-      accepted: "Sent",
-      scheduled: "Sent",
-      sending: "Sent",
-      sent: "Sent",
-      delivered: "Delivered",
-      read: "Delivered",
-      undelivered: "Failed",
-      failed: "Failed",
-      canceled: "Failed",
-      receiving: null,
-      received: null,
-      bogus: null,
-      "": null,
-    };
-    for (const [twilioStatus, nearcast] of Object.entries(table)) expect(normalizeTwilioStatus(twilioStatus)).toBe(nearcast as null);
+    for (const [twilioStatus, nearcast] of outboundStatusPairs()) expect(normalizeTwilioStatus(twilioStatus)).toBe(nearcast);
+    for (const twilioStatus of [...INBOUND_TWILIO_STATUSES, "bogus", ""]) expect(normalizeTwilioStatus(twilioStatus)).toBeNull();
     expect(normalizeTwilioStatus(" Delivered ")).toBe("Delivered");
     expect(normalizeTwilioStatus(undefined)).toBeNull();
   });

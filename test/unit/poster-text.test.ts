@@ -4,6 +4,7 @@ import {
   SMS_DISCLOSURE,
   UNSUBSCRIBE_NOTE,
   initials,
+  posterDeal,
   sampleDealText,
   splitDeal,
   subscribeLink,
@@ -68,6 +69,11 @@ describe("sampleDealText", () => {
       expect(`${label}: ${offer}`).toBe(text);
     }
     expect(splitDeal("No label here")).toEqual({ label: "", offer: "No label here" });
+  });
+
+  test("posterDeal: the type's deal, split", () => {
+    expect(posterDeal("Fitness Center")).toEqual({ label: "GET FIT", offer: "Your first week FREE, no strings attached!" });
+    expect(posterDeal("")).toEqual(splitDeal(DEFAULT_DEAL_TEXT));
   });
 });
 

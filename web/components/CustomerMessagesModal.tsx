@@ -104,7 +104,7 @@ export function CustomerMessagesModal({
             {customerName}
           </p>
         </div>
-        <button ref={closeRef} type="button" className="msg-modal-x" aria-label="Close dialog" onClick={onClose}>
+        <button ref={closeRef} type="button" className="modal-close msg-modal-x" aria-label="Close dialog" onClick={onClose}>
           <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
             <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
           </svg>

@@ -1,16 +1,11 @@
 import type { ReactNode } from "react";
-import { type BoundText, Field } from "./form.tsx";
+import type { BoundText } from "./form.tsx";
+import { TextField } from "./TextFields.tsx";
 
 /** A labelled phone number field (phone keypad, US example as placeholder), its hint and error. */
 export function PhoneField({
-  label,
-  hint,
-  autoComplete,
   required = false,
-  value,
-  error,
-  onChange,
-  onBlur,
+  ...props
 }: BoundText & {
   label: string;
   hint: ReactNode;
@@ -20,21 +15,13 @@ export function PhoneField({
   required?: boolean;
 }) {
   return (
-    <Field label={label} error={error} hint={hint}>
-      {(wiring) => (
-        <input
-          {...wiring}
-          name="phone"
-          type="tel"
-          inputMode="tel"
-          autoComplete={autoComplete}
-          placeholder="(415) 555-0134"
-          aria-required={required ? "true" : undefined}
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          onBlur={onBlur}
-        />
-      )}
-    </Field>
+    <TextField
+      {...props}
+      name="phone"
+      type="tel"
+      inputMode="tel"
+      placeholder="(415) 555-0134"
+      aria-required={required ? "true" : undefined}
+    />
   );
 }

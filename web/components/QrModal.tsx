@@ -95,7 +95,7 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
 
   return (
     <Dialog className="qr-modal" labelledBy={titleId} describedBy={messageId} initialFocus={closeRef} onClose={onClose}>
-      <button ref={closeRef} type="button" className="qr-close" aria-label="Close" onClick={onClose}>
+      <button ref={closeRef} type="button" className="modal-close qr-close" aria-label="Close" onClick={onClose}>
         <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true">
           <path d="M6 6l12 12M18 6 6 18" stroke="currentColor" strokeWidth="2.2" strokeLinecap="round" />
         </svg>

@@ -21,3 +21,31 @@ export function useList<T>(fetchList: () => Promise<T[]>, what: string) {
   }, [reload]);
   return { items, loading, reload };
 }
+
+/**
+ * Deleting a row of a list screen: asks `question` first, marks the row while it goes, reloads the list after, and
+ * hands a failure to `failed`. With `oneAtATime`, a second delete waits for the first (its buttons are disabled).
+ */
+export function useRowDelete(
+  remove: (id: number) => Promise<unknown>,
+  reload: () => Promise<void>,
+  failed: (err: unknown) => void,
+  { oneAtATime = false, onStart }: { oneAtATime?: boolean; onStart?: () => void } = {},
+) {
+  const [deleting, setDeleting] = useState<number | null>(null);
+  async function deleteRow(id: number, question: string) {
+    if (oneAtATime && deleting !== null) return;
+    if (!window.confirm(question)) return;
+    onStart?.();
+    setDeleting(id);
+    try {
+      await remove(id);
+      await reload();
+    } catch (err) {
+      failed(err);
+    } finally {
+      setDeleting(null);
+    }
+  }
+  return { deleting, deleteRow };
+}

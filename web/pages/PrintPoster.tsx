@@ -4,18 +4,7 @@ import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
 import { BUSINESS_NOT_FOUND } from "../../src/schemas/texts.ts";
 import { BUSINESS_LOAD_FAILED } from "../api/broadcast-errors.ts";
-import {
-  POSTER_FOOTER,
-  POSTER_HEADLINE,
-  POSTER_LINK_LABEL,
-  POSTER_STEPS,
-  POSTER_SUBHEADLINE,
-  SMS_DISCLOSURE,
-  UNSUBSCRIBE_NOTE,
-  sampleDealText,
-  splitDeal,
-  subscribeLink,
-} from "../../src/schemas/poster-text.ts";
+import { POSTER_WORDS, posterDeal, subscribeLink } from "../../src/schemas/poster-text.ts";
 import { ApiError, api } from "../api/client.ts";
 import { BusinessBadge, QR_IMAGE_ERROR, qrImageUrl } from "../components/QrModal.tsx";
 import { Spinner } from "../components/Spinner.tsx";
@@ -35,7 +24,7 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
 }) {
   const [qrFailed, setQrFailed] = useState(false);
   const typeName = business.businessType?.name ?? "";
-  const deal = splitDeal(sampleDealText(typeName));
+  const deal = posterDeal(typeName);
   const link = subscribeLink(origin, business.id);
   return (
     <article className="poster-sheet" aria-label={`${business.name} QR code poster`}>
@@ -45,8 +34,8 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
         {typeName && <p className="ps-type">{typeName}</p>}
       </header>
       <div className="ps-body">
-        <p className="ps-headline">{POSTER_HEADLINE}</p>
-        <p className="ps-sub">{POSTER_SUBHEADLINE}</p>
+        <p className="ps-headline">{POSTER_WORDS.headline}</p>
+        <p className="ps-sub">{POSTER_WORDS.subheadline}</p>
         <div className="ps-qr">
           {qrFailed ? (
             <p className="ps-qr-error" role="alert">
@@ -70,18 +59,18 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
           <span className="ps-deal-offer">{deal.offer}</span>
         </div>
         <ol className="ps-steps">
-          {POSTER_STEPS.map((step) => (
+          {POSTER_WORDS.steps.map((step) => (
             <li key={step}>{step}</li>
           ))}
         </ol>
       </div>
       <footer className="ps-foot">
         <p className="ps-link">
-          {POSTER_LINK_LABEL} <span>{link}</span>
+          {POSTER_WORDS.linkLabel} <span>{link}</span>
         </p>
-        <p className="ps-unsub">{UNSUBSCRIBE_NOTE}</p>
-        <p className="ps-disclosure">{SMS_DISCLOSURE}</p>
-        <p className="ps-powered">{POSTER_FOOTER}</p>
+        <p className="ps-unsub">{POSTER_WORDS.unsubscribeNote}</p>
+        <p className="ps-disclosure">{POSTER_WORDS.smsDisclosure}</p>
+        <p className="ps-powered">{POSTER_WORDS.footer}</p>
       </footer>
     </article>
   );

@@ -1,25 +1,20 @@
-import { type BoundText, Field } from "../form.tsx";
+import type { BoundText } from "../form.tsx";
+import { TextField } from "../TextFields.tsx";
 
 /** The account screens' email field; spread `form.bind("email")` into it. */
-export function EmailField({ value, error, onChange, onBlur }: BoundText) {
+export function EmailField(props: BoundText) {
   return (
-    <Field label="Email" error={error}>
-      {(wiring) => (
-        <input
-          {...wiring}
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          autoCorrect="off"
-          spellCheck={false}
-          placeholder="you@example.com"
-          value={value}
-          onChange={(e) => onChange(e.target.value)}
-          onBlur={onBlur}
-        />
-      )}
-    </Field>
+    <TextField
+      {...props}
+      label="Email"
+      name="email"
+      type="email"
+      inputMode="email"
+      autoComplete="email"
+      autoCapitalize="none"
+      autoCorrect="off"
+      spellCheck={false}
+      placeholder="you@example.com"
+    />
   );
 }

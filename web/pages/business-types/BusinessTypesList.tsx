@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { Link } from "wouter";
 import type { BusinessType } from "../../../src/schemas/business-types.ts";
 import { ApiError } from "../../api/client.ts";
@@ -6,7 +5,8 @@ import { businessTypeApi } from "../../api/endpoints.ts";
 import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import "../../styles/admin.css";
-import { useList } from "../../components/useList.ts";
+import { DeleteButton, ListPage } from "../../components/ListPage.tsx";
+import { useList, useRowDelete } from "../../components/useList.ts";
 
 export const DELETE_FAILED = "Error deleting business type. Please try again.";
 
@@ -30,33 +30,20 @@ export function deleteErrorMessage(err: unknown): string {
 /** /business-types (admin): every type, active or not, with edit and delete. */
 export function BusinessTypesListPage() {
   const { items: types, loading, reload: load } = useList(businessTypeApi.list, "business types");
-  const [deleting, setDeleting] = useState<number | null>(null);
-
-  async function onDelete(type: BusinessType) {
-    if (deleting !== null) return;
-    if (!window.confirm(`Are you sure you want to delete the business type "${type.name}"?`)) return;
-    setDeleting(type.id);
-    try {
-      await businessTypeApi.remove(type.id);
-      await load();
-    } catch (err) {
-      window.alert(deleteErrorMessage(err));
-    } finally {
-      setDeleting(null);
-    }
-  }
+  const { deleting, deleteRow } = useRowDelete(businessTypeApi.remove, load, (err) => window.alert(deleteErrorMessage(err)), { oneAtATime: true });
+  const onDelete = (type: BusinessType) => deleteRow(type.id, `Are you sure you want to delete the business type "${type.name}"?`);
 
   return (
-    <section className="container page admin-page">
-      <header className="page-header">
-        <div>
-          <h1>Business Types</h1>
-          <p className="page-subtitle">The categories owners pick from when they add a business.</p>
-        </div>
+    <ListPage
+      className="admin-page"
+      title="Business Types"
+      subtitle="The categories owners pick from when they add a business."
+      action={
         <Link href={paths.businessTypeAdd} className="btn btn-primary">
           <span aria-hidden="true">+</span> Add Business Type
         </Link>
-      </header>
+      }
+    >
 
       {loading ? (
         <Spinner label="Loading business types..." />
@@ -108,16 +95,7 @@ export function BusinessTypesListPage() {
                       <Link href={paths.businessTypeEdit(t.id)} className="btn btn-secondary btn-sm" aria-label={`Edit ${t.name}`}>
                         Edit
                       </Link>
-                      <button
-                        type="button"
-                        className="btn btn-danger btn-sm"
-                        aria-label={`Delete ${t.name}`}
-                        disabled={deleting !== null}
-                        aria-busy={deleting === t.id}
-                        onClick={() => void onDelete(t)}
-                      >
-                        {deleting === t.id ? "Deleting..." : "Delete"}
-                      </button>
+                      <DeleteButton label={`Delete ${t.name}`} busy={deleting === t.id} disabled={deleting !== null} onClick={() => void onDelete(t)} />
                     </div>
                   </td>
                 </tr>
@@ -126,6 +104,6 @@ export function BusinessTypesListPage() {
           </table>
         </div>
       )}
-    </section>
+    </ListPage>
   );
 }

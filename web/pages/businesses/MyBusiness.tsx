@@ -10,7 +10,8 @@ import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import { isAuthenticated } from "../../state/session.ts";
 import "../../styles/businesses.css";
-import { useList } from "../../components/useList.ts";
+import { DeleteButton, ListPage } from "../../components/ListPage.tsx";
+import { useList, useRowDelete } from "../../components/useList.ts";
 
 export const DELETE_FAILED = "Error deleting business. Please try again.";
 
@@ -40,37 +41,33 @@ export function MyBusinessPage() {
   useSignals();
   const loggedIn = isAuthenticated.value;
   const { items: list, loading, reload: load } = useList(businessApi.listMine, "businesses");
-  const [deleting, setDeleting] = useState<number | null>(null);
   const [qrFor, setQrFor] = useState<Business | null>(null);
 
-  async function onDelete(b: Business) {
-    if (deleting !== null) return;
-    if (!window.confirm(`Are you sure you want to delete "${b.name}"? Its subscribers and QR code will stop working.`)) return;
-    setDeleting(b.id);
-    try {
-      await businessApi.remove(b.id);
-      await load();
-    } catch (err) {
+  const { deleting, deleteRow } = useRowDelete(
+    businessApi.remove,
+    load,
+    (err) => {
       console.error("Error deleting business:", err);
       window.alert(DELETE_FAILED);
-    } finally {
-      setDeleting(null);
-    }
-  }
+    },
+    { oneAtATime: true },
+  );
+  const onDelete = (b: Business) => deleteRow(b.id, `Are you sure you want to delete "${b.name}"? Its subscribers and QR code will stop working.`);
 
   return (
-    <section className="container page biz-page">
-      <header className="page-header biz-header">
-        <div>
-          <h1>My Business</h1>
-          <p className="page-subtitle">Share your QR code, and send offers to everyone who subscribed.</p>
-        </div>
-        {loggedIn && (
+    <ListPage
+      className="biz-page"
+      headerClassName="biz-header"
+      title="My Business"
+      subtitle="Share your QR code, and send offers to everyone who subscribed."
+      action={
+        loggedIn && (
           <Link href={paths.businessAdd} className="btn btn-primary">
             <span aria-hidden="true">+</span> Add Business
           </Link>
-        )}
-      </header>
+        )
+      }
+    >
 
       {loading ? (
         <Spinner label="Loading your businesses..." />
@@ -123,16 +120,13 @@ export function MyBusinessPage() {
                   <button type="button" className="btn btn-secondary btn-sm" aria-label={`QR Code of ${b.name}`} onClick={() => setQrFor(b)}>
                     <ActionIcon d={ICONS.qr} /> QR Code
                   </button>
-                  <button
-                    type="button"
-                    className="btn btn-danger btn-sm"
-                    aria-label={`Delete ${b.name}`}
+                  <DeleteButton
+                    label={`Delete ${b.name}`}
+                    busy={deleting === b.id}
                     disabled={deleting !== null}
-                    aria-busy={deleting === b.id}
                     onClick={() => void onDelete(b)}
-                  >
-                    <ActionIcon d={ICONS.delete} /> {deleting === b.id ? "Deleting..." : "Delete"}
-                  </button>
+                    icon={<ActionIcon d={ICONS.delete} />}
+                  />
                 </div>
               ) : (
                 <div className="biz-actions">
@@ -147,6 +141,6 @@ export function MyBusinessPage() {
       )}
 
       {qrFor && <QrModal business={qrFor} onClose={() => setQrFor(null)} />}
-    </section>
+    </ListPage>
   );
 }

@@ -6,7 +6,8 @@ import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import { CustomerMessagesModal } from "../../components/CustomerMessagesModal.tsx";
 import "../../styles/customers.css";
-import { useList } from "../../components/useList.ts";
+import { DeleteButton, ListPage } from "../../components/ListPage.tsx";
+import { useList, useRowDelete } from "../../components/useList.ts";
 
 export const DELETE_CUSTOMER_FAILED = "Error deleting customer. Please try again.";
 export const NO_CUSTOMERS = "No customers found.";
@@ -45,33 +46,20 @@ export function CustomersListPage() {
   const { items: customers, loading, reload: load } = useList(customerApi.list, "customers");
   const [messagesFor, setMessagesFor] = useState<CustomerView | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<number | null>(null);
-
-  async function onDelete(customer: CustomerView) {
-    if (!window.confirm(deleteConfirmText(customer.phone))) return;
-    setError(null);
-    setDeleting(customer.id);
-    try {
-      await customerApi.remove(customer.id);
-      await load();
-    } catch {
-      setError(DELETE_CUSTOMER_FAILED);
-    } finally {
-      setDeleting(null);
-    }
-  }
+  const { deleting, deleteRow } = useRowDelete(customerApi.remove, load, () => setError(DELETE_CUSTOMER_FAILED), { onStart: () => setError(null) });
+  const onDelete = (customer: CustomerView) => deleteRow(customer.id, deleteConfirmText(customer.phone));
 
   return (
-    <section className="container page cust-page">
-      <header className="page-header">
-        <div>
-          <h1>Customers</h1>
-          <p className="page-subtitle">People subscribed to your businesses.</p>
-        </div>
+    <ListPage
+      className="cust-page"
+      title="Customers"
+      subtitle="People subscribed to your businesses."
+      action={
         <Link href={paths.customerAdd} className="btn btn-primary">
           + Add Customer
         </Link>
-      </header>
+      }
+    >
 
       {error && (
         <div className="alert alert-error" role="alert">
@@ -120,15 +108,7 @@ export function CustomersListPage() {
                       <Link href={paths.customerEdit(c.id)} className="btn btn-secondary btn-sm">
                         Edit
                       </Link>
-                      <button
-                        type="button"
-                        className="btn btn-danger btn-sm"
-                        disabled={deleting === c.id}
-                        aria-label={`Delete ${c.phone}`}
-                        onClick={() => void onDelete(c)}
-                      >
-                        {deleting === c.id ? "Deleting..." : "Delete"}
-                      </button>
+                      <DeleteButton label={`Delete ${c.phone}`} busy={deleting === c.id} disabled={deleting === c.id} onClick={() => void onDelete(c)} />
                     </div>
                   </td>
                 </tr>
@@ -140,6 +120,6 @@ export function CustomersListPage() {
       {messagesFor && (
         <CustomerMessagesModal customerId={messagesFor.id} customerName={messagesFor.phone} onClose={() => setMessagesFor(null)} />
       )}
-    </section>
+    </ListPage>
   );
 }
