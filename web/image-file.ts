@@ -3,7 +3,6 @@
 import { IMAGE_TYPES, SNIFF_BYTES, sniffImage } from "../src/schemas/image-sniff.ts";
 
 /** Spec section 9: 5MB, as the server enforces. */
-export { MAX_IMAGE_BYTES } from "../src/schemas/images.ts";
 import { MAX_IMAGE_BYTES } from "../src/schemas/images.ts";
 
 /** The file picker's filter: the four accepted formats by type and by extension. */

@@ -10,16 +10,15 @@ import type { BroadcastRow, Recipient, SubscriberCounts } from "../repos/broadca
 import type { StatusCounts } from "../repos/deliveries.ts";
 import type { Repos } from "../repos/index.ts";
 import type { BroadcastSummary } from "../schemas/broadcasts.ts";
-import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED, NOT_YOUR_BUSINESS } from "../schemas/texts.ts";
+import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, BUSINESS_NOT_FOUND, MESSAGE_REQUIRED, NOT_YOUR_BUSINESS } from "../schemas/texts.ts";
 import { parseIdText } from "../schemas/ids.ts";
-import { BUSINESS_NOT_FOUND } from "./businesses.ts";
 import { type Principal, actingUserId, canManage } from "./principal.ts";
-import { MAX_IMAGE_BYTES, type UploadsService } from "./uploads.ts";
+import type { UploadsService } from "./uploads.ts";
+import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 
 // Spec section 5 and 8.
 export const BUSINESS_ID_REQUIRED = "Business ID is required.";
 export const BUSINESS_ID_INVALID = "Business ID must be a positive whole number.";
-export { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED, NOT_YOUR_BUSINESS };
 export const MESSAGE_TOO_LONG = `Message text cannot exceed ${MAX_BODY_LENGTH} characters.`;
 export const NO_SUBSCRIBERS = "This business has no active subscribers yet. Share your QR code to get some!";
 export const BROADCAST_NOT_FOUND = "Broadcast not found.";

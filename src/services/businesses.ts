@@ -15,7 +15,6 @@ import { type Principal, actingUserId, canManage, ownerScope } from "./principal
 import { storedFileName, uploadPath } from "./uploads.ts";
 import { validate } from "./validate.ts";
 
-export { BUSINESS_NOT_FOUND };
 
 /**
  * The public view of a stored business: every column but the owner's id, with the type's name, the default texts

@@ -7,7 +7,7 @@ import type { SubscriptionWithOwner } from "../repos/subscriptions.ts";
 import type { UserRow } from "../repos/users.ts";
 import { manualConsentText, removalText } from "../schemas/consent.ts";
 import { type CustomerView, createCustomerSchema, editCustomerSchema } from "../schemas/customer-admin.ts";
-import { BUSINESS_NOT_FOUND } from "./businesses.ts";
+import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { canManage, ownerScope } from "./principal.ts";
 import { enrollByOwner } from "./customer-enrollment.ts";

@@ -11,10 +11,8 @@ import type { UploadKind, UploadRow } from "../repos/uploads.ts";
 import type { UserRow } from "../repos/users.ts";
 
 /** Spec section 9: 5MB. */
-export { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../schemas/texts.ts";
-export { IMAGE_TOO_LARGE, INVALID_IMAGE };
 export const IMAGE_NOT_FOUND = "Image not found.";
 export const INVALID_FILE_NAME = "Invalid file name. Use the name returned by the upload, without any folder.";
 export const IMAGE_IN_USE = "This image is used by a business. Choose another image for the business first.";

@@ -7,16 +7,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { broadcasts, customers, deliveries, subscriptions, uploads } from "../../src/db/schema.ts";
 import { eq } from "drizzle-orm";
-import {
-  BROADCAST_IMAGE_TOO_LARGE,
-  BROADCAST_INVALID_IMAGE,
-  BUSINESS_ID_REQUIRED,
-  MESSAGE_REQUIRED,
-  NO_SUBSCRIBERS,
-  NOT_YOUR_BUSINESS,
-} from "../../src/services/broadcasts.ts";
+import { BUSINESS_ID_REQUIRED, NO_SUBSCRIBERS } from "../../src/services/broadcasts.ts";
+import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED, NOT_YOUR_BUSINESS } from "../../src/schemas/texts.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { MAX_IMAGE_BYTES } from "../../src/services/uploads.ts";
+import { MAX_IMAGE_BYTES } from "../../src/schemas/images.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";

@@ -2,7 +2,7 @@
 // what must come back and what must (not) have changed in the database.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { businesses, businessTypes } from "../../src/db/schema.ts";
-import { SESSION_EXPIRED } from "../../src/http/middleware/auth.ts";
+import { SESSION_EXPIRED } from "../../src/schemas/texts.ts";
 import { TYPE_NAME_TAKEN, TYPE_NOT_FOUND } from "../../src/services/business-types.ts";
 import { type ApiClient, apiClient, signUp } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";

@@ -3,7 +3,6 @@ import { ForbiddenError, UnauthorizedError } from "../../errors.ts";
 import { SESSION_EXPIRED } from "../../schemas/texts.ts";
 import type { AppEnv } from "../types.ts";
 
-export { SESSION_EXPIRED };
 
 /** Resolves the bearer token to a user (or none); guards below decide what that means. */
 export const resolveUser = createMiddleware<AppEnv>(async (c, next) => {

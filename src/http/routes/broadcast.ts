@@ -1,7 +1,7 @@
 import { type Context, Hono } from "hono";
 import { PayloadTooLargeError, ValidationError } from "../../errors.ts";
 import { MAX_IMAGE_BYTES } from "../../schemas/images.ts";
-import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE } from "../../services/broadcasts.ts";
+import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE } from "../../schemas/texts.ts";
 import { requireUser } from "../middleware/auth.ts";
 import { imageBody } from "../middleware/body-limit.ts";
 import { multipartBoundary, multipartParts, partBytes, partText } from "../multipart.ts";

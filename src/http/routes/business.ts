@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import type { UploadKind } from "../../repos/uploads.ts";
-import { IMAGE_TOO_LARGE } from "../../services/uploads.ts";
+import { IMAGE_TOO_LARGE } from "../../schemas/texts.ts";
 import { requireUser } from "../middleware/auth.ts";
 import { imageBody, smallBody } from "../middleware/body-limit.ts";
 import { multipartField } from "../multipart.ts";
