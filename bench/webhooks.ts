@@ -179,16 +179,17 @@ async function tamperedStatus(url: string): Promise<number> {
   return res.status;
 }
 
-/** SQL that seeds deliveries 1..n as Sent with sid SM + 32 hex digits of the id (sidOf). */
-function seedSql(n: number, columns: "nearcast" | "baseline"): string {
+/** SQL that seeds deliveries 1..n as Sent with sid SM + 32 hex digits of the id (sidOf), on Nearcast's schema (both sides). */
+function seedSql(n: number): string {
   const seq = `WITH RECURSIVE seq(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM seq WHERE i < ${n})`;
   const sid = `'SM' || printf('%032x', i)`;
   const now = Date.now();
-  if (columns === "baseline") {
-    return `${seq} INSERT INTO deliveries (id, provider_id, status, provider_status, sent_at, updated_at)
-      SELECT i, ${sid}, 'Sent', 'queued', ${now}, ${now} FROM seq`;
-  }
   return `
+    INSERT INTO users (id, email, first_name, last_name, password_hash) VALUES (1, 'bench@example.com', 'Bench', 'Owner', 'x');
+    INSERT INTO business_types (id, name) VALUES (1, 'Bakery');
+    INSERT INTO businesses (id, owner_id, business_type_id, name, address, phone, sample_product_text)
+      VALUES (1, 1, 1, 'Bench Bakery', '1 Bench Street', '(415) 555-0100', 'Bread');
+    INSERT INTO broadcasts (id, business_id, created_by, message_text, total) VALUES (1, 1, 1, 'Fresh bread', ${n});
     ${seq} INSERT INTO customers (id, phone, contact_preference, created_at)
       SELECT i, '+1415' || printf('%07d', 2000000 + i), 'SMS', ${now} FROM seq;
     ${seq} INSERT INTO deliveries (id, broadcast_id, customer_id, business_id, channel, to_phone, status, attempts,
@@ -211,13 +212,7 @@ async function nearcastSide(work: string): Promise<Side> {
   const dataDir = join(work, "nearcast-data");
   const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
   const sqlite = ctx.db.$client;
-  sqlite.exec(`
-    INSERT INTO users (id, email, first_name, last_name, password_hash) VALUES (1, 'bench@example.com', 'Bench', 'Owner', 'x');
-    INSERT INTO business_types (id, name) VALUES (1, 'Bakery');
-    INSERT INTO businesses (id, owner_id, business_type_id, name, address, phone, sample_product_text)
-      VALUES (1, 1, 1, 'Bench Bakery', '1 Bench Street', '(415) 555-0100', 'Bread');
-    INSERT INTO broadcasts (id, business_id, created_by, message_text, total) VALUES (1, 1, 1, 'Fresh bread', ${DELIVERIES});`);
-  sqlite.exec(seedSql(DELIVERIES, "nearcast"));
+  sqlite.exec(seedSql(DELIVERIES));
   ctx.close();
   const server = await startServer(P.pinned(P.serverCpu, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir]), {
     TWILIO_ACCOUNT_SID: ACCOUNT_SID,
@@ -232,11 +227,11 @@ async function nearcastSide(work: string): Promise<Side> {
 
 async function baselineSide(work: string): Promise<Side> {
   const file = join(work, "baseline.db");
-  // The server creates the table; seed it after it is up (WAL: the server sees the rows at its next read).
+  // The server creates the tables; seed them after it is up (WAL: the server sees the rows at its next read).
   const server = await startServer(P.pinned(P.serverCpu, ["node", join(baselineDir, "server.mjs"), "0", file, AUTH_TOKEN, PUBLIC_URL]), {});
   const db = new Database(file);
   db.exec("PRAGMA busy_timeout = 5000");
-  db.exec(seedSql(DELIVERIES, "baseline"));
+  db.exec(seedSql(DELIVERIES));
   db.close();
   return newSide("baseline", "baseline (Node, Fastify, better-sqlite3)", server, file);
 }

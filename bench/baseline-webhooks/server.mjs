@@ -1,8 +1,11 @@
 // Baseline for bench/webhooks.ts: POST /api/webhooks/twilio/status on Node with Fastify + @fastify/formbody +
-// better-sqlite3, checking X-Twilio-Signature with twilio's own validateRequest over PUBLIC_URL + path + query (403
-// when wrong), then ONE forward-only UPDATE per request (a late `sent` never overwrites `delivered`), committed
-// before the answer (SQLite autocommit; WAL, synchronous=NORMAL, the same durability settings as Nearcast).
+// better-sqlite3, doing the same work as Nearcast: X-Twilio-Signature checked with twilio's own validateRequest over
+// PUBLIC_URL + path + query (403 when wrong), then the delivery named by ?delivery= in the URL moved forward only (a
+// late `sent` never overwrites `delivered`) when its sid matches, with ONE UPDATE on the same schema (Nearcast's own
+// migrations, so the same indexes move), committed before the answer (WAL, synchronous=NORMAL, as Nearcast).
 //   node server.mjs <port> <database file> <auth token> <public url>
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import formbody from "@fastify/formbody";
 import Database from "better-sqlite3";
 import Fastify from "fastify";
@@ -12,16 +15,18 @@ const port = Number(process.argv[2] ?? 0);
 const file = process.argv[3] ?? "baseline.db";
 const authToken = process.argv[4] ?? "";
 const publicUrl = (process.argv[5] ?? "").replace(/\/+$/, "");
+const migrations = join(import.meta.dirname, "..", "..", "migrations");
 
 const db = new Database(file);
 db.pragma("journal_mode = WAL");
 db.pragma("synchronous = NORMAL");
 db.pragma("busy_timeout = 5000");
-db.exec(`
-  CREATE TABLE IF NOT EXISTS deliveries (id INTEGER PRIMARY KEY, provider_id TEXT, status TEXT NOT NULL,
-    provider_status TEXT, error_code INTEGER, error_message TEXT, sent_at INTEGER, updated_at INTEGER);
-  CREATE UNIQUE INDEX IF NOT EXISTS deliveries_provider_id ON deliveries (provider_id);
-`);
+db.pragma("foreign_keys = ON");
+for (const name of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) {
+  for (const statement of readFileSync(join(migrations, name), "utf8").split("--> statement-breakpoint")) {
+    if (statement.trim()) db.exec(statement);
+  }
+}
 
 const STATUS = { queued: "Sent", accepted: "Sent", scheduled: "Sent", sending: "Sent", sent: "Sent", delivered: "Delivered", read: "Delivered", undelivered: "Failed", failed: "Failed", canceled: "Failed" };
 const RANK = "CASE status WHEN 'Sent' THEN 1 WHEN 'Delivered' THEN 2 WHEN 'Failed' THEN 2 ELSE 0 END";
@@ -29,7 +34,7 @@ const NEW_RANK = "CASE @status WHEN 'Sent' THEN 1 WHEN 'Delivered' THEN 2 WHEN '
 const advance = db.prepare(
   `UPDATE deliveries SET status = @status, provider_status = @raw, error_code = COALESCE(@code, error_code),
      error_message = COALESCE(@message, error_message), sent_at = COALESCE(sent_at, @now), updated_at = @now
-   WHERE provider_id = @sid AND ${RANK} < ${NEW_RANK}`,
+   WHERE id = @id AND provider_id = @sid AND ${RANK} < ${NEW_RANK}`,
 );
 
 const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
@@ -46,7 +51,8 @@ app.post("/api/webhooks/twilio/status", (req, reply) => {
   const status = STATUS[raw];
   if (status) {
     const code = /^\d{1,9}$/.test(String(params.ErrorCode ?? "")) ? Number(params.ErrorCode) : null;
-    advance.run({ sid, status, raw, code, message: params.ErrorMessage || null, now: Date.now() });
+    const id = Number(/[?&]delivery=([1-9]\d{0,15})(&|$)/.exec(req.url)?.[1] ?? 0);
+    advance.run({ id, sid, status, raw, code, message: params.ErrorMessage || null, now: Date.now() });
   }
   return reply.code(200).send();
 });
