@@ -559,6 +559,18 @@ describe("broadcast history", () => {
     expect(view.queryByRole("button", { name: "Retry failed" })).toBeNull();
   });
 
+  test("Retry failed with nothing retryable: an info 'Nothing to retry' with the server's reason, never 'Retry Started'", async () => {
+    replies[`GET ${HISTORY}`] = { body: [broadcast({ id: 6, delivered: 40, failed: 8 })] };
+    replies[`POST ${RETRY}`] = { body: { message: "No failed messages can be retried.", requeued: 0 } };
+    const view = await renderPage();
+    const before = calledPaths(`GET ${HISTORY}`).length;
+    fireEvent.click(view.getByRole("button", { name: "Retry failed" }));
+    await settle();
+    expect(toastList()).toEqual([["info", "Nothing to retry", "No failed messages can be retried."]]);
+    expect(calledPaths(`GET ${HISTORY}`).length).toBe(before + 1);
+    expect(view.getByRole("button", { name: "Retry failed" })).toBeTruthy();
+  });
+
   test("a failed retry shows the server's reason", async () => {
     replies[`GET ${HISTORY}`] = { body: [broadcast({ id: 6, delivered: 40, failed: 8 })] };
     replies[`POST ${RETRY}`] = { status: 409, body: { error: "Those numbers opted out; they cannot be retried.", code: "conflict" } };
