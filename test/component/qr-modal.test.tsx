@@ -128,6 +128,16 @@ describe("QrModal", () => {
     expect(img.getAttribute("src")).toBe("/api/business/GetQRCodeImage?id=7&attempt=1");
   });
 
+  test("an inactive business: says so, asks for no QR image and offers no 'Try again'", () => {
+    const view = renderModal({ ...BUSINESS, isActive: false });
+    expect(view.getByRole("status").textContent).toBe(
+      "This business is inactive, so it has no QR code. Make it active to let customers subscribe.",
+    );
+    expect(view.queryByAltText("QR code to subscribe to Sunrise Bakery")).toBeNull();
+    expect(view.queryByRole("button", { name: "Try again" })).toBeNull();
+    expect(view.queryByText(FAILED)).toBeNull();
+  });
+
   test("Escape, the close button and the backdrop close it", () => {
     let closed = 0;
     const view = renderModal(BUSINESS, () => void (closed += 1));

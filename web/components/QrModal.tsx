@@ -9,6 +9,7 @@ import { Dialog } from "./Dialog.tsx";
 import "../styles/qr.css";
 
 export const QR_IMAGE_ERROR = "Failed to load QR code image. Please try again.";
+export const QR_INACTIVE = "This business is inactive, so it has no QR code. Make it active to let customers subscribe.";
 const COPIED_FOR_MS = 2000;
 
 /** The QR PNG of a business; `attempt` busts the browser cache after a failure. */
@@ -108,8 +109,13 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
         </div>
       </div>
 
-      <div className={`qr-frame${status === "error" ? " is-error" : ""}`}>
-        {status === "error" ? (
+      <div className={`qr-frame${status === "error" || !business.isActive ? " is-error" : ""}`}>
+        {!business.isActive ? (
+          // The server answers 404 for an inactive business's QR image: asking for it (and "Try again") cannot help.
+          <p className="qr-error" role="status">
+            {QR_INACTIVE}
+          </p>
+        ) : status === "error" ? (
           <div className="qr-error" role="alert">
             <p>{QR_IMAGE_ERROR}</p>
             <button type="button" className="btn btn-secondary btn-sm" onClick={retry}>
