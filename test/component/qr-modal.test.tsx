@@ -118,6 +118,21 @@ describe("QrModal", () => {
     expect(view.getByRole("button", { name: "Copy" })).toBeTruthy();
   });
 
+  test("'Open subscribe page' under the QR for everyone, logged in or not; none for an inactive business", () => {
+    const link = () => view.getByRole("link", { name: "Open subscribe page" }).getAttribute("href");
+    let view = renderModal();
+    expect(link()).toBe("/subscribe?id=7&src=list");
+    cleanup();
+    token.value = "tok";
+    view = renderModal();
+    expect(link()).toBe("/subscribe?id=7&src=list");
+    expect(view.getByLabelText("Subscription link")).toBeTruthy();
+    expect(view.getByRole("button", { name: "Copy" })).toBeTruthy();
+    cleanup();
+    view = renderModal({ ...BUSINESS, isActive: false });
+    expect(view.queryByRole("link", { name: "Open subscribe page" })).toBeNull();
+  });
+
   test("an image that fails to load shows the failure text, and can be retried", () => {
     const view = renderModal();
     fireEvent.error(view.getByAltText("QR code to subscribe to Sunrise Bakery"));

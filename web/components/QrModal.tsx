@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useId, useRef, useState } from "react";
+import { Link } from "wouter";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
 import { initials, subscribeLink } from "../../src/schemas/poster-text.ts";
@@ -142,6 +143,13 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
       <p id={messageId} className="qr-message">
         {message}
       </p>
+
+      {/* A visitor on a phone cannot scan the code on their own screen: the page it opens, one tap away. */}
+      {business.isActive && (
+        <Link href={`${paths.subscribe(business.id)}&src=list`} className="btn btn-secondary btn-block qr-open">
+          Open subscribe page
+        </Link>
+      )}
 
       {loggedIn && (
         <div className="qr-owner">
