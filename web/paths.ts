@@ -73,4 +73,22 @@ export const paths = {
   subscribe: (id: number) => subscribeLink("", id),
 } as const;
 
+/** The query parameter of /login naming the page to return to after logging in. */
+const NEXT_PARAM = "next";
+
+/** /login, remembering `from` (path and query) as the page to return to. */
+export function loginReturningTo(from: string): string {
+  return from && from !== routes.home.path ? `${routes.login.path}?${NEXT_PARAM}=${encodeURIComponent(from).replaceAll("%2F", "/")}` : routes.login.path;
+}
+
+/**
+ * Where login goes next, read from /login's query: only a path on this site ("/customers?x=1"), never another site
+ * ("//evil.com", "/\\evil.com", "https://evil.com", or one hidden behind a tab the URL parser drops); else home.
+ */
+export function afterLoginPath(search: string): string {
+  const next = new URLSearchParams(search).get(NEXT_PARAM);
+  if (!next || !next.startsWith("/") || next.startsWith("//") || /[\\\s]/.test(next)) return routes.home.path;
+  return next;
+}
+
 export const CONTACT_EMAIL = "hello@nearcast.app";

@@ -49,6 +49,6 @@ test("the title follows the screen shown", async () => {
 test("a guarded page without login ends on the login page's title", async () => {
   const location = renderRoutes("/customers");
   await act(async () => {});
-  expect(location.history?.at(-1)).toBe("/login");
+  expect(location.history?.at(-1)).toBe("/login?next=/customers");
   expect(document.title).toBe("Login · Nearcast");
 });

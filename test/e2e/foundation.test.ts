@@ -84,9 +84,15 @@ for (const [device, viewport] of [
       // Logout revoked the token on the server too.
       const me = await fetch(`${server.url}/api/auth/GetCurrentUser`, { headers: { authorization: `Bearer ${token}` } });
       expect(me.status).toBe(401);
-      // Guarded routes now send the visitor to /login.
+      // Guarded routes now send the visitor to /login, which returns to the page asked for.
       await page.goto(`${server.url}/my-business`);
-      await page.waitForURL(`${server.url}/login`);
+      await page.waitForURL(`${server.url}/login?next=/my-business`);
+      expect(await page.title()).toBe("Login · Nearcast");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password", { exact: true }).fill("flour-and-water");
+      await page.getByRole("button", { name: "Login", exact: true }).click();
+      await page.waitForURL(`${server.url}/my-business`);
+      expect(await page.title()).toBe("My Business · Nearcast");
     } finally {
       await browser.close();
     }
