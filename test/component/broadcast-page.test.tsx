@@ -44,7 +44,8 @@ beforeEach(() => {
   logged = [];
   toasts.value = [];
   Object.assign(replies, {
-    [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true } },
+    // The full view, which only the business's owner (or an admin) gets: it carries ownerId.
+    [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     [`GET ${COUNT}`]: { body: { total: 48, sms: 31, whatsapp: 17 } },
     [`GET ${HISTORY}`]: { body: [] },
   });
@@ -130,12 +131,33 @@ describe("the screen", () => {
     expect(view.at()).toBe("/my-business");
   });
 
-  test("business load failure: toast 'Failed to load business information.', help says 'this business'", async () => {
+  test("business load failure: toast and alert 'Failed to load business information.', help says 'this business', nothing can be sent", async () => {
     replies[`GET ${BUSINESS}`] = { status: 404, body: { error: "Business not found.", code: "not_found" } };
     const view = await renderPage();
     expect(toastList()).toEqual([["error", "Error", "Failed to load business information."]]);
+    expect(view.getByRole("alert").textContent).toBe("Failed to load business information.");
     expect(view.getByText("This message will be sent to all customers subscribed to this business.")).toBeTruthy();
     expect(view.text("preview-footer")).toContain("From: Your business");
+    expect(view.sendButton().disabled).toBe(true);
+    expect(view.textarea().disabled).toBe(true);
+    expect(view.getByRole("button", { name: /Choose image/ }).hasAttribute("disabled")).toBe(true);
+    fireEvent.submit(view.sendButton().form!);
+    await settle();
+    expect(calledPaths(`POST ${PUBLISH}`)).toEqual([]);
+    expect(view.queryByText("Broadcast History")).toBeNull();
+    expect(view.getByRole("link", { name: "Cancel" }).getAttribute("href")).toBe("/my-business");
+  });
+
+  test("another owner's business (the public view, without ownerId): the same load error, nothing can be sent", async () => {
+    replies[`GET ${BUSINESS}`] = { body: { id: 7, name: "Someone Else's Bakery", isActive: true } };
+    const view = await renderPage();
+    expect(toastList()).toEqual([["error", "Error", "Failed to load business information."]]);
+    expect(view.getByRole("alert").textContent).toBe("Failed to load business information.");
+    expect(view.getByTestId("business-name").textContent).not.toContain("Someone Else's Bakery");
+    expect(view.sendButton().disabled).toBe(true);
+    fireEvent.submit(view.sendButton().form!);
+    await settle();
+    expect(calledPaths(`POST ${PUBLISH}`)).toEqual([]);
   });
 
   test("a failed subscriber count hides the recipients line (logged only)", async () => {
