@@ -40,6 +40,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const [submitted, setSubmitted] = useState(false);
   const [image, setImage] = useState<ChosenImage | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
   const [sending, setSending] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
@@ -95,13 +96,23 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const busy = sending || leaving;
   const locked = sending || loadFailed;
 
-  function chooseImage(file: File) {
-    const error = checkBroadcastImage(file);
+  // The check reads the file: only the latest pick counts, and none once the image is removed or the screen is left.
+  const pick = useRef(0);
+  useEffect(() => () => void pick.current++, []);
+
+  async function chooseImage(file: File) {
+    const n = ++pick.current;
+    setChecking(true);
+    const error = await checkBroadcastImage(file);
+    if (n !== pick.current) return;
+    setChecking(false);
     setImageError(error);
     setImage(error ? null : { file, url: URL.createObjectURL(file) });
   }
 
   function removeImage() {
+    pick.current++;
+    setChecking(false);
     setImage(null);
     setImageError(null);
   }
@@ -179,7 +190,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
             onChange={setText}
           />
 
-          <ImageField image={image} error={imageError} disabled={busy || loadFailed} onChoose={chooseImage} onRemove={removeImage} />
+          <ImageField image={image} error={imageError} checking={checking} disabled={busy || loadFailed} onChoose={chooseImage} onRemove={removeImage} />
 
           <RecipientsLine counts={counts} segments={count.segments} hasImage={!!image} />
 
