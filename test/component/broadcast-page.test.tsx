@@ -94,6 +94,7 @@ async function renderPage(id = "7") {
   const choose = async (file: File) => {
     fireEvent.change(fileInput(), { target: { files: [file] } });
     expect(chooseButton().getAttribute("aria-busy")).toBe("true");
+    expect(sendButton().disabled).toBe(true); // sending now would leave the image out
     await waitFor(() => expect(chooseButton().getAttribute("aria-busy")).toBe("false"));
   };
   const text = (testId: string) => view.queryByTestId(testId)?.textContent ?? null;

@@ -119,7 +119,8 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (busy || loadFailed) return;
+    // While a picked image is still being checked, sending would leave it out.
+    if (busy || loadFailed || checking) return;
     setSubmitted(true);
     if (!message) {
       textarea.current?.focus();
@@ -198,7 +199,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
             <Link href={BACK_PATH} className="btn btn-secondary">
               Cancel
             </Link>
-            <SubmitButton className="bc-send" busy={sending} disabled={leaving || loadFailed} label="Send Broadcast" busyLabel="Sending..." icon={<SendIcon />} />
+            <SubmitButton className="bc-send" busy={sending} disabled={leaving || loadFailed || checking} label="Send Broadcast" busyLabel="Sending..." icon={<SendIcon />} />
           </div>
         </form>
 
