@@ -51,6 +51,14 @@ for (const [device, viewport] of [
       const openMenu = async () => {
         if (device === "phone") await page.getByRole("button", { name: "Open menu" }).click();
       };
+      if (device === "phone") {
+        // Escape closes the phone menu and gives focus back to its button.
+        await openMenu();
+        await page.keyboard.press("Escape");
+        const toggle = page.getByRole("button", { name: "Open menu" });
+        expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+        expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+      }
       await openMenu();
       const nav = page.getByRole("navigation", { name: "Main" });
       if (device === "desktop") {
