@@ -4,6 +4,7 @@ import { Footer } from "./components/Footer.tsx";
 import { RequireAdmin, RequireAuth } from "./components/Guards.tsx";
 import { NavBar } from "./components/NavBar.tsx";
 import { Toasts } from "./components/Toasts.tsx";
+import { usePageTitle } from "./components/usePageTitle.ts";
 import { AboutPage } from "./pages/About.tsx";
 import { BroadcastPage } from "./pages/Broadcast.tsx";
 import { BusinessTypeFormPage } from "./pages/business-types/BusinessTypeForm.tsx";
@@ -23,7 +24,7 @@ import { RegisterPage } from "./pages/Register.tsx";
 import { ResetPasswordPage } from "./pages/ResetPassword.tsx";
 import { SubscribePage } from "./pages/Subscribe.tsx";
 import { TermsPage } from "./pages/Terms.tsx";
-import { type Access, type RouteName, routes } from "./paths.ts";
+import { type Access, pageTitle, type RouteName, routes } from "./paths.ts";
 
 /** The screen of every route in paths.ts: a route added there without a screen here does not compile. */
 const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
@@ -66,19 +67,29 @@ function ScrollToTop() {
   return null;
 }
 
+/** One route's screen behind its guard, with the page's own title. */
+function RouteScreen({ name, id }: { name: RouteName; id?: string }) {
+  usePageTitle(pageTitle(name));
+  const Screen = screens[name];
+  const Guard = guards[routes[name].access];
+  return Guard ? (
+    <Guard>
+      <Screen id={id} />
+    </Guard>
+  ) : (
+    <Screen id={id} />
+  );
+}
+
 /** One route per entry of paths.ts, behind its guard; any other path goes home (spec section 2). */
 export function Routes() {
   return (
     <Switch>
-      {(Object.keys(routes) as RouteName[]).map((name) => {
-        const Screen = screens[name];
-        const Guard = guards[routes[name].access];
-        return (
-          <Route key={name} path={routes[name].path}>
-            {(params: { id?: string }) => (Guard ? <Guard><Screen id={params.id} /></Guard> : <Screen id={params.id} />)}
-          </Route>
-        );
-      })}
+      {(Object.keys(routes) as RouteName[]).map((name) => (
+        <Route key={name} path={routes[name].path}>
+          {(params: { id?: string }) => <RouteScreen name={name} id={params.id} />}
+        </Route>
+      ))}
       <Route>
         <Redirect to={routes.home.path} replace />
       </Route>

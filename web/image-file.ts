@@ -16,24 +16,12 @@ export interface ImageFileMessages {
   tooLarge: string;
 }
 
-/** The declared types (and their common aliases) of the accepted formats. */
-const DECLARED_TYPES = new Set(["image/jpeg", "image/jpg", "image/pjpeg", "image/png", "image/gif", "image/bmp", "image/x-bmp", "image/x-ms-bmp"]);
-const IMAGE_EXTENSION = /\.(jpe?g|png|gif|bmp)$/i;
 const SNIFFED_TYPES = new Set<string>(Object.values(IMAGE_TYPES).map((t) => t.contentType));
 
 function verdict(typeOk: boolean, size: number, messages: ImageFileMessages): string | null {
   if (!typeOk || size === 0) return messages.invalid;
   if (size > MAX_IMAGE_BYTES) return messages.tooLarge;
   return null;
-}
-
-/**
- * Why `file` cannot be uploaded, or null, judged by its declared type (any common alias); a file without one (some
- * systems) is judged by its name. Synchronous: nothing is read.
- */
-export function checkImageByType(file: { name: string; type: string; size: number }, messages: ImageFileMessages): string | null {
-  const type = file.type.toLowerCase();
-  return verdict(type ? DECLARED_TYPES.has(type) : IMAGE_EXTENSION.test(file.name), file.size, messages);
 }
 
 async function headOf(file: Blob): Promise<Uint8Array | null> {

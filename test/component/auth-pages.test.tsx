@@ -15,6 +15,7 @@ import {
   RESET_INVALID,
   RESET_MISSING_TOKEN,
 } from "../../web/api/error-messages.ts";
+import { RequireAdmin, RequireAuth } from "../../web/components/Guards.tsx";
 import { Toasts } from "../../web/components/Toasts.tsx";
 import { FORGOT_REDIRECT_MS, ForgotPasswordPage } from "../../web/pages/ForgotPassword.tsx";
 import { LoginPage } from "../../web/pages/Login.tsx";
@@ -168,6 +169,54 @@ describe("Login", () => {
     expect(view.at()).toBe("/");
     expect(view.getByText("Home screen")).toBeTruthy();
   });
+
+  async function logInAt(path: string) {
+    api.fallback = { status: 200, body: { token: "tok-123", user: USER } };
+    const view = renderAt(path);
+    type(view, "Email", "ana@shop.com");
+    type(view, "Password", "secret1");
+    submit(view);
+    await waitForToast(view, "Login Successful: Welcome back! You have been logged in successfully.");
+    return view;
+  }
+
+  test("a guarded page sends the user to /login?next=<that page>, and login returns there", async () => {
+    const view = renderScreens("/customers/edit/4?from=list", {
+      "/customers/edit/:id": (
+        <RequireAuth>
+          <p>Edit customer screen</p>
+        </RequireAuth>
+      ),
+      "/login": LoginPage,
+    });
+    expect(view.at()).toBe("/login?next=/customers/edit/4%3Ffrom%3Dlist");
+    type(view, "Email", "ana@shop.com");
+    type(view, "Password", "secret1");
+    api.fallback = { status: 200, body: { token: "tok-123", user: USER } };
+    submit(view);
+    await waitFor(() => view.getByText("Edit customer screen"));
+    expect(view.at()).toBe("/customers/edit/4?from=list");
+  });
+
+  test("the admin guard carries the page too", () => {
+    const view = renderScreens("/business-types", {
+      "/business-types": (
+        <RequireAdmin>
+          <p>Types</p>
+        </RequireAdmin>
+      ),
+      "/login": <p>Login screen</p>,
+    });
+    expect(view.at()).toBe("/login?next=/business-types");
+  });
+
+  for (const next of ["//evil.com", "https://evil.com", "/%5Cevil.com", "/%09/evil.com", "evil", ""]) {
+    test(`?next=${next} is not followed: login goes home`, async () => {
+      const view = await logInAt(`/login?next=${next}`);
+      expect(view.at()).toBe("/");
+      expect(view.getByText("Home screen")).toBeTruthy();
+    });
+  }
 
   const cases: [string, Reply, string][] = [
     ["401", { status: 401, body: { error: "Some other server text", code: "unauthorized" } }, LOGIN_BAD_CREDENTIALS],

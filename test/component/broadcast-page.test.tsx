@@ -1,11 +1,12 @@
 // The broadcast screen on happy-dom, with fetch and object URLs mocked at the globals.
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-page.test.tsx
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
-import { act, cleanup, fireEvent } from "@testing-library/react";
+import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
 import { HISTORY_POLL_MS, MAX_IDLE_REPORT_POLLS } from "../../web/components/broadcast/BroadcastHistory.tsx";
 import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
+import { DISGUISED, GIF, PNG, REAL_IMAGES } from "../helpers/images.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { renderAt as renderScreens } from "./render-at.tsx";
 
@@ -44,7 +45,8 @@ beforeEach(() => {
   logged = [];
   toasts.value = [];
   Object.assign(replies, {
-    [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true } },
+    // The full view, which only the business's owner (or an admin) gets: it carries ownerId.
+    [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     [`GET ${COUNT}`]: { body: { total: 48, sms: 31, whatsapp: 17 } },
     [`GET ${HISTORY}`]: { body: [] },
   });
@@ -87,7 +89,14 @@ async function renderPage(id = "7") {
   const sendButton = () => view.container.querySelector<HTMLButtonElement>("button[type=submit]")!;
   const fileInput = () => view.container.querySelector<HTMLInputElement>("input[type=file]")!;
   const type = (value: string) => fireEvent.change(textarea(), { target: { value } });
-  const choose = (file: File) => fireEvent.change(fileInput(), { target: { files: [file] } });
+  // The picker reads the file's first bytes before it decides (its button is busy meanwhile): wait for that.
+  const chooseButton = () => view.container.querySelector<HTMLButtonElement>(".bc-image-choose")!;
+  const choose = async (file: File) => {
+    fireEvent.change(fileInput(), { target: { files: [file] } });
+    expect(chooseButton().getAttribute("aria-busy")).toBe("true");
+    expect(sendButton().disabled).toBe(true); // sending now would leave the image out
+    await waitFor(() => expect(chooseButton().getAttribute("aria-busy")).toBe("false"));
+  };
   const text = (testId: string) => view.queryByTestId(testId)?.textContent ?? null;
   return { ...view, textarea, sendButton, fileInput, type, choose, text };
 }
@@ -95,8 +104,8 @@ async function renderPage(id = "7") {
 const toastList = () => toasts.value.map((t) => [t.type, t.title, t.message]);
 const calledPaths = (key: string) => calls.filter((c) => `${c.method} ${c.url.split("?")[0]}` === key);
 
-function image(name = "promo.png", type = "image/png", size?: number): File {
-  const file = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], name, { type });
+function image(name = "promo.png", type = "image/png", size?: number, bytes: Uint8Array = PNG): File {
+  const file = new File([new Uint8Array(bytes)], name, { type });
   if (size !== undefined) Object.defineProperty(file, "size", { value: size });
   return file;
 }
@@ -130,12 +139,33 @@ describe("the screen", () => {
     expect(view.at()).toBe("/my-business");
   });
 
-  test("business load failure: toast 'Failed to load business information.', help says 'this business'", async () => {
+  test("business load failure: toast and alert 'Failed to load business information.', help says 'this business', nothing can be sent", async () => {
     replies[`GET ${BUSINESS}`] = { status: 404, body: { error: "Business not found.", code: "not_found" } };
     const view = await renderPage();
     expect(toastList()).toEqual([["error", "Error", "Failed to load business information."]]);
+    expect(view.getByRole("alert").textContent).toBe("Failed to load business information.");
     expect(view.getByText("This message will be sent to all customers subscribed to this business.")).toBeTruthy();
     expect(view.text("preview-footer")).toContain("From: Your business");
+    expect(view.sendButton().disabled).toBe(true);
+    expect(view.textarea().disabled).toBe(true);
+    expect(view.getByRole("button", { name: /Choose image/ }).hasAttribute("disabled")).toBe(true);
+    fireEvent.submit(view.sendButton().form!);
+    await settle();
+    expect(calledPaths(`POST ${PUBLISH}`)).toEqual([]);
+    expect(view.queryByText("Broadcast History")).toBeNull();
+    expect(view.getByRole("link", { name: "Cancel" }).getAttribute("href")).toBe("/my-business");
+  });
+
+  test("another owner's business (the public view, without ownerId): the same load error, nothing can be sent", async () => {
+    replies[`GET ${BUSINESS}`] = { body: { id: 7, name: "Someone Else's Bakery", isActive: true } };
+    const view = await renderPage();
+    expect(toastList()).toEqual([["error", "Error", "Failed to load business information."]]);
+    expect(view.getByRole("alert").textContent).toBe("Failed to load business information.");
+    expect(view.getByTestId("business-name").textContent).not.toContain("Someone Else's Bakery");
+    expect(view.sendButton().disabled).toBe(true);
+    fireEvent.submit(view.sendButton().form!);
+    await settle();
+    expect(calledPaths(`POST ${PUBLISH}`)).toEqual([]);
   });
 
   test("a failed subscriber count hides the recipients line (logged only)", async () => {
@@ -213,7 +243,7 @@ describe("live counter, recipients and preview", () => {
   test("with an image, SMS go out as MMS", async () => {
     const view = await renderPage();
     view.type("hello");
-    view.choose(image());
+    await view.choose(image());
     expect(view.text("recipients")).toBe("Will send to 48 subscribers (31 SMS, 17 WhatsApp) · 31 MMS: the image turns each SMS into an MMS");
   });
 });
@@ -240,41 +270,67 @@ describe("validation", () => {
 describe("image picker", () => {
   test("a file that is not an image: 'Invalid file type. Only image files are allowed.'", async () => {
     const view = await renderPage();
-    view.choose(new File(["hello"], "notes.txt", { type: "text/plain" }));
+    await view.choose(new File(["hello"], "notes.txt", { type: "text/plain" }));
     expect(view.getByRole("alert").textContent).toBe("Invalid file type. Only image files are allowed.");
     expect(created).toEqual([]);
-    view.choose(new File(["x"], "photo.webp", { type: "image/webp" }));
+    await view.choose(new File(["x"], "photo.webp", { type: "image/webp" }));
     expect(view.getByRole("alert").textContent).toBe("Invalid file type. Only image files are allowed.");
   });
 
   test("more than 5242880 bytes: 'File size cannot exceed 5MB.'; exactly 5242880 is fine", async () => {
     const view = await renderPage();
-    view.choose(image("big.jpg", "image/jpeg", 5_242_881));
+    await view.choose(image("big.jpg", "image/jpeg", 5_242_881));
     expect(view.getByRole("alert").textContent).toBe("File size cannot exceed 5MB.");
     expect(created).toEqual([]);
-    view.choose(image("edge.jpg", "image/jpeg", 5_242_880));
+    await view.choose(image("edge.jpg", "image/jpeg", 5_242_880));
     expect(view.queryByRole("alert")).toBeNull();
     expect(created.length).toBe(1);
   });
 
-  test("all accepted types, and a file without a declared type judged by its name", async () => {
+  test("a text file named .png (even declared image/png) is refused by its content, as is every disguised file", async () => {
     const view = await renderPage();
-    for (const [name, type] of [
-      ["a.jpg", "image/jpeg"],
-      ["b.png", "image/png"],
-      ["c.gif", "image/gif"],
-      ["d.bmp", "image/bmp"],
-      ["e.BMP", ""],
-    ] as const) {
-      view.choose(image(name, type));
+    await view.choose(new File(["just some notes, not a picture"], "photo.png", { type: "image/png" }));
+    expect(view.getByRole("alert").textContent).toBe("Invalid file type. Only image files are allowed.");
+    expect(view.queryByText(/Image selected:/)).toBeNull();
+    for (const fake of DISGUISED) {
+      await view.choose(new File([new Uint8Array(fake.bytes)], fake.filename, { type: fake.type }));
+      expect(view.getByRole("alert").textContent).toBe("Invalid file type. Only image files are allowed.");
+    }
+    expect(created).toEqual([]);
+    await view.choose(image("no-extension", "", undefined, GIF));
+    expect(view.queryByRole("alert")).toBeNull();
+    expect(created.length).toBe(1);
+  });
+
+  test("only the latest pick counts, and a pick removed while it is checked is not shown", async () => {
+    const view = await renderPage();
+    fireEvent.change(view.fileInput(), { target: { files: [image("first.png")] } });
+    await view.choose(new File(["text"], "second.png", { type: "image/png" }));
+    expect(view.getByRole("alert").textContent).toBe("Invalid file type. Only image files are allowed.");
+    expect(created).toEqual([]);
+    await view.choose(image("kept.png"));
+    fireEvent.change(view.fileInput(), { target: { files: [image("late.png")] } });
+    fireEvent.click(view.getByRole("button", { name: "Remove" }));
+    await waitFor(() => expect(view.queryByText(/Image selected:/)).toBeNull());
+    await settle();
+    expect(view.queryByText(/Image selected:/)).toBeNull();
+    expect(created.length).toBe(1);
+  });
+
+  test("all accepted types, and a file without a declared type judged by its content", async () => {
+    const view = await renderPage();
+    for (const real of REAL_IMAGES) {
+      await view.choose(image(`photo.${real.ext}`, real.contentType, undefined, real.bytes));
       expect(view.queryByRole("alert")).toBeNull();
     }
+    await view.choose(image("e.BMP", "", undefined, REAL_IMAGES[3].bytes));
+    expect(view.queryByRole("alert")).toBeNull();
     expect(created.length).toBe(5);
   });
 
   test("choosing shows a confirmation line and a thumbnail (max 200px) and the image in the preview", async () => {
     const view = await renderPage();
-    view.choose(image("promo.png"));
+    await view.choose(image("promo.png"));
     expect(view.getByText(/Image selected:/).textContent).toContain("Image selected: promo.png");
     const thumb = view.getByAltText("Preview of promo.png") as HTMLImageElement;
     expect(thumb.getAttribute("src")).toBe(created[0]!);
@@ -286,13 +342,13 @@ describe("image picker", () => {
 
   test("the preview URL is revoked when replaced, when removed and when the screen is left", async () => {
     const view = await renderPage();
-    view.choose(image("one.png"));
-    view.choose(image("two.png"));
+    await view.choose(image("one.png"));
+    await view.choose(image("two.png"));
     expect(revoked).toEqual([created[0]!]);
     fireEvent.click(view.getByRole("button", { name: "Remove" }));
     expect(revoked).toEqual([created[0]!, created[1]!]);
     expect(view.queryByText(/Image selected:/)).toBeNull();
-    view.choose(image("three.png"));
+    await view.choose(image("three.png"));
     expect(revoked.length).toBe(2);
     view.unmount();
     expect(revoked).toEqual([created[0]!, created[1]!, created[2]!]);
@@ -300,8 +356,8 @@ describe("image picker", () => {
 
   test("an invalid choice drops the previous image (and its URL)", async () => {
     const view = await renderPage();
-    view.choose(image("one.png"));
-    view.choose(new File(["x"], "x.pdf", { type: "application/pdf" }));
+    await view.choose(image("one.png"));
+    await view.choose(new File(["x"], "x.pdf", { type: "application/pdf" }));
     expect(revoked).toEqual([created[0]!]);
     expect(view.queryByText(/Image selected:/)).toBeNull();
   });
@@ -332,7 +388,7 @@ describe("sending", () => {
     const view = await renderPage();
     view.type("With a picture");
     const file = image("promo.png");
-    view.choose(file);
+    await view.choose(file);
     fireEvent.click(view.sendButton());
     await settle();
     const form = calledPaths(`POST ${PUBLISH}`)[0]!.body as FormData;
@@ -367,7 +423,7 @@ describe("sending", () => {
     replies[`POST ${PUBLISH}`] = { body: { message: "Broadcast queued for 48 subscribers.", broadcastId: 9, recipients: 48 } };
     const view = await renderPage();
     view.type("Fresh croissants!");
-    view.choose(image("promo.png"));
+    await view.choose(image("promo.png"));
     const historyCalls = calledPaths(`GET ${HISTORY}`).length;
     jest.useFakeTimers();
     fireEvent.click(view.sendButton());
@@ -557,6 +613,18 @@ describe("broadcast history", () => {
     expect(calledPaths(`GET ${HISTORY}`).length).toBe(before + 1);
     expect(view.getByTestId("broadcast-6").textContent).toContain("Sending");
     expect(view.queryByRole("button", { name: "Retry failed" })).toBeNull();
+  });
+
+  test("Retry failed with nothing retryable: an info 'Nothing to retry' with the server's reason, never 'Retry Started'", async () => {
+    replies[`GET ${HISTORY}`] = { body: [broadcast({ id: 6, delivered: 40, failed: 8 })] };
+    replies[`POST ${RETRY}`] = { body: { message: "No failed messages can be retried.", requeued: 0 } };
+    const view = await renderPage();
+    const before = calledPaths(`GET ${HISTORY}`).length;
+    fireEvent.click(view.getByRole("button", { name: "Retry failed" }));
+    await settle();
+    expect(toastList()).toEqual([["info", "Nothing to retry", "No failed messages can be retried."]]);
+    expect(calledPaths(`GET ${HISTORY}`).length).toBe(before + 1);
+    expect(view.getByRole("button", { name: "Retry failed" })).toBeTruthy();
   });
 
   test("a failed retry shows the server's reason", async () => {

@@ -118,6 +118,21 @@ describe("QrModal", () => {
     expect(view.getByRole("button", { name: "Copy" })).toBeTruthy();
   });
 
+  test("'Open subscribe page' under the QR for everyone, logged in or not; none for an inactive business", () => {
+    const link = () => view.getByRole("link", { name: "Open subscribe page" }).getAttribute("href");
+    let view = renderModal();
+    expect(link()).toBe("/subscribe?id=7&src=list");
+    cleanup();
+    token.value = "tok";
+    view = renderModal();
+    expect(link()).toBe("/subscribe?id=7&src=list");
+    expect(view.getByLabelText("Subscription link")).toBeTruthy();
+    expect(view.getByRole("button", { name: "Copy" })).toBeTruthy();
+    cleanup();
+    view = renderModal({ ...BUSINESS, isActive: false });
+    expect(view.queryByRole("link", { name: "Open subscribe page" })).toBeNull();
+  });
+
   test("an image that fails to load shows the failure text, and can be retried", () => {
     const view = renderModal();
     fireEvent.error(view.getByAltText("QR code to subscribe to Sunrise Bakery"));
@@ -126,6 +141,16 @@ describe("QrModal", () => {
     expect(view.queryByText(FAILED)).toBeNull();
     const img = view.getByAltText("QR code to subscribe to Sunrise Bakery");
     expect(img.getAttribute("src")).toBe("/api/business/GetQRCodeImage?id=7&attempt=1");
+  });
+
+  test("an inactive business: says so, asks for no QR image and offers no 'Try again'", () => {
+    const view = renderModal({ ...BUSINESS, isActive: false });
+    expect(view.getByRole("status").textContent).toBe(
+      "This business is inactive, so it has no QR code. Make it active to let customers subscribe.",
+    );
+    expect(view.queryByAltText("QR code to subscribe to Sunrise Bakery")).toBeNull();
+    expect(view.queryByRole("button", { name: "Try again" })).toBeNull();
+    expect(view.queryByText(FAILED)).toBeNull();
   });
 
   test("Escape, the close button and the backdrop close it", () => {

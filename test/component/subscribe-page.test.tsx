@@ -84,6 +84,28 @@ describe("subscribe page", () => {
     expect(calls.find((c) => c.method === "POST")?.body).toEqual({ businessId: 5, phone: "(415) 555-0134", contactPreference: "SMS", source: "list" });
   });
 
+  test("the success card is scrolled to the top (clear of the sticky header) and its heading focused", async () => {
+    routes["POST /api/subscription/Subscribe"] = { body: { message: "Thanks! Deals are on their way." } };
+    const scrolled: [Element, unknown][] = [];
+    const realScroll = Element.prototype.scrollIntoView;
+    Element.prototype.scrollIntoView = function (this: Element, arg?: unknown) {
+      scrolled.push([this, arg]);
+    } as typeof Element.prototype.scrollIntoView;
+    try {
+      const { container, findByText } = renderAt("id=5");
+      await findByText("Sunrise Bakery");
+      fireEvent.change(container.querySelector("input[name=phone]")!, { target: { value: "(415) 555-0134" } });
+      fireEvent.click(container.querySelector("input[value=SMS]")!);
+      fireEvent.submit(container.querySelector("form")!);
+      await findByText("Thanks! Deals are on their way.");
+      const card = container.querySelector(".sub-success")!;
+      expect(scrolled).toEqual([[card, { block: "start" }]]);
+      expect(document.activeElement?.textContent).toBe("You're subscribed!");
+    } finally {
+      Element.prototype.scrollIntoView = realScroll;
+    }
+  });
+
   test("too many attempts: the server's message is shown", async () => {
     routes["POST /api/subscription/Subscribe"] = {
       status: 429,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, SCREENSHOT_DIR, screenshot } from "../helpers/browser.ts";
 import { png } from "../helpers/images.ts";
 import { type RunningBinary, startBinary } from "../helpers/server.ts";
 
@@ -229,6 +229,17 @@ test("admin adds Bakery; owner adds a business with logo and sample image and op
     const visitor = await open(PHONE);
     try {
       const phone = visitor.page;
+      // From the public list, a phone cannot scan the QR on its own screen: the modal links to the subscribe page.
+      await phone.goto(`${server.url}/businesses`);
+      await phone.getByRole("button", { name: `Subscribe to ${BUSINESS.name}` }).click();
+      const qr = phone.getByRole("dialog", { name: BUSINESS.name });
+      expect(await loadedWidth(qr.getByRole("img", { name: `QR code to subscribe to ${BUSINESS.name}` }))).toBeGreaterThan(0);
+      expect(await qr.getByLabel("Subscription link").count()).toBe(0);
+      await phone.screenshot({ path: join(SCREENSHOT_DIR, "e2e3-qr-modal-phone.png") });
+      await qr.getByRole("link", { name: "Open subscribe page" }).click();
+      await phone.waitForURL(`${server.url}/subscribe?id=${id}&src=list`);
+      await phone.getByRole("heading", { level: 1, name: BUSINESS.name }).waitFor();
+      expect(await phone.title()).toBe("Subscribe · Nearcast");
       await phone.goto(`${server.url}/subscribe?id=${id}`);
       expect(await phone.evaluate(() => localStorage.getItem("token"))).toBeNull();
       await phone.getByRole("heading", { level: 1, name: BUSINESS.name }).waitFor();
@@ -242,6 +253,11 @@ test("admin adds Bakery; owner adds a business with logo and sample image and op
       await phone.getByRole("heading", { name: "You're subscribed!" }).waitFor();
       await phone.getByText(BUSINESS.successMessage).waitFor();
       expect(phone.url()).toBe(`${server.url}/subscribe?id=${id}`);
+      // Where the visitor is left (no scrolling back to the top first): the whole card is in view, below the header.
+      const headerBottom = await phone.locator(".navbar").evaluate((el) => el.getBoundingClientRect().bottom);
+      const cardTop = await phone.locator(".sub-success").evaluate((el) => el.getBoundingClientRect().top);
+      expect(cardTop).toBeGreaterThanOrEqual(headerBottom);
+      await phone.screenshot({ path: join(SCREENSHOT_DIR, "e2e3-subscribed-phone-viewport.png") });
       await shot(phone, "e2e3-subscribed-phone");
     } finally {
       await visitor.close();
@@ -261,6 +277,16 @@ test("admin adds Bakery; owner adds a business with logo and sample image and op
     await row.getByText(BUSINESS.name).waitFor();
     expect(await page.getByRole("row").count()).toBe(2); // the header and the one subscriber
     await shot(page, "e2e3-customers-desktop");
+
+    // 5. A list that fails to load says so and offers Retry (never "No customers found.").
+    await page.route("**/api/customer/GetAllCustomers", (route) => route.fulfill({ status: 500, contentType: "application/json", body: "{}" }));
+    await page.reload();
+    await page.getByText("Could not load customers.").waitFor();
+    expect(await page.getByText("No customers found.").count()).toBe(0);
+    await shot(page, "e2e3-customers-load-failed-desktop");
+    await page.unroute("**/api/customer/GetAllCustomers");
+    await page.getByRole("button", { name: "Retry" }).click();
+    await row.getByText(VISITOR_E164, { exact: true }).waitFor();
   } finally {
     await owner.close();
   }

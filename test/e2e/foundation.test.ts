@@ -51,6 +51,14 @@ for (const [device, viewport] of [
       const openMenu = async () => {
         if (device === "phone") await page.getByRole("button", { name: "Open menu" }).click();
       };
+      if (device === "phone") {
+        // Escape closes the phone menu and gives focus back to its button.
+        await openMenu();
+        await page.keyboard.press("Escape");
+        const toggle = page.getByRole("button", { name: "Open menu" });
+        expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+        expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+      }
       await openMenu();
       const nav = page.getByRole("navigation", { name: "Main" });
       if (device === "desktop") {
@@ -84,9 +92,15 @@ for (const [device, viewport] of [
       // Logout revoked the token on the server too.
       const me = await fetch(`${server.url}/api/auth/GetCurrentUser`, { headers: { authorization: `Bearer ${token}` } });
       expect(me.status).toBe(401);
-      // Guarded routes now send the visitor to /login.
+      // Guarded routes now send the visitor to /login, which returns to the page asked for.
       await page.goto(`${server.url}/my-business`);
-      await page.waitForURL(`${server.url}/login`);
+      await page.waitForURL(`${server.url}/login?next=/my-business`);
+      expect(await page.title()).toBe("Login · Nearcast");
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password", { exact: true }).fill("flour-and-water");
+      await page.getByRole("button", { name: "Login", exact: true }).click();
+      await page.waitForURL(`${server.url}/my-business`);
+      expect(await page.title()).toBe("My Business · Nearcast");
     } finally {
       await browser.close();
     }

@@ -11,6 +11,8 @@ const q = (id: number | string) => encodeURIComponent(String(id));
 export interface BusinessName {
   id: number;
   name: string;
+  /** Only in the full view, which the server gives the business's owner (or an admin): absent = not yours. */
+  ownerId?: number;
 }
 
 /** 200 answers of PublishMessageToAllCustomers: {message, broadcastId, recipients} or {warning}. */

@@ -1,12 +1,29 @@
 import type { ReactNode } from "react";
+import type { ListLoadFailure } from "./useList.ts";
 
-/** A list screen's frame: its title and subtitle, the add button beside them, then the list. */
+/** A list that could not be read says so, with a way to try again (never the empty notice over an error). */
+export function ListLoadFailed({ failure }: { failure: ListLoadFailure }) {
+  return (
+    <div className="card empty-state list-load-failed" role="alert">
+      <p>Could not load {failure.what}.</p>
+      <button type="button" className="btn btn-secondary" onClick={failure.retry}>
+        Retry
+      </button>
+    </div>
+  );
+}
+
+/**
+ * A list screen's frame: its title and subtitle, the add button beside them, then the list, or, when the list could
+ * not be read (`failure`), that notice and Retry in its place.
+ */
 export function ListPage({
   className,
   headerClassName = "",
   title,
   subtitle,
   action,
+  failure = null,
   children,
 }: {
   /** The page's own class, after "container page". */
@@ -15,6 +32,7 @@ export function ListPage({
   title: string;
   subtitle: string;
   action: ReactNode;
+  failure?: ListLoadFailure | null;
   children: ReactNode;
 }) {
   return (
@@ -26,7 +44,7 @@ export function ListPage({
         </div>
         {action}
       </header>
-      {children}
+      {failure ? <ListLoadFailed failure={failure} /> : children}
     </section>
   );
 }

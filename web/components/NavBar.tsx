@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { paths } from "../paths.ts";
 import { isAdmin, isAuthenticated, logout } from "../state/session.ts";
@@ -22,7 +22,20 @@ export function NavBar() {
   useSignals();
   const [open, setOpen] = useState(false);
   const [, navigate] = useLocation();
+  const toggle = useRef<HTMLButtonElement>(null);
   const close = () => setOpen(false);
+
+  // Escape closes the open phone menu, as it closes a dialog, and gives focus back to the button that opened it.
+  useEffect(() => {
+    if (!open) return;
+    function onKey(e: KeyboardEvent) {
+      if (e.key !== "Escape") return;
+      setOpen(false);
+      toggle.current?.focus();
+    }
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [open]);
 
   async function onLogout() {
     close();
@@ -37,6 +50,7 @@ export function NavBar() {
           <Logo />
         </Link>
         <button
+          ref={toggle}
           type="button"
           className="nav-toggle"
           aria-expanded={open}

@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useId, useRef, useState } from "react";
+import { Link } from "wouter";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
 import { initials, subscribeLink } from "../../src/schemas/poster-text.ts";
@@ -9,6 +10,7 @@ import { Dialog } from "./Dialog.tsx";
 import "../styles/qr.css";
 
 export const QR_IMAGE_ERROR = "Failed to load QR code image. Please try again.";
+export const QR_INACTIVE = "This business is inactive, so it has no QR code. Make it active to let customers subscribe.";
 const COPIED_FOR_MS = 2000;
 
 /** The QR PNG of a business; `attempt` busts the browser cache after a failure. */
@@ -108,8 +110,13 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
         </div>
       </div>
 
-      <div className={`qr-frame${status === "error" ? " is-error" : ""}`}>
-        {status === "error" ? (
+      <div className={`qr-frame${status === "error" || !business.isActive ? " is-error" : ""}`}>
+        {!business.isActive ? (
+          // The server answers 404 for an inactive business's QR image: asking for it (and "Try again") cannot help.
+          <p className="qr-error" role="status">
+            {QR_INACTIVE}
+          </p>
+        ) : status === "error" ? (
           <div className="qr-error" role="alert">
             <p>{QR_IMAGE_ERROR}</p>
             <button type="button" className="btn btn-secondary btn-sm" onClick={retry}>
@@ -136,6 +143,13 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
       <p id={messageId} className="qr-message">
         {message}
       </p>
+
+      {/* A visitor on a phone cannot scan the code on their own screen: the page it opens, one tap away. */}
+      {business.isActive && (
+        <Link href={`${paths.subscribe(business.id)}&src=list`} className="btn btn-secondary btn-block qr-open">
+          Open subscribe page
+        </Link>
+      )}
 
       {loggedIn && (
         <div className="qr-owner">

@@ -1,17 +1,27 @@
 import { useCallback, useEffect, useState } from "react";
 
+/** A list that could not be read: what it holds ("customers") and how to read it again. */
+export interface ListLoadFailure {
+  what: string;
+  retry: () => void;
+}
+
 /**
- * A list screen's data: loaded on mount and again on reload(). Spec section 8: a failed load is logged only and the
- * spinner stops. The list stays on screen during a reload (no spinner flash, no layout jump).
+ * A list screen's data: loaded on mount and again on reload(). Spec section 8: a failed load is logged and the
+ * spinner stops; `failure` is then set, so the screen says the list could not be read instead of calling it empty.
+ * The list stays on screen during a reload (no spinner flash, no layout jump).
  */
 export function useList<T>(fetchList: () => Promise<T[]>, what: string) {
   const [items, setItems] = useState<T[]>([]);
   const [loading, setLoading] = useState(true);
+  const [failed, setFailed] = useState(false);
   const reload = useCallback(async () => {
     try {
       setItems(await fetchList());
+      setFailed(false);
     } catch (err) {
       console.error(`Error loading ${what}:`, err);
+      setFailed(true);
     } finally {
       setLoading(false);
     }
@@ -19,7 +29,14 @@ export function useList<T>(fetchList: () => Promise<T[]>, what: string) {
   useEffect(() => {
     void reload();
   }, [reload]);
-  return { items, loading, reload };
+  // Retry shows the spinner again: there is no list on screen to keep.
+  const retry = useCallback(() => {
+    setFailed(false);
+    setLoading(true);
+    void reload();
+  }, [reload]);
+  const failure: ListLoadFailure | null = failed && !loading ? { what, retry } : null;
+  return { items, loading, reload, failure };
 }
 
 /**

@@ -34,29 +34,38 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const [, navigate] = useLocation();
 
   const [businessName, setBusinessName] = useState<string | null>(null);
+  const [loadFailed, setLoadFailed] = useState(false);
   const [counts, setCounts] = useState<SubscriberCount | null>(null);
   const [text, setText] = useState("");
   const [submitted, setSubmitted] = useState(false);
   const [image, setImage] = useState<ChosenImage | null>(null);
   const [imageError, setImageError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
   const [sending, setSending] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  // Neither read stops the screen: without the name the help line says "this business" (and a toast says why, spec
-  // section 8); without the count the recipients line is left out.
+  // A business that does not exist, or is not the user's (the server then gives only the public view, without
+  // ownerId), stops the screen: the spec's load error, said in a toast and on the page, and nothing can be sent.
+  // Without the count the recipients line is left out.
   useEffect(() => {
     let cancelled = false;
+    const failed = () => {
+      notify.error("Error", BUSINESS_LOAD_FAILED);
+      setLoadFailed(true);
+    };
     broadcastApi.business(businessId).then(
       (b) => {
-        if (!cancelled && b && typeof b.name === "string") setBusinessName(b.name);
+        if (cancelled) return;
+        if (b && typeof b.name === "string" && typeof b.ownerId === "number") setBusinessName(b.name);
+        else failed();
       },
       (err) => {
         if (cancelled) return;
         console.error("Error loading business:", err);
-        notify.error("Error", BUSINESS_LOAD_FAILED);
+        failed();
       },
     );
     broadcastApi.subscriberCount(businessId).then(
@@ -85,21 +94,33 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const count = useMemo(() => countSegments(message), [message]);
   const textError = submitted && !message ? MESSAGE_REQUIRED : undefined;
   const busy = sending || leaving;
+  const locked = sending || loadFailed;
 
-  function chooseImage(file: File) {
-    const error = checkBroadcastImage(file);
+  // The check reads the file: only the latest pick counts, and none once the image is removed or the screen is left.
+  const pick = useRef(0);
+  useEffect(() => () => void pick.current++, []);
+
+  async function chooseImage(file: File) {
+    const n = ++pick.current;
+    setChecking(true);
+    const error = await checkBroadcastImage(file);
+    if (n !== pick.current) return;
+    setChecking(false);
     setImageError(error);
     setImage(error ? null : { file, url: URL.createObjectURL(file) });
   }
 
   function removeImage() {
+    pick.current++;
+    setChecking(false);
     setImage(null);
     setImageError(null);
   }
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
-    if (busy) return;
+    // While a picked image is still being checked, sending would leave it out.
+    if (busy || loadFailed || checking) return;
     setSubmitted(true);
     if (!message) {
       textarea.current?.focus();
@@ -151,6 +172,12 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
         </div>
       </header>
 
+      {loadFailed && (
+        <div className="alert alert-error" role="alert">
+          {BUSINESS_LOAD_FAILED}
+        </div>
+      )}
+
       <div className="bc-layout">
         <form className="card bc-form" onSubmit={onSubmit} noValidate aria-label="Broadcast message">
           <MessageTextField
@@ -160,11 +187,11 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
             count={count}
             businessName={businessName}
             error={textError}
-            disabled={sending}
+            disabled={locked}
             onChange={setText}
           />
 
-          <ImageField image={image} error={imageError} disabled={busy} onChoose={chooseImage} onRemove={removeImage} />
+          <ImageField image={image} error={imageError} checking={checking} disabled={busy || loadFailed} onChoose={chooseImage} onRemove={removeImage} />
 
           <RecipientsLine counts={counts} segments={count.segments} hasImage={!!image} />
 
@@ -172,14 +199,14 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
             <Link href={BACK_PATH} className="btn btn-secondary">
               Cancel
             </Link>
-            <SubmitButton className="bc-send" busy={sending} disabled={leaving} label="Send Broadcast" busyLabel="Sending..." icon={<SendIcon />} />
+            <SubmitButton className="bc-send" busy={sending} disabled={leaving || loadFailed || checking} label="Send Broadcast" busyLabel="Sending..." icon={<SendIcon />} />
           </div>
         </form>
 
         <MessagePreview text={message} imageUrl={image?.url ?? null} businessName={businessName} />
       </div>
 
-      <BroadcastHistory businessId={businessId} refreshKey={historyKey} />
+      {!loadFailed && <BroadcastHistory businessId={businessId} refreshKey={historyKey} />}
     </section>
   );
 }

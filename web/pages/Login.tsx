@@ -1,4 +1,4 @@
-import { Link, useLocation } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import { loginSchema } from "../../src/schemas/auth.ts";
 import { LOGIN_FAILED, loginErrorMessage } from "../api/error-messages.ts";
 import { AuthCard, SubmitButton } from "../components/auth/AuthCard.tsx";
@@ -6,7 +6,7 @@ import { EmailField } from "../components/auth/EmailField.tsx";
 import { PasswordField } from "../components/auth/PasswordField.tsx";
 import { ErrorSummary, useForm } from "../components/form.tsx";
 import { useSubmit } from "../components/useSubmit.ts";
-import { paths } from "../paths.ts";
+import { afterLoginPath, paths } from "../paths.ts";
 import { login } from "../state/session.ts";
 import { notify } from "../state/toasts.ts";
 import "../styles/auth.css";
@@ -14,11 +14,13 @@ import "../styles/auth.css";
 export function LoginPage() {
   const form = useForm(loginSchema, { email: "", password: "" });
   const [, navigate] = useLocation();
+  // Back to the page that sent the user here (the guards pass it as ?next=), else home.
+  const next = afterLoginPath(useSearch());
   const { busy, onSubmit, formRef } = useSubmit(form, {
     async send({ email, password }) {
       await login(email, password);
       notify.success("Login Successful", "Welcome back! You have been logged in successfully.");
-      navigate(paths.home);
+      navigate(next);
     },
     fail: (err) => notify.error(LOGIN_FAILED, loginErrorMessage(err)),
   });

@@ -56,12 +56,18 @@ function NotFound() {
 }
 
 function Success({ business, message }: { business: PublicBusiness; message: string }) {
+  const card = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
+  // The form was scrolled down to its button (on a phone, below the fold): bring the whole card to the top, clear of
+  // the sticky header (its scroll-margin), rather than letting focus() scroll only as far as the heading's bottom edge.
+  useEffect(() => {
+    card.current?.scrollIntoView({ block: "start" });
+    heading.current?.focus({ preventScroll: true });
+  }, []);
   return (
     <section className="sub-screen">
       <div className="sub-wrap">
-        <div className="sub-card sub-success" role="status">
+        <div ref={card} className="sub-card sub-success" role="status">
           <span className="sub-success-icon" aria-hidden="true">
             <svg width="34" height="34" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round">
               <path d="M5 12.5l4.5 4.5L19 7.5" />

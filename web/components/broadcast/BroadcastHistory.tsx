@@ -10,6 +10,8 @@ export const HISTORY_POLL_MS = 2000;
 const MAX_POLL_FAILURES = 3;
 
 export const RETRY_STARTED = "Retry Started";
+export const NOTHING_TO_RETRY = "Nothing to retry";
+const NOTHING_TO_RETRY_TEXT = "No failed messages can be retried.";
 
 export const isUnfinished = (b: BroadcastSummary) => b.queued > 0;
 /** Sent but not yet reported delivered or failed: the carrier's reports usually follow within seconds. */
@@ -160,7 +162,9 @@ export function BroadcastHistory({ businessId, refreshKey = 0 }: { businessId: s
     try {
       const res = await broadcastApi.retryFailed(b.id);
       const n = typeof res?.requeued === "number" ? res.requeued : b.failed;
-      notify.success(RETRY_STARTED, res?.message || `${n} failed message${n === 1 ? "" : "s"} queued again.`);
+      // Every failure may be final (opted out, invalid number): nothing went back to the queue, so nothing started.
+      if (n === 0) notify.info(NOTHING_TO_RETRY, res?.message || NOTHING_TO_RETRY_TEXT);
+      else notify.success(RETRY_STARTED, res?.message || `${n} failed message${n === 1 ? "" : "s"} queued again.`);
       setReload((k) => k + 1);
     } catch (err) {
       const t = retryErrorToast(err);

@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from "react";
 import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE } from "../../../src/schemas/texts.ts";
-import { checkImageByType } from "../../image-file.ts";
+import { checkImageByContent } from "../../image-file.ts";
 import { FieldNotes, notesIds } from "../form.tsx";
 import { ImageFileInput } from "../ImageFileInput.tsx";
 
@@ -9,9 +9,9 @@ import { ImageFileInput } from "../ImageFileInput.tsx";
 
 export const BROADCAST_IMAGE_HELP = "Supported formats: JPG, PNG, GIF, BMP. Maximum size: 5MB";
 
-/** Why `file` cannot be attached, or null. A file without a declared type (some systems) is judged by its name. */
-export function checkBroadcastImage(file: { name: string; type: string; size: number }): string | null {
-  return checkImageByType(file, { invalid: BROADCAST_INVALID_IMAGE, tooLarge: BROADCAST_IMAGE_TOO_LARGE });
+/** Why `file` cannot be attached, or null: by its first bytes, as the business form and the server judge it. */
+export function checkBroadcastImage(file: File): Promise<string | null> {
+  return checkImageByContent(file, { invalid: BROADCAST_INVALID_IMAGE, tooLarge: BROADCAST_IMAGE_TOO_LARGE });
 }
 
 /** 1.2 MB, 245 KB, 900 bytes. */
@@ -30,12 +30,14 @@ export interface ChosenImage {
 interface ImageFieldProps {
   image: ChosenImage | null;
   error: string | null;
+  /** A picked file is being read (its first bytes decide whether it is an image). */
+  checking: boolean;
   disabled: boolean;
   onChoose: (file: File) => void;
   onRemove: () => void;
 }
 
-export function ImageField({ image, error, disabled, onChoose, onRemove }: ImageFieldProps) {
+export function ImageField({ image, error, checking, disabled, onChoose, onRemove }: ImageFieldProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [broken, setBroken] = useState<string | null>(null);
@@ -47,7 +49,7 @@ export function ImageField({ image, error, disabled, onChoose, onRemove }: Image
         Image <span className="bc-optional">(optional)</span>
       </label>
       <div className="bc-image-row">
-        <button type="button" className="btn btn-secondary bc-image-choose" onClick={() => input.current?.click()} disabled={disabled} aria-describedby={describedBy}>
+        <button type="button" className="btn btn-secondary bc-image-choose" onClick={() => input.current?.click()} disabled={disabled} aria-busy={checking} aria-describedby={describedBy}>
           <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
             <rect x="3" y="3" width="18" height="18" rx="3" />
             <circle cx="9" cy="9" r="2" />

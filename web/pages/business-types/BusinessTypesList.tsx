@@ -29,12 +29,13 @@ export function deleteErrorMessage(err: unknown): string {
 
 /** /business-types (admin): every type, active or not, with edit and delete. */
 export function BusinessTypesListPage() {
-  const { items: types, loading, reload: load } = useList(businessTypeApi.list, "business types");
+  const { items: types, loading, reload: load, failure } = useList(businessTypeApi.list, "business types");
   const { deleting, deleteRow } = useRowDelete(businessTypeApi.remove, load, (err) => window.alert(deleteErrorMessage(err)), { oneAtATime: true });
   const onDelete = (type: BusinessType) => deleteRow(type.id, `Are you sure you want to delete the business type "${type.name}"?`);
 
   return (
     <ListPage
+      failure={failure}
       className="admin-page"
       title="Business Types"
       subtitle="The categories owners pick from when they add a business."

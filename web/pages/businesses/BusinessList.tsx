@@ -1,31 +1,19 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
 import { UNKNOWN_TYPE } from "../../../src/schemas/texts.ts";
 import { businessApi } from "../../api/businesses.ts";
 import { BusinessAvatar } from "../../components/BusinessAvatar.tsx";
 import { QrModal } from "../../components/QrModal.tsx";
+import { ListLoadFailed } from "../../components/ListPage.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
+import { useList } from "../../components/useList.ts";
 import { PRODUCT_NAME } from "../../paths.ts";
 import "../../styles/businesses.css";
 
 /** /businesses: every active business, each with a SUBSCRIBE button that opens its QR code. */
 export function BusinessListPage() {
-  const [list, setList] = useState<PublicBusiness[]>([]);
-  const [loading, setLoading] = useState(true);
+  const { items: list, loading, failure } = useList(businessApi.listPublic, "businesses");
   const [qrFor, setQrFor] = useState<PublicBusiness | null>(null);
-
-  // Spec section 8: a failed list load is logged only, and the spinner stops.
-  useEffect(() => {
-    let live = true;
-    businessApi
-      .listPublic()
-      .then((l) => live && setList(l))
-      .catch((err) => console.error("Error loading businesses:", err))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, []);
 
   return (
     <section className="biz-public">
@@ -38,6 +26,8 @@ export function BusinessListPage() {
       <div className="container page biz-public-body">
         {loading ? (
           <Spinner label="Loading businesses..." />
+        ) : failure ? (
+          <ListLoadFailed failure={failure} />
         ) : list.length === 0 ? (
           <div className="card empty-state biz-empty">
             <p className="biz-empty-title">No businesses yet.</p>

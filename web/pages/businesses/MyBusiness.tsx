@@ -40,7 +40,7 @@ const ICONS = {
 export function MyBusinessPage() {
   useSignals();
   const loggedIn = isAuthenticated.value;
-  const { items: list, loading, reload: load } = useList(businessApi.listMine, "businesses");
+  const { items: list, loading, reload: load, failure } = useList(businessApi.listMine, "businesses");
   const [qrFor, setQrFor] = useState<Business | null>(null);
 
   const { deleting, deleteRow } = useRowDelete(
@@ -56,6 +56,7 @@ export function MyBusinessPage() {
 
   return (
     <ListPage
+      failure={failure}
       className="biz-page"
       headerClassName="biz-header"
       title="My Business"

@@ -43,7 +43,7 @@ function Memberships({ customer }: { customer: CustomerView }) {
 }
 
 export function CustomersListPage() {
-  const { items: customers, loading, reload: load } = useList(customerApi.list, "customers");
+  const { items: customers, loading, reload: load, failure } = useList(customerApi.list, "customers");
   const [messagesFor, setMessagesFor] = useState<CustomerView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const { deleting, deleteRow } = useRowDelete(customerApi.remove, load, () => setError(DELETE_CUSTOMER_FAILED), { onStart: () => setError(null) });
@@ -51,6 +51,7 @@ export function CustomersListPage() {
 
   return (
     <ListPage
+      failure={failure}
       className="cust-page"
       title="Customers"
       subtitle="People subscribed to your businesses."

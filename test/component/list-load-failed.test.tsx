@@ -1,0 +1,52 @@
+// A list that fails to load says so, with Retry, instead of its empty notice (the failure is still logged, spec §8).
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/list-load-failed.test.tsx
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
+import type { ComponentType } from "react";
+import { BusinessTypesListPage } from "../../web/pages/business-types/BusinessTypesList.tsx";
+import { BusinessListPage } from "../../web/pages/businesses/BusinessList.tsx";
+import { MyBusinessPage } from "../../web/pages/businesses/MyBusiness.tsx";
+import { CustomersListPage } from "../../web/pages/customers/CustomersList.tsx";
+import { token } from "../../web/state/session.ts";
+import { mockApi } from "../helpers/mock-api.ts";
+import { renderAt } from "./render-at.tsx";
+
+const api = mockApi();
+const realConsoleError = console.error;
+let logged: unknown[][] = [];
+
+beforeEach(() => {
+  logged = [];
+  console.error = (...args: unknown[]) => void logged.push(args);
+  token.value = "owner-token";
+});
+afterEach(() => {
+  cleanup();
+  console.error = realConsoleError;
+  token.value = null;
+});
+
+const screens: [string, string, ComponentType, string, string][] = [
+  ["/customers", "GET /api/customer/GetAllCustomers", CustomersListPage, "customers", "No customers found."],
+  ["/my-business", "GET /api/business/GetMyBusinesses", MyBusinessPage, "businesses", "You have not added a business yet."],
+  ["/business-types", "GET /api/businesstype/GetAllBusinessTypes", BusinessTypesListPage, "business types", "No business types found."],
+  ["/businesses", "GET /api/business/GetAllBusinesses", BusinessListPage, "businesses", "No businesses yet."],
+];
+
+for (const [path, route, Screen, what, empty] of screens) {
+  test(`${path}: a failed load logs, shows 'Could not load ${what}.' and Retry, never '${empty}'; Retry reads it again`, async () => {
+    let answers = 0;
+    api.routes[route] = () => (++answers === 1 ? { status: 500, body: { error: "boom", code: "internal" } } : { body: [] });
+    const view = renderAt(path, { [path]: Screen });
+    await waitFor(() => view.getByRole("alert"));
+    expect(view.getByRole("alert").textContent).toContain(`Could not load ${what}.`);
+    expect(view.queryByText(empty)).toBeNull();
+    expect(logged.some((args) => String(args[0]) === `Error loading ${what}:`)).toBe(true);
+
+    await act(async () => void fireEvent.click(view.getByRole("button", { name: "Retry" })));
+    await waitFor(() => view.getByText(empty));
+    expect(answers).toBe(2);
+    expect(view.queryByText(`Could not load ${what}.`)).toBeNull();
+    expect(view.queryByRole("button", { name: "Retry" })).toBeNull();
+  });
+}

@@ -1,0 +1,54 @@
+// Each screen's own <title>, set from the route table in web/paths.ts.
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/page-titles.test.tsx
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { act, cleanup, render } from "@testing-library/react";
+import { Router } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
+import { Routes } from "../../web/app.tsx";
+import { pageTitle, type RouteName, routes } from "../../web/paths.ts";
+import { token } from "../../web/state/session.ts";
+import { mockApi } from "../helpers/mock-api.ts";
+
+const api = mockApi();
+
+beforeEach(() => {
+  token.value = null;
+  document.title = "";
+  api.fallback = { body: [] };
+});
+afterEach(cleanup);
+
+function renderRoutes(path: string) {
+  const location = memoryLocation({ path, record: true });
+  render(
+    <Router hook={location.hook}>
+      <Routes />
+    </Router>,
+  );
+  return location;
+}
+
+test("every route has its own title, 'Customers · Nearcast'; home keeps the product's tagline", () => {
+  const names = Object.keys(routes) as RouteName[];
+  const titles = names.map(pageTitle);
+  expect(new Set(titles).size).toBe(names.length);
+  expect(pageTitle("customers")).toBe("Customers · Nearcast");
+  expect(pageTitle("businessTypeEdit")).toBe("Edit Business Type · Nearcast");
+  expect(pageTitle("home")).toBe("Nearcast — deals from the shops next door");
+});
+
+test("the title follows the screen shown", async () => {
+  const location = renderRoutes("/about");
+  expect(document.title).toBe("About · Nearcast");
+  await act(async () => location.navigate("/faq"));
+  expect(document.title).toBe("FAQ · Nearcast");
+  await act(async () => location.navigate("/"));
+  expect(document.title).toBe("Nearcast — deals from the shops next door");
+});
+
+test("a guarded page without login ends on the login page's title", async () => {
+  const location = renderRoutes("/customers");
+  await act(async () => {});
+  expect(location.history?.at(-1)).toBe("/login?next=/customers");
+  expect(document.title).toBe("Login · Nearcast");
+});
