@@ -5,6 +5,7 @@ import m1 from "./0001_customers_subscriptions_uploads.sql" with { type: "text" 
 import m2 from "./0002_broadcasts_deliveries.sql" with { type: "text" };
 import m3 from "./0003_consent_events_all_business.sql" with { type: "text" };
 import m4 from "./0004_deliveries_queue_indexes.sql" with { type: "text" };
+import m5 from "./0005_business_poster_offer.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -12,5 +13,6 @@ export const migrationSql: Record<string, string> = {
   "0002_broadcasts_deliveries": m2,
   "0003_consent_events_all_business": m3,
   "0004_deliveries_queue_indexes": m4,
+  "0005_business_poster_offer": m5,
 };
 export { journal };

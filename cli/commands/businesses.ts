@@ -5,6 +5,7 @@ import type { Business } from "../../src/schemas/businesses.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 import { UNKNOWN_TYPE } from "../../src/schemas/texts.ts";
+import { sampleDealText } from "../../src/schemas/poster-text.ts";
 
 /** One line of a table cell: the first line of the text, cut to `max` characters. */
 function cell(text: string, max = 40): string {
@@ -101,6 +102,8 @@ export function businessesCommand(): Command {
           ["Sample product", full.sampleProductText],
           ["QR message", full.qrMessage],
           ["Success message", full.successMessage],
+          // Never set: the poster prints the type's keyword deal; cleared: no offer at all.
+          ["Poster offer", full.posterOffer === "" ? "(none)" : full.posterOffer ?? `${sampleDealText(full.businessType?.name)} (the type's deal)`],
           ["Logo", full.logoImagePath ?? "(none)"],
           ["Sample image", full.sampleImagePath ?? "(none)"],
           ["Subscribe link", `${ctx.config.publicUrl}/subscribe?id=${full.id}`],

@@ -81,6 +81,8 @@ export const businesses = sqliteTable(
     sampleProductText: text("sample_product_text").notNull(),
     qrMessage: text("qr_message"),
     successMessage: text("success_message"),
+    // NULL: never set (a business from before this column); "": cleared by its owner. See posterOfferDeal.
+    posterOffer: text("poster_offer"),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
   },

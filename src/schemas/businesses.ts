@@ -44,6 +44,11 @@ export const businessSchema = v.object({
   sampleProductText: requiredText("Sample product description is required", 100, "Description cannot exceed 100 characters"),
   qrMessage: optionalMessage,
   successMessage: optionalMessage,
+  // Left out or null: the keyword deal of the business type; "": no offer on the poster (see posterOfferDeal).
+  posterOffer: v.optional(
+    v.nullable(v.pipe(v.string("Offer must be text"), v.trim(), v.maxLength(100, "Offer cannot exceed 100 characters"))),
+    null,
+  ),
   isActive: v.optional(v.boolean("isActive must be true or false"), true),
   logoImagePath: imagePath,
   sampleImagePath: v.pipe(

@@ -76,6 +76,18 @@ export function posterDeal(typeName: string): { label: string; offer: string } {
   return splitDeal(sampleDealText(typeName));
 }
 
+/**
+ * The offer a business's poster shows, or null for none. The owner's "Poster offer" decides: their words (split into
+ * label and offer like the keyword texts); "" when they cleared it, so no offer line at all (never a silent keyword
+ * text the owner chose to remove); null or absent only for a business never given one (saved before the field
+ * existed, or by an API client that leaves it out), which keeps the keyword deal of its type it has always printed.
+ */
+export function posterOfferDeal(posterOffer: string | null | undefined, typeName: string): { label: string; offer: string } | null {
+  if (posterOffer === null || posterOffer === undefined) return posterDeal(typeName);
+  const text = posterOffer.trim();
+  return text ? splitDeal(text) : null;
+}
+
 /** The subscription link printed and encoded on the poster. */
 export function subscribeLink(baseUrl: string, businessId: number): string {
   return `${baseUrl.replace(/\/+$/, "")}/subscribe?id=${businessId}`;

@@ -8,7 +8,7 @@ import fontPath from "../assets/fonts/Inter-SemiBold.ttf" with { type: "file" };
 import type { Config } from "../config.ts";
 import type { Repos } from "../repos/index.ts";
 import type { PublicBusiness } from "../schemas/businesses.ts";
-import { POSTER_WORDS, initials, posterDeal, subscribeLink } from "../schemas/poster-text.ts";
+import { POSTER_WORDS, initials, posterOfferDeal, subscribeLink } from "../schemas/poster-text.ts";
 import { createBusinessesService } from "./businesses.ts";
 import type { Principal } from "./principal.ts";
 import { QR_QUIET_ZONE, qrMatrix, renderQrPng } from "./qr-codes.ts";
@@ -16,7 +16,8 @@ import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 
 /** What a poster shows; `logo` is the bytes of a JPEG or PNG (anything else is left out). */
 export interface PosterData {
-  business: Pick<PublicBusiness, "id" | "name" | "businessType" | "qrMessage">;
+  business: Pick<PublicBusiness, "id" | "name" | "businessType" | "qrMessage"> &
+    Partial<Pick<PublicBusiness, "sampleProductText" | "posterOffer">>;
   url: string;
   logo?: Uint8Array | null;
 }
@@ -219,7 +220,7 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
 
   const W = PAGE.width;
   const typeName = data.business.businessType?.name ?? "";
-  const deal = posterDeal(typeName);
+  const deal = posterOfferDeal(data.business.posterOffer, typeName);
 
   // Header band: logo, business name, type.
   // Header band: logo, business name (up to two lines), type. A two-line name makes the band taller, the QR smaller.
@@ -238,7 +239,9 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
   y = centred(doc, POSTER_WORDS.subheadline, y, { size: 13.5, color: C.ink2, width: 470, maxLines: 2, gap: 14, balance: true });
 
   // The QR code on a white card inside a brand-coloured frame.
-  const qrSize = 248 - (band - 170);
+  // The sample product line below takes its height from the QR, so the footer stays on the page.
+  const product = data.business.sampleProductText?.trim();
+  const qrSize = 248 - (band - 170) - (product ? 18 : 0);
   const frame = 10;
   const qrX = (W - qrSize) / 2;
   doc.roundedRect(qrX - frame, y, qrSize + 2 * frame, qrSize + 2 * frame, 20).fill(C.brand);
@@ -250,15 +253,20 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
   // The business's QR message.
   y = centred(doc, data.business.qrMessage, y, { size: 15, minSize: 11, bold: 0.25, color: C.ink, width: 470, maxLines: 2, gap: 12, balance: true });
 
-  // The sample deal on an accent ribbon.
-  const dealW = 476;
-  const dealX = (W - dealW) / 2;
-  const dealH = deal.label ? 62 : 46;
-  doc.roundedRect(dealX, y, dealW, dealH, 12).fill(C.accent);
-  let dy = y + 9;
-  if (deal.label) dy = centred(doc, deal.label, dy, { size: 10.5, color: C.ink, width: dealW - 32, gap: 2 });
-  centred(doc, deal.offer, dy, { size: 19, minSize: 12, bold: 0.6, color: C.ink, width: dealW - 32 });
-  y += dealH + 14;
+  // The owner's sample product, as the business form promises.
+  if (product) y = centred(doc, product, y - 4, { size: 12, minSize: 9, color: C.brandDark, width: 470, gap: 8 });
+
+  // The offer on an accent ribbon; none when the owner cleared it.
+  if (deal) {
+    const dealW = 476;
+    const dealX = (W - dealW) / 2;
+    const dealH = deal.label ? 62 : 46;
+    doc.roundedRect(dealX, y, dealW, dealH, 12).fill(C.accent);
+    let dy = y + 9;
+    if (deal.label) dy = centred(doc, deal.label, dy, { size: 10.5, color: C.ink, width: dealW - 32, gap: 2 });
+    centred(doc, deal.offer, dy, { size: 19, minSize: 12, bold: 0.6, color: C.ink, width: dealW - 32 });
+    y += dealH + 14;
+  }
 
   // Three steps.
   const stepW = 150;

@@ -3,7 +3,7 @@
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/business-form.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import { initials } from "../../src/schemas/poster-text.ts";
+import { DEFAULT_DEAL_TEXT, initials, sampleDealText } from "../../src/schemas/poster-text.ts";
 import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../../src/schemas/texts.ts";
 import { BusinessFormPage, CREATE_FAILED, UPDATE_FAILED } from "../../web/pages/businesses/BusinessForm.tsx";
 import { LOGO_UPLOAD_FAILED, SAMPLE_IMAGE_ALERT, SAMPLE_IMAGE_REQUIRED, SAMPLE_UPLOAD_FAILED } from "../../web/pages/businesses/BusinessImages.tsx";
@@ -51,6 +51,7 @@ const business = {
   sampleProductText: "Sourdough loaf",
   qrMessage: "Scan for warm bread",
   successMessage: "Congratulations! Your phone number is Successfully Subscribed, you will be notified when we have new deals!",
+  posterOffer: "BREAD DEAL: a free bun with every loaf",
   isActive: true,
   createdAt: "2026-03-05T12:00:00.000Z",
   ownerId: 7,
@@ -166,6 +167,43 @@ describe("add business: fields and validation", () => {
     expect(view.getByText("5/200")).toBeTruthy();
   });
 
+  test("the poster offer starts as the chosen type's keyword deal and follows the type until the owner edits it", async () => {
+    const view = renderAt("/businesses/add");
+    const offer = () => (view.getByLabelText("Poster Offer") as HTMLTextAreaElement).value;
+    await waitFor(() => expect(view.container.querySelectorAll("select[name=businessTypeId] option").length).toBe(3));
+    expect(offer()).toBe(DEFAULT_DEAL_TEXT);
+    expect(view.getByText(`${DEFAULT_DEAL_TEXT.length}/100`)).toBeTruthy();
+    fireEvent.change(view.getByLabelText("Business Type"), { target: { value: "2" } });
+    expect(offer()).toBe("TODAY'S TREAT: Buy one meal, get the second 50% OFF!");
+    fireEvent.change(view.getByLabelText("Business Type"), { target: { value: "1" } });
+    expect(offer()).toBe(DEFAULT_DEAL_TEXT);
+    type(view.getByLabelText("Poster Offer"), "Two loaves for $5");
+    fireEvent.change(view.getByLabelText("Business Type"), { target: { value: "2" } });
+    expect(offer()).toBe("Two loaves for $5");
+    expect(view.getByText("17/100")).toBeTruthy();
+  });
+
+  test("the poster offer: over 100 characters is refused; the owner may clear it, and it is sent empty", async () => {
+    replies[`POST ${B}/UploadSampleImage`] = { status: 201, body: { filePath: "/uploads/sample-path.jpg" } };
+    replies[`POST ${B}/CreateBusiness`] = { status: 201, body: business };
+    replies[`GET ${B}/GetAllBusinesses`] = { body: [] };
+    const view = renderAt("/businesses/add");
+    await fillValid(view);
+    const field = view.getByLabelText("Poster Offer");
+    type(field, "o".repeat(101));
+    fireEvent.blur(field);
+    expect(view.getByText("Offer cannot exceed 100 characters")).toBeTruthy();
+    expect(submitButton(view).disabled).toBe(true);
+    type(field, "");
+    // Cleared stays cleared: choosing another type does not bring the keyword deal back.
+    fireEvent.change(view.getByLabelText("Business Type"), { target: { value: "2" } });
+    expect((field as HTMLTextAreaElement).value).toBe("");
+    await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
+    await submit(view);
+    await waitFor(() => expect(calledPaths()).toContain(`POST ${B}/CreateBusiness`));
+    expect(calls.find((c) => c.url.endsWith("CreateBusiness"))!.body).toMatchObject({ businessTypeId: 2, posterOffer: "" });
+  });
+
   test("a valid form enables submit; without a sample image it alerts the spec text and sends nothing", async () => {
     const view = renderAt("/businesses/add");
     await fillValid(view);
@@ -247,6 +285,7 @@ describe("add business: upload, then save", () => {
       sampleProductText: "Sourdough loaf",
       qrMessage: "",
       successMessage: "",
+      posterOffer: DEFAULT_DEAL_TEXT,
       isActive: true,
       logoImagePath: "/uploads/logo-path.png",
       sampleImagePath: "/uploads/sample-path.jpg",
@@ -349,6 +388,33 @@ describe("edit business", () => {
     expect(view.container.querySelector("[data-image=sample] img")?.getAttribute("src")).toBe(business.sampleImagePath);
     expect(calls.find((c) => c.url.includes("GetBusinessById"))?.url).toBe(`${B}/GetBusinessById?id=42`);
     expect(submitButton(view).textContent).toBe("Update Business");
+  });
+
+  test("the stored poster offer is shown, kept when the type changes, and sent back as it is", async () => {
+    replies[`GET ${B}/GetBusinessById`] = { body: business };
+    replies[`PUT ${B}/UpdateBusiness`] = { body: business };
+    const view = renderAt("/businesses/edit/42");
+    await waitFor(() => expect((view.queryByLabelText("Poster Offer") as HTMLTextAreaElement | null)?.value).toBe(business.posterOffer));
+    await waitFor(() => expect(view.container.querySelectorAll("select[name=businessTypeId] option").length).toBe(3));
+    fireEvent.change(view.getByLabelText("Business Type"), { target: { value: "2" } });
+    expect((view.getByLabelText("Poster Offer") as HTMLTextAreaElement).value).toBe(business.posterOffer);
+    await submit(view);
+    await waitFor(() => expect(view.at()).toBe("/businesses"));
+    expect(calls.find((c) => c.method === "PUT")!.body).toMatchObject({ businessTypeId: 2, posterOffer: business.posterOffer });
+  });
+
+  test("a stored empty offer stays empty; one never set shows the type's keyword deal its poster prints", async () => {
+    replies[`GET ${B}/GetBusinessById`] = { body: { ...business, posterOffer: "" } };
+    const cleared = renderAt("/businesses/edit/42");
+    await waitFor(() => expect((cleared.queryByLabelText("Business Name") as HTMLInputElement | null)?.value).toBe(business.name));
+    expect((cleared.getByLabelText("Poster Offer") as HTMLTextAreaElement).value).toBe("");
+    cleanup();
+    replies[`GET ${B}/GetBusinessById`] = { body: { ...business, posterOffer: null, businessTypeId: 2, businessType: { id: 2, name: "Pizza Restaurant" } } };
+    const legacy = renderAt("/businesses/edit/42");
+    await waitFor(() => expect((legacy.queryByLabelText("Poster Offer") as HTMLTextAreaElement | null)?.value).toBe(sampleDealText("Pizza Restaurant")));
+    await waitFor(() => expect(legacy.container.querySelectorAll("select[name=businessTypeId] option").length).toBe(3));
+    fireEvent.change(legacy.getByLabelText("Business Type"), { target: { value: "1" } });
+    expect((legacy.getByLabelText("Poster Offer") as HTMLTextAreaElement).value).toBe(DEFAULT_DEAL_TEXT);
   });
 
   test("removing the logo clears its path; nothing is uploaded; PUT to UpdateBusiness?id=", async () => {

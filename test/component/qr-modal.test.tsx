@@ -25,6 +25,7 @@ const BUSINESS: PublicBusiness = {
   sampleProductText: "Croissants",
   qrMessage: "Scan for warm croissant deals!",
   successMessage: "Thanks!",
+  posterOffer: null,
   isActive: true,
   createdAt: "2026-01-02T03:04:05.000Z",
 };
@@ -215,6 +216,34 @@ describe("PrintPosterPage", () => {
     expect(view.getByText(`${window.location.origin}/subscribe?id=7`)).toBeTruthy();
     view.unmount();
     expect(document.body.classList.contains("print-page")).toBe(false);
+  });
+
+  async function poster(business: PublicBusiness) {
+    mockBusiness(business);
+    const view = render(<PrintPosterPage id="7" />);
+    await waitFor(() => {
+      if (!view.queryByText("Scan for deals!")) throw new Error("not loaded");
+    });
+    return view;
+  }
+
+  test("the owner's poster offer replaces the keyword deal; the sample product text is shown", async () => {
+    const view = await poster({ ...BUSINESS, businessType: { id: 3, name: "Hair Salon" }, posterOffer: "BAKER'S DOZEN: 13 croissants for the price of 12" });
+    expect(view.getByText("BAKER'S DOZEN")).toBeTruthy();
+    expect(view.getByText("13 croissants for the price of 12")).toBeTruthy();
+    expect(view.queryByText("PAMPER DEAL")).toBeNull();
+    expect(view.getByText("Croissants")).toBeTruthy();
+  });
+
+  test("a cleared offer prints no offer at all; a never-set one keeps the type's keyword deal", async () => {
+    const cleared = await poster({ ...BUSINESS, businessType: { id: 3, name: "Hair Salon" }, posterOffer: "" });
+    expect(cleared.container.querySelector(".ps-deal")).toBeNull();
+    expect(cleared.queryByText("PAMPER DEAL")).toBeNull();
+    expect(cleared.queryByText("SPECIAL OFFER")).toBeNull();
+    expect(cleared.getByText("Croissants")).toBeTruthy();
+    cleared.unmount();
+    const legacy = await poster({ ...BUSINESS, businessType: { id: 3, name: "Hair Salon" }, posterOffer: null });
+    expect(legacy.getByText("PAMPER DEAL")).toBeTruthy();
   });
 
   test("prints 500 ms after the QR image loads, once", async () => {

@@ -36,7 +36,7 @@ describe("businesses list / show", () => {
       createdAt: new Date("2026-02-01T09:00:00Z"),
     });
     const hidden = insertBusiness(ctx, { ownerId: ana.id, businessTypeId: bakery.id, name: "Old Shop", isActive: false, createdAt: new Date("2026-02-02T09:00:00Z") });
-    const bagels = insertBusiness(ctx, { ownerId: ben.id, businessTypeId: bakery.id, name: "Ben's Bagels", createdAt: new Date("2026-02-03T09:00:00Z") });
+    const bagels = insertBusiness(ctx, { ownerId: ben.id, businessTypeId: bakery.id, name: "Ben's Bagels", posterOffer: "BAGEL DEAL: a free coffee with 6 bagels", createdAt: new Date("2026-02-03T09:00:00Z") });
     Object.assign(ids, { ana: ana.id, ben: ben.id, shop: shop.id, hidden: hidden.id, bagels: bagels.id });
     ctx.close();
   });
@@ -97,6 +97,13 @@ describe("businesses list / show", () => {
     expect(run.stdout).toContain(`Owner:           ana@shop.com (${ids.ana})\n`);
     expect(run.stdout).toContain(`Logo:            ${logo}\n`);
     expect(run.stdout).toContain(`Subscribe link:  https://deals.example.com/subscribe?id=${ids.shop}\n`);
+  });
+
+  test("show as text: the poster offer, or the type's keyword deal when it was never set", () => {
+    expect(nearcast(["businesses", "show", String(ids.bagels)], dir).stdout).toContain("Poster offer:    BAGEL DEAL: a free coffee with 6 bagels\n");
+    expect(nearcast(["businesses", "show", String(ids.shop)], dir).stdout).toContain(
+      "Poster offer:    SPECIAL OFFER: 25% OFF your next purchase! (the type's deal)\n",
+    );
   });
 
   test("show an unknown id: one line, exit 2", () => {

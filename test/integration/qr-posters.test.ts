@@ -155,6 +155,24 @@ describe("GET /api/business/GetPosterPdf", () => {
     expect(text.replace(/\s*\n\s*/g, " ")).toContain("Scan this QR code to get notified of promotions, offers and deals!");
     expect(text).toContain(UNSUBSCRIBE_NOTE);
     expect(text).toContain(SMS_DISCLOSURE);
+    expect(text).toContain("Fresh bread daily"); // the sample product text, as the business form says
+  });
+
+  test("the owner's poster offer replaces the keyword deal; a cleared one prints no offer at all", async () => {
+    const pdfOf = async (id: number) =>
+      pdfText((await fetchBytes(api.app, `/api/business/GetPosterPdf?id=${id}`, { authorization: `Bearer ${ownerA.token}` })).bytes);
+    const type = insertBusinessType(ctx, { name: "Pizzeria" });
+    const own = insertBusiness(ctx, { ownerId: ownerA.id, businessTypeId: type.id, posterOffer: "SLICE DEAL: two slices and a soda for $6" });
+    const ownText = await pdfOf(own.id);
+    expect(ownText).toContain("SLICE DEAL");
+    expect(ownText).toContain("two slices and a soda for $6");
+    expect(ownText).not.toContain("TODAY'S TREAT");
+    const cleared = insertBusiness(ctx, { ownerId: ownerA.id, businessTypeId: type.id, posterOffer: "" });
+    const clearedText = await pdfOf(cleared.id);
+    expect(clearedText).toContain("Scan for deals!");
+    expect(clearedText).not.toContain("TODAY'S TREAT");
+    expect(clearedText).not.toContain("SPECIAL OFFER");
+    expect(clearedText).not.toContain("SLICE DEAL");
   });
 
   test("login required; another owner's business is 404; an admin may print any", async () => {
@@ -200,6 +218,19 @@ describe("poster rendering", () => {
     expect(text).toContain("SPECIAL OFFER");
     expect(text).toContain("25% OFF your next purchase!");
     expect(text).toContain("Fresh deals every morning");
+  });
+
+  test("the poster offer and the sample product text, one page with the longest name and message", async () => {
+    const long = "The Extraordinarily Long Named Neighbourhood Family Bakery, Patisserie and Coffee House of Springfield";
+    const business = { ...base.business, name: long, qrMessage: "q ".repeat(100).trim(), sampleProductText: "Warm croissants", posterOffer: "EARLY BIRD: 2 croissants for $3" };
+    const pdf = await renderPoster({ ...base, business }, { compress: false });
+    const text = pdfText(pdf);
+    expect(text).toContain("Warm croissants");
+    expect(text).toContain("EARLY BIRD");
+    expect(text).toContain("2 croissants for $3");
+    expect(text).not.toContain("SPECIAL OFFER");
+    expect(text).toContain("Powered by Nearcast");
+    expect(Buffer.from(pdf).toString("latin1").match(/\/Type \/Page\b/g)).toHaveLength(1);
   });
 
   test("a PNG or JPEG logo is embedded; anything else falls back to the initials", async () => {

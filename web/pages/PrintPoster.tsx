@@ -4,7 +4,7 @@ import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
 import { BUSINESS_NOT_FOUND } from "../../src/schemas/texts.ts";
 import { BUSINESS_LOAD_FAILED } from "../api/broadcast-errors.ts";
-import { POSTER_WORDS, posterDeal, subscribeLink } from "../../src/schemas/poster-text.ts";
+import { POSTER_WORDS, posterOfferDeal, subscribeLink } from "../../src/schemas/poster-text.ts";
 import { ApiError, api } from "../api/client.ts";
 import { BusinessBadge, QR_IMAGE_ERROR, qrImageUrl } from "../components/QrModal.tsx";
 import { Spinner } from "../components/Spinner.tsx";
@@ -24,7 +24,7 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
 }) {
   const [qrFailed, setQrFailed] = useState(false);
   const typeName = business.businessType?.name ?? "";
-  const deal = posterDeal(typeName);
+  const deal = posterOfferDeal(business.posterOffer, typeName);
   const link = subscribeLink(origin, business.id);
   return (
     <article className="poster-sheet" aria-label={`${business.name} QR code poster`}>
@@ -54,10 +54,13 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
           )}
         </div>
         <p className="ps-message">{business.qrMessage?.trim() || DEFAULT_QR_MESSAGE}</p>
-        <div className="ps-deal">
-          {deal.label && <span className="ps-deal-label">{deal.label}</span>}
-          <span className="ps-deal-offer">{deal.offer}</span>
-        </div>
+        {business.sampleProductText && <p className="ps-product">{business.sampleProductText}</p>}
+        {deal && (
+          <div className="ps-deal">
+            {deal.label && <span className="ps-deal-label">{deal.label}</span>}
+            <span className="ps-deal-offer">{deal.offer}</span>
+          </div>
+        )}
         <ol className="ps-steps">
           {POSTER_WORDS.steps.map((step) => (
             <li key={step}>{step}</li>

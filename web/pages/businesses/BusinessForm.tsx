@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import * as v from "valibot";
 import { type Business, DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, businessSchema } from "../../../src/schemas/businesses.ts";
+import { sampleDealText } from "../../../src/schemas/poster-text.ts";
 import { ApiError } from "../../api/client.ts";
 import { type BusinessBody, businessApi } from "../../api/businesses.ts";
 import { CheckboxField } from "../../components/ChoiceFields.tsx";
@@ -32,6 +33,8 @@ const EMPTY: Values = {
   sampleProductText: "",
   qrMessage: "",
   successMessage: "",
+  // Starts as the keyword deal of the type chosen (the spec's default before one is), see typeChosen below.
+  posterOffer: sampleDealText(null),
   isActive: true,
 };
 
@@ -45,6 +48,8 @@ function valuesOf(b: Business): Values {
     // The API answers the defaults for empty messages: show them as empty (the placeholder says what is used).
     qrMessage: b.qrMessage === DEFAULT_QR_MESSAGE ? "" : b.qrMessage,
     successMessage: b.successMessage === DEFAULT_SUCCESS_MESSAGE ? "" : b.successMessage,
+    // Never set (saved before the field existed): the keyword deal its poster prints, so saving keeps the poster.
+    posterOffer: b.posterOffer ?? sampleDealText(b.businessType?.name),
     isActive: b.isActive,
   };
 }
@@ -66,6 +71,8 @@ export function BusinessFormPage() {
   const types = useBusinessTypes();
   const images = useBusinessImages();
   const [currentTypeId, setCurrentTypeId] = useState<number | null>(null);
+  // The offer follows the chosen type's keyword deal until the owner writes (or clears) their own.
+  const [offerFollowsType, setOfferFollowsType] = useState(true);
   const [loading, setLoading] = useState(editing);
   // No request while the form is invalid (spec section 4); the sample image is checked (and alerted) after the fields.
   const attempt = {
@@ -101,6 +108,7 @@ export function BusinessFormPage() {
         if (!("ownerId" in b)) throw new Error("not the owner's view");
         form.reset(valuesOf(b));
         setCurrentTypeId(b.businessTypeId);
+        setOfferFollowsType(b.posterOffer == null);
         images.load(b.logoImagePath, b.sampleImagePath);
         setLoading(false);
       })
@@ -113,6 +121,17 @@ export function BusinessFormPage() {
       live = false;
     };
   }, [id]);
+
+  const typeField = form.bind("businessTypeId");
+  function typeChosen(value: string) {
+    typeField.onChange(value);
+    if (offerFollowsType) form.set("posterOffer", sampleDealText(types.find((t) => String(t.id) === value)?.name));
+  }
+  const offerField = form.bind("posterOffer");
+  function offerTyped(value: string) {
+    setOfferFollowsType(false);
+    offerField.onChange(value);
+  }
 
   const title = editing ? "Edit Business" : "Add Business";
 
@@ -138,7 +157,7 @@ export function BusinessFormPage() {
                 <legend>Business details</legend>
                 <div className="two-cols">
                   <TextField label="Business Name" autoComplete="organization" placeholder="e.g. Rosie's Bakery" aria-required="true" {...form.bind("name")} />
-                  <BusinessTypeSelect types={types} currentId={currentTypeId} {...form.bind("businessTypeId")} />
+                  <BusinessTypeSelect types={types} currentId={currentTypeId} {...typeField} onChange={typeChosen} />
                 </div>
                 <TextField
                   label="Address"
@@ -158,6 +177,14 @@ export function BusinessFormPage() {
                     {...form.bind("sampleProductText")}
                   />
                 </div>
+                <TextAreaField
+                  label="Poster Offer"
+                  hint="Printed on your poster. Clear it to print no offer."
+                  counter
+                  rows={2}
+                  {...offerField}
+                  onChange={offerTyped}
+                />
               </fieldset>
 
               <BusinessImagesFieldset images={images} disabled={busy} />
