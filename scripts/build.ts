@@ -93,9 +93,16 @@ export const COMPILE_FLAGS = [
   "--format=esm",
 ];
 
-/** Compiles entry (a .ts file) into one executable at outfile with COMPILE_FLAGS. */
-export function compileExecutable(entry: string, outfile: string, options: { cwd?: string; quiet?: boolean } = {}): void {
-  const proc = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, entry, "--outfile", outfile], {
+/** Code that runs in a Worker thread: an entry point of its own in the executable (`new Worker(new URL(...))`). */
+export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts")];
+
+/** Compiles entry (a .ts file), and `workers`, into one executable at outfile with COMPILE_FLAGS. */
+export function compileExecutable(
+  entry: string,
+  outfile: string,
+  options: { cwd?: string; quiet?: boolean; workers?: string[] } = {},
+): void {
+  const proc = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, entry, ...(options.workers ?? []), "--outfile", outfile], {
     cwd: options.cwd ?? root,
     stdout: options.quiet ? "pipe" : "inherit",
     stderr: options.quiet ? "pipe" : "inherit",
@@ -107,7 +114,7 @@ export function compileExecutable(entry: string, outfile: string, options: { cwd
 
 async function compile(): Promise<void> {
   mkdirSync(join(root, "dist"), { recursive: true });
-  compileExecutable(join(root, "cli", "main.ts"), join(root, "dist", "nearcast"));
+  compileExecutable(join(root, "cli", "main.ts"), join(root, "dist", "nearcast"), { workers: WORKER_ENTRIES });
 }
 
 if (import.meta.main) {

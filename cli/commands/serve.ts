@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
+import { startCheckpointer } from "../../src/db/checkpointer.ts";
 import { describeMessenger } from "../../src/messaging/index.ts";
 import { startServer } from "../../src/server.ts";
 import { assets } from "../../build/web/manifest.ts";
@@ -23,6 +24,8 @@ export function serveCommand(): Command {
     .action((opts: { port?: string; host?: string; dataDir?: string }) => {
       const config = loadConfig(process.env, opts);
       const ctx = createContext(config);
+      // WAL checkpoints on a thread of their own: the event loop only appends (src/db/checkpointer.ts).
+      const checkpointer = startCheckpointer(ctx.db.$client, ctx.dbPath, { logger: ctx.logger });
       for (const line of describeMessenger(config)) ctx.logger.info(line);
       const server = startServer(ctx, assets);
       ctx.logger.info(`Nearcast listening on ${server.url} (data in ${config.dataDir}, public URL ${config.publicUrl})`);
@@ -32,6 +35,7 @@ export function serveCommand(): Command {
         ctx.logger.info(`${signal} received, shutting down`);
         // Stop claiming, let sends in flight finish (up to 10 s), put unstarted claims back in the queue.
         await Promise.all([server.stop(), ctx.dispatcher.stop()]);
+        await checkpointer.stop();
         ctx.close();
         process.exit(0);
       };

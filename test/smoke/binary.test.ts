@@ -4,7 +4,7 @@
 // NEARCAST_TEST_BINARY=/path/to/nearcast tests another build instead of dist/nearcast.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../../src/http/routes/health.ts";
@@ -131,6 +131,21 @@ describe("serving from an empty folder", () => {
     } finally {
       db.close();
     }
+  });
+
+  test("WAL checkpoints run on the executable's background thread (its worker entry point is embedded)", async () => {
+    // Registering above wrote to the WAL; the thread checkpoints every 200 ms.
+    await Bun.sleep(400);
+    expect(server!.log()).not.toContain("WAL checkpoints");
+    const threads = readdirSync(`/proc/${server!.proc.pid}/task`).map((t) => {
+      try {
+        return readFileSync(`/proc/${server!.proc.pid}/task/${t}/comm`, "utf8").trim();
+      } catch {
+        return "";
+      }
+    });
+    // Bun names a Worker's thread "Worker"; the checkpointer is the server's only one.
+    expect(threads).toContain("Worker");
   });
 
   test("`users create --admin` from the CLI, then that user logs in over HTTP as admin", async () => {
