@@ -1,5 +1,5 @@
 // One side of bench/broadcast.ts's dispatch measurement, in a process of its own (as `nearcast serve` runs the
-// dispatcher), so its peak RSS is its own. Driven by lines on stdin, one slice
+// dispatcher, with its WAL checkpoint thread), so its peak RSS is its own. Driven by lines on stdin, one slice
 // each, so the bench can alternate the two sides while each stays warm; answers one JSON line per slice,
 // {ms, count, failures}, and on "exit" {peakRssMb} (VmHWM from /proc, or the largest sample elsewhere).
 //   --mode dispatcher --data-dir D --broadcast ID   "N": the dispatcher (rate unlimited, the Twilio adapter) sends
@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
+import { startCheckpointer } from "../src/db/checkpointer.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
 
 const opt = (name: string) => {
@@ -89,6 +90,9 @@ if (mode === "fetch") {
     { dataDir: opt("data-dir") },
   );
   const ctx = createContext(config, { logger: new MemoryLogger() });
+  // As `nearcast serve` runs: WAL checkpoints on their own thread.
+  const checkpointer = startCheckpointer(ctx.db.$client, ctx.dbPath, { logger: ctx.logger });
+  if (!(await checkpointer.ready)) throw new Error("the checkpointer did not start");
   const broadcastId = Number(opt("broadcast"));
   const warmupId = Number(opt("warmup-broadcast"));
   const collectEvery = Number(opt("collect-every") ?? 0);
@@ -110,6 +114,7 @@ if (mode === "fetch") {
   if (warmupId) await dispatch(Number(opt("warmup-messages") ?? 1000), warmupId);
   slice = ([n]) => dispatch(n === "rest" ? Number.POSITIVE_INFINITY : Number(n), broadcastId);
   close = async () => {
+    await checkpointer.stop();
     ctx.close();
   };
 } else {
