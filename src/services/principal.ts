@@ -16,7 +16,7 @@ export function isOperator(actor: Principal): actor is Operator {
 
 /** The admin and the operator see and change every business; an owner only their own. */
 export function managesAll(actor: Principal): boolean {
-  return isOperator(actor) || actor.role === "admin";
+  return ownerScope(actor) === null;
 }
 
 /** The owner whose businesses bound what the actor sees; null for the admin and the operator, who see all. */
@@ -26,7 +26,8 @@ export function ownerScope(actor: Principal): number | null {
 
 /** Owners reach only their own businesses; anything else looks like it does not exist. */
 export function canManage(actor: Principal, row: { ownerId: number }): boolean {
-  return isOperator(actor) || actor.role === "admin" || row.ownerId === actor.id;
+  const scope = ownerScope(actor);
+  return scope === null || row.ownerId === scope;
 }
 
 /** The user id to record as the one who acted; null for the operator. */

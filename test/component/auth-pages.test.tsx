@@ -3,17 +3,16 @@
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/auth-pages.test.tsx
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
+import { RESET_TOKEN_INVALID, RESET_TOKEN_MISSING } from "../../src/schemas/auth.ts";
+import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
+import { CONNECTION_ERROR } from "../../web/api/client.ts";
 import {
-  CONNECTION_ERROR,
   FORGOT_DEFAULT,
   FORGOT_INVALID,
-  LOGIN_BAD_CREDENTIALS,
   LOGIN_DEFAULT,
   REGISTRATION_DEFAULT,
   REGISTRATION_INVALID,
   RESET_DEFAULT,
-  RESET_INVALID,
-  RESET_MISSING_TOKEN,
 } from "../../web/api/error-messages.ts";
 import { RequireAdmin, RequireAuth } from "../../web/components/Guards.tsx";
 import { Toasts } from "../../web/components/Toasts.tsx";
@@ -219,7 +218,7 @@ describe("Login", () => {
   }
 
   const cases: [string, Reply, string][] = [
-    ["401", { status: 401, body: { error: "Some other server text", code: "unauthorized" } }, LOGIN_BAD_CREDENTIALS],
+    ["401", { status: 401, body: { error: "Some other server text", code: "unauthorized" } }, INVALID_LOGIN],
     ["status 0 (network failure)", network, CONNECTION_ERROR],
     ["400 with a server message", { status: 400, body: { error: "Email is required", code: "validation_failed" } }, "Email is required"],
     ["500 with a server message", { status: 500, body: { error: "Something went wrong on our side. Please try again.", code: "internal" } }, "Something went wrong on our side. Please try again."],
@@ -428,7 +427,7 @@ describe("Forgot password", () => {
 describe("Reset password", () => {
   test("without a token: the missing-token text, no form, nothing sent", () => {
     const view = renderAt("/reset-password");
-    expect(view.getByText(RESET_MISSING_TOKEN)).toBeTruthy();
+    expect(view.getByText(RESET_TOKEN_MISSING)).toBeTruthy();
     expect(view.container.querySelector("form")).toBeNull();
     expect(view.queryByLabelText("New password")).toBeNull();
     expect(view.getByRole("link", { name: "Request a new reset link" }).getAttribute("href")).toBe("/forgot-password");
@@ -438,7 +437,7 @@ describe("Reset password", () => {
 
   test("a blank token counts as missing", () => {
     const view = renderAt("/reset-password?token=%20");
-    expect(view.getByText(RESET_MISSING_TOKEN)).toBeTruthy();
+    expect(view.getByText(RESET_TOKEN_MISSING)).toBeTruthy();
     expect(calls).toEqual([]);
   });
 
@@ -476,7 +475,7 @@ describe("Reset password", () => {
   const cases: [string, Reply, string][] = [
     ["400 with the server's text", { status: 400, body: { error: "Invalid or expired reset token. Please request a new password reset.", code: "validation_failed" } }, "Invalid or expired reset token. Please request a new password reset."],
     ["400 with another server text", { status: 400, body: { error: "Password must be at least 6 characters", code: "validation_failed" } }, "Password must be at least 6 characters"],
-    ["400 without a body", { status: 400 }, RESET_INVALID],
+    ["400 without a body", { status: 400 }, RESET_TOKEN_INVALID],
     ["status 0 (network failure)", network, CONNECTION_ERROR],
     ["500 with a server message (the default wins)", { status: 500, body: { error: "Internal thing" } }, RESET_DEFAULT],
     ["500 without a server message", { status: 500 }, RESET_DEFAULT],

@@ -1,20 +1,18 @@
 // The status -> sentence mapping of the account screens (spec section 8).
 // Run: npx bun test test/unit/error-messages.test.ts
 import { describe, expect, test } from "bun:test";
-import { ApiError } from "../../web/api/client.ts";
+import { RESET_TOKEN_INVALID, RESET_TOKEN_MISSING } from "../../src/schemas/auth.ts";
+import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
+import { ApiError, CONNECTION_ERROR } from "../../web/api/client.ts";
 import {
-  CONNECTION_ERROR,
   FORGOT_DEFAULT,
   FORGOT_INVALID,
   forgotPasswordErrorMessage,
-  LOGIN_BAD_CREDENTIALS,
   LOGIN_DEFAULT,
   loginErrorMessage,
   REGISTRATION_DEFAULT,
   REGISTRATION_INVALID,
   RESET_DEFAULT,
-  RESET_INVALID,
-  RESET_MISSING_TOKEN,
   registerErrorMessage,
   resetPasswordErrorMessage,
   serverText,
@@ -28,15 +26,15 @@ const network = () => new ApiError(0, CONNECTION_ERROR, null);
 describe("the spec's texts", () => {
   test("are exactly as written", () => {
     expect(CONNECTION_ERROR).toBe("Unable to connect to server. Please check your internet connection.");
-    expect(LOGIN_BAD_CREDENTIALS).toBe("Invalid email or password. Please check your credentials and try again.");
+    expect(INVALID_LOGIN).toBe("Invalid email or password. Please check your credentials and try again.");
     expect(LOGIN_DEFAULT).toBe("Login failed. Please try again.");
     expect(REGISTRATION_INVALID).toBe("Invalid registration data. Please check your information.");
     expect(REGISTRATION_DEFAULT).toBe("Registration failed. Please try again.");
     expect(FORGOT_DEFAULT).toBe("Failed to send reset instructions. Please try again.");
     expect(FORGOT_INVALID).toBe("Invalid email address.");
     expect(RESET_DEFAULT).toBe("Failed to reset password. Please try again.");
-    expect(RESET_INVALID).toBe("Invalid or expired reset token. Please request a new password reset.");
-    expect(RESET_MISSING_TOKEN).toBe("Invalid or missing reset token. Please request a new password reset.");
+    expect(RESET_TOKEN_INVALID).toBe("Invalid or expired reset token. Please request a new password reset.");
+    expect(RESET_TOKEN_MISSING).toBe("Invalid or missing reset token. Please request a new password reset.");
   });
 });
 
@@ -64,8 +62,8 @@ describe("serverText", () => {
 
 describe("loginErrorMessage", () => {
   test("401 is always the credentials text, whatever the server said", () => {
-    expect(loginErrorMessage(err(401))).toBe(LOGIN_BAD_CREDENTIALS);
-    expect(loginErrorMessage(err(401, apiBody("Please log in to continue.")))).toBe(LOGIN_BAD_CREDENTIALS);
+    expect(loginErrorMessage(err(401))).toBe(INVALID_LOGIN);
+    expect(loginErrorMessage(err(401, apiBody("Please log in to continue.")))).toBe(INVALID_LOGIN);
   });
   test("status 0 is the connection text", () => {
     expect(loginErrorMessage(network())).toBe(CONNECTION_ERROR);
@@ -132,11 +130,11 @@ describe("forgotPasswordErrorMessage", () => {
 
 describe("resetPasswordErrorMessage", () => {
   test("400: the server's text, else the invalid-token text", () => {
-    expect(resetPasswordErrorMessage(err(400, apiBody(RESET_INVALID, "validation_failed")))).toBe(RESET_INVALID);
+    expect(resetPasswordErrorMessage(err(400, apiBody(RESET_TOKEN_INVALID, "validation_failed")))).toBe(RESET_TOKEN_INVALID);
     expect(resetPasswordErrorMessage(err(400, apiBody("Password must be at least 6 characters")))).toBe(
       "Password must be at least 6 characters",
     );
-    expect(resetPasswordErrorMessage(err(400))).toBe(RESET_INVALID);
+    expect(resetPasswordErrorMessage(err(400))).toBe(RESET_TOKEN_INVALID);
   });
   test("status 0 is the connection text", () => {
     expect(resetPasswordErrorMessage(network())).toBe(CONNECTION_ERROR);

@@ -3,8 +3,6 @@
 import { NOT_YOUR_BUSINESS, SESSION_EXPIRED as SESSION_EXPIRED_TEXT } from "../../src/schemas/texts.ts";
 import { ApiError, CONNECTION_ERROR } from "./client.ts";
 
-export { CONNECTION_ERROR };
-
 export interface ToastText {
   title: string;
   message: string;

@@ -1,11 +1,7 @@
 // What the account screens say when a request fails (spec section 8). Pure: an error in, a sentence out.
-import { RESET_TOKEN_INVALID, RESET_TOKEN_MISSING } from "../../src/schemas/auth.ts";
+import { RESET_TOKEN_INVALID } from "../../src/schemas/auth.ts";
 import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
 import { ApiError, CONNECTION_ERROR } from "./client.ts";
-
-export { CONNECTION_ERROR };
-// The server's own sentences, under the names the account screens use.
-export { INVALID_LOGIN as LOGIN_BAD_CREDENTIALS, RESET_TOKEN_INVALID as RESET_INVALID, RESET_TOKEN_MISSING as RESET_MISSING_TOKEN };
 
 export const LOGIN_FAILED = "Login Failed";
 export const LOGIN_DEFAULT = "Login failed. Please try again.";

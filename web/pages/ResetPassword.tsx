@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation, useSearch } from "wouter";
 import { PASSWORD_MIN, resetPasswordFormSchema } from "../../src/schemas/auth.ts";
-import { RESET_FAILED, RESET_MISSING_TOKEN, resetPasswordErrorMessage } from "../api/error-messages.ts";
+import { RESET_TOKEN_MISSING } from "../../src/schemas/auth.ts";
+import { RESET_FAILED, resetPasswordErrorMessage } from "../api/error-messages.ts";
 import { authApi } from "../api/endpoints.ts";
 import { AuthCard, SubmitButton } from "../components/auth/AuthCard.tsx";
 import { PasswordField } from "../components/auth/PasswordField.tsx";
@@ -45,7 +46,7 @@ export function ResetPasswordPage() {
     return (
       <AuthCard icon="key" title="Reset your password" subtitle="Choose a new password for your account." footer={footer}>
         <div className="alert alert-error" role="alert">
-          {RESET_MISSING_TOKEN}
+          {RESET_TOKEN_MISSING}
         </div>
         <Link href={paths.forgotPassword} className="btn btn-primary btn-block btn-lg">
           Request a new reset link
