@@ -7,6 +7,7 @@ import { memoryLocation } from "wouter/memory-location";
 import { consentText } from "../../src/schemas/consent.ts";
 import { SUBSCRIBE_NOT_FOUND_TITLE, SubscribePage } from "../../web/pages/Subscribe.tsx";
 import { type Reply, mockApi } from "../helpers/mock-api.ts";
+import { until } from "../helpers/until.ts";
 
 const api = mockApi();
 const { calls, routes } = api;
@@ -99,7 +100,11 @@ describe("subscribe page", () => {
       fireEvent.submit(container.querySelector("form")!);
       await findByText("Thanks! Deals are on their way.");
       const card = container.querySelector(".sub-success")!;
-      expect(scrolled).toEqual([[card, { block: "start" }]]);
+      // The scroll runs in an effect after the card renders: wait for it rather than racing it.
+      await until(() => scrolled.length > 0, 2000, "the success card to be scrolled into view");
+      expect(scrolled.length).toBe(1);
+      expect(scrolled[0]![0] === card).toBe(true);
+      expect(scrolled[0]![1]).toEqual({ block: "start" });
       expect(document.activeElement?.textContent).toBe("You're subscribed!");
     } finally {
       Element.prototype.scrollIntoView = realScroll;
