@@ -24,13 +24,13 @@ export function summaryLine(s: BroadcastSummary): string {
  * if it stops), printing progress on stderr until every message is settled or the user interrupts.
  */
 export async function follow(ctx: AppContext, broadcastId: number): Promise<void> {
-  const { config } = ctx;
   // A stopped server's broadcast is taken over within a second, not the server's standby interval.
   const dispatcher = ctx.dispatcherWith({ lockRetryMs: 1000 });
+  const { sendRate: rate, twilio } = ctx.services.settings.current();
   const mode = dispatcher.start();
   process.stderr.write(
     mode === "dispatching"
-      ? `Sending (${Number.isFinite(config.sendRate) ? `${config.sendRate}/s` : "no rate limit"}, ${ctx.messenger.name})...\n`
+      ? `Sending (${rate}/s, ${twilio ? "twilio" : "sandbox"})...\n`
       : "A running server is sending this broadcast; following its progress...\n",
   );
   let interrupted = false;

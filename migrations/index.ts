@@ -6,6 +6,7 @@ import m2 from "./0002_broadcasts_deliveries.sql" with { type: "text" };
 import m3 from "./0003_consent_events_all_business.sql" with { type: "text" };
 import m4 from "./0004_deliveries_queue_indexes.sql" with { type: "text" };
 import m5 from "./0005_business_poster_offer.sql" with { type: "text" };
+import m6 from "./0006_settings_and_seed_types.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -14,5 +15,6 @@ export const migrationSql: Record<string, string> = {
   "0003_consent_events_all_business": m3,
   "0004_deliveries_queue_indexes": m4,
   "0005_business_poster_offer": m5,
+  "0006_settings_and_seed_types": m6,
 };
 export { journal };

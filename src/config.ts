@@ -1,31 +1,26 @@
 import { resolve } from "node:path";
+import * as v from "valibot";
+import { SECRET_SETTINGS, SETTING_ENV, SETTING_KEYS, SETTING_SCHEMAS, type SettingKey } from "./schemas/settings.ts";
 
 // The only reader of process.env. Everything else receives a Config.
 export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  publicUrl: string;
   env: "production" | "development";
   adminEmail: string | null;
-  sendRate: number;
+  /** The settings given by environment variables (SETTING_ENV), checked; they override the saved ones. */
+  envSettings: EnvSettings;
   subscribeLimit: number;
   /** NEARCAST_RECONCILE_AFTER (seconds): when a send's answer was lost, how long to wait for its status callback
    * before asking the provider whether it has the message. */
   reconcileAfterMs: number;
   defaultCountry: string;
   trustProxy: boolean;
-  twilio: TwilioConfig | null;
   twilioApiBase: string;
 }
 
-export interface TwilioConfig {
-  accountSid: string;
-  authToken: string;
-  from: string | null;
-  messagingServiceSid: string | null;
-  whatsappFrom: string | null;
-}
+export type EnvSettings = Partial<Record<SettingKey, string>>;
 
 export interface ConfigOverrides {
   port?: string | number;
@@ -98,24 +93,36 @@ function opt(env: Env, name: string): string | null {
   return v ? v : null;
 }
 
-function twilioSettings(env: Env): TwilioConfig | null {
-  const accountSid = opt(env, "TWILIO_ACCOUNT_SID");
-  const authToken = opt(env, "TWILIO_AUTH_TOKEN");
-  if (!accountSid && !authToken) {
-    // A sender without credentials would silently fall back to the sandbox: nothing would ever reach a phone.
-    const sender = ["TWILIO_FROM", "TWILIO_MESSAGING_SERVICE_SID", "TWILIO_WHATSAPP_FROM"].find((n) => opt(env, n));
-    if (sender) throw new ConfigError(`TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when ${sender} is set`);
-    return null;
+/** Each setting's environment variable, checked by the same schema as the Settings screen. */
+function envSettings(env: Env): EnvSettings {
+  const out: EnvSettings = {};
+  for (const key of SETTING_KEYS) {
+    const raw = opt(env, SETTING_ENV[key]);
+    if (raw === null) continue;
+    const result = v.safeParse(SETTING_SCHEMAS[key], raw);
+    // A secret's value is never echoed, not even in an error.
+    const got = SECRET_SETTINGS.has(key) ? "" : ` (got ${shown(raw)})`;
+    if (!result.success) throw new ConfigError(`${SETTING_ENV[key]}: ${result.issues[0].message}${got}`);
+    out[key] = result.output;
   }
-  if (!accountSid) throw new ConfigError("TWILIO_ACCOUNT_SID is required when TWILIO_AUTH_TOKEN is set");
-  if (!authToken) throw new ConfigError("TWILIO_AUTH_TOKEN is required when TWILIO_ACCOUNT_SID is set");
-  const from = opt(env, "TWILIO_FROM");
-  const messagingServiceSid = opt(env, "TWILIO_MESSAGING_SERVICE_SID");
-  const whatsappFrom = opt(env, "TWILIO_WHATSAPP_FROM");
-  if (!from && !messagingServiceSid && !whatsappFrom) {
+  checkTwilioEnv(out);
+  return out;
+}
+
+// Twilio given by the environment comes whole: credentials and a sender, or nothing. Half of it would silently fall
+// back to the sandbox, and nothing would ever reach a phone.
+function checkTwilioEnv(s: EnvSettings): void {
+  const senders = ["twilioFrom", "twilioMessagingServiceSid", "twilioWhatsAppFrom"] as const;
+  if (!s.twilioAccountSid && !s.twilioAuthToken) {
+    const sender = senders.find((k) => s[k]);
+    if (sender) throw new ConfigError(`TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are required when ${SETTING_ENV[sender]} is set`);
+    return;
+  }
+  if (!s.twilioAccountSid) throw new ConfigError("TWILIO_ACCOUNT_SID is required when TWILIO_AUTH_TOKEN is set");
+  if (!s.twilioAuthToken) throw new ConfigError("TWILIO_AUTH_TOKEN is required when TWILIO_ACCOUNT_SID is set");
+  if (!senders.some((k) => s[k])) {
     throw new ConfigError("TWILIO_FROM, TWILIO_MESSAGING_SERVICE_SID or TWILIO_WHATSAPP_FROM is required with Twilio credentials");
   }
-  return { accountSid, authToken, from, messagingServiceSid, whatsappFrom };
 }
 
 export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
@@ -136,7 +143,6 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   if (rawEnv !== "production" && rawEnv !== "development") {
     throw new ConfigError(`NEARCAST_ENV must be "production" or "development" (got ${shown(rawEnv)})`);
   }
-  const publicUrl = urlSetting("NEARCAST_PUBLIC_URL", opt(env, "NEARCAST_PUBLIC_URL") ?? `http://localhost:${port}`);
   const adminEmail = opt(env, "NEARCAST_ADMIN_EMAIL")?.toLowerCase() ?? null;
   if (adminEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(adminEmail)) {
     throw new ConfigError(`NEARCAST_ADMIN_EMAIL must be an email address (got ${shown(adminEmail)})`);
@@ -149,15 +155,13 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     port,
     host,
     dataDir,
-    publicUrl,
     env: rawEnv,
     adminEmail,
-    sendRate: numberSetting("NEARCAST_SEND_RATE", opt(env, "NEARCAST_SEND_RATE") ?? undefined, 1, 0.01, 10000),
+    envSettings: envSettings(env),
     reconcileAfterMs: 1000 * numberSetting("NEARCAST_RECONCILE_AFTER", opt(env, "NEARCAST_RECONCILE_AFTER") ?? undefined, 30, 0, 86400),
     subscribeLimit: intSetting("NEARCAST_SUBSCRIBE_LIMIT", opt(env, "NEARCAST_SUBSCRIBE_LIMIT") ?? undefined, 20, 0, 1_000_000),
     defaultCountry: country,
     trustProxy: boolSetting("NEARCAST_TRUST_PROXY", opt(env, "NEARCAST_TRUST_PROXY"), false),
-    twilio: twilioSettings(env),
     twilioApiBase: urlSetting("TWILIO_API_BASE", opt(env, "TWILIO_API_BASE") ?? "https://api.twilio.com"),
   };
 }

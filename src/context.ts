@@ -6,6 +6,7 @@ import { openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { lockPathFor, tryLock } from "./db/lock.ts";
 import { createDispatcher, type DispatcherOptions } from "./dispatch/dispatcher.ts";
+import { restartOnChange } from "./dispatch/restart-on-change.ts";
 import { consoleLogger, type Logger } from "./lib/logger.ts";
 import { createMessenger } from "./messaging/index.ts";
 import { createRepos } from "./repos/index.ts";
@@ -19,6 +20,7 @@ import { createInboundMessagesService } from "./services/inbound-messages.ts";
 import { createOptOutsService } from "./services/opt-outs.ts";
 import { createPostersService } from "./services/posters.ts";
 import { createQrCodesService } from "./services/qr-codes.ts";
+import { createSettingsService } from "./services/settings.ts";
 import { createStatusCallbacksService } from "./services/status-callbacks.ts";
 import { createSubscriptionsService } from "./services/subscriptions.ts";
 import { createUploadsService } from "./services/uploads.ts";
@@ -47,12 +49,14 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   migrate(db);
   const repos = createRepos(db);
   const uploads = createUploadsService({ repos, config });
+  const settings = createSettingsService({ repos, clock, config });
   const services = {
-    auth: createAuthService({ repos, clock, config, logger }),
+    settings,
+    auth: createAuthService({ repos, clock, config, logger, settings }),
     businessTypes: createBusinessTypesService({ repos }),
     businesses: createBusinessesService({ repos }),
-    qrCodes: createQrCodesService({ repos, config }),
-    posters: createPostersService({ repos, config }),
+    qrCodes: createQrCodesService({ repos, settings }),
+    posters: createPostersService({ repos, config, settings }),
     subscriptions: createSubscriptionsService({ repos, clock, config }),
     customers: createCustomersService({ repos, clock, config }),
     broadcasts: createBroadcastsService({ repos, clock, uploads }),
@@ -63,21 +67,39 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     uploads,
   };
   // Sandbox statuses go where Twilio's status callbacks go; a 21610 on send opts the customer out everywhere.
-  const messenger = createMessenger(config, { clock, logger, onStatus: (u) => void services.statusCallbacks.apply(u) });
-  // The dispatcher's store is the outbox repo; its lock, the data directory's (none for an in-memory database).
+  const messengers = new Set<ReturnType<typeof createMessenger>>();
+  const newMessenger = () => {
+    const m = createMessenger(settings.messaging(), { clock, logger, onStatus: (u) => void services.statusCallbacks.apply(u) });
+    messengers.add(m);
+    return m;
+  };
+  const closeMessenger = (m: ReturnType<typeof createMessenger>) => {
+    m.close();
+    messengers.delete(m);
+  };
+  // A dispatcher on the outbox repo with a messenger and rate from the settings now; its lock is the data
+  // directory's (none for an in-memory database).
   const dispatcherWith = (overrides: Partial<DispatcherOptions> = {}) =>
     createDispatcher({
       store: repos.deliveries,
-      messenger,
+      messenger: overrides.messenger ?? newMessenger(),
       logger,
-      rate: config.sendRate,
+      rate: settings.current().sendRate,
       takeLock: dbPath === ":memory:" ? null : () => tryLock(lockPathFor(config.dataDir)),
       standby: true,
       reconcileAfterMs: config.reconcileAfterMs,
       onOptedOut: (customerId, at) => void services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
       ...overrides,
     });
-  const dispatcher = dispatcherWith();
+  // The server's dispatcher: rebuilt with a new messenger when the Twilio settings, the rate or the public URL change.
+  const dispatcher = restartOnChange({
+    settingsKey: () => JSON.stringify([settings.messaging(), settings.current().sendRate]),
+    build: () => {
+      const messenger = newMessenger();
+      return { dispatcher: dispatcherWith({ messenger }), release: () => closeMessenger(messenger) };
+    },
+    logger,
+  });
   return {
     config,
     db,
@@ -85,14 +107,14 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     dbPath,
     repos,
     services,
-    messenger,
     dispatcher,
-    /** Another dispatcher on the same store, messenger and lock (the CLI's `broadcast --wait`, benchmarks). */
+    /** Another dispatcher on the same store and lock, with its own messenger from the settings (the CLI's
+     * `broadcast --wait`, benchmarks). */
     dispatcherWith,
     clock,
     logger,
     close(): void {
-      messenger.close();
+      for (const m of messengers) m.close();
       db.$client.close();
     },
   };

@@ -3,7 +3,9 @@ import "./styles/app.css";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import { loadCurrentUser } from "./state/session.ts";
+import { loadSite } from "./state/site.ts";
 
+void loadSite();
 void loadCurrentUser();
 const root = document.getElementById("root");
 if (root) createRoot(root).render(<App />);

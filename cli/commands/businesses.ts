@@ -106,7 +106,7 @@ export function businessesCommand(): Command {
           ["Poster offer", full.posterOffer === "" ? "(none)" : full.posterOffer ?? `${sampleDealText(full.businessType?.name)} (the type's deal)`],
           ["Logo", full.logoImagePath ?? "(none)"],
           ["Sample image", full.sampleImagePath ?? "(none)"],
-          ["Subscribe link", `${ctx.config.publicUrl}/subscribe?id=${full.id}`],
+          ["Subscribe link", ctx.services.qrCodes.subscribeUrl(full.id)],
           ["Created", full.createdAt],
         ];
         const width = Math.max(...lines.map(([k]) => k.length));

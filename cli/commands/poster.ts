@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command } from "commander";
+import { isPrivateLink } from "../../src/schemas/public-url.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { dataDirOption, examples, parseId, usageExit, withContext } from "../context.ts";
 
@@ -39,11 +40,10 @@ customers can reach before printing.
             process.stdout.write(`Wrote the poster of "${business.name}" (id ${business.id}) to ${out} (${(pdf.byteLength / 1024).toFixed(1)} KB)\n`);
             process.stdout.write(`Its QR code opens ${url}\n`);
           }
-          const publicUrl = ctx.config.publicUrl;
-          const host = new URL(publicUrl).hostname;
-          if (host === "localhost" || host.startsWith("127.") || host === "::1" || host === "[::1]") {
+          const publicUrl = ctx.services.settings.publicUrl();
+          if (isPrivateLink(publicUrl)) {
             process.stderr.write(
-              `nearcast: warning: the QR code points to ${publicUrl}, which phones cannot reach; set NEARCAST_PUBLIC_URL or --public-url\n`,
+              `nearcast: warning: the QR code points to ${publicUrl}, which phones outside this network cannot open; set the public URL with \`nearcast settings set publicUrl https://...\`, NEARCAST_PUBLIC_URL or --public-url\n`,
             );
           }
           if (!business.isActive) {

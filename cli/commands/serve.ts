@@ -26,9 +26,12 @@ export function serveCommand(): Command {
       const ctx = createContext(config);
       // WAL checkpoints on a thread of their own: the event loop only appends (src/db/checkpointer.ts).
       const checkpointer = startCheckpointer(ctx.db.$client, ctx.dbPath, { logger: ctx.logger });
-      for (const line of describeMessenger(config)) ctx.logger.info(line);
+      const settings = ctx.services.settings;
+      for (const line of describeMessenger(settings.messaging())) ctx.logger.info(line);
+      const problem = settings.current().twilioProblem;
+      if (problem) ctx.logger.warn(problem);
       const server = startServer(ctx, assets);
-      ctx.logger.info(`Nearcast listening on ${server.url} (data in ${config.dataDir}, public URL ${config.publicUrl})`);
+      ctx.logger.info(`Nearcast listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: links follow the address each request came in on"})`);
       // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
       ctx.dispatcher.start();
       const shutdown = async (signal: string) => {

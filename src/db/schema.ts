@@ -230,3 +230,11 @@ export const deliveries = sqliteTable(
     index("deliveries_customer_idx").on(t.customerId),
   ],
 );
+
+/** Settings saved from the Settings screen or `nearcast settings set`; an environment variable overrides its row
+ * (src/services/settings.ts). One row per key; no row = not saved. */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
+});

@@ -12,6 +12,7 @@ import { businessTypeRoutes } from "./routes/businesstype.ts";
 import { customerRoutes } from "./routes/customer.ts";
 import { customerMessageRoutes } from "./routes/customer-messages.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { siteRoutes } from "./routes/site.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -26,6 +27,7 @@ export interface AppOptions {
 /** Each API area under /api/, in the order they are tried (an area may be served by several route files). */
 const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["health", healthRoutes],
+  ["site", siteRoutes],
   ["auth", authRoutes],
   ["businesstype", businessTypeRoutes],
   ["customer", customerRoutes],

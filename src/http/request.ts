@@ -44,6 +44,26 @@ export function clientIp(c: Context<AppEnv>): string {
   return c.var.peer ?? "unknown";
 }
 
+/**
+ * The origin this request came in on (scheme, host and port), the public URL's last fallback. Behind a trusted proxy
+ * it is the one the proxy was asked for (X-Forwarded-Proto and X-Forwarded-Host); otherwise the URL's own.
+ */
+export function requestOrigin(c: Context<AppEnv>): string {
+  const url = new URL(c.req.url);
+  if (c.var.ctx.config.trustProxy) {
+    const proto = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+    const host = c.req.header("x-forwarded-host")?.split(",")[0]?.trim();
+    if (proto === "http" || proto === "https") url.protocol = `${proto}:`;
+    if (host && /^[A-Za-z0-9.\-[\]:]+$/.test(host)) url.host = host;
+  }
+  return url.origin;
+}
+
+/** The base of every link this request gets back: the public URL, or this request's origin when none is set. */
+export function publicUrlOf(c: Context<AppEnv>): string {
+  return c.var.ctx.services.settings.publicUrl(requestOrigin(c));
+}
+
 /** Where a request came from, as recorded with consent (the user agent capped). */
 export function requestMeta(c: Context<AppEnv>): RequestMeta {
   return { ip: clientIp(c), userAgent: c.req.header("user-agent")?.slice(0, 500) ?? null };

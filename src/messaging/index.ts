@@ -1,14 +1,19 @@
 import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Messenger, StatusUpdate } from "./messenger.ts";
 import { SandboxMessenger, type Timers } from "./sandbox.ts";
-import { createTwilioMessenger, DEFAULT_TWILIO_API_BASE } from "./twilio.ts";
+import { isUnreachableFromInternet } from "../schemas/public-url.ts";
+import { createTwilioMessenger, DEFAULT_TWILIO_API_BASE, type TwilioConfig } from "./twilio.ts";
 
 export type { Channel, DeliveryStatus, Messenger, OutboundMessage, ProviderMessage, SendOutcome, StatusUpdate } from "./messenger.ts";
 export { MessengerUnavailableError } from "./messenger.ts";
 
-export type MessengerConfig = Pick<Config, "twilio" | "twilioApiBase" | "publicUrl">;
+/** What the messenger is made from: the Twilio account (null = the sandbox), its API base and the public URL. */
+export interface MessengerConfig {
+  twilio: TwilioConfig | null;
+  twilioApiBase: string;
+  publicUrl: string;
+}
 
 export interface MessengerDeps {
   clock?: Clock;
@@ -43,17 +48,6 @@ export function createMessenger(config: MessengerConfig, deps: MessengerDeps = {
   });
 }
 
-/** A host Twilio's servers cannot reach: loopback, unspecified, *.localhost, private IPv4 ranges. */
-export function isUnreachableFromInternet(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  if (h === "localhost" || h.endsWith(".localhost") || h === "::1" || h === "::" || h === "0.0.0.0") return true;
-  const m = /^(\d+)\.(\d+)\.\d+\.\d+$/.exec(h);
-  if (!m) return false;
-  const a = Number(m[1]);
-  const b = Number(m[2]);
-  return a === 127 || a === 10 || (a === 192 && b === 168) || (a === 172 && b >= 16 && b <= 31) || (a === 169 && b === 254);
-}
-
 /** The start-up lines about messaging: which messenger, and a warning when Twilio cannot reach this server. */
 export function describeMessenger(config: MessengerConfig): string[] {
   const t = config.twilio;
@@ -75,7 +69,7 @@ export function describeMessenger(config: MessengerConfig): string[] {
   }
   if (host && isUnreachableFromInternet(host)) {
     lines.push(
-      `NEARCAST_PUBLIC_URL is ${config.publicUrl}: Twilio cannot fetch images or reach the webhooks; set it to the public address`,
+      `The public URL is ${config.publicUrl}: Twilio cannot fetch images or reach the webhooks; set the public address in Settings or NEARCAST_PUBLIC_URL`,
     );
   }
   return lines;

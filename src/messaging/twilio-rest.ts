@@ -3,10 +3,18 @@
 // Twilio's JSON errors ({code, message, more_info, status}). Every request is aborted at its timeout.
 import twilioPackage from "twilio/package.json" with { type: "json" };
 import type { Clock } from "../clock.ts";
-import type { TwilioConfig } from "../config.ts";
 import { errorCodeOf } from "./status.ts";
 
 const USER_AGENT = `twilio-node/${twilioPackage.version} (${process.platform} ${process.arch}) node/${process.version}`;
+
+/** The Twilio account and senders in use (from the settings: src/services/settings.ts). */
+export interface TwilioConfig {
+  accountSid: string;
+  authToken: string;
+  from: string | null;
+  messagingServiceSid: string | null;
+  whatsappFrom: string | null;
+}
 
 /** A message resource as Twilio's 2010-04-01 API answers it (the fields we read). */
 export interface TwilioMessage {

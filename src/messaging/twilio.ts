@@ -9,7 +9,6 @@
 // connections told apart from lost answers. The `twilio` package stays for webhook signatures (signature.ts).
 import type { Clock } from "../clock.ts";
 import { systemClock } from "../clock.ts";
-import type { TwilioConfig } from "../config.ts";
 import {
   type Messenger,
   MessengerUnavailableError,
@@ -21,9 +20,9 @@ import {
   STATUS_WEBHOOK_PATH,
 } from "./messenger.ts";
 import { errorCodeOf, normalizeTwilioStatus } from "./status.ts";
-import { restClient, TimedOut, TwilioError, type TwilioMessage } from "./twilio-rest.ts";
+import { restClient, TimedOut, type TwilioConfig, TwilioError, type TwilioMessage } from "./twilio-rest.ts";
 
-export { parseRetryAfter } from "./twilio-rest.ts";
+export { parseRetryAfter, type TwilioConfig } from "./twilio-rest.ts";
 
 export const DEFAULT_TWILIO_TIMEOUT_MS = 10_000;
 export const DEFAULT_TWILIO_API_BASE = "https://api.twilio.com";

@@ -8,6 +8,7 @@ import { deliveriesRepo } from "./deliveries.ts";
 import { deliveryHistoryRepo } from "./delivery-history.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
 import { sessionsRepo } from "./sessions.ts";
+import { settingsRepo } from "./settings.ts";
 import { subscriptionsRepo } from "./subscriptions.ts";
 import { transactionRunner } from "./transaction.ts";
 import { uploadsRepo } from "./uploads.ts";
@@ -29,6 +30,7 @@ export function createRepos(db: Db) {
     broadcasts: broadcastsRepo(db),
     deliveries: deliveriesRepo(db),
     deliveryHistory: deliveryHistoryRepo(db),
+    settings: settingsRepo(db),
   };
 }
 

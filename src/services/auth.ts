@@ -17,6 +17,7 @@ import {
 } from "../schemas/auth.ts";
 import { INVALID_LOGIN } from "../schemas/texts.ts";
 import { type Principal, managesAll } from "./principal.ts";
+import type { SettingsService } from "./settings.ts";
 import { validate } from "./validate.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
@@ -33,8 +34,9 @@ export const BAD_RESET_TOKEN = RESET_TOKEN_INVALID;
 export interface AuthDeps {
   repos: Repos;
   clock: Clock;
-  config: Pick<Config, "adminEmail" | "env" | "publicUrl">;
+  config: Pick<Config, "adminEmail" | "env">;
   logger: Logger;
+  settings: Pick<SettingsService, "publicUrl">;
 }
 
 export function toPublicUser(u: UserRow): PublicUser {
@@ -56,7 +58,7 @@ function tooMany(seconds: number): TooManyRequestsError {
   );
 }
 
-export function createAuthService({ repos, clock, config, logger }: AuthDeps) {
+export function createAuthService({ repos, clock, config, logger, settings }: AuthDeps) {
   // Failures only: a user who logs in fine is never slowed down, and nothing locks an account for good.
   const loginFailuresByIp = new RateLimiter(clock, 20, WINDOW_MS);
   const loginFailuresByAccount = new RateLimiter(clock, 10, WINDOW_MS);
@@ -133,7 +135,8 @@ export function createAuthService({ repos, clock, config, logger }: AuthDeps) {
       repos.sessions.revoke(hashToken(token), clock.now());
     },
 
-    forgotPassword(input: unknown, clientIp: string): { message: string; token?: string } {
+    /** `origin`: the request's, the base of the reset link when no public URL is set. */
+    forgotPassword(input: unknown, clientIp: string, origin?: string | null): { message: string; token?: string } {
       const { email } = validate(forgotPasswordSchema, input);
       const ip = ipKey(clientIp);
       guard([resetRequestsByIp, ip], [resetRequestsByAccount, email]);
@@ -150,7 +153,7 @@ export function createAuthService({ repos, clock, config, logger }: AuthDeps) {
         repos.passwordResets.insert(user.id, hashToken(token), new Date(now.getTime() + RESET_TTL_MS));
       });
       if (config.env === "development") return { message: FORGOT_MESSAGE, token };
-      logger.info(`password reset requested for user ${user.id}: ${config.publicUrl}/reset-password?token=${token}`);
+      logger.info(`password reset requested for user ${user.id}: ${settings.publicUrl(origin)}/reset-password?token=${token}`);
       return { message: FORGOT_MESSAGE };
     },
 

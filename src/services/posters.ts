@@ -11,6 +11,7 @@ import type { PublicBusiness } from "../schemas/businesses.ts";
 import { POSTER_WORDS, initials, posterOfferDeal, subscribeLink } from "../schemas/poster-text.ts";
 import { createBusinessesService } from "./businesses.ts";
 import type { Principal } from "./principal.ts";
+import type { SettingsService } from "./settings.ts";
 import { QR_QUIET_ZONE, qrMatrix, renderQrPng } from "./qr-codes.ts";
 import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 
@@ -323,13 +324,19 @@ export function readUploadedImage(dataDir: string, imagePath: string | null | un
   }
 }
 
-export function createPostersService({ repos, config }: { repos: Repos; config: Pick<Config, "publicUrl" | "dataDir"> }) {
+export interface PostersDeps {
+  repos: Repos;
+  config: Pick<Config, "dataDir">;
+  settings: Pick<SettingsService, "publicUrl">;
+}
+
+export function createPostersService({ repos, config, settings }: PostersDeps) {
   const businesses = createBusinessesService({ repos });
-  const { publicUrl, dataDir } = config;
-  function poster(business: PublicBusiness, options?: RenderOptions) {
+  const { dataDir } = config;
+  function poster(business: PublicBusiness, options: RenderOptions & { origin?: string | null } = {}) {
     const data: PosterData = {
       business,
-      url: subscribeLink(publicUrl, business.id),
+      url: subscribeLink(settings.publicUrl(options.origin), business.id),
       logo: readUploadedImage(dataDir, business.logoImagePath),
     };
     return renderPoster(data, options).then((pdf) => ({ pdf, fileName: posterFileName(business.name), business }));
@@ -337,9 +344,9 @@ export function createPostersService({ repos, config }: { repos: Repos; config: 
   return {
     /**
      * The poster of a business the actor manages, active or not (the owner's, an admin's, the operator's); someone
-     * else's business is NotFoundError.
+     * else's business is NotFoundError. `origin`: the request's, for the link when no public URL is set.
      */
-    forUser(actor: Principal, businessId: number, options?: RenderOptions) {
+    forUser(actor: Principal, businessId: number, options?: RenderOptions & { origin?: string | null }) {
       return poster(businesses.get(actor, businessId), options);
     },
   };

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type QRCodeModule from "qrcode";
 import { subscribeLink } from "../schemas/poster-text.ts";
-import type { Config } from "../config.ts";
 import type { Repos } from "../repos/index.ts";
 import { createBusinessesService } from "./businesses.ts";
+import type { SettingsService } from "./settings.ts";
 
 /** Error correction M (15%): survives a scuffed or partly covered poster and keeps the modules large. */
 export const QR_ERROR_CORRECTION = "M" as const;
@@ -51,7 +51,7 @@ export async function renderQrPng(text: string, width = QR_PNG_WIDTH): Promise<U
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
-/** A small LRU of rendered PNGs keyed by the encoded URL (the business id and NEARCAST_PUBLIC_URL). */
+/** A small LRU of rendered PNGs keyed by the encoded URL (the business id and the public URL). */
 export class QrPngCache {
   private readonly entries = new Map<string, Promise<QrImage>>();
   constructor(readonly limit = QR_CACHE_LIMIT) {}
@@ -80,20 +80,19 @@ export class QrPngCache {
   }
 }
 
-export function createQrCodesService({ repos, config }: { repos: Repos; config: Pick<Config, "publicUrl"> }) {
+export function createQrCodesService({ repos, settings }: { repos: Repos; settings: Pick<SettingsService, "publicUrl"> }) {
   const businesses = createBusinessesService({ repos });
-  const publicUrl = config.publicUrl;
   const cache = new QrPngCache();
   return {
     cache,
-    /** The subscription link a business's QR code encodes. */
-    subscribeUrl(businessId: number): string {
-      return subscribeLink(publicUrl, businessId);
+    /** The subscription link a business's QR code encodes; `origin` is the request's, when there is one. */
+    subscribeUrl(businessId: number, origin?: string | null): string {
+      return subscribeLink(settings.publicUrl(origin), businessId);
     },
     /** The QR PNG of an active business; unknown or inactive ids throw NotFoundError. */
-    async image(businessId: number): Promise<QrImage> {
+    async image(businessId: number, origin?: string | null): Promise<QrImage> {
       const business = businesses.getPublic(businessId);
-      return cache.get(subscribeLink(publicUrl, business.id));
+      return cache.get(subscribeLink(settings.publicUrl(origin), business.id));
     },
   };
 }

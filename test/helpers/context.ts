@@ -13,3 +13,13 @@ export function testContext(env: Record<string, string> = {}, config: Partial<Co
 }
 
 export type TestContext = ReturnType<typeof testContext>;
+
+/** The messenger's settings a server started with this environment would use (nothing saved in its database). */
+export function messagingFromEnv(env: Record<string, string> = {}) {
+  const ctx = testContext(env);
+  try {
+    return ctx.services.settings.messaging();
+  } finally {
+    ctx.close();
+  }
+}

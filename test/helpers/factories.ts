@@ -72,3 +72,6 @@ export function insertOwnerBusinesses<Names extends string[]>(ctx: Ctx, ...names
 export function allBusinessTypes(ctx: Ctx): BusinessTypeRow[] {
   return ctx.db.select().from(businessTypes).orderBy(businessTypes.id).all();
 }
+
+/** How many business types a fresh database starts with (migrations/0006_settings_and_seed_types.sql). */
+export const SEEDED_TYPES = 8;

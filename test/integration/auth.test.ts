@@ -457,7 +457,8 @@ describe("POST /api/auth/ForgotPassword", () => {
         expect(line).toBeDefined();
         expect(line).toStartWith("info ");
         const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(line!)?.[1];
-        expect(line).toContain(`${w.ctx.config.publicUrl}/reset-password?token=${token}`);
+        // No public URL is set: the link is built on the address the request came in on.
+        expect(line).toContain(`http://localhost/reset-password?token=${token}`);
         // Stored hashed, and the logged link works.
         const rows = resetRows(w, w.vars.user.id);
         expect(rows).toHaveLength(1);
@@ -821,7 +822,7 @@ describe("roles are enforced on the server", () => {
       token: (w) => w.vars.token,
       status: 403,
       expectBody: { code: "forbidden" },
-      after: (w) => expect(w.ctx.repos.businessTypes.list()).toHaveLength(0),
+      after: (w) => expect(w.ctx.repos.businessTypes.list().map((t) => t.name)).not.toContain("Bakery"),
     },
     {
       name: "anonymous: 401",
@@ -835,7 +836,7 @@ describe("roles are enforced on the server", () => {
       json: { name: "Bakery" },
       token: (w) => w.vars.token,
       status: 201,
-      after: (w) => expect(w.ctx.repos.businessTypes.list().map((t) => t.name)).toEqual(["Bakery"]),
+      after: (w) => expect(w.ctx.repos.businessTypes.list().map((t) => t.name)).toContain("Bakery"),
     },
   ]);
 

@@ -1,6 +1,7 @@
 // `nearcast business-types ...` as a user runs it: a real process on a real data directory.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Run, json, nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { businessTypes } from "../../src/db/schema.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 
 const bt = (dataDir: string, ...args: string[]) => nearcast(["business-types", ...args], dataDir);
@@ -17,8 +18,18 @@ function expectOneLineError(run: Run, code: number, message: string | RegExp): v
 }
 
 const dirs = tempDataDirs("nearcast-cli-bt");
-const dataDir = dirs.make;
 afterAll(dirs.removeAll);
+
+/** A data directory whose database has no business types yet (not even the ones a fresh database is seeded with),
+ * so ids start at 1. */
+function dataDir(): string {
+  const dir = dirs.make();
+  withDataDir(dir, (ctx) => {
+    ctx.db.delete(businessTypes).run();
+    ctx.db.$client.run("DELETE FROM sqlite_sequence WHERE name = 'business_types'");
+  });
+  return dir;
+}
 
 describe("business-types add / list / update / remove", () => {
   let dir: string;
@@ -26,7 +37,11 @@ describe("business-types add / list / update / remove", () => {
     dir = dataDir();
   });
 
-  test("list on a fresh data directory", () => {
+  test("a fresh data directory lists the seeded types; with none, (none)", () => {
+    const seeded = json(bt(dirs.make(), "list", "--json"));
+    expect(seeded.map((t: { name: string; isActive: boolean }) => [t.name, t.isActive])).toEqual(
+      ["Auto & Car Service", "Gym & Fitness", "Other", "Pizza", "Real Estate", "Restaurant", "Retail Shop", "Salon & Beauty"].map((n) => [n, true]),
+    );
     const plain = bt(dir, "list");
     expect(plain).toMatchObject({ code: 0, stdout: "(none)\n", stderr: "" });
     expect(json(bt(dir, "list", "--json"))).toEqual([]);

@@ -52,7 +52,7 @@ afterEach(async () => {
 
 /** The real Twilio messenger, recording the (fake) time of every send() call. */
 function recordingMessenger(timeoutMs = 2000): Messenger & { calls: Array<{ at: number; msg: OutboundMessage }> } {
-  const real = createMessenger(ctx.config, { clock: ctx.clock, twilioTimeoutMs: timeoutMs });
+  const real = createMessenger(ctx.services.settings.messaging(), { clock: ctx.clock, twilioTimeoutMs: timeoutMs });
   expect(real.name).toBe("twilio");
   const calls: Array<{ at: number; msg: OutboundMessage }> = [];
   return Object.assign(Object.create(real) as Messenger, {
@@ -490,7 +490,7 @@ describe("without Twilio (sandbox)", () => {
     ctx = testContext();
     sched = new VirtualScheduler(ctx.clock);
     const { broadcastId } = await seed(4);
-    const sandbox = createMessenger(ctx.config, { clock: ctx.clock });
+    const sandbox = createMessenger(ctx.services.settings.messaging(), { clock: ctx.clock });
     expect(sandbox.name).toBe("sandbox");
     dispatcher(sandbox).start();
     await until(() => completed(broadcastId));

@@ -14,6 +14,7 @@ import { hashToken, randomToken } from "../../src/lib/tokens.ts";
 import { SESSION_TTL_MS } from "../../src/services/auth.ts";
 import { type ApiClient, type ApiResponse, type CallOptions, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
+import { SEEDED_TYPES } from "../helpers/factories.ts";
 
 const ADMIN_EMAIL = "boss@example.com";
 
@@ -305,7 +306,7 @@ describe("unknown paths and methods", () => {
     const upd = await s.api.put("/api/businesstype/UpdateBusinessType?id=987654", { name: "Cafe" }, { token: s.adminToken });
     expect(upd.status).toBe(404);
     expectErrorShape(upd);
-    expect(counts(s).types).toBe(1);
+    expect(counts(s).types).toBe(SEEDED_TYPES + 1);
     s.ctx.close();
   });
 

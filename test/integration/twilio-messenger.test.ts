@@ -1,7 +1,7 @@
 // The Twilio adapter against the fake Twilio on loopback (TWILIO_API_BASE), which speaks Twilio's wire format.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { FakeClock } from "../../src/clock.ts";
-import { loadConfig } from "../../src/config.ts";
+import { messagingFromEnv } from "../helpers/context.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
 import { type Messenger, MessengerUnavailableError, type SendOutcome } from "../../src/messaging/messenger.ts";
 import { createTwilioMessenger, parseRetryAfter } from "../../src/messaging/twilio.ts";
@@ -26,8 +26,7 @@ afterEach(() => fake.reset());
 
 /** Goes through loadConfig like the server does: TWILIO_* settings, TWILIO_API_BASE = the fake. */
 function messenger(env: Record<string, string> = {}, clock?: FakeClock): Messenger {
-  const config = loadConfig({ NEARCAST_PUBLIC_URL: PUBLIC, ...fake.settings(), ...env });
-  const m = createMessenger(config, { twilioTimeoutMs: TIMEOUT_MS, ...(clock ? { clock } : {}) });
+  const m = createMessenger(messagingFromEnv({ NEARCAST_PUBLIC_URL: PUBLIC, ...fake.settings(), ...env }), { twilioTimeoutMs: TIMEOUT_MS, ...(clock ? { clock } : {}) });
   expect(m.name).toBe("twilio");
   return m;
 }

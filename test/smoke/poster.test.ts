@@ -8,7 +8,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { SMS_DISCLOSURE, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
-import { insertBusiness, insertBusinessType } from "../helpers/factories.ts";
+import { insertBusiness } from "../helpers/factories.ts";
 import { isPdf, pdfText } from "../helpers/pdf-text.ts";
 import { isPng } from "../helpers/png.ts";
 import { BINARY, httpClient, startBinary } from "../helpers/server.ts";
@@ -35,7 +35,8 @@ beforeAll(() => {
   // The same migrations as the executable: add the rows straight into its database file.
   const ctx = createContext(loadConfig({}, { dataDir: dir }), { logger: new MemoryLogger() });
   try {
-    const type = insertBusinessType(ctx, { name: "Gym & Fitness" });
+    // One of the types a fresh database is seeded with.
+    const type = ctx.repos.businessTypes.list().find((t) => t.name === "Gym & Fitness")!;
     businessId = insertBusiness(ctx, { ownerId, businessTypeId: type.id, name: "Iron Harbor Gym" }).id;
   } finally {
     ctx.close();

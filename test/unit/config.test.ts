@@ -21,14 +21,12 @@ describe("loadConfig defaults", () => {
     expect(c.port).toBe(3000);
     expect(c.host).toBe("0.0.0.0");
     expect(c.dataDir).toBe(resolve("./data"));
-    expect(c.publicUrl).toBe("http://localhost:3000");
     expect(c.env).toBe("production");
     expect(c.adminEmail).toBeNull();
-    expect(c.sendRate).toBe(1);
+    expect(c.envSettings).toEqual({});
     expect(c.subscribeLimit).toBe(20);
     expect(c.defaultCountry).toBe("US");
     expect(c.trustProxy).toBe(false);
-    expect(c.twilio).toBeNull();
     expect(c.twilioApiBase).toBe("https://api.twilio.com");
   });
 
@@ -36,7 +34,7 @@ describe("loadConfig defaults", () => {
     const c = loadConfig({ NEARCAST_PORT: "", NEARCAST_HOST: "  ", NEARCAST_SEND_RATE: "", NEARCAST_ENV: " " });
     expect(c.port).toBe(3000);
     expect(c.host).toBe("0.0.0.0");
-    expect(c.sendRate).toBe(1);
+    expect(c.envSettings.sendRate).toBeUndefined();
     expect(c.env).toBe("production");
   });
 
@@ -56,18 +54,15 @@ describe("loadConfig defaults", () => {
     expect(c.port).toBe(8080);
     expect(c.host).toBe("127.0.0.1");
     expect(c.dataDir).toBe("/tmp/nc");
-    expect(c.publicUrl).toBe("https://deals.example.com");
+    expect(c.envSettings.publicUrl).toBe("https://deals.example.com");
     expect(c.env).toBe("development");
     expect(c.adminEmail).toBe("boss@example.com");
-    expect(c.sendRate).toBe(2.5);
+    expect(c.envSettings.sendRate).toBe("2.5");
     expect(c.subscribeLimit).toBe(0);
     expect(c.defaultCountry).toBe("GB");
     expect(c.trustProxy).toBe(true);
   });
 
-  test("the default public URL follows the port", () => {
-    expect(loadConfig({ NEARCAST_PORT: "8081" }).publicUrl).toBe("http://localhost:8081");
-  });
 
   test("CLI flags win over the environment", () => {
     const c = loadConfig({ NEARCAST_PORT: "8080", NEARCAST_HOST: "10.0.0.1", NEARCAST_DATA_DIR: "/a" }, { port: "9090", host: "::1", dataDir: "/b" });
@@ -123,35 +118,45 @@ describe("each bad setting throws a ConfigError naming it, on one line", () => {
 });
 
 describe("Twilio settings", () => {
-  const creds = { TWILIO_ACCOUNT_SID: "AC123", TWILIO_AUTH_TOKEN: "secret" };
-
-  test("no credentials: the sandbox (twilio null)", () => {
-    expect(loadConfig({}).twilio).toBeNull();
-  });
+  const SID = "AC0123456789abcdef0123456789abcdef";
+  const TOKEN = "secret-token-0123456789";
+  const creds = { TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN };
 
   test("complete credentials with a sender", () => {
     const c = loadConfig({ ...creds, TWILIO_FROM: "+15005550006", TWILIO_API_BASE: "http://127.0.0.1:9999/" });
-    expect(c.twilio).toEqual({
-      accountSid: "AC123",
-      authToken: "secret",
-      from: "+15005550006",
-      messagingServiceSid: null,
-      whatsappFrom: null,
-    });
+    expect(c.envSettings).toEqual({ twilioAccountSid: SID, twilioAuthToken: TOKEN, twilioFrom: "+15005550006" });
     expect(c.twilioApiBase).toBe("http://127.0.0.1:9999");
   });
 
-  test("a messaging service or a WhatsApp sender alone is enough", () => {
-    expect(loadConfig({ ...creds, TWILIO_MESSAGING_SERVICE_SID: "MG1" }).twilio?.messagingServiceSid).toBe("MG1");
-    expect(loadConfig({ ...creds, TWILIO_WHATSAPP_FROM: "whatsapp:+1500" }).twilio?.whatsappFrom).toBe("whatsapp:+1500");
+  test("a messaging service or a WhatsApp sender alone is enough; the whatsapp: prefix is optional", () => {
+    const mss = "MG0123456789abcdef0123456789abcdef";
+    expect(loadConfig({ ...creds, TWILIO_MESSAGING_SERVICE_SID: mss }).envSettings.twilioMessagingServiceSid).toBe(mss);
+    expect(loadConfig({ ...creds, TWILIO_WHATSAPP_FROM: "whatsapp:+15005550006" }).envSettings.twilioWhatsAppFrom).toBe("+15005550006");
+  });
+
+  const malformed: { name: string; env: Record<string, string>; names: string }[] = [
+    { name: "account SID of the wrong shape", env: { ...creds, TWILIO_ACCOUNT_SID: "AC123", TWILIO_FROM: "+15005550006" }, names: "TWILIO_ACCOUNT_SID" },
+    { name: "SMS sender not a phone number", env: { ...creds, TWILIO_FROM: "bakery" }, names: "TWILIO_FROM" },
+    { name: "messaging service SID of the wrong shape", env: { ...creds, TWILIO_MESSAGING_SERVICE_SID: "MG1" }, names: "TWILIO_MESSAGING_SERVICE_SID" },
+  ];
+  for (const c of malformed) {
+    test(`malformed: ${c.name}`, () => {
+      expect(configError(c.env).message).toStartWith(c.names);
+    });
+  }
+
+  test("a malformed auth token is refused without echoing it", () => {
+    const message = configError({ ...creds, TWILIO_AUTH_TOKEN: "short tok", TWILIO_FROM: "+15005550006" }).message;
+    expect(message).toStartWith("TWILIO_AUTH_TOKEN");
+    expect(message).not.toContain("short tok");
   });
 
   const partial: { name: string; env: Record<string, string>; names: string }[] = [
-    { name: "SID without token", env: { TWILIO_ACCOUNT_SID: "AC123", TWILIO_FROM: "+1500" }, names: "TWILIO_AUTH_TOKEN" },
-    { name: "token without SID", env: { TWILIO_AUTH_TOKEN: "secret", TWILIO_FROM: "+1500" }, names: "TWILIO_ACCOUNT_SID" },
+    { name: "SID without token", env: { TWILIO_ACCOUNT_SID: SID, TWILIO_FROM: "+15005550006" }, names: "TWILIO_AUTH_TOKEN" },
+    { name: "token without SID", env: { TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: "+15005550006" }, names: "TWILIO_ACCOUNT_SID" },
     { name: "credentials without any sender", env: creds, names: "TWILIO_FROM" },
-    { name: "a sender without credentials", env: { TWILIO_FROM: "+1500" }, names: "TWILIO_ACCOUNT_SID" },
-    { name: "a WhatsApp sender without credentials", env: { TWILIO_WHATSAPP_FROM: "whatsapp:+1500" }, names: "TWILIO_WHATSAPP_FROM" },
+    { name: "a sender without credentials", env: { TWILIO_FROM: "+15005550006" }, names: "TWILIO_ACCOUNT_SID" },
+    { name: "a WhatsApp sender without credentials", env: { TWILIO_WHATSAPP_FROM: "whatsapp:+15005550006" }, names: "TWILIO_WHATSAPP_FROM" },
   ];
   for (const c of partial) {
     test(`partial: ${c.name}`, () => {

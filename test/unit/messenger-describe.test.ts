@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { loadConfig } from "../../src/config.ts";
-import { describeMessenger, isUnreachableFromInternet } from "../../src/messaging/index.ts";
+import { messagingFromEnv } from "../helpers/context.ts";
+import { isUnreachableFromInternet } from "../../src/schemas/public-url.ts";
+import { describeMessenger } from "../../src/messaging/index.ts";
 import { deliveryIdOf, statusCallbackPath } from "../../src/messaging/messenger.ts";
 import { canAdvance, normalizeTwilioStatus, parseStatusCallback } from "../../src/messaging/status.ts";
 import { INBOUND_TWILIO_STATUSES, outboundStatusPairs } from "../helpers/twilio-statuses.ts";
@@ -8,11 +9,11 @@ import { INBOUND_TWILIO_STATUSES, outboundStatusPairs } from "../helpers/twilio-
 const SID = "AC0123456789abcdef0123456789abcdef";
 const TOKEN = "secret-token-abcdef0123456789";
 const twilio = (env: Record<string, string>) =>
-  loadConfig({ TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, NEARCAST_PUBLIC_URL: "https://shop.example.com", ...env });
+  messagingFromEnv({ TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, NEARCAST_PUBLIC_URL: "https://shop.example.com", ...env });
 
 describe("describeMessenger: the start-up line", () => {
   test("sandbox without credentials (no warning even on localhost)", () => {
-    expect(describeMessenger(loadConfig({}))).toEqual([
+    expect(describeMessenger(messagingFromEnv({}))).toEqual([
       "Messages: sandbox (no Twilio credentials; messages are recorded, not sent)",
     ]);
   });
@@ -21,8 +22,8 @@ describe("describeMessenger: the start-up line", () => {
     expect(describeMessenger(twilio({ TWILIO_FROM: "+15550001111", TWILIO_WHATSAPP_FROM: "whatsapp:+15550002222" }))).toEqual([
       "Messages: Twilio (SMS from +15550001111, WhatsApp from +15550002222)",
     ]);
-    expect(describeMessenger(twilio({ TWILIO_MESSAGING_SERVICE_SID: "MG0123", TWILIO_FROM: "+15550001111" }))).toEqual([
-      "Messages: Twilio (SMS via messaging service MG0123, no WhatsApp sender)",
+    expect(describeMessenger(twilio({ TWILIO_MESSAGING_SERVICE_SID: "MG0123456789abcdef0123456789abcdef", TWILIO_FROM: "+15550001111" }))).toEqual([
+      "Messages: Twilio (SMS via messaging service MG0123456789abcdef0123456789abcdef, no WhatsApp sender)",
     ]);
     expect(describeMessenger(twilio({ TWILIO_WHATSAPP_FROM: "+15550002222" }))).toEqual([
       "Messages: Twilio (no SMS sender, WhatsApp from +15550002222)",
@@ -39,12 +40,12 @@ describe("describeMessenger: the start-up line", () => {
     for (const url of ["http://localhost:3000", "http://127.0.0.1:8080", "http://[::1]:3000", "http://192.168.1.20:3000"]) {
       expect(describeMessenger(twilio({ TWILIO_FROM: "+15550001111", NEARCAST_PUBLIC_URL: url }))).toEqual([
         "Messages: Twilio (SMS from +15550001111, no WhatsApp sender)",
-        `NEARCAST_PUBLIC_URL is ${url}: Twilio cannot fetch images or reach the webhooks; set it to the public address`,
+        `The public URL is ${url}: Twilio cannot fetch images or reach the webhooks; set the public address in Settings or NEARCAST_PUBLIC_URL`,
       ]);
     }
     // The default public URL is localhost.
-    expect(describeMessenger(loadConfig({ TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: "+1555" }))[1]).toBe(
-      "NEARCAST_PUBLIC_URL is http://localhost:3000: Twilio cannot fetch images or reach the webhooks; set it to the public address",
+    expect(describeMessenger(messagingFromEnv({ TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: "+15550001111" }))[1]).toBe(
+      "The public URL is http://localhost:3000: Twilio cannot fetch images or reach the webhooks; set the public address in Settings or NEARCAST_PUBLIC_URL",
     );
   });
 

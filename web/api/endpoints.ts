@@ -1,9 +1,14 @@
 import type { PublicUser, registerSchema } from "../../src/schemas/auth.ts";
 import type * as v from "valibot";
 import type { BusinessType, businessTypeSchema } from "../../src/schemas/business-types.ts";
+import type { SiteInfo } from "../../src/schemas/settings.ts";
 import { api } from "./client.ts";
 
-// Typed wrappers for the spec's API paths (section 7).
+// Typed wrappers for the spec's API paths (section 7), and Nearcast's own (site, settings).
+export const siteApi = {
+  get: () => api.get<SiteInfo>("/api/site"),
+};
+
 export const authApi = {
   login: (email: string, password: string) => api.post<{ token: string; user: PublicUser }>("/api/auth/Login", { email, password }),
   register: (body: v.InferOutput<typeof registerSchema>) =>

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { toPublicUser } from "../../services/auth.ts";
 import { requireUser } from "../middleware/auth.ts";
 import { smallBody } from "../middleware/body-limit.ts";
-import { clientIp, readJson } from "../request.ts";
+import { clientIp, readJson, requestOrigin } from "../request.ts";
 import type { AppEnv } from "../types.ts";
 
 export const authRoutes = new Hono<AppEnv>()
@@ -19,7 +19,7 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json({ message: "You have been logged out." });
   })
   .post("/ForgotPassword", smallBody, async (c) => {
-    return c.json(c.var.ctx.services.auth.forgotPassword(await readJson(c), clientIp(c)));
+    return c.json(c.var.ctx.services.auth.forgotPassword(await readJson(c), clientIp(c), requestOrigin(c)));
   })
   .post("/ResetPassword", smallBody, async (c) => {
     return c.json(await c.var.ctx.services.auth.resetPassword(await readJson(c), clientIp(c)));

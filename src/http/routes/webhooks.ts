@@ -5,6 +5,7 @@ import { deliveryIdOf } from "../../messaging/messenger.ts";
 import { twilioSignature, type WebhookParams, verifyTwilioSignature } from "../../messaging/signature.ts";
 import { twiml } from "../../services/inbound-messages.ts";
 import { smallBody } from "../middleware/body-limit.ts";
+import { publicUrlOf } from "../request.ts";
 import type { AppEnv } from "../types.ts";
 
 // Twilio's webhooks, mounted at /api/webhooks/twilio (no XSRF check or cookie: Twilio sends no cookie or Origin; no
@@ -57,9 +58,12 @@ export function signatureValid(authToken: string, publicUrl: string, path: strin
 /** The form fields of a request Twilio signed; throws 403 when Twilio is configured and the signature is wrong. */
 async function signedParams(c: Context<AppEnv>): Promise<WebhookParams> {
   const params = await formParams(c);
-  const { config, logger } = c.var.ctx;
-  if (config.twilio) {
-    const ok = signatureValid(config.twilio.authToken, config.publicUrl, pathWithQuery(c.req.url), params, c.req.header("x-twilio-signature"));
+  const { services, logger } = c.var.ctx;
+  // Twilio signs the URL it was given: the public URL the messenger built the callback on (or, with none set, the
+  // address Twilio called).
+  const twilio = services.settings.current().twilio;
+  if (twilio) {
+    const ok = signatureValid(twilio.authToken, publicUrlOf(c), pathWithQuery(c.req.url), params, c.req.header("x-twilio-signature"));
     if (!ok) {
       logger.warn(`${c.req.method} ${c.req.path}: rejected, invalid or missing X-Twilio-Signature`);
       throw new AppError(403, "invalid_signature", INVALID_SIGNATURE);

@@ -1,0 +1,169 @@
+// The admin's settings: one list of keys, each with its environment variable and its check. The API
+// (PUT /api/settings), the CLI (`nearcast settings set`), the Settings screen and the environment (src/config.ts)
+// all validate through these schemas, so a value that is refused in one place is refused in every place.
+import * as v from "valibot";
+import { NOT_AN_OBJECT } from "./auth.ts";
+import type { CheckResult, FieldErrors } from "./check.ts";
+
+export const SETTING_KEYS = [
+  "publicUrl",
+  "brandName",
+  "contactEmail",
+  "twilioAccountSid",
+  "twilioAuthToken",
+  "twilioFrom",
+  "twilioMessagingServiceSid",
+  "twilioWhatsAppFrom",
+  "sendRate",
+  "smtpUrl",
+  "mailFrom",
+] as const;
+
+export type SettingKey = (typeof SETTING_KEYS)[number];
+
+/** The environment variable that overrides each setting. */
+export const SETTING_ENV: Record<SettingKey, string> = {
+  publicUrl: "NEARCAST_PUBLIC_URL",
+  brandName: "NEARCAST_BRAND_NAME",
+  contactEmail: "NEARCAST_CONTACT_EMAIL",
+  twilioAccountSid: "TWILIO_ACCOUNT_SID",
+  twilioAuthToken: "TWILIO_AUTH_TOKEN",
+  twilioFrom: "TWILIO_FROM",
+  twilioMessagingServiceSid: "TWILIO_MESSAGING_SERVICE_SID",
+  twilioWhatsAppFrom: "TWILIO_WHATSAPP_FROM",
+  sendRate: "NEARCAST_SEND_RATE",
+  smtpUrl: "NEARCAST_SMTP_URL",
+  mailFrom: "NEARCAST_MAIL_FROM",
+};
+
+/** Write-only settings: stored and used, never returned, logged or printed (the API says only whether one is set). */
+export const SECRET_SETTINGS: ReadonlySet<SettingKey> = new Set(["twilioAuthToken", "smtpUrl"]);
+
+/** What an unset setting means. */
+export const SETTING_DEFAULTS = {
+  brandName: "Nearcast",
+  contactEmail: "hello@nearcast.app",
+  sendRate: "1",
+} as const satisfies Partial<Record<SettingKey, string>>;
+
+export const SEND_RATE_MIN = 0.01;
+export const SEND_RATE_MAX = 10000;
+export const BRAND_NAME_MAX = 60;
+
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+const textValue = (label: string) => v.pipe(v.string(`${label} must be text`), v.trim(), v.nonEmpty(`${label} must not be empty`));
+
+function isHttpUrl(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return (url.protocol === "http:" || url.protocol === "https:") && !!url.hostname && !url.search && !url.hash && !url.username;
+  } catch {
+    return false;
+  }
+}
+
+function isSmtpUrl(s: string): boolean {
+  try {
+    const url = new URL(s);
+    return (url.protocol === "smtp:" || url.protocol === "smtps:") && !!url.hostname && (url.pathname === "" || url.pathname === "/");
+  } catch {
+    return false;
+  }
+}
+
+const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
+
+/** Each setting's check: text in, the value to store out. */
+export const SETTING_SCHEMAS = {
+  publicUrl: v.pipe(
+    textValue("Public URL"),
+    v.check(isHttpUrl, "Public URL must be an http:// or https:// address, without a query or fragment"),
+    v.transform((s) => s.replace(/\/+$/, "")),
+  ),
+  brandName: v.pipe(textValue("Brand name"), v.maxLength(BRAND_NAME_MAX, `Brand name cannot exceed ${BRAND_NAME_MAX} characters`)),
+  contactEmail: v.pipe(textValue("Contact email"), v.maxLength(254, "Contact email must be an email address"), v.regex(EMAIL, "Contact email must be an email address")),
+  twilioAccountSid: v.pipe(textValue("Twilio account SID"), v.regex(/^AC[0-9a-fA-F]{32}$/, "Twilio account SID must be AC followed by 32 hexadecimal characters")),
+  twilioAuthToken: v.pipe(textValue("Twilio auth token"), v.regex(/^[\x21-\x7e]{16,128}$/, "Twilio auth token must be 16 to 128 characters without spaces")),
+  twilioFrom: v.pipe(textValue("SMS sender"), v.regex(E164, "SMS sender must be a phone number in international format, e.g. +15551234567")),
+  twilioMessagingServiceSid: v.pipe(
+    textValue("Messaging Service SID"),
+    v.regex(/^MG[0-9a-fA-F]{32}$/, "Messaging Service SID must be MG followed by 32 hexadecimal characters"),
+  ),
+  twilioWhatsAppFrom: v.pipe(
+    textValue("WhatsApp sender"),
+    v.transform((s) => s.replace(/^whatsapp:/i, "")),
+    v.regex(E164, "WhatsApp sender must be a phone number in international format, e.g. +15551234567"),
+  ),
+  sendRate: v.pipe(
+    textValue("Send rate"),
+    v.check((s) => /^\d+(\.\d+)?$|^\.\d+$/.test(s) && Number(s) >= SEND_RATE_MIN && Number(s) <= SEND_RATE_MAX, `Send rate must be a number from ${SEND_RATE_MIN} to ${SEND_RATE_MAX} (messages per second)`),
+    v.transform((s) => String(Number(s))),
+  ),
+  smtpUrl: v.pipe(textValue("SMTP URL"), v.check(isSmtpUrl, "SMTP URL must look like smtp://user:password@host:587 or smtps://user:password@host:465")),
+  mailFrom: v.pipe(
+    textValue("From address"),
+    v.check((s) => EMAIL.test(s) || /^[^<>@]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>$/.test(s), "From address must be an email address, e.g. Bakery <news@example.com>"),
+  ),
+} satisfies Record<SettingKey, v.GenericSchema<string, string>>;
+
+export type SettingsUpdate = Partial<Record<SettingKey, string | null>>;
+
+export function isSettingKey(key: string): key is SettingKey {
+  return (SETTING_KEYS as readonly string[]).includes(key);
+}
+
+/** PUT /api/settings and `settings set`: any of the keys; text saves it, null or "" removes the saved value. An
+ * unknown key or a bad value is an error named by its key, and then nothing of the update is taken. */
+export function checkSettingsUpdate(input: unknown): CheckResult<SettingsUpdate> {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return { ok: false, errors: { _: NOT_AN_OBJECT }, message: NOT_AN_OBJECT };
+  const errors: FieldErrors = {};
+  const value: SettingsUpdate = {};
+  for (const [key, raw] of Object.entries(input)) {
+    if (!isSettingKey(key)) errors[key] = `Unknown setting ${JSON.stringify(key.slice(0, 60))}`;
+    else if (raw === null || raw === "") value[key] = null;
+    else if (typeof raw === "number" && key === "sendRate") Object.assign(value, checkOne(key, String(raw), errors));
+    else Object.assign(value, checkOne(key, raw, errors));
+  }
+  const first = Object.values(errors)[0];
+  return first === undefined ? { ok: true, value } : { ok: false, errors, message: first };
+}
+
+function checkOne(key: SettingKey, raw: unknown, errors: FieldErrors): SettingsUpdate {
+  const result = v.safeParse(SETTING_SCHEMAS[key], raw);
+  if (result.success) return { [key]: result.output };
+  errors[key] = result.issues[0].message;
+  return {};
+}
+
+/** GET /api/site: what every page may know about this server, logged in or not. */
+export interface SiteInfo {
+  brandName: string;
+  contactEmail: string;
+  /** The base of the links this server gives out (for the page that asked): the public URL, or the origin the
+   * request came in on when none is set. The QR code encodes exactly this base. */
+  publicUrl: string;
+  /** Where `publicUrl` comes from: NEARCAST_PUBLIC_URL, the saved setting, or this request's origin. */
+  publicUrlSource: "env" | "saved" | "request";
+  /** True when `publicUrl` is one phones outside this network cannot open (localhost, a private address). */
+  publicUrlPrivate: boolean;
+  /** No admin account exists yet: the UI opens the first-run setup screen. */
+  setupNeeded: boolean;
+}
+
+/** One setting as GET /api/settings shows it. */
+export interface SettingView {
+  /** The value in use; null for a secret (see `set`) and for a setting that is unset with no default. */
+  value: string | null;
+  /** Where the value comes from. */
+  source: "env" | "saved" | "default" | "unset";
+  /** The environment variable that overrides it; when `source` is "env" the screen shows the setting locked. */
+  env: string;
+  secret: boolean;
+  /** Secrets only: whether a value is set. */
+  set?: boolean;
+  /** Secrets only, when it helps: the value with its password removed (an SMTP URL's user and host). */
+  hint?: string;
+}
+
+export type SettingsView = Record<SettingKey, SettingView>;

@@ -1,0 +1,181 @@
+// The admin's settings: an environment variable wins, then the value saved in the database, then the default.
+// Saved values are read from the database each time they are needed (a dozen rows), so a change made on the
+// Settings screen or with `nearcast settings set` in another process is in use at once, without a restart.
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { ForbiddenError, ValidationError } from "../errors.ts";
+import type { MessengerConfig } from "../messaging/index.ts";
+import type { TwilioConfig } from "../messaging/twilio.ts";
+import type { Repos } from "../repos/index.ts";
+import {
+  checkSettingsUpdate,
+  SECRET_SETTINGS,
+  SETTING_DEFAULTS,
+  SETTING_ENV,
+  SETTING_KEYS,
+  type SettingKey,
+  type SiteInfo,
+  type SettingsView,
+  type SettingView,
+} from "../schemas/settings.ts";
+import { isPrivateLink } from "../schemas/public-url.ts";
+import { managesAll, type Principal } from "./principal.ts";
+
+export interface SettingsDeps {
+  repos: Repos;
+  clock: Clock;
+  config: Pick<Config, "envSettings" | "port" | "twilioApiBase">;
+}
+
+/** The settings in use, typed. */
+export interface CurrentSettings {
+  /** The public URL from the environment or the database; null when neither has one (see publicUrl()). */
+  publicUrl: string | null;
+  brandName: string;
+  contactEmail: string;
+  /** null = the sandbox: no credentials, or not enough of them (`twilioProblem` then says what is missing). */
+  twilio: TwilioConfig | null;
+  twilioProblem: string | null;
+  sendRate: number;
+  smtpUrl: string | null;
+  mailFrom: string | null;
+}
+
+type Resolved = Record<SettingKey, { value: string | null; source: SettingView["source"] }>;
+
+function twilioOf(get: (k: SettingKey) => string | null): { twilio: TwilioConfig | null; problem: string | null } {
+  const accountSid = get("twilioAccountSid");
+  const authToken = get("twilioAuthToken");
+  const from = get("twilioFrom");
+  const messagingServiceSid = get("twilioMessagingServiceSid");
+  const whatsappFrom = get("twilioWhatsAppFrom");
+  const hasSender = !!(from || messagingServiceSid || whatsappFrom);
+  if (!accountSid && !authToken && !hasSender) return { twilio: null, problem: null };
+  const missing = [!accountSid && "account SID", !authToken && "auth token", !hasSender && "an SMS or WhatsApp sender"].filter(Boolean);
+  if (missing.length) return { twilio: null, problem: `Twilio needs its ${missing.join(", ")}; until then messages go to the sandbox` };
+  return { twilio: { accountSid: accountSid!, authToken: authToken!, from, messagingServiceSid, whatsappFrom }, problem: null };
+}
+
+/** An SMTP URL without its password, to show which server and user are set. */
+function smtpHint(url: string): string {
+  try {
+    const u = new URL(url);
+    u.password = "";
+    return u.toString().replace(/\/$/, "");
+  } catch {
+    return "";
+  }
+}
+
+export function createSettingsService({ repos, clock, config }: SettingsDeps) {
+  function resolved(): Resolved {
+    const saved = repos.settings.all();
+    const out = {} as Resolved;
+    for (const key of SETTING_KEYS) {
+      const env = config.envSettings[key];
+      const stored = saved[key];
+      const fallback = (SETTING_DEFAULTS as Partial<Record<SettingKey, string>>)[key];
+      out[key] =
+        env !== undefined
+          ? { value: env, source: "env" }
+          : stored !== undefined
+            ? { value: stored, source: "saved" }
+            : fallback !== undefined
+              ? { value: fallback, source: "default" }
+              : { value: null, source: "unset" };
+    }
+    return out;
+  }
+
+  function current(): CurrentSettings {
+    const r = resolved();
+    const get = (k: SettingKey) => r[k].value;
+    const { twilio, problem } = twilioOf(get);
+    return {
+      publicUrl: get("publicUrl"),
+      brandName: get("brandName")!,
+      contactEmail: get("contactEmail")!,
+      twilio,
+      twilioProblem: problem,
+      sendRate: Number(get("sendRate")),
+      smtpUrl: get("smtpUrl"),
+      mailFrom: get("mailFrom"),
+    };
+  }
+
+  /**
+   * THE public URL, the base of every link Nearcast gives out (QR codes, subscribe links, posters, media, webhooks,
+   * emails): NEARCAST_PUBLIC_URL, else the saved setting, else the origin the request came in on. Without a request
+   * (the CLI, the dispatcher) and nothing set, http://localhost:PORT.
+   */
+  function publicUrl(requestOrigin?: string | null): string {
+    return current().publicUrl ?? requestOrigin?.replace(/\/+$/, "") ?? `http://localhost:${config.port}`;
+  }
+
+  function view(): SettingsView {
+    const r = resolved();
+    const out = {} as SettingsView;
+    for (const key of SETTING_KEYS) {
+      const { value, source } = r[key];
+      const secret = SECRET_SETTINGS.has(key);
+      out[key] = secret
+        ? { value: null, source, env: SETTING_ENV[key], secret, set: value !== null, ...(key === "smtpUrl" && value ? { hint: smtpHint(value) } : {}) }
+        : { value, source, env: SETTING_ENV[key], secret };
+    }
+    return out;
+  }
+
+  function requireAdmin(actor: Principal): void {
+    if (!managesAll(actor)) throw new ForbiddenError();
+  }
+
+  return {
+    current,
+    publicUrl,
+    /** The messenger's settings now (the dispatcher rebuilds its messenger when they change). */
+    messaging(): MessengerConfig {
+      return { twilio: current().twilio, twilioApiBase: config.twilioApiBase, publicUrl: publicUrl() };
+    },
+
+    /** GET /api/site: public facts about this server for the page that asked (`origin`: the request's). */
+    site(origin: string): SiteInfo {
+      const r = resolved();
+      const url = publicUrl(origin);
+      return {
+        brandName: r.brandName.value!,
+        contactEmail: r.contactEmail.value!,
+        publicUrl: url,
+        publicUrlSource: r.publicUrl.source === "env" ? "env" : r.publicUrl.source === "saved" ? "saved" : "request",
+        publicUrlPrivate: isPrivateLink(url),
+        setupNeeded: repos.users.countAdmins() === 0,
+      };
+    },
+
+    /** GET /api/settings: every setting with where its value comes from; secrets say only whether they are set. */
+    view(actor: Principal): SettingsView {
+      requireAdmin(actor);
+      return view();
+    },
+
+    /** PUT /api/settings: saves the given keys (null or "" removes a saved value) in one transaction, or nothing. */
+    update(actor: Principal, input: unknown): SettingsView {
+      requireAdmin(actor);
+      const result = checkSettingsUpdate(input);
+      if (!result.ok) throw new ValidationError(result.message, result.errors);
+      const changes = Object.entries(result.value) as [SettingKey, string | null][];
+      const locked = changes.filter(([key]) => config.envSettings[key] !== undefined);
+      if (locked.length) {
+        const errors = Object.fromEntries(locked.map(([key]) => [key, `${SETTING_ENV[key]} is set on the server, so this setting cannot be changed here`]));
+        throw new ValidationError(Object.values(errors)[0]!, errors);
+      }
+      const now = clock.now();
+      repos.transaction(() => {
+        repos.settings.remove(changes.filter(([, value]) => value === null).map(([key]) => key));
+        for (const [key, value] of changes) if (value !== null) repos.settings.save(key, value, now);
+      });
+      return view();
+    },
+  };
+}
+
+export type SettingsService = ReturnType<typeof createSettingsService>;
