@@ -62,7 +62,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     broadcasts: createBroadcastsService({ repos, clock, uploads }),
     optOuts: createOptOutsService({ repos }),
     statusCallbacks: createStatusCallbacksService({ repos, clock, logger }),
-    inboundMessages: createInboundMessagesService({ repos, clock, config, logger }),
+    inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings }),
     customerMessages: createCustomerMessagesService({ repos }),
     uploads,
   };

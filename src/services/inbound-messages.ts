@@ -4,7 +4,9 @@ import type { Logger } from "../lib/logger.ts";
 import type { CustomerRow } from "../repos/customers.ts";
 import type { Repos } from "../repos/index.ts";
 import { toE164 } from "../schemas/phone.ts";
+import { SETTING_DEFAULTS } from "../schemas/settings.ts";
 import { createOptOutsService, type OptOutsService } from "./opt-outs.ts";
+import type { SettingsService } from "./settings.ts";
 
 // Text messages people send to our number (POST /api/webhooks/twilio/inbound). Only the keywords mean anything:
 // STOP and friends opt the number out of every business, START and friends opt it back in, HELP says who is
@@ -16,8 +18,14 @@ export const HELP_KEYWORDS = ["HELP", "INFO"] as const;
 
 export type InboundIntent = "stop" | "start" | "help" | "other";
 
-export const STOP_REPLY = "You have been unsubscribed from Nearcast messages. Reply START to resubscribe.";
-export const NOT_SUBSCRIBED_REPLY = "You are not subscribed to any business on Nearcast. Scan a business's QR code to subscribe.";
+// The replies name the server's brand (the brandName setting, "Nearcast" unless the admin changed it), read per
+// message so a change on the Settings screen shows in the next reply.
+export const stopReply = (brand: string) => `You have been unsubscribed from ${brand} messages. Reply START to resubscribe.`;
+export const notSubscribedReply = (brand: string) =>
+  `You are not subscribed to any business on ${brand}. Scan a business's QR code to subscribe.`;
+/** The replies with the default brand. */
+export const STOP_REPLY = stopReply(SETTING_DEFAULTS.brandName);
+export const NOT_SUBSCRIBED_REPLY = notSubscribedReply(SETTING_DEFAULTS.brandName);
 const RATES = "Msg & data rates may apply.";
 /** At most this many business names in one reply; the rest are counted. */
 const MAX_NAMES = 5;
@@ -31,14 +39,14 @@ function listNames(names: string[]): string {
   return `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
 }
 
-export function startReply(names: string[]): string {
-  if (names.length === 0) return NOT_SUBSCRIBED_REPLY;
-  return `You are subscribed to Nearcast messages from ${listNames(names)}. ${RATES} Reply STOP to unsubscribe.`;
+export function startReply(names: string[], brand: string = SETTING_DEFAULTS.brandName): string {
+  if (names.length === 0) return notSubscribedReply(brand);
+  return `You are subscribed to ${brand} messages from ${listNames(names)}. ${RATES} Reply STOP to unsubscribe.`;
 }
 
-export function helpReply(names: string[]): string {
+export function helpReply(names: string[], brand: string = SETTING_DEFAULTS.brandName): string {
   const who = names.length > 0 ? `You are subscribed to messages from ${listNames(names)}.` : "You are not subscribed to any business.";
-  return `Nearcast: ${who} ${RATES} Reply STOP to unsubscribe.`;
+  return `${brand}: ${who} ${RATES} Reply STOP to unsubscribe.`;
 }
 
 const byKeyword = new Map<string, InboundIntent>([
@@ -84,8 +92,17 @@ export interface InboundResult {
   known: boolean;
 }
 
-export function createInboundMessagesService(deps: { repos: Repos; clock: Clock; config: Config; logger: Logger; optOuts?: OptOutsService }) {
+export function createInboundMessagesService(deps: {
+  repos: Repos;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  /** The brand the replies name. */
+  settings: Pick<SettingsService, "current">;
+  optOuts?: OptOutsService;
+}) {
   const { repos, clock, config, logger } = deps;
+  const brand = () => deps.settings.current().brandName;
   const optOuts = deps.optOuts ?? createOptOutsService({ repos });
 
   /** The customer with this From (E.164, maybe `whatsapp:`-prefixed), or undefined. */
@@ -125,18 +142,18 @@ export function createInboundMessagesService(deps: { repos: Repos; clock: Clock;
           logger.info(`opt-out from ${who}, not a customer: nothing to change`);
         }
         // Confirmed either way: nothing will be sent to this number.
-        return { intent, reply: STOP_REPLY, known: customer !== undefined };
+        return { intent, reply: stopReply(brand()), known: customer !== undefined };
       }
       if (!customer) {
         logger.info(`${intent.toUpperCase()} from ${who}, not a customer`);
-        return { intent, reply: intent === "help" ? helpReply([]) : NOT_SUBSCRIBED_REPLY, known: false };
+        return { intent, reply: intent === "help" ? helpReply([], brand()) : notSubscribedReply(brand()), known: false };
       }
       if (intent === "start") {
         const r = optOuts.optInCustomer(customer.id, { source: `${channel}-start`, at, ...(note ? { note } : {}) });
         logger.info(`${who} opted in (${channel}): ${r.businessIds.length} subscription(s) resumed`);
-        return { intent, reply: startReply(activeBusinessNames(customer.id)), known: true };
+        return { intent, reply: startReply(activeBusinessNames(customer.id), brand()), known: true };
       }
-      return { intent, reply: helpReply(activeBusinessNames(customer.id)), known: true };
+      return { intent, reply: helpReply(activeBusinessNames(customer.id), brand()), known: true };
     },
   };
 }
