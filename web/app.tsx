@@ -1,7 +1,8 @@
+import { useSignals } from "@preact/signals-react/runtime";
 import { type ComponentType, type ReactNode, useEffect } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { Footer } from "./components/Footer.tsx";
-import { RequireAdmin, RequireAuth } from "./components/Guards.tsx";
+import { FirstRunGate, RequireAdmin, RequireAuth } from "./components/Guards.tsx";
 import { NavBar } from "./components/NavBar.tsx";
 import { Toasts } from "./components/Toasts.tsx";
 import { usePageTitle } from "./components/usePageTitle.ts";
@@ -22,9 +23,11 @@ import { PrintPosterPage } from "./pages/PrintPoster.tsx";
 import { PrivacyPage } from "./pages/Privacy.tsx";
 import { RegisterPage } from "./pages/Register.tsx";
 import { ResetPasswordPage } from "./pages/ResetPassword.tsx";
+import { SetupPage } from "./pages/Setup.tsx";
 import { SubscribePage } from "./pages/Subscribe.tsx";
 import { TermsPage } from "./pages/Terms.tsx";
 import { type Access, pageTitle, type RouteName, routes } from "./paths.ts";
+import { brandName } from "./state/site.ts";
 
 /** The screen of every route in paths.ts: a route added there without a screen here does not compile. */
 const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
@@ -50,6 +53,7 @@ const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
   businessTypeAdd: BusinessTypeFormPage,
   businessTypeEdit: BusinessTypeFormPage,
   print: PrintPosterPage,
+  setup: SetupPage,
 };
 
 const guards: Record<Access, ComponentType<{ children: ReactNode }> | null> = {
@@ -69,15 +73,20 @@ function ScrollToTop() {
 
 /** One route's screen behind its guard, with the page's own title. */
 function RouteScreen({ name, id }: { name: RouteName; id?: string }) {
-  usePageTitle(pageTitle(name));
+  useSignals();
+  usePageTitle(pageTitle(name, brandName.value));
   const Screen = screens[name];
   const Guard = guards[routes[name].access];
-  return Guard ? (
-    <Guard>
-      <Screen id={id} />
-    </Guard>
-  ) : (
-    <Screen id={id} />
+  return (
+    <FirstRunGate route={name}>
+      {Guard ? (
+        <Guard>
+          <Screen id={id} />
+        </Guard>
+      ) : (
+        <Screen id={id} />
+      )}
+    </FirstRunGate>
   );
 }
 

@@ -1,8 +1,10 @@
 import { subscribeLink } from "../src/schemas/poster-text.ts";
 
+/** The default brand (the brandName setting's); pages name the server's brand from web/state/site.ts. */
 export const PRODUCT_NAME = "Nearcast";
-/** The home page's <title>, the same as web/index.html's (so it does not change as the app starts). */
-const HOME_TITLE = `${PRODUCT_NAME} — deals from the shops next door`;
+/** The home page's <title>; with the default brand, the same as web/index.html's (so it does not change as the app
+ * starts). */
+const homeTitle = (brand: string) => `${brand} — deals from the shops next door`;
 
 /** Who may open a screen (the spec's route table, section 2): a guard redirects everyone else. */
 export type Access = "public" | "login" | "admin";
@@ -12,7 +14,7 @@ export type Access = "public" | "login" | "admin";
  * entry (with its screen, guard and the page's title), and the links below are built from the same patterns.
  */
 export const routes = {
-  home: { path: "/", access: "public", title: HOME_TITLE },
+  home: { path: "/", access: "public", title: homeTitle(PRODUCT_NAME) },
   about: { path: "/about", access: "public", title: "About" },
   login: { path: "/login", access: "public", title: "Login" },
   register: { path: "/register", access: "public", title: "Register" },
@@ -35,13 +37,14 @@ export const routes = {
   businessTypeEdit: { path: "/business-types/edit/:id", access: "admin", title: "Edit Business Type" },
   // Anyone holding the QR modal may print the poster, logged in or not.
   print: { path: "/print/:id", access: "public", title: "QR Poster" },
+  setup: { path: "/setup", access: "public", title: "Set Up" },
 } as const satisfies Record<string, { path: string; access: Access; title: string }>;
 
 export type RouteName = keyof typeof routes;
 
-/** The browser tab's text for a screen: "Customers · Nearcast"; the home page's is the product's tagline. */
-export function pageTitle(name: RouteName): string {
-  return name === "home" ? HOME_TITLE : `${routes[name].title} · ${PRODUCT_NAME}`;
+/** The browser tab's text for a screen: "Customers · Nearcast" (`brand`: the server's); home's is the tagline. */
+export function pageTitle(name: RouteName, brand: string = PRODUCT_NAME): string {
+  return name === "home" ? homeTitle(brand) : `${routes[name].title} · ${brand}`;
 }
 
 const withId = (pattern: string) => (id: number | string) => pattern.replace(":id", String(id));
@@ -69,6 +72,7 @@ export const paths = {
   businessTypeAdd: routes.businessTypeAdd.path,
   businessTypeEdit: withId(routes.businessTypeEdit.path),
   print: withId(routes.print.path),
+  setup: routes.setup.path,
   /** The same link the poster and QR code carry (one function builds it, see src/schemas/poster-text.ts). */
   subscribe: (id: number) => subscribeLink("", id),
 } as const;

@@ -30,7 +30,7 @@ function renderRoutes(path: string) {
 
 test("every route has its own title, 'Customers · Nearcast'; home keeps the product's tagline", () => {
   const names = Object.keys(routes) as RouteName[];
-  const titles = names.map(pageTitle);
+  const titles = names.map((name) => pageTitle(name));
   expect(new Set(titles).size).toBe(names.length);
   expect(pageTitle("customers")).toBe("Customers · Nearcast");
   expect(pageTitle("businessTypeEdit")).toBe("Edit Business Type · Nearcast");

@@ -32,6 +32,8 @@ export const authApi = {
   register: (body: v.InferOutput<typeof registerSchema>) =>
     api.post<{ message: string; user: PublicUser }>("/api/auth/Register", body),
   currentUser: () => api.get<PublicUser>("/api/auth/GetCurrentUser"),
+  /** First run: creates the first admin and logs it in (409 once an admin exists). */
+  setup: (body: v.InferOutput<typeof registerSchema>) => api.post<{ token: string; user: PublicUser }>("/api/setup", body),
   logout: () => api.post<{ message: string }>("/api/auth/Logout"),
   forgotPassword: (email: string) => api.post<{ message: string; token?: string }>("/api/auth/ForgotPassword", { email }),
   resetPassword: (token: string, newPassword: string) =>

@@ -1,5 +1,6 @@
 import { Link } from "wouter";
-import { CONTACT_EMAIL, PRODUCT_NAME, paths } from "../paths.ts";
+import { paths } from "../paths.ts";
+import { BrandName, ContactEmailLink } from "./Brand.tsx";
 import { Logo } from "./Logo.tsx";
 
 const SOCIAL = [
@@ -20,7 +21,7 @@ export function Footer() {
           <Link href={paths.terms}>Terms of Service</Link>
           <Link href={paths.privacy}>Privacy Policy</Link>
           <Link href={paths.about}>About</Link>
-          <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>
+          <ContactEmailLink />
         </nav>
         <div className="footer-social">
           {SOCIAL.map((s) => (
@@ -33,7 +34,7 @@ export function Footer() {
         </div>
       </div>
       <div className="container footer-copy">
-        © {new Date().getFullYear()} {PRODUCT_NAME}. All rights reserved.
+        © {new Date().getFullYear()} <BrandName />. All rights reserved.
       </div>
     </footer>
   );

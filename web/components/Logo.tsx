@@ -1,3 +1,5 @@
+import { BrandName } from "./Brand.tsx";
+
 export function Logo() {
   return (
     <span className="logo">
@@ -7,7 +9,9 @@ export function Logo() {
         <path d="M9 13a10 10 0 0 1 10 10" stroke="#fff" strokeWidth="3" fill="none" strokeLinecap="round" />
         <path d="M9 7a16 16 0 0 1 16 16" stroke="#fff" strokeWidth="3" fill="none" strokeLinecap="round" opacity=".6" />
       </svg>
-      <span>Nearcast</span>
+      <span>
+        <BrandName />
+      </span>
     </span>
   );
 }

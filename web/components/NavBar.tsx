@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { paths } from "../paths.ts";
 import { isAdmin, isAuthenticated, logout } from "../state/session.ts";
+import { brandName } from "../state/site.ts";
 import { Logo } from "./Logo.tsx";
 
 // /businesses/add and /businesses/edit are the owner's screens, not the public list: those links match exactly.
@@ -46,7 +47,7 @@ export function NavBar() {
   return (
     <header className="navbar">
       <div className="container navbar-inner">
-        <Link href={paths.home} className="brand" onClick={close} aria-label="Nearcast home">
+        <Link href={paths.home} className="brand" onClick={close} aria-label={`${brandName.value} home`}>
           <Logo />
         </Link>
         <button

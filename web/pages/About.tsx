@@ -1,6 +1,8 @@
+import { useSignals } from "@preact/signals-react/runtime";
 import { Link } from "wouter";
 import { Icon, type IconName } from "../components/Icon.tsx";
-import { PRODUCT_NAME, paths } from "../paths.ts";
+import { paths } from "../paths.ts";
+import { brandName } from "../state/site.ts";
 import "../styles/marketing.css";
 
 const STATS = [
@@ -44,14 +46,16 @@ function BenefitList({ id, icon, title, items }: { id: string; icon: IconName; t
 }
 
 export function AboutPage() {
+  useSignals();
+  const brand = brandName.value;
   return (
     <div className="mk">
       <section className="mk-page-hero" aria-labelledby="about-title">
         <div className="container">
-          <p className="mk-eyebrow">About {PRODUCT_NAME}</p>
+          <p className="mk-eyebrow">About {brand}</p>
           <h1 id="about-title">Keeping local businesses and their customers close</h1>
           <p className="mk-lede">
-            {PRODUCT_NAME} gives every neighborhood shop a simple way to tell its regulars what's new, and gives customers
+            {brand} gives every neighborhood shop a simple way to tell its regulars what's new, and gives customers
             a simple way to hear about it.
           </p>
         </div>
@@ -71,7 +75,7 @@ export function AboutPage() {
               they want to hear from, and they can leave with a single reply.
             </p>
           </div>
-          <dl className="mk-stats" aria-label={`${PRODUCT_NAME} in numbers`}>
+          <dl className="mk-stats" aria-label={`${brand} in numbers`}>
             {STATS.map((s) => (
               <div key={s.label} className="mk-stat">
                 <dt>{s.label}</dt>
@@ -98,7 +102,7 @@ export function AboutPage() {
         <div className="container">
           <div className="mk-cta">
             <h2 id="join-title">Ready to get started?</h2>
-            <p>Find shops to follow, or put your own business on {PRODUCT_NAME} in a few minutes.</p>
+            <p>Find shops to follow, or put your own business on {brand} in a few minutes.</p>
             <div className="mk-actions mk-actions-center">
               <Link href={paths.businesses} className="btn btn-accent btn-lg">
                 Browse Businesses

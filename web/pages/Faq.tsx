@@ -1,7 +1,8 @@
 import { Link } from "wouter";
 import { UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
 import { Accordion, type AccordionItem } from "../components/Accordion.tsx";
-import { CONTACT_EMAIL, PRODUCT_NAME, paths } from "../paths.ts";
+import { BrandName, ContactEmailLink } from "../components/Brand.tsx";
+import { paths } from "../paths.ts";
 import "../styles/marketing.css";
 
 
@@ -64,7 +65,7 @@ const FAQ_ITEMS: AccordionItem[] = [
     title: "Does it cost anything?",
     content: (
       <p>
-        No. Subscribing is free, though carrier SMS rates may apply depending on your mobile plan. {PRODUCT_NAME} never
+        No. Subscribing is free, though carrier SMS rates may apply depending on your mobile plan. <BrandName /> never
         charges subscribers.
       </p>
     ),
@@ -79,7 +80,7 @@ const FAQ_ITEMS: AccordionItem[] = [
           shared with or sold to anyone else.
         </p>
         <p>
-          Want it gone? Your number is deleted on request: email <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>{" "}
+          Want it gone? Your number is deleted on request: email <ContactEmailLink />{" "}
           with the number to remove. Read more in our <Link href={paths.privacy}>Privacy Policy</Link>.
         </p>
       </>
@@ -117,7 +118,7 @@ export function FaqPage() {
           </Link>
         </aside>
         <p className="mk-faq-contact muted">
-          Still have a question? Email us at <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>.
+          Still have a question? Email us at <ContactEmailLink />.
         </p>
       </section>
     </div>

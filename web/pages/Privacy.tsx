@@ -1,16 +1,17 @@
 import { Link } from "wouter";
 import { type LegalSection, LegalDocument } from "../components/LegalDocument.tsx";
-import { CONTACT_EMAIL, PRODUCT_NAME, paths } from "../paths.ts";
+import { BrandName, ContactEmailLink } from "../components/Brand.tsx";
+import { paths } from "../paths.ts";
 import "../styles/marketing.css";
 
-const mail = <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>;
+const mail = <ContactEmailLink />;
 
 const SECTIONS: LegalSection[] = [
   {
     title: "Who We Are",
     body: (
       <p>
-        {PRODUCT_NAME} (“we”, “us”) runs a service that lets local businesses send promotions to customers who subscribe
+        <BrandName /> (“we”, “us”) runs a service that lets local businesses send promotions to customers who subscribe
         by SMS or WhatsApp. For subscribers, we handle phone numbers on behalf of the businesses they join; for business
         owners and website visitors, we decide how information is used. You can reach us at {mail}.
       </p>
@@ -20,7 +21,7 @@ const SECTIONS: LegalSection[] = [
     title: "Scope of This Policy",
     body: (
       <p>
-        This policy covers the {PRODUCT_NAME} website, the subscription pages reached through QR codes, the business
+        This policy covers the <BrandName /> website, the subscription pages reached through QR codes, the business
         dashboard and the messages sent through the Service. It does not cover the websites or in-store practices of the
         businesses you subscribe to, which have their own policies.
       </p>
@@ -193,7 +194,7 @@ const SECTIONS: LegalSection[] = [
     title: "Children's Privacy",
     body: (
       <p>
-        {PRODUCT_NAME} is not intended for children under 13, and we do not knowingly collect personal information from
+        <BrandName /> is not intended for children under 13, and we do not knowingly collect personal information from
         children under 13. If you believe a child under 13 has subscribed, contact us at {mail} and we will delete the
         number.
       </p>
@@ -203,7 +204,7 @@ const SECTIONS: LegalSection[] = [
     title: "Where Your Information Is Stored",
     body: (
       <p>
-        Information is stored on servers operated by or for {PRODUCT_NAME} and may be processed in the United States and
+        Information is stored on servers operated by or for <BrandName /> and may be processed in the United States and
         in other countries where our messaging providers operate. When information crosses borders, we take steps to keep
         it protected as described in this policy.
       </p>
@@ -239,7 +240,7 @@ export function PrivacyPage() {
       sections={SECTIONS}
       intro={
         <p>
-          Your privacy matters to the shops you love and to us. This policy explains what {PRODUCT_NAME} collects when you
+          Your privacy matters to the shops you love and to us. This policy explains what <BrandName /> collects when you
           subscribe to a business, register a business account or visit our website, and how we use and protect it.
         </p>
       }

@@ -1,17 +1,18 @@
 import { Link } from "wouter";
 import { UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
 import { type LegalSection, LegalDocument } from "../components/LegalDocument.tsx";
-import { CONTACT_EMAIL, PRODUCT_NAME, paths } from "../paths.ts";
+import { BrandName, ContactEmailLink } from "../components/Brand.tsx";
+import { paths } from "../paths.ts";
 import "../styles/marketing.css";
 
-const mail = <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>;
+const mail = <ContactEmailLink />;
 
 const SECTIONS: LegalSection[] = [
   {
     title: "Acceptance of These Terms",
     body: (
       <p>
-        These Terms of Service (“Terms”) govern your use of {PRODUCT_NAME}, including our website, the business
+        These Terms of Service (“Terms”) govern your use of <BrandName />, including our website, the business
         dashboard, the QR code subscription pages and the SMS and WhatsApp messages sent through them (together, the
         “Service”). By creating an account, subscribing to a business or otherwise using the Service, you agree to these
         Terms. If you do not agree, please do not use the Service.
@@ -22,7 +23,7 @@ const SECTIONS: LegalSection[] = [
     title: "What the Service Does",
     body: (
       <p>
-        {PRODUCT_NAME} helps local businesses collect the phone numbers of customers who want to hear from them, through a
+        <BrandName /> helps local businesses collect the phone numbers of customers who want to hear from them, through a
         QR code poster or our public business list, and send those customers promotions, offers, deals, flash sales,
         news about new products and services, and events by SMS or WhatsApp. We provide the tools; each business decides
         what it sends and is responsible for its own messages and offers.
@@ -53,7 +54,7 @@ const SECTIONS: LegalSection[] = [
     title: "Business Owner Responsibilities",
     body: (
       <>
-        <p>If you use {PRODUCT_NAME} to message customers, you agree to:</p>
+        <p>If you use <BrandName /> to message customers, you agree to:</p>
         <ul>
           <li>describe your business accurately, including its name, type, address and phone number;</li>
           <li>send only messages about your business that your subscribers asked to receive;</li>
@@ -123,7 +124,7 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         Business owners keep ownership of the logos, images, descriptions and message text they upload (“Your Content”).
-        You grant {PRODUCT_NAME} a worldwide, non-exclusive, royalty-free license to host, store, copy and display Your
+        You grant <BrandName /> a worldwide, non-exclusive, royalty-free license to host, store, copy and display Your
         Content only as needed to run the Service, for example to show your business in the public list, print your QR
         code poster and deliver your broadcasts. You confirm that you have the rights to everything you upload.
       </p>
@@ -133,7 +134,7 @@ const SECTIONS: LegalSection[] = [
     title: "Our Intellectual Property",
     body: (
       <p>
-        The Service, including its software, design and the {PRODUCT_NAME} name and logo, belongs to us and our licensors
+        The Service, including its software, design and the <BrandName /> name and logo, belongs to us and our licensors
         and is protected by intellectual property laws. These Terms give you a limited, revocable, non-transferable right
         to use the Service for its intended purpose; they do not transfer any ownership to you.
       </p>
@@ -186,7 +187,7 @@ const SECTIONS: LegalSection[] = [
     title: "Limitation of Liability",
     body: (
       <p>
-        To the fullest extent permitted by law, {PRODUCT_NAME} will not be liable for any indirect, incidental, special,
+        To the fullest extent permitted by law, <BrandName /> will not be liable for any indirect, incidental, special,
         consequential or punitive damages, or for lost profits, revenue, data or goodwill. Our total liability for all
         claims relating to the Service is limited to one hundred US dollars (US$100). Some places do not allow certain
         limitations, so some of them may not apply to you.
@@ -197,7 +198,7 @@ const SECTIONS: LegalSection[] = [
     title: "Indemnification",
     body: (
       <p>
-        If you use the Service as a business, you agree to defend and indemnify {PRODUCT_NAME} against claims, fines and
+        If you use the Service as a business, you agree to defend and indemnify <BrandName /> against claims, fines and
         costs (including reasonable legal fees) arising from your messages, Your Content, the way you obtained your
         subscribers' consent, or your breach of these Terms or the law.
       </p>
@@ -218,7 +219,7 @@ const SECTIONS: LegalSection[] = [
     title: "Governing Law and General Terms",
     body: (
       <p>
-        These Terms are governed by the laws of the United States and of the state in which {PRODUCT_NAME}'s operator has
+        These Terms are governed by the laws of the United States and of the state in which <BrandName />'s operator has
         its principal place of business, without regard to conflict-of-law rules. Before starting a formal claim, please
         contact us so we can try to resolve the issue informally. Nothing in this section limits rights you have under
         the consumer protection laws of the place you live. If any part of these Terms is found unenforceable, the rest
@@ -240,7 +241,7 @@ export function TermsPage() {
       sections={SECTIONS}
       intro={
         <p>
-          Please read these Terms carefully. They explain what you can expect from {PRODUCT_NAME}, and what we expect from
+          Please read these Terms carefully. They explain what you can expect from <BrandName />, and what we expect from
           the businesses and customers who use it.
         </p>
       }

@@ -42,6 +42,12 @@ export async function login(email: string, password: string): Promise<PublicUser
   return res.user;
 }
 
+/** Keeps a session the server has just opened (first-run setup answers like login). */
+export function startSession(value: string, user: PublicUser): void {
+  storeToken(value);
+  currentUser.value = user;
+}
+
 export function clearSession(): void {
   storeToken(null);
   currentUser.value = null;

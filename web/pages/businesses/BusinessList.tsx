@@ -7,7 +7,7 @@ import { QrModal } from "../../components/QrModal.tsx";
 import { ListLoadFailed } from "../../components/ListPage.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { useList } from "../../components/useList.ts";
-import { PRODUCT_NAME } from "../../paths.ts";
+import { BrandName } from "../../components/Brand.tsx";
 import "../../styles/businesses.css";
 
 /** /businesses: every active business, each with a SUBSCRIBE button that opens its QR code. */
@@ -19,7 +19,9 @@ export function BusinessListPage() {
     <section className="biz-public">
       <header className="biz-hero">
         <div className="container">
-          <h1>{PRODUCT_NAME} Businesses</h1>
+          <h1>
+            <BrandName /> Businesses
+          </h1>
           <p>Subscribe to get notifications from your favorite businesses</p>
         </div>
       </header>
