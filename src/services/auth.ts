@@ -18,6 +18,7 @@ import {
 import { INVALID_LOGIN } from "../schemas/texts.ts";
 import { type Principal, managesAll } from "./principal.ts";
 import type { SettingsService } from "./settings.ts";
+import { setupRefusal } from "./setup.ts";
 import { validate } from "./validate.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
@@ -30,8 +31,6 @@ const HASH_OPTIONS = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } a
 export const FORGOT_MESSAGE = "If an account exists for that email, password reset instructions have been sent.";
 export const RESET_DONE = "Your password has been reset. Please log in with your new password.";
 export const BAD_RESET_TOKEN = RESET_TOKEN_INVALID;
-/** POST /api/setup once an admin exists. */
-export const SETUP_ALREADY_DONE = "Setup is already done: log in, or ask your admin.";
 
 export interface AuthDeps {
   repos: Repos;
@@ -106,17 +105,21 @@ export function createAuthService({ repos, clock, config, logger, settings }: Au
     createUser,
 
     /**
-     * First run (POST /api/setup): while no admin exists, creates this account as the admin and logs it in. The
-     * admin check, the insert and the session share one IMMEDIATE transaction, so of two setups racing (two tabs,
-     * two processes on one data folder) exactly one becomes admin and the other gets the 409.
+     * First run (POST /api/setup): while it is due (see setup.ts), creates this account as the admin and logs it in.
+     * The check, the insert and the session share one IMMEDIATE transaction, so of two setups racing (two tabs, two
+     * processes on one data folder) exactly one becomes admin and the other gets the 409.
      */
     async setupFirstAdmin(input: unknown): Promise<{ token: string; user: PublicUser }> {
       const data = validate(registerSchema, input);
+      const refuseUnlessDue = () => {
+        const refusal = setupRefusal(repos, config.adminEmail);
+        if (refusal) throw new ConflictError(refusal);
+      };
       // Early answer without the cost of a hash; the check that decides is the one inside the transaction.
-      if (repos.users.countAdmins() > 0) throw new ConflictError(SETUP_ALREADY_DONE);
+      refuseUnlessDue();
       const passwordHash = await Bun.password.hash(data.password, HASH_OPTIONS);
       return repos.transaction(() => {
-        if (repos.users.countAdmins() > 0) throw new ConflictError(SETUP_ALREADY_DONE);
+        refuseUnlessDue();
         if (repos.users.findByEmail(data.email)) throw new ConflictError("An account with this email already exists.");
         const row = repos.users.insert({ ...data, passwordHash, role: "admin", createdAt: clock.now() });
         return { token: issueSession(row.id), user: toPublicUser(row) };

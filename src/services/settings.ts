@@ -20,11 +20,12 @@ import {
 } from "../schemas/settings.ts";
 import { isPrivateLink } from "../schemas/public-url.ts";
 import { managesAll, type Principal } from "./principal.ts";
+import { setupDue } from "./setup.ts";
 
 export interface SettingsDeps {
   repos: Repos;
   clock: Clock;
-  config: Pick<Config, "envSettings" | "port" | "twilioApiBase">;
+  config: Pick<Config, "envSettings" | "port" | "twilioApiBase" | "adminEmail">;
 }
 
 /** The settings in use, typed. */
@@ -147,7 +148,7 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
         publicUrl: url,
         publicUrlSource: r.publicUrl.source === "env" ? "env" : r.publicUrl.source === "saved" ? "saved" : "request",
         publicUrlPrivate: isPrivateLink(url),
-        setupNeeded: repos.users.countAdmins() === 0,
+        setupNeeded: setupDue(repos, config.adminEmail),
       };
     },
 

@@ -34,6 +34,8 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "nearcast-e2e4-"));
   files = mkdtempSync(join(tmpdir(), "nearcast-e2e4-files-"));
   const type = JSON.parse(cli("business-types", "add", "--name", "Bakery", "--json")) as { id: number };
+  // A server without an admin opens on the first-run setup screen; this one has its admin from the CLI.
+  cli("users", "create", "--email", "admin@corner-bakery.test", "--password", "flour-and-water", "--admin");
   server = await startBinary({ NEARCAST_SEND_RATE: "20" }, dataDir);
   const call = httpClient(server.url);
   expect((await call("POST", "/api/auth/Register", OWNER)).status).toBe(201);

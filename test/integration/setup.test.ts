@@ -58,20 +58,29 @@ describe("POST /api/setup", () => {
     expect(userRows().map((u) => u.email)).toEqual(["grace@shop.example"]);
   });
 
-  test("409 when an admin came from the CLI first", async () => {
+  test("409 when an admin came from the CLI first (which also ends setupNeeded)", async () => {
     const api = fresh();
     await ctx.services.auth.createUser({ ...ADMIN, email: "cli@example.com" }, "admin");
+    expect((await api.get(SITE)).body.setupNeeded).toBe(false);
     const res = await api.post(SETUP, ADMIN);
     expect(res.status).toBe(409);
     expect(res.body.error).toBe(ALREADY_DONE);
     expect(userRows().map((u) => u.email)).toEqual(["cli@example.com"]);
   });
 
-  test("409 when an admin came from NEARCAST_ADMIN_EMAIL first, which keeps working", async () => {
+  test("with NEARCAST_ADMIN_EMAIL set, that address registers as admin as before: no setup screen, setup is a 409", async () => {
     const api = fresh({ NEARCAST_ADMIN_EMAIL: "boss@example.com" });
+    expect((await api.get(SITE)).body.setupNeeded).toBe(false);
+    const early = await api.post(SETUP, ADMIN);
+    expect(early.status).toBe(409);
+    expect(early.body).toEqual({
+      code: "conflict",
+      error: "This server's admin is the account registered with its configured admin email (NEARCAST_ADMIN_EMAIL): register with that address.",
+    });
+    expect(userRows()).toHaveLength(0);
     const boss = await signUp(api, { email: "boss@example.com" });
     expect((await api.get("/api/auth/GetCurrentUser", { token: boss.token })).body.role).toBe("admin");
-    expect((await api.post(SETUP, ADMIN)).status).toBe(409);
+    expect((await api.post(SETUP, ADMIN)).body.error).toBe(ALREADY_DONE);
     expect(admins().map((u) => u.email)).toEqual(["boss@example.com"]);
   });
 
