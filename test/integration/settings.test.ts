@@ -10,7 +10,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { settings as settingsTable } from "../../src/db/schema.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
-import { SETTING_KEYS, type SettingsView } from "../../src/schemas/settings.ts";
+import { SETTING_KEYS, type SettingsView, type SettingView } from "../../src/schemas/settings.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
@@ -56,7 +56,7 @@ function world(env: Record<string, string> = {}): World {
 }
 
 /** A view of a plain (not secret) setting. */
-const plain = (value: string | null, source: string, env: string) => ({ value, source, env, secret: false });
+const plain = (value: string | null, source: SettingView["source"], env: string): SettingView => ({ value, source, env, secret: false });
 
 const invalid = (fields: Record<string, string>) => ({ code: "validation_failed", error: Object.values(fields)[0], fields });
 
