@@ -156,7 +156,8 @@ function SettingsForm({ view, onSaved }: { view: SettingsView; onSaved: (next: S
         <p className="muted">The address customers' phones open: every QR code, poster, image link and Twilio webhook is built on it.</p>
         {info?.publicUrlPrivate && (
           <div className="alert alert-warning" role="alert">
-            <strong>{UNREACHABLE_LINK_WARNING}</strong> ({info.publicUrl}). {UNREACHABLE_LINK_FIX}
+            <strong>{UNREACHABLE_LINK_WARNING}</strong>
+            Links and QR codes now use {info.publicUrl}. {UNREACHABLE_LINK_FIX}
           </div>
         )}
         {field(
