@@ -30,6 +30,8 @@ export interface ContextOptions {
   dbPath?: string;
   clock?: Clock;
   logger?: Logger;
+  /** How often the server's dispatcher looks for changed messaging settings (default 2 s; tests use less). */
+  settingsCheckEveryMs?: number;
 }
 
 // Wires everything once; shared by the server, the CLI and the tests.
@@ -99,6 +101,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
       return { dispatcher: dispatcherWith({ messenger }), release: () => closeMessenger(messenger) };
     },
     logger,
+    checkEveryMs: options.settingsCheckEveryMs,
   });
   return {
     config,

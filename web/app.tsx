@@ -24,6 +24,7 @@ import { PrivacyPage } from "./pages/Privacy.tsx";
 import { RegisterPage } from "./pages/Register.tsx";
 import { ResetPasswordPage } from "./pages/ResetPassword.tsx";
 import { SetupPage } from "./pages/Setup.tsx";
+import { SettingsPage } from "./pages/settings/SettingsPage.tsx";
 import { SubscribePage } from "./pages/Subscribe.tsx";
 import { TermsPage } from "./pages/Terms.tsx";
 import { type Access, pageTitle, type RouteName, routes } from "./paths.ts";
@@ -52,6 +53,7 @@ const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
   businessTypes: BusinessTypesListPage,
   businessTypeAdd: BusinessTypeFormPage,
   businessTypeEdit: BusinessTypeFormPage,
+  settings: SettingsPage,
   print: PrintPosterPage,
   setup: SetupPage,
 };

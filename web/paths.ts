@@ -35,6 +35,7 @@ export const routes = {
   businessTypes: { path: "/business-types", access: "admin", title: "Business Types" },
   businessTypeAdd: { path: "/business-types/add", access: "admin", title: "Add Business Type" },
   businessTypeEdit: { path: "/business-types/edit/:id", access: "admin", title: "Edit Business Type" },
+  settings: { path: "/settings", access: "admin", title: "Settings" },
   // Anyone holding the QR modal may print the poster, logged in or not.
   print: { path: "/print/:id", access: "public", title: "QR Poster" },
   setup: { path: "/setup", access: "public", title: "Set Up" },
@@ -71,6 +72,7 @@ export const paths = {
   businessTypes: routes.businessTypes.path,
   businessTypeAdd: routes.businessTypeAdd.path,
   businessTypeEdit: withId(routes.businessTypeEdit.path),
+  settings: routes.settings.path,
   print: withId(routes.print.path),
   setup: routes.setup.path,
   /** The same link the poster and QR code carry (one function builds it, see src/schemas/poster-text.ts). */

@@ -13,6 +13,7 @@ import { customerRoutes } from "./routes/customer.ts";
 import { customerMessageRoutes } from "./routes/customer-messages.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { setupRoutes } from "./routes/setup.ts";
+import { settingsRoutes } from "./routes/settings.ts";
 import { siteRoutes } from "./routes/site.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
@@ -39,6 +40,7 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["business", broadcastRoutes],
   ["subscription", subscriptionRoutes],
   ["webhooks/twilio", webhookRoutes],
+  ["settings", settingsRoutes],
 ];
 
 // Every request comes in here. Middleware for all: security headers, the XSRF check (not for Twilio's webhooks) and
