@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   poster: async () => (await import("./commands/poster.ts")).posterCommand(),
   customers: async () => (await import("./commands/customers.ts")).customersCommand(),
   broadcast: async () => (await import("./commands/broadcast.ts")).broadcastCommand(),
+  doctor: async () => (await import("./commands/doctor.ts")).doctorCommand(),
 };
 
 /** The command line: every subcommand, or only those named in `only` (what a run needs). */

@@ -12,6 +12,7 @@ import { businessTypeRoutes } from "./routes/businesstype.ts";
 import { customerRoutes } from "./routes/customer.ts";
 import { customerMessageRoutes } from "./routes/customer-messages.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { checklistRoutes } from "./routes/checklist.ts";
 import { siteRoutes } from "./routes/site.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
@@ -37,6 +38,7 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["business", broadcastRoutes],
   ["subscription", subscriptionRoutes],
   ["webhooks/twilio", webhookRoutes],
+  ["settings", checklistRoutes],
 ];
 
 // Every request comes in here. Middleware for all: security headers, the XSRF check (not for Twilio's webhooks) and
