@@ -2,6 +2,7 @@
 // calls), window.alert and window.confirm. mockApi() installs them before each test of the file that calls it and puts
 // the real ones back after each, so no test leaks its replies into the next.
 import { afterEach, beforeEach } from "bun:test";
+import type { SiteInfo } from "../../src/schemas/settings.ts";
 
 /** One request a screen made. */
 export interface ApiCall {
@@ -110,4 +111,17 @@ export function mockApi(): MockApi {
   });
 
   return api;
+}
+
+/** A GET /api/site answer (set `site.value` to it, or answer "GET /api/site" with it); a fresh install by default. */
+export function siteInfo(overrides: Partial<SiteInfo> = {}): SiteInfo {
+  return {
+    brandName: "Nearcast",
+    contactEmail: "hello@nearcast.app",
+    publicUrl: "http://192.168.1.20:3000",
+    publicUrlSource: "request",
+    publicUrlPrivate: true,
+    setupNeeded: false,
+    ...overrides,
+  };
 }
