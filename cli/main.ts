@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   customers: async () => (await import("./commands/customers.ts")).customersCommand(),
   broadcast: async () => (await import("./commands/broadcast.ts")).broadcastCommand(),
   settings: async () => (await import("./commands/settings.ts")).settingsCommand(),
+  doctor: async () => (await import("./commands/doctor.ts")).doctorCommand(),
 };
 
 /** The command line: every subcommand, or only those named in `only` (what a run needs). */

@@ -14,6 +14,7 @@ import { createAuthService } from "./services/auth.ts";
 import { createBroadcastsService } from "./services/broadcasts.ts";
 import { createBusinessTypesService } from "./services/business-types.ts";
 import { createBusinessesService } from "./services/businesses.ts";
+import { createChecklistService } from "./services/checklist.ts";
 import { createCustomerMessagesService } from "./services/customer-messages.ts";
 import { createCustomersService } from "./services/customers.ts";
 import { createInboundMessagesService } from "./services/inbound-messages.ts";
@@ -67,6 +68,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings }),
     customerMessages: createCustomerMessagesService({ repos }),
     uploads,
+    checklist: createChecklistService({ repos, clock, config, settings }),
   };
   // Sandbox statuses go where Twilio's status callbacks go; a 21610 on send opts the customer out everywhere.
   const messengers = new Set<ReturnType<typeof createMessenger>>();

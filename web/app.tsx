@@ -4,6 +4,7 @@ import { Redirect, Route, Switch, useLocation } from "wouter";
 import { Footer } from "./components/Footer.tsx";
 import { FirstRunGate, RequireAdmin, RequireAuth } from "./components/Guards.tsx";
 import { NavBar } from "./components/NavBar.tsx";
+import { PublicUrlOffer } from "./components/PublicUrlOffer.tsx";
 import { Toasts } from "./components/Toasts.tsx";
 import { usePageTitle } from "./components/usePageTitle.ts";
 import { AboutPage } from "./pages/About.tsx";
@@ -117,6 +118,7 @@ export function App() {
       <ScrollToTop />
       <NavBar />
       <main id="main" className="main">
+        <PublicUrlOffer />
         <Routes />
       </main>
       <Footer />

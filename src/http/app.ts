@@ -14,6 +14,7 @@ import { customerMessageRoutes } from "./routes/customer-messages.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { setupRoutes } from "./routes/setup.ts";
 import { settingsRoutes } from "./routes/settings.ts";
+import { checklistRoutes } from "./routes/checklist.ts";
 import { siteRoutes } from "./routes/site.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
@@ -41,6 +42,7 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["subscription", subscriptionRoutes],
   ["webhooks/twilio", webhookRoutes],
   ["settings", settingsRoutes],
+  ["settings", checklistRoutes],
 ];
 
 // Every request comes in here. Middleware for all: security headers, the XSRF check (not for Twilio's webhooks) and

@@ -3,6 +3,7 @@
 //   POST /2010-04-01/Accounts/{AccountSid}/Messages.json        form-encoded, Basic auth -> 201 message JSON
 //   GET  /2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json  -> 200 message JSON | 404 (20404)
 //   GET  /2010-04-01/Accounts/{AccountSid}/Messages.json        ?To=&From=&DateSent=&DateSent<=&DateSent>=&PageSize=&Page=
+//   GET  /2010-04-01/Accounts/{AccountSid}.json                 -> 200 account JSON (status: fake.accountStatus)
 // Wrong credentials -> 401 (20003). Replies can be scripted per call or per number: created, rate_limited (429,
 // optional Retry-After), server_error (5xx), opted_out (400, 21610), invalid_number (400, 21211), any other
 // Twilio error, and hang (never answers). Every request is recorded (parsed form, query, auth, headers, time, and
@@ -74,6 +75,8 @@ export interface FakeTwilio {
   readonly requests: RecordedRequest[];
   readonly messages: Map<string, FakeMessage>;
   latencyMs: number;
+  /** The account's status as GET Accounts/{sid}.json answers it: "active" (default), "suspended" or "closed". */
+  accountStatus: string;
   /** The TWILIO_* settings that point Nearcast at this fake (its account, token and URL) with its two senders. */
   settings(): Record<string, string>;
   /** Forgets the requests and messages and drops the latency: a clean fake for the next test. */
@@ -162,6 +165,23 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
       subresource_uris: { media: `${API}/Accounts/${m.accountSid}/Messages/${m.sid}/Media.json` },
       to: m.to,
       uri,
+    };
+  }
+
+  function accountJson() {
+    const created = new Date("2024-03-01T10:00:00Z");
+    const uri = `${API}/Accounts/${accountSid}`;
+    return {
+      auth_token: authToken,
+      date_created: rfc2822(created),
+      date_updated: rfc2822(created),
+      friendly_name: "My first Twilio account",
+      owner_account_sid: accountSid,
+      sid: accountSid,
+      status: fake.accountStatus,
+      subresource_uris: { messages: `${uri}/Messages.json` },
+      type: "Full",
+      uri: `${uri}.json`,
     };
   }
 
@@ -355,6 +375,8 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
       return res;
     }
     const notFound = () => twilioError(404, 20404, `The requested resource ${url.pathname} was not found`);
+    const account = /^\/2010-04-01\/Accounts\/([^/]+)\.json$/.exec(url.pathname);
+    if (account) return req.method === "GET" && account[1] === accountSid ? Response.json(accountJson()) : notFound();
     const m = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages(?:\/([^/]+))?\.json$/.exec(url.pathname);
     if (!m || m[1] !== accountSid) return notFound();
     const messageSid = m[2];
@@ -388,6 +410,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     requests,
     messages,
     latencyMs: options.latencyMs ?? 0,
+    accountStatus: "active",
     settings: () => ({
       TWILIO_ACCOUNT_SID: accountSid,
       TWILIO_AUTH_TOKEN: authToken,
@@ -399,6 +422,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
       requests.length = 0;
       messages.clear();
       fake.latencyMs = 0;
+      fake.accountStatus = "active";
     },
     sends: () => requests.filter((r) => r.method === "POST" && r.path.endsWith("/Messages.json")),
     script: (...replies) => void createScript.push(...replies),

@@ -113,12 +113,12 @@ export function mockApi(): MockApi {
   return api;
 }
 
-/** GET /api/site's answer for a fresh server with the default brand (`overrides` for the rest). */
+/** A GET /api/site answer (set `site.value` to it, or answer "GET /api/site" with it); a fresh install by default. */
 export function siteInfo(overrides: Partial<SiteInfo> = {}): SiteInfo {
   return {
     brandName: "Nearcast",
     contactEmail: "hello@nearcast.app",
-    publicUrl: "http://localhost:3000",
+    publicUrl: "http://192.168.1.20:3000",
     publicUrlSource: "request",
     publicUrlPrivate: true,
     setupNeeded: false,

@@ -2,21 +2,13 @@ import type { PublicUser, registerSchema } from "../../src/schemas/auth.ts";
 import type * as v from "valibot";
 import type { BusinessType, businessTypeSchema } from "../../src/schemas/business-types.ts";
 import type { SettingsUpdate, SettingsView, SiteInfo } from "../../src/schemas/settings.ts";
+import type { ChecklistItem } from "../../src/schemas/checklist.ts";
 import { api } from "./client.ts";
 
 // Typed wrappers for the spec's API paths (section 7), and Nearcast's own (site, settings).
 export const siteApi = {
   get: () => api.get<SiteInfo>("/api/site"),
 };
-
-/** One line of the setup checklist (GET /api/settings/Checklist; the same lines as `nearcast doctor`). */
-export interface ChecklistItem {
-  id: string;
-  status: "green" | "amber" | "red";
-  title: string;
-  /** One sentence: what is true, and how to fix it when it is not green. */
-  detail: string;
-}
 
 // Admin only.
 export const settingsApi = {

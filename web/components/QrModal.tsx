@@ -4,8 +4,10 @@ import { Link } from "wouter";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
 import { initials, subscribeLink } from "../../src/schemas/poster-text.ts";
+import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
 import { paths } from "../paths.ts";
-import { isAuthenticated } from "../state/session.ts";
+import { isAdmin, isAuthenticated } from "../state/session.ts";
+import { site } from "../state/site.ts";
 import { Dialog } from "./Dialog.tsx";
 import "../styles/qr.css";
 
@@ -16,6 +18,31 @@ const COPIED_FOR_MS = 2000;
 /** The QR PNG of a business; `attempt` busts the browser cache after a failure. */
 export function qrImageUrl(businessId: number, attempt = 0): string {
   return `/api/business/GetQRCodeImage?id=${businessId}${attempt ? `&attempt=${attempt}` : ""}`;
+}
+
+/**
+ * The base of the links the owner is shown: the one GET /api/site answered for this page, which is the base the
+ * server's QR image encodes for the same address. The page's own origin only until that answer has come.
+ */
+export function linkBase(): string {
+  return site.value?.publicUrl ?? window.location.origin;
+}
+
+/** When the link on the QR code only opens inside this network: says so plainly, how to fix it, and (admin) where. */
+export function UnreachableLinkWarning({ className = "" }: { className?: string }) {
+  useSignals();
+  if (!site.value?.publicUrlPrivate) return null;
+  return (
+    <div className={`alert alert-warning link-warning ${className}`} role="status">
+      <strong>{UNREACHABLE_LINK_WARNING}.</strong> {UNREACHABLE_LINK_FIX}
+      {isAdmin.value && (
+        <>
+          {" "}
+          <Link href={paths.settings}>Open Settings</Link>
+        </>
+      )}
+    </div>
+  );
 }
 
 /** An uploaded image path ("/uploads/x.png", or a full URL) as an <img> source. */
@@ -71,7 +98,7 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
   const [status, setStatus] = useState<"loading" | "loaded" | "error">("loading");
   const [copied, setCopied] = useState(false);
   const loggedIn = isAuthenticated.value;
-  const link = subscribeLink(window.location.origin, business.id);
+  const link = subscribeLink(linkBase(), business.id);
   const message = business.qrMessage?.trim() || DEFAULT_QR_MESSAGE;
 
   useEffect(() => {
@@ -153,6 +180,7 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
 
       {loggedIn && (
         <div className="qr-owner">
+          {business.isActive && <UnreachableLinkWarning className="qr-warning" />}
           <label className="qr-link-label" htmlFor={`${titleId}-link`}>
             Subscription link
           </label>

@@ -1,9 +1,12 @@
+import { useSignals } from "@preact/signals-react/runtime";
 import { useState } from "react";
 import { Link } from "wouter";
 import { Icon, type IconName } from "../components/Icon.tsx";
 import { type Channel, PhoneMockup } from "../components/PhoneMockup.tsx";
 import { PosterMockup } from "../components/PosterMockup.tsx";
+import { SetupChecklist } from "../components/SetupChecklist.tsx";
 import { PRODUCT_NAME, paths } from "../paths.ts";
+import { isAdmin } from "../state/session.ts";
 import "../styles/marketing.css";
 
 const STEPS: { icon: IconName; title: string; text: string }[] = [
@@ -180,8 +183,10 @@ function CallToAction() {
 }
 
 export function HomePage() {
+  useSignals();
   return (
     <div className="mk">
+      {isAdmin.value && <SetupChecklist />}
       <Hero />
       <HowItWorks />
       <Benefits />

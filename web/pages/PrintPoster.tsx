@@ -1,3 +1,4 @@
+import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
@@ -6,7 +7,7 @@ import { BUSINESS_NOT_FOUND } from "../../src/schemas/texts.ts";
 import { BUSINESS_LOAD_FAILED } from "../api/broadcast-errors.ts";
 import { POSTER_WORDS, posterOfferDeal, subscribeLink } from "../../src/schemas/poster-text.ts";
 import { ApiError, api } from "../api/client.ts";
-import { BusinessBadge, QR_IMAGE_ERROR, qrImageUrl } from "../components/QrModal.tsx";
+import { BusinessBadge, linkBase, QR_IMAGE_ERROR, qrImageUrl, UnreachableLinkWarning } from "../components/QrModal.tsx";
 import { Spinner } from "../components/Spinner.tsx";
 import { paths } from "../paths.ts";
 import "../styles/qr.css";
@@ -83,6 +84,7 @@ type State = { kind: "loading" } | { kind: "error"; message: string } | { kind: 
 
 /** /print/:id — the poster alone (no nav or footer), printed once the QR code has loaded. */
 export function PrintPosterPage({ id = "" }: { id?: string }) {
+  useSignals();
   const [state, setState] = useState<State>({ kind: "loading" });
   const [qrBroken, setQrBroken] = useState(false);
   const printed = useRef(false);
@@ -152,6 +154,8 @@ export function PrintPosterPage({ id = "" }: { id?: string }) {
           Print
         </button>
       </div>
+      {/* On screen only (print CSS hides it): the poster itself is what customers see. */}
+      {state.kind === "ready" && state.business.isActive && <UnreachableLinkWarning className="print-warning" />}
       {state.kind === "loading" && <Spinner label="Loading the poster..." />}
       {state.kind === "error" && (
         <div className="card empty-state print-error" role="alert">
@@ -161,7 +165,7 @@ export function PrintPosterPage({ id = "" }: { id?: string }) {
           </Link>
         </div>
       )}
-      {state.kind === "ready" && <Poster business={state.business} origin={window.location.origin} onQrLoad={onQrLoad} onQrError={onQrError} />}
+      {state.kind === "ready" && <Poster business={state.business} origin={linkBase()} onQrLoad={onQrLoad} onQrError={onQrError} />}
     </div>
   );
 }

@@ -78,6 +78,9 @@ export const webhookRoutes = new Hono<AppEnv>()
     return c.body(null, 200);
   })
   .post("/inbound", smallBody, async (c) => {
-    const { reply } = c.var.ctx.services.inboundMessages.handle(await signedParams(c));
+    const params = await signedParams(c);
+    // Past the signature check: Twilio really reaches this server (the setup checklist's "inbound webhook" line).
+    c.var.ctx.services.checklist.inboundWebhookSeen();
+    const { reply } = c.var.ctx.services.inboundMessages.handle(params);
     return c.body(twiml(reply), 200, { "content-type": "text/xml; charset=utf-8" });
   });

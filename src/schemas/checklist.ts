@@ -1,0 +1,16 @@
+// The setup checklist: the same lines on the admin's home page (GET /api/settings/Checklist) and in the terminal
+// (`nearcast doctor`), built by src/services/checklist.ts.
+
+export type ChecklistStatus = "green" | "amber" | "red";
+
+/** One line of the setup checklist. */
+export interface ChecklistItem {
+  id: "publicUrl" | "messages" | "inboundWebhook" | "email" | "businessTypes";
+  status: ChecklistStatus;
+  title: string;
+  /** One sentence: what is true, and how to fix it when it is not green. */
+  detail: string;
+}
+
+/** The path Twilio posts incoming messages to, after the public URL. */
+export const INBOUND_WEBHOOK_PATH = "/api/webhooks/twilio/inbound";

@@ -1,0 +1,150 @@
+// The setup checklist: what a new install still lacks, each line green, amber or red with one sentence on how to fix
+// it. The admin's home page (GET /api/settings/Checklist) and `nearcast doctor` show the same lines.
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { ForbiddenError } from "../errors.ts";
+import { checkTwilioAccount, type TwilioAccountCheck } from "../messaging/twilio-account.ts";
+import type { TwilioConfig } from "../messaging/twilio-rest.ts";
+import type { Repos } from "../repos/index.ts";
+import { type ChecklistItem, INBOUND_WEBHOOK_PATH } from "../schemas/checklist.ts";
+import { isPrivateLink, UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../schemas/public-url.ts";
+import { managesAll, type Principal } from "./principal.ts";
+import type { SettingsService } from "./settings.ts";
+
+/** An internal key in the settings table (not a setting: settings.view() lists only SETTING_KEYS). */
+export const INBOUND_SEEN_KEY = "seen.inboundWebhookAt";
+/** The inbound webhook's "last seen" is written at most this often: the checklist needs the day, not every SMS. */
+export const INBOUND_SEEN_EVERY_MS = 60_000;
+
+export interface ChecklistDeps {
+  repos: Repos;
+  clock: Clock;
+  config: Pick<Config, "twilioApiBase">;
+  settings: SettingsService;
+  /** The Twilio account check (a test may replace it); by default one GET to Twilio's Accounts endpoint. */
+  checkAccount?: (cfg: TwilioConfig, apiBase: string) => Promise<TwilioAccountCheck>;
+}
+
+/** "2026-11-23 19:40 UTC": when something was seen, to the minute. */
+function minuteUtc(iso: string): string {
+  return `${iso.slice(0, 16).replace("T", " ")} UTC`;
+}
+
+function publicUrlItem(url: string | null): ChecklistItem {
+  const title = "Public URL";
+  if (!url) {
+    return {
+      id: "publicUrl",
+      status: "red",
+      title,
+      detail: `Not set, so links and QR codes use whatever address a page was opened at. ${UNREACHABLE_LINK_FIX}`,
+    };
+  }
+  if (isPrivateLink(url)) return { id: "publicUrl", status: "red", title, detail: `${url}: ${UNREACHABLE_LINK_WARNING}. ${UNREACHABLE_LINK_FIX}` };
+  if (url.startsWith("http://")) {
+    return {
+      id: "publicUrl",
+      status: "amber",
+      title,
+      detail: `${url} is not HTTPS: put the server behind HTTPS (for example a Caddy reverse proxy) and set the public URL to its https:// address.`,
+    };
+  }
+  return { id: "publicUrl", status: "green", title, detail: `${url}: customers' phones can open the links and QR codes.` };
+}
+
+function messagesItem(problem: string | null, twilio: TwilioConfig | null, check: TwilioAccountCheck | null): ChecklistItem {
+  const title = "Messages";
+  if (problem) return { id: "messages", status: "red", title, detail: `${problem}. Complete it in Settings.` };
+  if (!twilio || !check) {
+    return {
+      id: "messages",
+      status: "amber",
+      title,
+      detail: "Sandbox: messages are recorded, not sent. Set the Twilio account SID, auth token and a sender in Settings to send for real.",
+    };
+  }
+  const sid = twilio.accountSid;
+  switch (check.kind) {
+    case "account":
+      return check.status === "active"
+        ? { id: "messages", status: "green", title, detail: `Twilio accepts the credentials of ${check.friendlyName ? `"${check.friendlyName}" (${sid})` : sid}.` }
+        : { id: "messages", status: "red", title, detail: `Twilio account ${sid} is ${check.status}: reactivate it in the Twilio console, or set another account in Settings.` };
+    case "refused":
+      return {
+        id: "messages",
+        status: "red",
+        title,
+        detail: `Twilio refused the credentials (${check.message}): check the account SID and auth token in Settings.`,
+      };
+    case "unreachable":
+      return {
+        id: "messages",
+        status: "amber",
+        title,
+        detail: `Twilio could not be reached to check the credentials (${check.message}): check this server's internet connection.`,
+      };
+  }
+}
+
+function inboundItem(seenAt: string | undefined, publicUrl: string): ChecklistItem {
+  const title = "Inbound webhook";
+  if (seenAt) return { id: "inboundWebhook", status: "green", title, detail: `Seen ${minuteUtc(seenAt)}: replies such as STOP reach this server.` };
+  return {
+    id: "inboundWebhook",
+    status: "amber",
+    title,
+    detail: `Not seen yet: in the Twilio console, set your number's "A message comes in" webhook to ${publicUrl}${INBOUND_WEBHOOK_PATH} (HTTP POST), so replies such as STOP reach this server.`,
+  };
+}
+
+function emailItem(smtpUrl: string | null, mailFrom: string | null): ChecklistItem {
+  const title = "Email";
+  return smtpUrl
+    ? { id: "email", status: "green", title, detail: `SMTP is set${mailFrom ? `; mail is sent from ${mailFrom}` : ""}: forgot-password emails a reset link.` }
+    : { id: "email", status: "amber", title, detail: "Forgot-password cannot send email; set SMTP in Settings." };
+}
+
+function businessTypesItem(active: number): ChecklistItem {
+  const title = "Business types";
+  return active === 0
+    ? { id: "businessTypes", status: "red", title, detail: "No active business type, so owners cannot create a business: add or activate one under Business Types." }
+    : { id: "businessTypes", status: "green", title, detail: `${active} active business ${active === 1 ? "type" : "types"}.` };
+}
+
+export function createChecklistService({ repos, clock, config, settings, checkAccount = checkTwilioAccount }: ChecklistDeps) {
+  // The last "seen" this process wrote, so a busy inbound webhook reads the database at most once a minute too.
+  let lastSeenWrite = 0;
+
+  return {
+    /**
+     * The checklist, admin (or operator) only. `origin`: the request's, for the webhook URL the admin is told to
+     * set when no public URL is saved; only Twilio's account check leaves this machine.
+     */
+    async items(actor: Principal, origin?: string): Promise<ChecklistItem[]> {
+      if (!managesAll(actor)) throw new ForbiddenError("Only an administrator can do this.");
+      const now = settings.current();
+      const check = now.twilio ? await checkAccount(now.twilio, config.twilioApiBase) : null;
+      const activeTypes = repos.businessTypes.list().filter((t) => t.isActive).length;
+      return [
+        publicUrlItem(now.publicUrl),
+        messagesItem(now.twilioProblem, now.twilio, check),
+        inboundItem(repos.settings.get(INBOUND_SEEN_KEY), settings.publicUrl(origin)),
+        emailItem(now.smtpUrl, now.mailFrom),
+        businessTypesItem(activeTypes),
+      ];
+    },
+
+    /** An inbound webhook Twilio signed (or any, in the sandbox) has arrived: remembered for the checklist, at most
+     * one write a minute. */
+    inboundWebhookSeen(): void {
+      const at = clock.now();
+      if (at.getTime() - lastSeenWrite < INBOUND_SEEN_EVERY_MS) return;
+      lastSeenWrite = at.getTime();
+      const saved = repos.settings.get(INBOUND_SEEN_KEY);
+      if (saved && at.getTime() - Date.parse(saved) < INBOUND_SEEN_EVERY_MS) return;
+      repos.settings.save(INBOUND_SEEN_KEY, at.toISOString(), at);
+    },
+  };
+}
+
+export type ChecklistService = ReturnType<typeof createChecklistService>;

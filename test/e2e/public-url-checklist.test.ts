@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
+import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { png } from "../helpers/images.ts";
+import { decodeQrPng } from "../helpers/qr-decode.ts";
+import { httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+
+// Links that work, in a real browser against the built executable, on a fresh install opened at 127.0.0.1 (an
+// address phones elsewhere cannot open, and no public URL saved): the admin's home shows the setup checklist and
+// offers to save the address; the owner's QR modal and print page show the link the QR code really encodes (decoded
+// with jsQR), with the warning on screen and not on paper.
+let server: RunningBinary;
+const ADMIN = { firstName: "Ada", lastName: "Admin", email: "admin@corner-bakery.test", password: "flour-and-water" };
+const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@corner-bakery.test", password: "flour-and-water" };
+const tokens: Record<"admin" | "owner", string> = { admin: "", owner: "" };
+let businessId = 0;
+
+beforeAll(async () => {
+  server = await startBinary({ NEARCAST_ADMIN_EMAIL: ADMIN.email });
+  const call = httpClient(server.url);
+  for (const [who, user] of [["admin", ADMIN], ["owner", OWNER]] as const) {
+    expect((await call("POST", "/api/auth/Register", user)).status).toBe(201);
+    tokens[who] = ((await call("POST", "/api/auth/Login", { email: user.email, password: user.password })).body as { token: string }).token;
+  }
+  const types = (await call("GET", "/api/businesstype/GetAllBusinessTypes")).body as { id: number; name: string }[];
+  const bakery = types.find((t) => t.name === "Restaurant")!; // seeded on a fresh database
+  // The sample image is uploaded the way the business form does it: multipart, with the XSRF pair.
+  const xsrf = /XSRF-TOKEN=([^;]+)/.exec((await fetch(`${server.url}/api/health`)).headers.get("set-cookie") ?? "")![1]!;
+  const form = new FormData();
+  form.append("file", new Blob([png(64, 64) as BlobPart], { type: "image/png" }), "loaf.png");
+  const upload = await fetch(`${server.url}/api/business/UploadSampleImage`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${tokens.owner}`, cookie: `XSRF-TOKEN=${xsrf}`, "x-xsrf-token": xsrf },
+    body: form,
+  });
+  expect(upload.status).toBe(201);
+  const { filePath } = (await upload.json()) as { filePath: string };
+  const created = await call(
+    "POST",
+    "/api/business/CreateBusiness",
+    {
+      name: "Rosa's Corner Bakery",
+      businessTypeId: bakery.id,
+      address: "1200 Valencia St, San Francisco, CA",
+      phone: "(415) 555-0100",
+      sampleProductText: "Sourdough loaf: $6",
+      sampleImagePath: filePath,
+    },
+    tokens.owner,
+  );
+  expect(created.status).toBe(201);
+  businessId = created.body.id;
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+/** A fresh browser signed in as `who` (the token where the UI keeps it); printing does nothing. */
+async function open(viewport: typeof DESKTOP, who: "admin" | "owner") {
+  const browser = await launchBrowser(viewport);
+  browser.context.setDefaultTimeout(10_000);
+  await browser.context.addInitScript((token) => {
+    localStorage.setItem("token", token);
+    window.print = () => {};
+  }, tokens[who]);
+  return browser;
+}
+
+async function shot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await screenshot(page, name);
+}
+
+for (const [device, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+  test(`admin home (${device}): the setup checklist and the offer to save this address`, async () => {
+    const { page, close } = await open(viewport, "admin");
+    try {
+      await page.goto(`${server.url}/`);
+      const checklist = page.locator("section.setup-checklist");
+      await checklist.getByText("of 5 done").waitFor();
+      const items = checklist.locator("li.setup-item");
+      expect(await items.count()).toBe(5);
+      expect(await items.first().getAttribute("class")).toContain("is-red"); // no public URL
+      await checklist.getByText("Sandbox: messages are recorded, not sent.", { exact: false }).waitFor();
+      await checklist.getByText("8 active business types.").waitFor();
+      const offer = page.locator("section.public-url-offer");
+      await offer.getByText(`Links and QR codes use ${server.url}. Save it as this server's public address?`).waitFor();
+      await offer.getByText(`${UNREACHABLE_LINK_WARNING}.`).waitFor();
+      await shot(page, `links-admin-home-${device}`);
+      await page.screenshot({ path: (await screenshot(page, `links-admin-home-${device}`)).replace(/\.png$/, "-viewport.png") });
+      // "Not now" is remembered.
+      await offer.getByRole("button", { name: "Not now" }).click();
+      await offer.waitFor({ state: "detached" });
+      await page.reload();
+      await checklist.getByText("of 5 done").waitFor();
+      expect(await page.locator("section.public-url-offer").count()).toBe(0);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  test(`owner's QR modal and print page (${device}): the link the code encodes, and the warning`, async () => {
+    const { page, close } = await open(viewport, "owner");
+    try {
+      const link = `${server.url}/subscribe?id=${businessId}`;
+      const qr = await fetch(`${server.url}/api/business/GetQRCodeImage?id=${businessId}`);
+      expect(decodeQrPng(new Uint8Array(await qr.arrayBuffer()))).toBe(link);
+
+      await page.goto(`${server.url}/my-business`);
+      await page.getByRole("button", { name: "QR Code of Rosa's Corner Bakery" }).click();
+      const dialog = page.getByRole("dialog", { name: "Rosa's Corner Bakery" });
+      await dialog.getByText(`${UNREACHABLE_LINK_WARNING}.`).waitFor();
+      expect(await dialog.getByLabel("Subscription link").inputValue()).toBe(link);
+      expect(await dialog.getByRole("link", { name: "Open Settings" }).count()).toBe(0); // an owner cannot change it
+      const img = dialog.getByRole("img", { name: "QR code to subscribe to Rosa's Corner Bakery" });
+      await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await img.elementHandle());
+      await page.screenshot({ path: (await screenshot(page, `links-qr-modal-${device}`)).replace(/\.png$/, "-viewport.png") });
+
+      await page.goto(`${server.url}/print/${businessId}`);
+      const warning = page.locator(".print-warning");
+      await warning.getByText(`${UNREACHABLE_LINK_WARNING}.`).waitFor();
+      await page.locator(".ps-link").getByText(link).waitFor();
+      await shot(page, `links-print-${device}`);
+      await page.emulateMedia({ media: "print" });
+      expect(await warning.isVisible()).toBe(false);
+      expect(await page.locator(".ps-link").isVisible()).toBe(true);
+      await page.emulateMedia({ media: "screen" });
+    } finally {
+      await close();
+    }
+  }, 60_000);
+}

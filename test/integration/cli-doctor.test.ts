@@ -1,0 +1,128 @@
+// `nearcast doctor` as a user runs it: a real process on a real data directory, asking the fake Twilio whether it
+// accepts the credentials (the CLI runs as a child process, so the fake in this process can answer it).
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { businessTypes } from "../../src/db/schema.ts";
+import { INBOUND_SEEN_KEY } from "../../src/services/checklist.ts";
+import { type Env, type Run, cliEnv, nearcastCommand, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+
+setDefaultTimeout(30_000); // every test starts a real process
+
+const NO_SETTINGS: Env = {
+  NEARCAST_PUBLIC_URL: undefined,
+  NEARCAST_SMTP_URL: undefined,
+  NEARCAST_MAIL_FROM: undefined,
+  TWILIO_ACCOUNT_SID: undefined,
+  TWILIO_AUTH_TOKEN: undefined,
+  TWILIO_FROM: undefined,
+  TWILIO_MESSAGING_SERVICE_SID: undefined,
+  TWILIO_WHATSAPP_FROM: undefined,
+  TWILIO_API_BASE: undefined,
+};
+
+async function doctor(dataDir: string, extra: Env = {}, ...args: string[]): Promise<Run> {
+  const p = Bun.spawn({ cmd: nearcastCommand(["doctor", ...args], dataDir), env: cliEnv({ ...NO_SETTINGS, ...extra }), stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, stdout, stderr };
+}
+
+/** "ok    Title:  detail" lines as [mark, title]. */
+const marks = (run: Run) => run.stdout.trimEnd().split("\n").map((line) => /^(ok|warn|FAIL)\s+([^:]+):/.exec(line)?.slice(1, 3));
+
+const dirs = tempDataDirs("nearcast-cli-doctor");
+let fake: FakeTwilio;
+beforeAll(() => {
+  fake = startFakeTwilio();
+});
+afterAll(async () => {
+  await fake.stop();
+  dirs.removeAll();
+});
+
+describe("nearcast doctor", () => {
+  test("a fresh install: FAIL on the public URL (exit 1), warnings for the sandbox, webhook and email", async () => {
+    const run = await doctor(dirs.make());
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(1);
+    expect(marks(run)).toEqual([
+      ["FAIL", "Public URL"],
+      ["warn", "Messages"],
+      ["warn", "Inbound webhook"],
+      ["warn", "Email"],
+      ["ok", "Business types"],
+    ]);
+    expect(run.stdout).toContain("Sandbox: messages are recorded, not sent.");
+    expect(run.stdout).toContain("Forgot-password cannot send email; set SMTP in Settings.");
+    expect(run.stdout).toContain("8 active business types.");
+    // The details start in one column.
+    const starts = run.stdout.trimEnd().split("\n").map((l) => l.search(/(?<=:\s+)\S/));
+    expect(new Set(starts).size).toBe(1);
+  });
+
+  test("everything set and Twilio accepting the credentials: all ok, exit 0; --json prints the items", async () => {
+    const dir = dirs.make();
+    withDataDir(dir, (ctx) => ctx.repos.settings.save(INBOUND_SEEN_KEY, "2026-11-20T08:15:30.000Z", new Date()));
+    const env = { ...fake.settings(), NEARCAST_PUBLIC_URL: "https://deals.example.com", NEARCAST_SMTP_URL: "smtp://u:p@mail.example.com:587" };
+    const before = fake.requests.length;
+    const run = await doctor(dir, env);
+    expect(run).toMatchObject({ code: 0, stderr: "" });
+    expect(marks(run).map((m) => m?.[0])).toEqual(["ok", "ok", "ok", "ok", "ok"]);
+    expect(run.stdout).toContain(`Twilio accepts the credentials of "My first Twilio account" (${fake.accountSid}).`);
+    expect(run.stdout).toContain("Seen 2026-11-20 08:15 UTC");
+    // One read-only request: the account itself, with Basic auth.
+    const asked = fake.requests.slice(before);
+    expect(asked.map((r) => [r.method, r.path])).toEqual([["GET", `/2010-04-01/Accounts/${fake.accountSid}.json`]]);
+    expect(asked[0]!.auth).toEqual({ username: fake.accountSid, password: fake.authToken });
+
+    const json = await doctor(dir, env, "--json");
+    expect(json.code).toBe(0);
+    const items = JSON.parse(json.stdout);
+    expect(items.map((i: { id: string; status: string }) => [i.id, i.status])).toEqual([
+      ["publicUrl", "green"],
+      ["messages", "green"],
+      ["inboundWebhook", "green"],
+      ["email", "green"],
+      ["businessTypes", "green"],
+    ]);
+  });
+
+  test("a wrong auth token: FAIL with Twilio's message, exit 1", async () => {
+    const env = { ...fake.settings(), TWILIO_AUTH_TOKEN: "wrong-token-0123456789abcdef", NEARCAST_PUBLIC_URL: "https://deals.example.com" };
+    const run = await doctor(dirs.make(), env);
+    expect(run.code).toBe(1);
+    expect(marks(run)[1]).toEqual(["FAIL", "Messages"]);
+    expect(run.stdout).toContain("Twilio refused the credentials (Authenticate): check the account SID and auth token in Settings.");
+  });
+
+  test("a suspended account is FAIL; Twilio unreachable is only a warning", async () => {
+    const env = { ...fake.settings(), NEARCAST_PUBLIC_URL: "https://deals.example.com" };
+    fake.accountStatus = "suspended";
+    try {
+      const suspended = await doctor(dirs.make(), env);
+      expect(suspended.code).toBe(1);
+      expect(suspended.stdout).toContain(`Twilio account ${fake.accountSid} is suspended`);
+    } finally {
+      fake.accountStatus = "active";
+    }
+    const down = await doctor(dirs.make(), { ...env, TWILIO_API_BASE: "http://127.0.0.1:9" });
+    expect(down.code).toBe(0);
+    expect(marks(down)[1]).toEqual(["warn", "Messages"]);
+    expect(down.stdout).toContain("Twilio could not be reached to check the credentials");
+  });
+
+  test("no active business type and a private public URL: both FAIL", async () => {
+    const dir = dirs.make();
+    withDataDir(dir, (ctx) => ctx.db.update(businessTypes).set({ isActive: false }).run());
+    const run = await doctor(dir, { NEARCAST_PUBLIC_URL: "http://192.168.1.20:3000" });
+    expect(run.code).toBe(1);
+    expect(marks(run)[0]).toEqual(["FAIL", "Public URL"]);
+    expect(marks(run)[4]).toEqual(["FAIL", "Business types"]);
+    expect(run.stdout).toContain("http://192.168.1.20:3000: Phones outside this network cannot open this link.");
+  });
+
+  test("--help has Examples", async () => {
+    const help = Bun.spawnSync({ cmd: nearcastCommand(["doctor", "--help"]), env: cliEnv() });
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout.toString()).toContain("Examples:\n  $ nearcast doctor");
+  });
+});
