@@ -12,6 +12,7 @@ import { businessTypeRoutes } from "./routes/businesstype.ts";
 import { customerRoutes } from "./routes/customer.ts";
 import { customerMessageRoutes } from "./routes/customer-messages.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { settingsMailRoutes } from "./routes/settings-mail.ts";
 import { siteRoutes } from "./routes/site.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
@@ -28,6 +29,7 @@ export interface AppOptions {
 const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["health", healthRoutes],
   ["site", siteRoutes],
+  ["settings", settingsMailRoutes],
   ["auth", authRoutes],
   ["businesstype", businessTypeRoutes],
   ["customer", customerRoutes],
