@@ -1,10 +1,10 @@
 import { Command } from "commander";
 import { RESET_TTL_MS } from "../../src/services/auth.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { dataDirOption, examples, printJson, printTable, withContext } from "../context.ts";
+import { dataDirOption, examples, printJson, printTable, usageExit, withContext } from "../context.ts";
 
 export function usersCommand(): Command {
-  const users = new Command("users").description("manage accounts").addHelpText(
+  const users = new Command("users").description("manage accounts").exitOverride(usageExit).addHelpText(
     "after",
     examples(
       "nearcast users create --email owner@shop.com --password 's3cret!' --first-name Ana --last-name Ruiz",
