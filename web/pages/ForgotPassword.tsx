@@ -80,8 +80,7 @@ export function ForgotPasswordPage() {
         <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Forgot password">
           {noEmail && (
             <div className="alert alert-warning" role="note" aria-label="Email is not set up">
-              <strong>Email is not set up</strong>
-              <p>{noEmail}</p>
+              {noEmail}
             </div>
           )}
           <EmailField {...form.bind("email")} />
