@@ -8,6 +8,7 @@ import { lockPathFor, tryLock } from "./db/lock.ts";
 import { createDispatcher, type DispatcherOptions } from "./dispatch/dispatcher.ts";
 import { restartOnChange } from "./dispatch/restart-on-change.ts";
 import { consoleLogger, type Logger } from "./lib/logger.ts";
+import { createSmtpMailer } from "./mail/mailer.ts";
 import { createMessenger } from "./messaging/index.ts";
 import { createRepos } from "./repos/index.ts";
 import { createAuthService } from "./services/auth.ts";
@@ -17,6 +18,7 @@ import { createBusinessesService } from "./services/businesses.ts";
 import { createChecklistService } from "./services/checklist.ts";
 import { createCustomerMessagesService } from "./services/customer-messages.ts";
 import { createCustomersService } from "./services/customers.ts";
+import { createEmailService } from "./services/email.ts";
 import { createInboundMessagesService } from "./services/inbound-messages.ts";
 import { createOptOutsService } from "./services/opt-outs.ts";
 import { createPostersService } from "./services/posters.ts";
@@ -53,9 +55,11 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const repos = createRepos(db);
   const uploads = createUploadsService({ repos, config });
   const settings = createSettingsService({ repos, clock, config });
+  const mailer = createSmtpMailer({ settings: () => settings.current() });
   const services = {
     settings,
-    auth: createAuthService({ repos, clock, config, logger, settings }),
+    auth: createAuthService({ repos, clock, config, logger, settings, mailer }),
+    email: createEmailService({ mailer, settings }),
     businessTypes: createBusinessTypesService({ repos }),
     businesses: createBusinessesService({ repos }),
     qrCodes: createQrCodesService({ repos, settings }),
@@ -112,6 +116,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     dbPath,
     repos,
     services,
+    /** Sends email through the SMTP settings of the moment (src/mail). */
+    mailer,
     dispatcher,
     /** Another dispatcher on the same store and lock, with its own messenger from the settings (the CLI's
      * `broadcast --wait`, benchmarks). */

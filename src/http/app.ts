@@ -15,6 +15,7 @@ import { healthRoutes } from "./routes/health.ts";
 import { setupRoutes } from "./routes/setup.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { checklistRoutes } from "./routes/checklist.ts";
+import { settingsMailRoutes } from "./routes/settings-mail.ts";
 import { siteRoutes } from "./routes/site.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
@@ -42,6 +43,7 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["subscription", subscriptionRoutes],
   ["webhooks/twilio", webhookRoutes],
   ["settings", settingsRoutes],
+  ["settings", settingsMailRoutes],
   ["settings", checklistRoutes],
 ];
 

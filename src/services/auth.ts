@@ -1,7 +1,10 @@
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { ConflictError, ForbiddenError, TooManyRequestsError, UnauthorizedError, ValidationError } from "../errors.ts";
+import * as v from "valibot";
+import { AppError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
+import { EmailNotConfiguredError, type Mailer } from "../mail/mailer.ts";
+import { resetPasswordEmail } from "../mail/templates.ts";
 import { ipKey, RateLimiter } from "../lib/rate-limiter.ts";
 import { hashToken, randomToken } from "../lib/tokens.ts";
 import type { Repos } from "../repos/index.ts";
@@ -31,13 +34,19 @@ const HASH_OPTIONS = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } a
 export const FORGOT_MESSAGE = "If an account exists for that email, password reset instructions have been sent.";
 export const RESET_DONE = "Your password has been reset. Please log in with your new password.";
 export const BAD_RESET_TOKEN = RESET_TOKEN_INVALID;
+/** Forgot-password without SMTP: say so plainly, and who can help, rather than pretend an email is on its way. */
+export const FORGOT_NO_EMAIL =
+  "Email is not set up on this server, so no reset link can be sent. Ask the person who runs it to reset your password.";
+/** `nearcast users reset-password --password`: a new password is checked like a registration's. */
+const setPasswordSchema = v.pick(registerSchema, ["email", "password"]);
 
 export interface AuthDeps {
   repos: Repos;
   clock: Clock;
   config: Pick<Config, "adminEmail" | "env">;
   logger: Logger;
-  settings: Pick<SettingsService, "publicUrl">;
+  settings: Pick<SettingsService, "publicUrl" | "current">;
+  mailer: Mailer;
 }
 
 export function toPublicUser(u: UserRow): PublicUser {
@@ -59,7 +68,7 @@ function tooMany(seconds: number): TooManyRequestsError {
   );
 }
 
-export function createAuthService({ repos, clock, config, logger, settings }: AuthDeps) {
+export function createAuthService({ repos, clock, config, logger, settings, mailer }: AuthDeps) {
   // Failures only: a user who logs in fine is never slowed down, and nothing locks an account for good.
   const loginFailuresByIp = new RateLimiter(clock, 20, WINDOW_MS);
   const loginFailuresByAccount = new RateLimiter(clock, 10, WINDOW_MS);
@@ -97,6 +106,27 @@ export function createAuthService({ repos, clock, config, logger, settings }: Au
       if (String(e).includes("UNIQUE")) throw new ConflictError("An account with this email already exists.");
       throw e;
     }
+  }
+
+  /** A fresh single-use reset token for the user (older ones stop working). */
+  function issueResetToken(userId: number): string {
+    const token = randomToken();
+    const now = clock.now();
+    repos.transaction(() => {
+      repos.passwordResets.useAllForUser(userId, now);
+      repos.passwordResets.deleteDead(now);
+      repos.passwordResets.insert(userId, hashToken(token), new Date(now.getTime() + RESET_TTL_MS));
+    });
+    return token;
+  }
+
+  const resetLinkOf = (base: string, token: string) => `${base}/reset-password?token=${token}`;
+
+  /** The account with this (normalised) email; the CLI's one-line error otherwise. */
+  function accountOf(email: string): UserRow {
+    const user = repos.users.findByEmail(email);
+    if (!user) throw new NotFoundError(`no account with email ${email}`);
+    return user;
   }
 
   return {
@@ -158,26 +188,64 @@ export function createAuthService({ repos, clock, config, logger, settings }: Au
       repos.sessions.revoke(hashToken(token), clock.now());
     },
 
-    /** `origin`: the request's, the base of the reset link when no public URL is set. */
+    /**
+     * Emails a reset link (valid RESET_TTL_MS, single use) built on the public URL, or on `origin` (the request's)
+     * when none is set. The answer is the same whether or not the account exists, and it does not wait for the SMTP
+     * server: the email goes out in the background (a failure is logged, without secrets), so how long the answer
+     * takes says nothing about which accounts exist. Without SMTP it says so (400 email_not_configured) and creates
+     * nothing, except in development, where the token comes back in the answer.
+     */
     forgotPassword(input: unknown, clientIp: string, origin?: string | null): { message: string; token?: string } {
       const { email } = validate(forgotPasswordSchema, input);
       const ip = ipKey(clientIp);
       guard([resetRequestsByIp, ip], [resetRequestsByAccount, email]);
+      const development = config.env === "development";
+      if (!development && !mailer.configured()) throw new EmailNotConfiguredError(FORGOT_NO_EMAIL);
       resetRequestsByIp.record(ip);
       resetRequestsByAccount.record(email);
       const user = repos.users.findByEmail(email);
       // Same answer whether or not the account exists.
       if (!user) return { message: FORGOT_MESSAGE };
-      const token = randomToken();
+      const token = issueResetToken(user.id);
+      if (mailer.configured()) {
+        const link = resetLinkOf(settings.publicUrl(origin), token);
+        const { brandName } = settings.current();
+        // Not awaited: see above. The mailer's errors are already free of the SMTP password.
+        mailer.send(resetPasswordEmail(user.email, brandName, link, RESET_TTL_MS / 60_000)).then(
+          () => logger.info(`password reset email sent for user ${user.id}`),
+          (err) => logger.warn(`password reset email for user ${user.id} could not be sent: ${err instanceof AppError ? err.message : "unexpected error"}`),
+        );
+      }
+      if (development) return { message: FORGOT_MESSAGE, token };
+      return { message: FORGOT_MESSAGE };
+    },
+
+    /**
+     * For the operator (`nearcast users reset-password --email E`): a one-time reset link for the account, valid
+     * RESET_TTL_MS, built on the public URL setting. Any older link of the account stops working.
+     */
+    resetLink(actor: Principal, input: unknown): { link: string; expiresAt: Date; user: PublicUser } {
+      if (!managesAll(actor)) throw new ForbiddenError();
+      const { email } = validate(forgotPasswordSchema, input);
+      const user = accountOf(email);
+      const link = resetLinkOf(settings.publicUrl(), issueResetToken(user.id));
+      return { link, expiresAt: new Date(clock.now().getTime() + RESET_TTL_MS), user: toPublicUser(user) };
+    },
+
+    /** For the operator (`... --password P`): sets the password, and ends the account's sessions and reset links. */
+    async setPassword(actor: Principal, input: unknown): Promise<PublicUser> {
+      if (!managesAll(actor)) throw new ForbiddenError();
+      const { email, password } = validate(setPasswordSchema, input);
+      const user = accountOf(email);
+      const passwordHash = await Bun.password.hash(password, HASH_OPTIONS);
       const now = clock.now();
       repos.transaction(() => {
+        repos.users.setPasswordHash(user.id, passwordHash);
         repos.passwordResets.useAllForUser(user.id, now);
-        repos.passwordResets.deleteDead(now);
-        repos.passwordResets.insert(user.id, hashToken(token), new Date(now.getTime() + RESET_TTL_MS));
+        repos.sessions.revokeAllForUser(user.id, now);
       });
-      if (config.env === "development") return { message: FORGOT_MESSAGE, token };
-      logger.info(`password reset requested for user ${user.id}: ${settings.publicUrl(origin)}/reset-password?token=${token}`);
-      return { message: FORGOT_MESSAGE };
+      loginFailuresByAccount.reset(user.email);
+      return toPublicUser(user);
     },
 
     async resetPassword(input: unknown, clientIp: string): Promise<{ message: string }> {

@@ -403,6 +403,25 @@ describe("Forgot password", () => {
     expect(view.getByLabelText("New password")).toBeTruthy();
   });
 
+  test("a server without email: its sentence as the error toast and on the page, never 'Email Sent'", async () => {
+    const NO_EMAIL = "Email is not set up on this server, so no reset link can be sent. Ask the person who runs it to reset your password.";
+    api.fallback = { status: 400, body: { error: NO_EMAIL, code: "email_not_configured" } };
+    const view = renderAt("/forgot-password");
+    type(view, "Email", "ana@shop.com");
+    submit(view);
+    await waitForToast(view, `Request Failed: ${NO_EMAIL}`);
+    expect(toastTexts(view)).toEqual([`Request Failed: ${NO_EMAIL}`]);
+    const note = view.getByRole("note", { name: "Email is not set up" });
+    expect(note.textContent).toContain(NO_EMAIL);
+    expect(view.queryByText(/Email Sent|Check your email/)).toBeNull();
+    expect(view.at()).toBe("/forgot-password");
+    // Another kind of failure takes the note away again.
+    api.fallback = { status: 400, body: { error: "Please enter a valid email address", code: "validation_failed" } };
+    submit(view);
+    await waitForToast(view, "Request Failed: Please enter a valid email address");
+    expect(view.queryByRole("note", { name: "Email is not set up" })).toBeNull();
+  });
+
   const cases: [string, Reply, string][] = [
     ["400 with the server's text", { status: 400, body: { error: "Please enter a valid email address", code: "validation_failed" } }, "Please enter a valid email address"],
     ["400 without a body", { status: 400 }, FORGOT_INVALID],

@@ -472,7 +472,8 @@ describe("security headers", () => {
 
 describe("unexpected failures", () => {
   test("a closed database: 500 {error, code: internal}, no details to the client, one line in the log", async () => {
-    const s = setup();
+    // SMTP set, so ForgotPassword goes on to read the account (without it, it answers 400 email_not_configured).
+    const s = setup({ NEARCAST_SMTP_URL: "smtp://127.0.0.1:1" });
     s.ctx.close();
     const calls = [
       () => s.api.get("/api/auth/GetCurrentUser", { token: s.ownerToken }),

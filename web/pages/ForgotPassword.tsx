@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { forgotPasswordSchema } from "../../src/schemas/auth.ts";
 import { REQUEST_FAILED, forgotPasswordErrorMessage } from "../api/error-messages.ts";
+import { ApiError } from "../api/client.ts";
 import { authApi } from "../api/endpoints.ts";
 import { AuthCard, SubmitButton } from "../components/auth/AuthCard.tsx";
 import { EmailField } from "../components/auth/EmailField.tsx";
@@ -17,6 +18,8 @@ export const FORGOT_REDIRECT_MS = 3000;
 export function ForgotPasswordPage() {
   const form = useForm(forgotPasswordSchema, { email: "" });
   const [sent, setSent] = useState<{ message: string; token?: string } | null>(null);
+  // The server cannot send email at all: said on the page too, since a toast is gone in seconds and this is final.
+  const [noEmail, setNoEmail] = useState<string | null>(null);
   const [, navigate] = useLocation();
   const { busy, onSubmit, formRef } = useSubmit(form, {
     async send({ email }) {
@@ -24,7 +27,12 @@ export function ForgotPasswordPage() {
       notify.success("Email Sent", res.message);
       setSent({ message: res.message, token: res.token || undefined });
     },
-    fail: (err) => notify.error(REQUEST_FAILED, forgotPasswordErrorMessage(err)),
+    fail: (err) => {
+      const message = forgotPasswordErrorMessage(err);
+      notify.error(REQUEST_FAILED, message);
+      const code = err instanceof ApiError ? (err.body as { code?: unknown } | null)?.code : undefined;
+      setNoEmail(code === "email_not_configured" ? message : null);
+    },
     blocked: sent !== null,
   });
 
@@ -70,6 +78,11 @@ export function ForgotPasswordPage() {
         </div>
       ) : (
         <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Forgot password">
+          {noEmail && (
+            <div className="alert alert-warning" role="note" aria-label="Email is not set up">
+              {noEmail}
+            </div>
+          )}
           <EmailField {...form.bind("email")} />
           <SubmitButton busy={busy} label="Send Reset Instructions" busyLabel="Sending..." />
         </form>

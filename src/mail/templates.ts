@@ -1,0 +1,55 @@
+// The emails Nearcast sends: short plain text (what every mail client shows) and a simple HTML twin.
+import type { MailMessage } from "./mailer.ts";
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ESCAPES[ch]!);
+
+function page(brandName: string, paragraphs: string[]): string {
+  const brand = escapeHtml(brandName);
+  return [
+    '<!doctype html><html><body style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#222">',
+    `<p style="font-size:18px;font-weight:bold">${brand}</p>`,
+    ...paragraphs.map((p) => `<p>${p}</p>`),
+    `<p style="color:#666">— ${brand}</p>`,
+    "</body></html>",
+  ].join("\n");
+}
+
+/** The forgot-password email: the link that resets the password, once, within `minutes`. */
+export function resetPasswordEmail(to: string, brandName: string, link: string, minutes: number): MailMessage {
+  const href = escapeHtml(link);
+  return {
+    to,
+    subject: `Reset your ${brandName} password`,
+    text: [
+      "Hello,",
+      "",
+      `Someone asked to reset the password of your ${brandName} account. Open this link to choose a new password.`,
+      `It works once, within ${minutes} minutes:`,
+      "",
+      link,
+      "",
+      "If you did not ask for this, ignore this email: your password stays as it is.",
+      "",
+      `— ${brandName}`,
+    ].join("\n"),
+    html: page(brandName, [
+      "Hello,",
+      `Someone asked to reset the password of your ${escapeHtml(brandName)} account. The button below lets you choose a new password. It works once, within ${minutes} minutes.`,
+      `<a href="${href}" style="display:inline-block;padding:10px 18px;background:#2563eb;color:#fff;text-decoration:none;border-radius:6px">Choose a new password</a>`,
+      `Or copy this link into your browser:<br><a href="${href}">${href}</a>`,
+      "If you did not ask for this, ignore this email: your password stays as it is.",
+    ]),
+  };
+}
+
+/** The Settings screen's "Send test email". */
+export function testEmail(to: string, brandName: string, publicUrl: string): MailMessage {
+  const text = `This is a test email from ${brandName} (${publicUrl}). Email works: forgotten passwords can now be reset by email.`;
+  return {
+    to,
+    subject: `${brandName}: test email`,
+    text: `Hello,\n\n${text}\n\n— ${brandName}`,
+    html: page(brandName, ["Hello,", escapeHtml(text)]),
+  };
+}
