@@ -132,3 +132,37 @@ for (const [device, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as con
     }
   }, 60_000);
 }
+
+// Last: it saves a public URL, which the tests above must not see.
+test("the admin saves a public URL on Settings; the owner's QR modal and its QR code then use it, without a warning", async () => {
+  const publicUrl = "https://deals.corner-bakery.test";
+  const admin = await open(DESKTOP, "admin");
+  try {
+    await admin.page.goto(`${server.url}/settings`);
+    await admin.page.getByLabel("Public URL").fill(publicUrl);
+    await admin.page.getByRole("button", { name: "Save Settings" }).click();
+    await admin.page.getByText("Settings Saved", { exact: false }).first().waitFor();
+  } finally {
+    await admin.close();
+  }
+  const site = (await httpClient(server.url)("GET", "/api/site")).body;
+  expect(site).toMatchObject({ publicUrl, publicUrlSource: "saved", publicUrlPrivate: false });
+
+  const { page, close } = await open(DESKTOP, "owner");
+  try {
+    const link = `${publicUrl}/subscribe?id=${businessId}`;
+    await page.goto(`${server.url}/my-business`);
+    await page.getByRole("button", { name: "QR Code of Rosa's Corner Bakery" }).click();
+    const dialog = page.getByRole("dialog", { name: "Rosa's Corner Bakery" });
+    expect(await dialog.getByLabel("Subscription link").inputValue()).toBe(link);
+    expect(await dialog.getByText(UNREACHABLE_LINK_WARNING, { exact: false }).count()).toBe(0);
+    // The image the page shows, fetched by the page itself, decodes to the same link.
+    const img = dialog.getByRole("img", { name: "QR code to subscribe to Rosa's Corner Bakery" });
+    const src = await img.getAttribute("src");
+    const bytes = await page.evaluate(async (url) => Array.from(new Uint8Array(await (await fetch(url!)).arrayBuffer())), src);
+    expect(decodeQrPng(new Uint8Array(bytes))).toBe(link);
+    await page.screenshot({ path: (await screenshot(page, "links-qr-modal-saved-desktop")).replace(/\.png$/, "-viewport.png") });
+  } finally {
+    await close();
+  }
+}, 60_000);

@@ -1,14 +1,12 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useLocation } from "wouter";
-import { PASSWORD_MIN, registerSchema } from "../../src/schemas/auth.ts";
+import { registerSchema } from "../../src/schemas/auth.ts";
 import { ApiError } from "../api/client.ts";
 import { registerErrorMessage, serverText } from "../api/error-messages.ts";
 import { authApi } from "../api/endpoints.ts";
+import { AccountFields } from "../components/auth/AccountFields.tsx";
 import { AuthCard, SubmitButton } from "../components/auth/AuthCard.tsx";
-import { EmailField } from "../components/auth/EmailField.tsx";
-import { PasswordField } from "../components/auth/PasswordField.tsx";
-import { ErrorSummary, useForm } from "../components/form.tsx";
-import { TextField } from "../components/TextFields.tsx";
+import { useForm } from "../components/form.tsx";
 import { useSubmit } from "../components/useSubmit.ts";
 import { paths } from "../paths.ts";
 import { startSession } from "../state/session.ts";
@@ -56,13 +54,7 @@ export function SetupPage() {
       }
     >
       <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Set up">
-        <ErrorSummary errors={form.errors} show={form.submitted} />
-        <div className="two-cols">
-          <TextField label="First name" autoComplete="given-name" autoCapitalize="words" {...form.bind("firstName")} />
-          <TextField label="Last name" autoComplete="family-name" autoCapitalize="words" {...form.bind("lastName")} />
-        </div>
-        <EmailField {...form.bind("email")} />
-        <PasswordField label="Password" hint={`At least ${PASSWORD_MIN} characters.`} autoComplete="new-password" {...form.bind("password")} />
+        <AccountFields form={form} />
         <SubmitButton busy={busy} label="Create Admin Account" busyLabel="Creating account..." />
       </form>
     </AuthCard>
