@@ -6,6 +6,8 @@ import { cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import type { PublicUser } from "../../src/schemas/auth.ts";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
+import { Router } from "wouter";
+import { memoryLocation } from "wouter/memory-location";
 import { OFFER_DISMISSED_KEY, OFFER_SAVE_FAILED, PublicUrlOffer } from "../../web/components/PublicUrlOffer.tsx";
 import { QrModal } from "../../web/components/QrModal.tsx";
 import { PrintPosterPage } from "../../web/pages/PrintPoster.tsx";
@@ -148,6 +150,26 @@ describe("PublicUrlOffer", () => {
     const view = render(<PublicUrlOffer />);
     expect(offerText(view)).toBe("Links and QR codes use https://shop.example.net. Save it as this server's public address?");
     expect(view.container.textContent).not.toContain(UNREACHABLE_LINK_WARNING);
+  });
+
+  test("not on Settings (its Public address section offers the same) nor on the print page", () => {
+    signIn("admin");
+    site.value = siteInfo({ publicUrl: LAN });
+    for (const path of ["/settings", "/print/3"]) {
+      const view = render(
+        <Router hook={memoryLocation({ path }).hook}>
+          <PublicUrlOffer />
+        </Router>,
+      );
+      expect({ path, offer: offerText(view) }).toEqual({ path, offer: null });
+      cleanup();
+    }
+    const home = render(
+      <Router hook={memoryLocation({ path: "/" }).hook}>
+        <PublicUrlOffer />
+      </Router>,
+    );
+    expect(offerText(home)).toBe(OFFER);
   });
 
   test("Not now hides it and is remembered", () => {

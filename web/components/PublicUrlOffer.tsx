@@ -1,6 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState } from "react";
 import { useLocation } from "wouter";
+import { paths } from "../paths.ts";
 import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
 import { ApiError } from "../api/client.ts";
 import { settingsApi } from "../api/endpoints.ts";
@@ -33,7 +34,9 @@ export function PublicUrlOffer() {
   const info = site.value;
   // The address the server saw this page at (what the QR codes encode now).
   const origin = info?.publicUrl ?? "";
-  if (!isAdmin.value || info?.publicUrlSource !== "request" || dismissed === origin || location.startsWith("/print/")) return null;
+  // Not on the print page (it would be printed) nor on Settings, whose Public address section offers the same.
+  const elsewhere = location.startsWith("/print/") || location === paths.settings;
+  if (!isAdmin.value || info?.publicUrlSource !== "request" || dismissed === origin || elsewhere) return null;
 
   async function save() {
     setSaving(true);
