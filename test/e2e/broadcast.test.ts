@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
 import { png } from "../helpers/images.ts";
-import { BINARY, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+import { BINARY, createCornerBakery, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
 
 // The heart of the product in a real browser against the built executable, with the sandbox messenger (no Twilio):
 // an owner with three subscribers sends a broadcast with a photo, watches its progress, and opens a customer's
@@ -41,32 +41,7 @@ beforeAll(async () => {
   expect((await call("POST", "/api/auth/Register", OWNER)).status).toBe(201);
   const { token } = (await call("POST", "/api/auth/Login", { email: OWNER.email, password: OWNER.password })).body as { token: string };
 
-  // The sample image is uploaded the way the business form does it: multipart, with the XSRF pair.
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec((await fetch(`${server.url}/api/health`)).headers.get("set-cookie") ?? "")![1]!;
-  const form = new FormData();
-  form.append("file", new Blob([png(64, 64) as BlobPart], { type: "image/png" }), "loaf.png");
-  const upload = await fetch(`${server.url}/api/business/UploadSampleImage`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, cookie: `XSRF-TOKEN=${xsrf}`, "x-xsrf-token": xsrf },
-    body: form,
-  });
-  expect(upload.status).toBe(201);
-  const { filePath } = (await upload.json()) as { filePath: string };
-  const created = await call(
-    "POST",
-    "/api/business/CreateBusiness",
-    {
-      name: "Rosa's Corner Bakery",
-      businessTypeId: type.id,
-      address: "1200 Valencia St, San Francisco, CA",
-      phone: "(415) 555-0100",
-      sampleProductText: "Sourdough loaf: $6",
-      sampleImagePath: filePath,
-    },
-    token,
-  );
-  expect(created.status).toBe(201);
-  businessId = created.body.id;
+  businessId = await createCornerBakery(server.url, token, type.id);
   for (const s of SUBSCRIBERS) {
     expect((await call("POST", "/api/subscription/Subscribe", { businessId, ...s })).status).toBe(200);
   }

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
 import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
-import { png } from "../helpers/images.ts";
 import { decodeQrPng } from "../helpers/qr-decode.ts";
-import { httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+import { createCornerBakery, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
 
 // Links that work, in a real browser against the built executable, on a fresh install opened at 127.0.0.1 (an
 // address phones elsewhere cannot open, and no public URL saved): the admin's home shows the setup checklist and
@@ -25,32 +24,7 @@ beforeAll(async () => {
   }
   const types = (await call("GET", "/api/businesstype/GetAllBusinessTypes")).body as { id: number; name: string }[];
   const bakery = types.find((t) => t.name === "Restaurant")!; // seeded on a fresh database
-  // The sample image is uploaded the way the business form does it: multipart, with the XSRF pair.
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec((await fetch(`${server.url}/api/health`)).headers.get("set-cookie") ?? "")![1]!;
-  const form = new FormData();
-  form.append("file", new Blob([png(64, 64) as BlobPart], { type: "image/png" }), "loaf.png");
-  const upload = await fetch(`${server.url}/api/business/UploadSampleImage`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${tokens.owner}`, cookie: `XSRF-TOKEN=${xsrf}`, "x-xsrf-token": xsrf },
-    body: form,
-  });
-  expect(upload.status).toBe(201);
-  const { filePath } = (await upload.json()) as { filePath: string };
-  const created = await call(
-    "POST",
-    "/api/business/CreateBusiness",
-    {
-      name: "Rosa's Corner Bakery",
-      businessTypeId: bakery.id,
-      address: "1200 Valencia St, San Francisco, CA",
-      phone: "(415) 555-0100",
-      sampleProductText: "Sourdough loaf: $6",
-      sampleImagePath: filePath,
-    },
-    tokens.owner,
-  );
-  expect(created.status).toBe(201);
-  businessId = created.body.id;
+  businessId = await createCornerBakery(server.url, tokens.owner, bakery.id);
 });
 
 afterAll(async () => {

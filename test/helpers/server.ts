@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { png } from "./images.ts";
 
 export const BINARY = join(import.meta.dir, "..", "..", "dist", "nearcast");
 
@@ -88,4 +89,35 @@ export function httpClient(baseUrl: string) {
     } catch {}
     return { status: res.status, body, headers: res.headers };
   };
+}
+
+/** The demo business of the browser tests, created over HTTP as the business form does it: the sample image
+ * uploaded first (multipart, with the XSRF pair), then CreateBusiness with its path. Returns the business id. */
+export async function createCornerBakery(baseUrl: string, token: string, businessTypeId: number): Promise<number> {
+  const call = httpClient(baseUrl);
+  const xsrf = /XSRF-TOKEN=([^;]+)/.exec((await fetch(`${baseUrl}/api/health`)).headers.get("set-cookie") ?? "")![1]!;
+  const form = new FormData();
+  form.append("file", new Blob([png(64, 64) as BlobPart], { type: "image/png" }), "loaf.png");
+  const upload = await fetch(`${baseUrl}/api/business/UploadSampleImage`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, cookie: `XSRF-TOKEN=${xsrf}`, "x-xsrf-token": xsrf },
+    body: form,
+  });
+  if (upload.status !== 201) throw new Error(`UploadSampleImage answered ${upload.status}`);
+  const { filePath } = (await upload.json()) as { filePath: string };
+  const created = await call(
+    "POST",
+    "/api/business/CreateBusiness",
+    {
+      name: "Rosa's Corner Bakery",
+      businessTypeId,
+      address: "1200 Valencia St, San Francisco, CA",
+      phone: "(415) 555-0100",
+      sampleProductText: "Sourdough loaf: $6",
+      sampleImagePath: filePath,
+    },
+    token,
+  );
+  if (created.status !== 201) throw new Error(`CreateBusiness answered ${created.status}`);
+  return created.body.id as number;
 }
