@@ -7,6 +7,7 @@ import m3 from "./0003_consent_events_all_business.sql" with { type: "text" };
 import m4 from "./0004_deliveries_queue_indexes.sql" with { type: "text" };
 import m5 from "./0005_business_poster_offer.sql" with { type: "text" };
 import m6 from "./0006_settings_and_seed_types.sql" with { type: "text" };
+import m7 from "./0007_subscription_channel_inbound_sids.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -16,5 +17,6 @@ export const migrationSql: Record<string, string> = {
   "0004_deliveries_queue_indexes": m4,
   "0005_business_poster_offer": m5,
   "0006_settings_and_seed_types": m6,
+  "0007_subscription_channel_inbound_sids": m7,
 };
 export { journal };

@@ -2,7 +2,7 @@
 // the CLI prints the message. Nothing else reaches a user.
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 507,
     readonly code: string,
     message: string,
     readonly fields?: Record<string, string>,
@@ -53,5 +53,14 @@ export class TooManyRequestsError extends AppError {
 export class PayloadTooLargeError extends AppError {
   constructor(message = "Request body is too large.") {
     super(413, "payload_too_large", message);
+  }
+}
+
+export const DISK_FULL = "The server's disk is full";
+
+/** A write refused because the data directory's disk is (nearly) full or read-only: nothing was written. */
+export class DiskFullError extends AppError {
+  constructor(message = DISK_FULL) {
+    super(507, "disk_full", message);
   }
 }

@@ -113,6 +113,9 @@ export const subscriptions = sqliteTable(
       .notNull()
       .references(() => businesses.id, { onDelete: "cascade" }),
     status: text("status", { enum: ["active", "unsubscribed", "removed"] }).notNull().default("active"),
+    // The channel this business reaches the person on: each subscription has its own, so nobody but this business
+    // (its owner, or the person subscribing to it) changes how it reaches them.
+    contactPreference: text("contact_preference", { enum: ["WhatsApp", "SMS"] }).notNull().default("SMS"),
     source: text("source", { enum: ["qr", "list", "manual", "import"] }).notNull(),
     consentAt: integer("consent_at", { mode: "timestamp_ms" }).notNull(),
     consentText: text("consent_text").notNull(),
@@ -230,6 +233,12 @@ export const deliveries = sqliteTable(
     index("deliveries_customer_idx").on(t.customerId),
   ],
 );
+
+/** The MessageSid of every inbound message acted on (a keyword), so a replayed signed request is ignored. */
+export const inboundMessages = sqliteTable("inbound_messages", {
+  messageSid: text("message_sid").primaryKey(),
+  receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
+});
 
 /** Settings saved from the Settings screen or `nearcast settings set`; an environment variable overrides its row
  * (src/services/settings.ts). One row per key; no row = not saved. */

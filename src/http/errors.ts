@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { AppError, TooManyRequestsError } from "../errors.ts";
+import { isDiskFull } from "../db/disk-full.ts";
+import { AppError, DISK_FULL, TooManyRequestsError } from "../errors.ts";
 import type { AppEnv } from "./types.ts";
 
 /** The one error shape of the API. `error` is the sentence a person reads. */
@@ -26,6 +27,10 @@ export function onError(err: Error, c: Context<AppEnv>) {
     const status = err.status as ContentfulStatusCode;
     if (status === 413) return errorJson(c, 413, "payload_too_large", "Request body is too large.");
     return errorJson(c, status, "http_error", err.message || "The request could not be processed.");
+  }
+  if (isDiskFull(err)) {
+    c.var.ctx?.logger.error(`${c.req.method} ${c.req.path} refused: the disk is full or read-only`);
+    return errorJson(c, 507, "disk_full", DISK_FULL);
   }
   // Unexpected: log the kind and message only (no stack, no request data), on one line, answer without details.
   const message = String(err.message).replace(/\s+/g, " ").slice(0, 500);
