@@ -63,6 +63,7 @@ function fail(err: unknown): never {
 
 /** Runs the command line (only the module of the command it runs is loaded); an error it throws ends in fail(). */
 export async function main(argv: readonly string[]): Promise<void> {
+  process.umask(0o077); // every file and folder nearcast creates (data dir, database, WAL, uploads) is its user's alone
   const command = commandOf(argv);
   const program = await buildProgram(command === undefined ? undefined : [command]);
   await program.parseAsync([...argv]);

@@ -18,6 +18,8 @@ export interface Config {
   defaultCountry: string;
   trustProxy: boolean;
   twilioApiBase: string;
+  /** NEARCAST_DISK_MARGIN_MB: the room writes leave free on the data dir's disk; null = max(50 MB, 2% of the disk). */
+  diskMarginMb: number | null;
 }
 
 export type EnvSettings = Partial<Record<SettingKey, string>>;
@@ -163,5 +165,6 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     defaultCountry: country,
     trustProxy: boolSetting("NEARCAST_TRUST_PROXY", opt(env, "NEARCAST_TRUST_PROXY"), false),
     twilioApiBase: urlSetting("TWILIO_API_BASE", opt(env, "TWILIO_API_BASE") ?? "https://api.twilio.com"),
+    diskMarginMb: opt(env, "NEARCAST_DISK_MARGIN_MB") === null ? null : numberSetting("NEARCAST_DISK_MARGIN_MB", opt(env, "NEARCAST_DISK_MARGIN_MB")!, 0, 0, 1_000_000),
   };
 }

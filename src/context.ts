@@ -7,6 +7,8 @@ import { migrate } from "./db/migrate.ts";
 import { lockPathFor, tryLock } from "./db/lock.ts";
 import { createDispatcher, type DispatcherOptions } from "./dispatch/dispatcher.ts";
 import { restartOnChange } from "./dispatch/restart-on-change.ts";
+import { tightenDataDir } from "./lib/data-dir-modes.ts";
+import { createDiskSpace, type DiskSpaceOptions } from "./lib/disk-space.ts";
 import { consoleLogger, type Logger } from "./lib/logger.ts";
 import { createSmtpMailer } from "./mail/mailer.ts";
 import { createMessenger } from "./messaging/index.ts";
@@ -35,7 +37,12 @@ export interface ContextOptions {
   logger?: Logger;
   /** How often the server's dispatcher looks for changed messaging settings (default 2 s; tests use less). */
   settingsCheckEveryMs?: number;
+  /** The free-space check of the data dir (src/lib/disk-space.ts); tests give a fake statfs, a margin, no cache. */
+  diskSpace?: Partial<DiskSpaceOptions>;
 }
+
+/** How often the server deletes uploads nothing references (src/services/uploads.ts sweepUnreferenced). */
+export const UPLOAD_SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 // Wires everything once; shared by the server, the CLI and the tests.
 export function createContext(config: Config, options: ContextOptions = {}) {
@@ -44,7 +51,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   let dbPath = options.dbPath;
   if (!dbPath) {
     try {
-      mkdirSync(config.dataDir, { recursive: true });
+      mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
     } catch (err) {
       throw new ConfigError(`--data-dir ${config.dataDir} cannot be created (${(err as { code?: string }).code ?? "error"}): choose a writable folder with --data-dir or NEARCAST_DATA_DIR`);
     }
@@ -52,9 +59,15 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   }
   const db = openDb(dbPath);
   migrate(db);
+  if (dbPath !== ":memory:") tightenDataDir(config.dataDir, { dbPath, lockPath: lockPathFor(config.dataDir) }, logger);
   const repos = createRepos(db);
-  const uploads = createUploadsService({ repos, config });
+  const diskSpace = createDiskSpace({
+    dir: config.dataDir,
+    marginBytes: config.diskMarginMb === null ? null : Math.round(config.diskMarginMb * 1024 * 1024),
+    ...options.diskSpace,
+  });
   const settings = createSettingsService({ repos, clock, config });
+  const uploads = createUploadsService({ repos, config, clock, quotaMb: () => settings.current().uploadQuotaMb, diskSpace });
   const mailer = createSmtpMailer({ settings: () => settings.current() });
   const services = {
     settings,
@@ -109,9 +122,29 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     logger,
     checkEveryMs: options.settingsCheckEveryMs,
   });
+  // The server's housekeeping (started by `serve`, stopped by close()): unreferenced uploads go after 24 h.
+  let sweepTimer: ReturnType<typeof setInterval> | null = null;
+  const sweepUploads = () => {
+    try {
+      const removed = services.uploads.sweepUnreferenced();
+      if (removed.length) logger.info(`deleted ${removed.length} unused upload(s) older than 24 hours`);
+    } catch (err) {
+      // A busy or full disk now is no reason to stop the server; the next sweep tries again.
+      logger.warn(`upload sweep failed: ${(err as Error).message}`.replace(/\s+/g, " ").slice(0, 300));
+    }
+  };
   return {
     config,
     db,
+    /** Free room on the data dir's disk: the write guard (src/http/middleware/disk-space.ts) and uploads ask it. */
+    diskSpace,
+    /** Starts the housekeeping timers of a server: the upload sweep, now and every hour. */
+    startHousekeeping(): void {
+      if (sweepTimer) return;
+      sweepUploads();
+      sweepTimer = setInterval(sweepUploads, UPLOAD_SWEEP_EVERY_MS);
+      sweepTimer.unref?.();
+    },
     /** The database file (":memory:" in tests). */
     dbPath,
     repos,
@@ -125,6 +158,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     clock,
     logger,
     close(): void {
+      if (sweepTimer) clearInterval(sweepTimer);
+      sweepTimer = null;
       for (const m of messengers) m.close();
       db.$client.close();
     },

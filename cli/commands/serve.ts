@@ -34,6 +34,7 @@ export function serveCommand(): Command {
       ctx.logger.info(`Nearcast listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: links follow the address each request came in on"})`);
       // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
       ctx.dispatcher.start();
+      ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)
       const shutdown = async (signal: string) => {
         ctx.logger.info(`${signal} received, shutting down`);
         // Stop claiming, let sends in flight finish (up to 10 s), put unstarted claims back in the queue.

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../context.ts";
 import { errorJson, onError } from "./errors.ts";
 import { resolveUser } from "./middleware/auth.ts";
+import { diskSpaceGuard } from "./middleware/disk-space.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { xsrf } from "./middleware/xsrf.ts";
 import { authRoutes } from "./routes/auth.ts";
@@ -59,6 +60,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   });
   app.use("*", securityHeaders, xsrf);
   app.use("/api/*", resolveUser);
+  app.use("/api/*", diskSpaceGuard); // 507 for writes while the disk is down to its margin (logins still work)
   for (const [base, routes] of API_ROUTES) app.route(`/api/${base}`, routes);
 
   app.all("/api/*", (c) => errorJson(c, 404, "not_found", "No such API endpoint."));

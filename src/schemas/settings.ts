@@ -17,6 +17,7 @@ export const SETTING_KEYS = [
   "sendRate",
   "smtpUrl",
   "mailFrom",
+  "uploadQuotaMb",
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -34,6 +35,7 @@ export const SETTING_ENV: Record<SettingKey, string> = {
   sendRate: "NEARCAST_SEND_RATE",
   smtpUrl: "NEARCAST_SMTP_URL",
   mailFrom: "NEARCAST_MAIL_FROM",
+  uploadQuotaMb: "NEARCAST_UPLOAD_QUOTA_MB",
 };
 
 /** Write-only settings: stored and used, never returned, logged or printed (the API says only whether one is set). */
@@ -44,11 +46,15 @@ export const SETTING_DEFAULTS = {
   brandName: "Nearcast",
   contactEmail: "hello@nearcast.app",
   sendRate: "1",
+  uploadQuotaMb: "200",
 } as const satisfies Partial<Record<SettingKey, string>>;
 
 export const SEND_RATE_MIN = 0.01;
 export const SEND_RATE_MAX = 10000;
 export const BRAND_NAME_MAX = 60;
+/** Each owner's room for images, in MB (1 MB = 1,048,576 bytes); from 1 MB to 1 TB. */
+export const UPLOAD_QUOTA_MIN_MB = 1;
+export const UPLOAD_QUOTA_MAX_MB = 1_048_576;
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
@@ -100,6 +106,14 @@ export const SETTING_SCHEMAS = {
     v.check((s) => /^\d+(\.\d+)?$|^\.\d+$/.test(s) && Number(s) >= SEND_RATE_MIN && Number(s) <= SEND_RATE_MAX, `Send rate must be a number from ${SEND_RATE_MIN} to ${SEND_RATE_MAX} (messages per second)`),
     v.transform((s) => String(Number(s))),
   ),
+  uploadQuotaMb: v.pipe(
+    textValue("Upload quota"),
+    v.check(
+      (s) => /^\d{1,7}$/.test(s) && Number(s) >= UPLOAD_QUOTA_MIN_MB && Number(s) <= UPLOAD_QUOTA_MAX_MB,
+      `Upload quota must be a whole number of MB from ${UPLOAD_QUOTA_MIN_MB} to ${UPLOAD_QUOTA_MAX_MB}`,
+    ),
+    v.transform((s) => String(Number(s))),
+  ),
   smtpUrl: v.pipe(textValue("SMTP URL"), v.check(isSmtpUrl, "SMTP URL must look like smtp://user:password@host:587 or smtps://user:password@host:465")),
   mailFrom: v.pipe(
     textValue("From address"),
@@ -122,7 +136,7 @@ export function checkSettingsUpdate(input: unknown): CheckResult<SettingsUpdate>
   for (const [key, raw] of Object.entries(input)) {
     if (!isSettingKey(key)) errors[key] = `Unknown setting ${JSON.stringify(key.slice(0, 60))}`;
     else if (raw === null || raw === "") value[key] = null;
-    else if (typeof raw === "number" && key === "sendRate") Object.assign(value, checkOne(key, String(raw), errors));
+    else if (typeof raw === "number" && (key === "sendRate" || key === "uploadQuotaMb")) Object.assign(value, checkOne(key, String(raw), errors));
     else Object.assign(value, checkOne(key, raw, errors));
   }
   const first = Object.values(errors)[0];

@@ -40,6 +40,8 @@ export interface CurrentSettings {
   sendRate: number;
   smtpUrl: string | null;
   mailFrom: string | null;
+  /** Each owner's room for uploaded images, in MB. */
+  uploadQuotaMb: number;
 }
 
 type Resolved = Record<SettingKey, { value: string | null; source: SettingView["source"] }>;
@@ -101,6 +103,7 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       sendRate: Number(get("sendRate")),
       smtpUrl: get("smtpUrl"),
       mailFrom: get("mailFrom"),
+      uploadQuotaMb: Number(get("uploadQuotaMb")),
     };
   }
 

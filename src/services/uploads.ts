@@ -2,9 +2,12 @@
 // <dataDir>/uploads, recorded in the uploads table (owner, kind, content type, size) and served at /uploads/<name>.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, statSync, unlinkSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { ConflictError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
+import { AppError, ConflictError, DiskFullError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
+import type { DiskSpace } from "../lib/disk-space.ts";
 import { SNIFF_BYTES, type SniffedImage, sniffImage } from "../schemas/image-sniff.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UploadKind, UploadRow } from "../repos/uploads.ts";
@@ -16,6 +19,28 @@ import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../schemas/texts.ts";
 export const IMAGE_NOT_FOUND = "Image not found.";
 export const INVALID_FILE_NAME = "Invalid file name. Use the name returned by the upload, without any folder.";
 export const IMAGE_IN_USE = "This image is used by a business. Choose another image for the business first.";
+
+/** Unreferenced uploads (no business, no broadcast) are deleted this long after they were made: time enough to
+ * upload an image and then save the form that uses it. */
+export const UNREFERENCED_UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
+
+const MB = 1024 * 1024;
+
+/** "198.3 MB": one decimal, so an owner near the quota sees it move. */
+export function megabytes(bytes: number): string {
+  return `${(bytes / MB).toFixed(1).replace(/\.0$/, "")} MB`;
+}
+
+export function quotaExceededMessage(usedBytes: number, quotaMb: number): string {
+  return `Your uploads use ${megabytes(usedBytes)} of your ${quotaMb} MB. Delete an image or ask the admin for more room.`;
+}
+
+/** An upload that would take its owner over the upload quota (the uploadQuotaMb setting): 413, quota_exceeded. */
+export class QuotaExceededError extends AppError {
+  constructor(usedBytes: number, quotaMb: number) {
+    super(413, "quota_exceeded", quotaExceededMessage(usedBytes, quotaMb));
+  }
+}
 
 /** The URL path every stored image is served at. */
 export const UPLOADS_URL_PREFIX = "/uploads/";
@@ -52,8 +77,25 @@ function notFound(): never {
   throw new NotFoundError(IMAGE_NOT_FOUND);
 }
 
-export function createUploadsService({ repos, config }: { repos: Repos; config: Config }) {
+export interface UploadsDeps {
+  repos: Repos;
+  config: Pick<Config, "dataDir">;
+  clock: Clock;
+  /** Each owner's quota in MB now (the uploadQuotaMb setting, read at each upload so a change applies at once). */
+  quotaMb: () => number;
+  /** Free room on the data dir's disk; absent = not checked (SQLite's own error is then the guard). */
+  diskSpace?: DiskSpace;
+}
+
+export function createUploadsService({ repos, config, clock, quotaMb, diskSpace }: UploadsDeps) {
   const dir = join(config.dataDir, "uploads");
+
+  /** Refuses an image of `size` bytes that would take `ownerId` over the quota. */
+  function checkQuota(ownerId: number, size: number): void {
+    const quota = quotaMb();
+    const used = repos.uploads.totalSizeByOwner(ownerId);
+    if (used + size > quota * MB) throw new QuotaExceededError(used, quota);
+  }
 
   function fileOf(fileName: string): string {
     return join(dir, fileName);
@@ -82,14 +124,24 @@ export function createUploadsService({ repos, config }: { repos: Repos; config: 
     }
     if (!image) image = (size > 0 ? sniffImage(head()) : null) ?? refuse();
 
-    mkdirSync(dir, { recursive: true });
+    // Both checks before a byte is written; the quota is checked again below, in the transaction that records the
+    // row, so two uploads at once cannot both squeeze under it.
+    checkQuota(ownerId, size);
+    if (diskSpace && !diskSpace.hasRoomFor(size)) throw new DiskFullError();
+
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     const fileName = `${randomBytes(16).toString("hex")}.${image.ext}`;
     const target = fileOf(fileName);
     const temp = join(dir, `.${fileName}.part`);
     try {
-      await Bun.write(temp, Buffer.concat(parts, size));
+      // 0600: only the user running nearcast reads the data dir (the umask says so too; this holds whatever it is).
+      await writeFile(temp, Buffer.concat(parts, size), { mode: 0o600 });
       renameSync(temp, target);
-      repos.uploads.insert({ ownerId, fileName, kind, contentType: image.contentType, size });
+      const contentType = image.contentType;
+      repos.transaction(() => {
+        checkQuota(ownerId, size);
+        repos.uploads.insert({ ownerId, fileName, kind, contentType, size, createdAt: clock.now() });
+      });
     } catch (e) {
       for (const f of [temp, target]) rmQuiet(f);
       throw e;
@@ -101,6 +153,20 @@ export function createUploadsService({ repos, config }: { repos: Repos; config: 
     /** <dataDir>/uploads */
     dir,
     save,
+
+    /**
+     * Deletes the uploads made more than UNREFERENCED_UPLOAD_TTL_MS ago that no business (logo, sample image) and no
+     * broadcast references: rows first (one statement, so an image a business takes meanwhile is either kept or
+     * was already unreferenced), then their files. Returns the file names removed. The server runs it at start and
+     * every hour (src/context.ts).
+     */
+    sweepUnreferenced(): string[] {
+      const cutoff = new Date(clock.now().getTime() - UNREFERENCED_UPLOAD_TTL_MS);
+      const removed = repos.transaction(() => repos.uploads.deleteUnreferencedBefore(cutoff));
+      for (const name of removed) rmQuiet(fileOf(name));
+      if (removed.length) diskSpace?.forget();
+      return removed;
+    },
     /** Convenience for callers that already hold the bytes (CLI, tests). */
     saveBytes(ownerId: number, kind: UploadKind, bytes: Uint8Array): Promise<StoredImage> {
       return save(ownerId, kind, (async function* () {

@@ -1,0 +1,41 @@
+// Issue 10 item 9: the data dir is readable by its owner only. New files get 0600 and folders 0700 from the umask the
+// executable sets at start (cli/main.ts) and from explicit modes where they are created; this tightens what an older
+// version (or a copy made with another umask) left wider, each time the data dir is opened.
+import { chmodSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "./logger.ts";
+
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;
+
+/** Nearcast's own entries in the data dir: only these are touched (a data dir may sit beside other things). */
+const DB_SUFFIXES = ["", "-wal", "-shm", "-journal"];
+
+function tighten(path: string, mode: number, logger?: Logger): void {
+  try {
+    const st = statSync(path);
+    if ((st.mode & 0o777) === mode) return;
+    // Only files of the user running nearcast (root would otherwise take files it should not own the modes of).
+    if (typeof process.getuid === "function" && st.uid !== process.getuid()) return;
+    chmodSync(path, mode);
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    if (code !== "ENOENT") logger?.warn(`could not make ${path} private (${code ?? "error"})`);
+  }
+}
+
+/** Makes the data dir 0700 and the database (with its WAL/SHM), the dispatcher lock and the uploads 0600/0700. */
+export function tightenDataDir(dataDir: string, files: { dbPath: string; lockPath: string }, logger?: Logger): void {
+  tighten(dataDir, DIR_MODE, logger);
+  for (const suffix of DB_SUFFIXES) tighten(`${files.dbPath}${suffix}`, FILE_MODE, logger);
+  tighten(files.lockPath, FILE_MODE, logger);
+  const uploads = join(dataDir, "uploads");
+  tighten(uploads, DIR_MODE, logger);
+  let names: string[] = [];
+  try {
+    names = readdirSync(uploads);
+  } catch {
+    return;
+  }
+  for (const name of names) tighten(join(uploads, name), FILE_MODE, logger);
+}
