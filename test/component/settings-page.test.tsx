@@ -274,3 +274,37 @@ test("the navigation bar links to Settings for an admin only", () => {
   token.value = null;
   currentUser.value = null;
 });
+
+describe("the upload quota (issue 10)", () => {
+  const QUOTA_DEFAULT: Partial<SettingsView> = { uploadQuotaMb: { value: "200", source: "default", env: "NEARCAST_UPLOAD_QUOTA_MB", secret: false } };
+
+  test("shows under Uploads with its default as the placeholder; a new value is sent; a bad one is refused in the form", async () => {
+    const view = await loaded(viewWith(QUOTA_DEFAULT));
+    expect(view.getByRole("heading", { name: "Uploads", level: 2 })).toBeTruthy();
+    const quota = input(view, "Upload quota (MB)");
+    expect(quota.value).toBe("");
+    expect(quota.placeholder).toBe("200");
+
+    type(quota, "1.5");
+    fireEvent.blur(quota);
+    expect(view.getByText("Upload quota must be a whole number of MB from 1 to 1048576")).toBeTruthy();
+    await act(async () => fireEvent.click(saveButton(view)));
+    expect(puts()).toEqual([]);
+
+    replies[`PUT ${SETTINGS}`] = { body: viewWith({ uploadQuotaMb: { value: "500", source: "saved", env: "NEARCAST_UPLOAD_QUOTA_MB", secret: false } }) };
+    type(quota, "500");
+    await act(async () => fireEvent.click(saveButton(view)));
+    await waitFor(() => {
+      if (puts().length === 0) throw new Error("no PUT");
+    });
+    expect(puts()[0]!.body).toEqual({ uploadQuotaMb: "500" });
+  });
+
+  test("set by NEARCAST_UPLOAD_QUOTA_MB it is locked", async () => {
+    const view = await loaded(viewWith({ uploadQuotaMb: { value: "50", source: "env", env: "NEARCAST_UPLOAD_QUOTA_MB", secret: false } }));
+    const quota = input(view, "Upload quota (MB)");
+    expect(quota.disabled).toBe(true);
+    expect(quota.value).toBe("50");
+    expect(view.container.textContent).toContain("NEARCAST_UPLOAD_QUOTA_MB");
+  });
+});

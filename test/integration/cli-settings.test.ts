@@ -4,6 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
+import { SETTING_KEYS } from "../../src/schemas/settings.ts";
 import { apiClient } from "../helpers/api.ts";
 import { cliEnv, type Run, json, nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 
@@ -39,10 +40,11 @@ describe("settings get", () => {
     expect(run).toMatchObject({ code: 0, stderr: "" });
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines[0]).toMatch(/^KEY\s+VALUE\s+SOURCE$/);
-    expect(lines).toHaveLength(12);
+    expect(lines).toHaveLength(1 + SETTING_KEYS.length);
     expect(lines).toContainEqual(expect.stringMatching(/^publicUrl\s+\(not set\)\s+unset$/));
     expect(lines).toContainEqual(expect.stringMatching(/^brandName\s+Nearcast\s+default$/));
     expect(lines).toContainEqual(expect.stringMatching(/^sendRate\s+1\s+default$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^uploadQuotaMb\s+200\s+default$/));
     expect(lines).toContainEqual(expect.stringMatching(/^twilioAuthToken\s+\(not set\)\s+unset$/));
   });
 

@@ -224,6 +224,12 @@ function SettingsForm({ view, onSaved }: { view: SettingsView; onSaved: (next: S
         <TestEmailButton configured={!!view.smtpUrl.set} />
       </section>
 
+      <section className="card settings-section" aria-labelledby="settings-uploads">
+        <h2 id="settings-uploads">Uploads</h2>
+        <p className="muted">The room each owner, you included, has for logos and images. Images no business or broadcast uses are deleted after 24 hours.</p>
+        {field("uploadQuotaMb", "Upload quota (MB)", "Per owner; 200 MB unless set.", { inputMode: "numeric" })}
+      </section>
+
       <div className="form-actions settings-actions">
         {dirty && <span className="muted settings-unsaved">Unsaved changes</span>}
         <SubmitButton busy={busy} disabled={!dirty} label="Save Settings" busyLabel="Saving..." />
