@@ -103,7 +103,7 @@ try {
       .get(ownerId, typeId) as { id: number }
   ).id;
   sqlite.transaction(() => {
-    const customer = sqlite.prepare("INSERT INTO customers (phone, contact_preference, created_at) VALUES (?1, 'SMS', ?2) RETURNING id");
+    const customer = sqlite.prepare("INSERT INTO customers (phone, created_at) VALUES (?1, ?2) RETURNING id");
     const sub = sqlite.prepare(
       "INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, created_at) VALUES (?1, ?2, 'active', 'qr', ?3, 'bench', ?3)",
     );
@@ -119,7 +119,7 @@ try {
   // --- 1. Enqueue ---------------------------------------------------------------------------------------------
   const bareInsert = sqlite.prepare(
     `INSERT INTO deliveries (broadcast_id, customer_id, business_id, channel, to_phone, status, attempts, next_attempt_at)
-     SELECT ?1, c.id, s.business_id, c.contact_preference, c.phone, 'Queued', 0, ?3
+     SELECT ?1, c.id, s.business_id, s.contact_preference, c.phone, 'Queued', 0, ?3
      FROM subscriptions s JOIN customers c ON c.id = s.customer_id
      WHERE s.business_id = ?2 AND s.status = 'active' ORDER BY s.id`,
   );

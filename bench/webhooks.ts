@@ -190,8 +190,8 @@ function seedSql(n: number): string {
     INSERT INTO businesses (id, owner_id, business_type_id, name, address, phone, sample_product_text)
       VALUES (1, 1, 1, 'Bench Bakery', '1 Bench Street', '(415) 555-0100', 'Bread');
     INSERT INTO broadcasts (id, business_id, created_by, message_text, total) VALUES (1, 1, 1, 'Fresh bread', ${n});
-    ${seq} INSERT INTO customers (id, phone, contact_preference, created_at)
-      SELECT i, '+1415' || printf('%07d', 2000000 + i), 'SMS', ${now} FROM seq;
+    ${seq} INSERT INTO customers (id, phone, created_at)
+      SELECT i, '+1415' || printf('%07d', 2000000 + i), ${now} FROM seq;
     ${seq} INSERT INTO deliveries (id, broadcast_id, customer_id, business_id, channel, to_phone, status, attempts,
         next_attempt_at, claimed_at, sent_at, updated_at, provider_id, provider_status)
       SELECT i, 1, i, 1, 'SMS', '+1415' || printf('%07d', 2000000 + i), 'Sent', 1, ${now}, ${now}, ${now}, ${now}, ${sid}, 'queued' FROM seq;`;

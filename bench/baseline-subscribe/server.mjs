@@ -32,12 +32,12 @@ db.exec(`
 `);
 const findBusiness = db.prepare("SELECT id, name, is_active, success_message FROM businesses WHERE id = ?");
 const upsertCustomer = db.prepare(
-  `INSERT INTO customers (phone, contact_preference, created_at) VALUES (?, ?, ?)
-   ON CONFLICT (phone) DO UPDATE SET contact_preference = excluded.contact_preference RETURNING id`,
+  `INSERT INTO customers (phone, created_at) VALUES (?, ?)
+   ON CONFLICT (phone) DO UPDATE SET phone = excluded.phone RETURNING id`,
 );
 const insertSubscription = db.prepare(
-  `INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, ip, user_agent, created_at)
-   VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+  `INSERT INTO subscriptions (customer_id, business_id, status, contact_preference, source, consent_at, consent_text, ip, user_agent, created_at)
+   VALUES (?, ?, 'active', ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
 );
 const insertConsentEvent = db.prepare(
   `INSERT INTO consent_events (customer_id, business_id, kind, source, consent_text, ip, user_agent, at)
@@ -46,8 +46,8 @@ const insertConsentEvent = db.prepare(
 /** The writes of one new subscription; an existing one is left as it is. */
 const subscribe = db.transaction((business, phone, pref, source, consent, ip, userAgent) => {
   const now = Date.now();
-  const customerId = upsertCustomer.get(phone, pref, now).id;
-  if (insertSubscription.get(customerId, business.id, source, now, consent, ip, userAgent, now)) {
+  const customerId = upsertCustomer.get(phone, now).id;
+  if (insertSubscription.get(customerId, business.id, pref, source, now, consent, ip, userAgent, now)) {
     insertConsentEvent.run(customerId, business.id, source, consent, ip, userAgent, now);
   }
 });

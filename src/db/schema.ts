@@ -89,13 +89,13 @@ export const businesses = sqliteTable(
   (t) => [index("businesses_owner_idx").on(t.ownerId), index("businesses_type_idx").on(t.businessTypeId)],
 );
 
-// One row per person, keyed by E.164 phone; shared by every business they subscribe to.
+// One row per person, keyed by E.164 phone; shared by every business they subscribe to. It holds nothing a business
+// chooses: the channel lives on each subscription (migration 0008 dropped the shared one).
 export const customers = sqliteTable(
   "customers",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     phone: text("phone").notNull(),
-    contactPreference: text("contact_preference", { enum: ["WhatsApp", "SMS"] }).notNull().default("SMS"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("customers_phone_unique").on(t.phone)],
@@ -112,7 +112,9 @@ export const subscriptions = sqliteTable(
     businessId: integer("business_id")
       .notNull()
       .references(() => businesses.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["active", "unsubscribed", "removed"] }).notNull().default("active"),
+    // 'pending': the owner had removed the person, who then asked to subscribe again on the public page; the owner
+    // accepts (active) or declines (removed). No broadcast goes to it. TS-only enum (no CHECK in the SQL).
+    status: text("status", { enum: ["active", "unsubscribed", "removed", "pending"] }).notNull().default("active"),
     // The channel this business reaches the person on: each subscription has its own, so nobody but this business
     // (its owner, or the person subscribing to it) changes how it reaches them.
     contactPreference: text("contact_preference", { enum: ["WhatsApp", "SMS"] }).notNull().default("SMS"),
@@ -140,7 +142,9 @@ export const consentEvents = sqliteTable(
       .references(() => customers.id, { onDelete: "cascade" }),
     // Null for events that apply to every business (a STOP to the shared sender number).
     businessId: integer("business_id").references(() => businesses.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["subscribed", "resubscribed", "unsubscribed", "removed"] }).notNull(),
+    // 'requested': a person asked (public subscribe) to rejoin a business whose owner had removed them; the consent
+    // they gave is kept here until the owner accepts.
+    kind: text("kind", { enum: ["subscribed", "resubscribed", "unsubscribed", "removed", "requested"] }).notNull(),
     source: text("source").notNull(),
     consentText: text("consent_text"),
     ip: text("ip"),

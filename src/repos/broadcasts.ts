@@ -88,11 +88,10 @@ export function broadcastsRepo(db: Db) {
     },
     subscriberCounts(businessId: number): SubscriberCounts {
       const rows = db
-        .select({ channel: customers.contactPreference, n: count() })
+        .select({ channel: subscriptions.contactPreference, n: count() })
         .from(subscriptions)
-        .innerJoin(customers, eq(customers.id, subscriptions.customerId))
         .where(recipientsOf(businessId))
-        .groupBy(customers.contactPreference)
+        .groupBy(subscriptions.contactPreference)
         .all();
       const out: SubscriberCounts = { total: 0, sms: 0, whatsapp: 0 };
       for (const r of rows) {
@@ -109,7 +108,7 @@ export function broadcastsRepo(db: Db) {
     /** The active subscribers a broadcast would go to now (no one under an opt-out), in enqueue order. */
     recipients(businessId: number): Recipient[] {
       return db
-        .select({ customerId: customers.id, phone: customers.phone, channel: customers.contactPreference })
+        .select({ customerId: customers.id, phone: customers.phone, channel: subscriptions.contactPreference })
         .from(subscriptions)
         .innerJoin(customers, eq(customers.id, subscriptions.customerId))
         .where(recipientsOf(businessId))

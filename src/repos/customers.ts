@@ -1,4 +1,4 @@
-import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { businesses, customers, subscriptions } from "../db/schema.ts";
 import { placeholders } from "./placeholders.ts";
@@ -7,17 +7,25 @@ export type CustomerRow = typeof customers.$inferSelect;
 export type NewCustomerRow = Omit<typeof customers.$inferInsert, "id">;
 type SubscriptionRow = typeof subscriptions.$inferSelect;
 
-/** One customer joined with one of their (not removed) subscriptions and its business. */
-export type CustomerSubscriptionRow = Pick<CustomerRow, "id" | "phone" | "contactPreference" | "createdAt"> &
-  Pick<SubscriptionRow, "status" | "businessId"> & { subscriptionCreatedAt: Date; businessName: string; ownerId: number };
+/** One customer joined with one of their listed subscriptions (active or unsubscribed) and its business. */
+export type CustomerSubscriptionRow = Pick<CustomerRow, "id" | "phone" | "createdAt"> &
+  Pick<SubscriptionRow, "status" | "businessId" | "contactPreference"> & {
+    subscriptionId: number;
+    subscriptionCreatedAt: Date;
+    businessName: string;
+    ownerId: number;
+  };
+
+/** The subscriptions an owner's customer list shows: the person's own state (removed and pending ones are not). */
+const LISTED = ["active", "unsubscribed"] as const;
 
 export function customersRepo(db: Db) {
   // Every scan of a poster runs this: prepared once, because drizzle otherwise builds and prepares the SQL again on
-  // every call (bench/README.md, subscribe).
+  // every call (bench/README.md, subscribe). The no-op update makes RETURNING answer an existing row's id too.
   const upsert = db
     .insert(customers)
-    .values(placeholders("phone", "contactPreference", "createdAt"))
-    .onConflictDoUpdate({ target: customers.phone, set: { contactPreference: sql`${sql.placeholder("contactPreference")}` } })
+    .values(placeholders("phone", "createdAt"))
+    .onConflictDoUpdate({ target: customers.phone, set: { phone: sql`excluded.phone` } })
     .returning({ id: customers.id })
     .prepare();
   const visible = () =>
@@ -25,8 +33,9 @@ export function customersRepo(db: Db) {
       .select({
         id: customers.id,
         phone: customers.phone,
-        contactPreference: customers.contactPreference,
         createdAt: customers.createdAt,
+        contactPreference: subscriptions.contactPreference,
+        subscriptionId: subscriptions.id,
         subscriptionCreatedAt: subscriptions.createdAt,
         status: subscriptions.status,
         businessId: businesses.id,
@@ -49,14 +58,11 @@ export function customersRepo(db: Db) {
     insert(row: NewCustomerRow & { createdAt: Date }): CustomerRow {
       return db.insert(customers).values(row).returning().get();
     },
-    /** The id of the customer with this phone, created if new; the preference given is stored either way. */
-    upsertId(phone: string, contactPreference: CustomerRow["contactPreference"], createdAt: Date): number {
-      return upsert.get({ phone, contactPreference, createdAt })!.id;
+    /** The id of the customer with this phone, created if new. */
+    upsertId(phone: string, createdAt: Date): number {
+      return upsert.get({ phone, createdAt })!.id;
     },
-    setContactPreference(id: number, contactPreference: CustomerRow["contactPreference"]): void {
-      db.update(customers).set({ contactPreference }).where(eq(customers.id, id)).run();
-    },
-    update(id: number, fields: Partial<Pick<CustomerRow, "phone" | "contactPreference">>): CustomerRow | undefined {
+    update(id: number, fields: Partial<Pick<CustomerRow, "phone">>): CustomerRow | undefined {
       return db.update(customers).set(fields).where(eq(customers.id, id)).returning().get();
     },
     /** Erases the row; subscriptions and consent events go with it (ON DELETE CASCADE). Only `forget` calls this. */
@@ -64,19 +70,19 @@ export function customersRepo(db: Db) {
       return db.delete(customers).where(eq(customers.id, id)).returning({ id: customers.id }).all().length > 0;
     },
     /**
-     * Customer x subscription rows that are not removed: for one owner's businesses (ownerId given) or for every
-     * business (null, the admin). Newest customer first.
+     * Customer x subscription rows that are listed (active or unsubscribed): for one owner's businesses (ownerId
+     * given) or for every business (null, the admin). Newest customer first.
      */
     listVisible(ownerId: number | null): CustomerSubscriptionRow[] {
-      const notRemoved = ne(subscriptions.status, "removed");
+      const listed = inArray(subscriptions.status, LISTED);
       return visible()
-        .where(ownerId === null ? notRemoved : and(notRemoved, eq(businesses.ownerId, ownerId)))
+        .where(ownerId === null ? listed : and(listed, eq(businesses.ownerId, ownerId)))
         .orderBy(...order)
         .all();
     },
     /** The same rows for one customer. */
     visibleForCustomer(customerId: number, ownerId: number | null): CustomerSubscriptionRow[] {
-      const base = and(eq(customers.id, customerId), ne(subscriptions.status, "removed"));
+      const base = and(eq(customers.id, customerId), inArray(subscriptions.status, LISTED));
       return visible()
         .where(ownerId === null ? base : and(base, eq(businesses.ownerId, ownerId)))
         .orderBy(businesses.name)

@@ -70,10 +70,11 @@ function prepare(sqlite: Database) {
   return {
     // One delivery per active subscriber, leaving out anyone under an all-business opt-out (a STOP to our number
     // not followed by START: e.g. a person who subscribed again on the page after texting STOP). The carrier would
-    // refuse those sends (Twilio 21610), and they must not be attempted at all.
+    // refuse those sends (Twilio 21610), and they must not be attempted at all. The channel is the subscription's
+    // (this business's), never another business's choice.
     enqueue: sqlite.prepare<unknown, [number, number, number]>(
       `INSERT INTO deliveries (broadcast_id, customer_id, business_id, channel, to_phone, status, attempts, next_attempt_at)
-       SELECT ?1, c.id, s.business_id, c.contact_preference, c.phone, 'Queued', 0, ?3
+       SELECT ?1, c.id, s.business_id, s.contact_preference, c.phone, 'Queued', 0, ?3
        FROM subscriptions s JOIN customers c ON c.id = s.customer_id
        WHERE s.business_id = ?2 AND s.status = 'active' AND NOT ${underOptOutSql("s.customer_id")}
        ORDER BY s.id`,

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { businesses, customers, subscriptions } from "../db/schema.ts";
 import { placeholders } from "./placeholders.ts";
@@ -13,8 +13,12 @@ type CustomerRow = typeof customers.$inferSelect;
 export type SubscriptionWithOwner = SubscriptionRow & { ownerId: number; businessName: string };
 
 /** One subscriber of a business, for the CLI listing. */
-export type SubscriberRow = { customerId: number } & Pick<CustomerRow, "phone" | "contactPreference"> &
-  Pick<SubscriptionRow, "status" | "source" | "consentAt" | "unsubscribedAt">;
+export type SubscriberRow = { customerId: number } & Pick<CustomerRow, "phone"> &
+  Pick<SubscriptionRow, "contactPreference" | "status" | "source" | "consentAt" | "unsubscribedAt">;
+
+/** A pending request (a person the owner removed asked to subscribe again), as its owner sees it. */
+export type SubscriptionRequestRow = Pick<SubscriptionRow, "customerId" | "businessId" | "contactPreference"> &
+  Pick<CustomerRow, "phone"> & { businessName: string; requestedAt: Date };
 
 /** What the subscribe path needs to know about a business. */
 export type SubscribableBusiness = Pick<BusinessRow, "id" | "name" | "isActive" | "successMessage">;
@@ -30,7 +34,7 @@ export function subscriptionsRepo(db: Db) {
     .prepare();
   const insertUnlessThere = db
     .insert(subscriptions)
-    .values(placeholders("customerId", "businessId", "status", "source", "consentAt", "consentText", "ip", "userAgent", "createdAt"))
+    .values(placeholders("customerId", "businessId", "status", "contactPreference", "source", "consentAt", "consentText", "ip", "userAgent", "createdAt"))
     .onConflictDoNothing()
     .returning({ id: subscriptions.id })
     .prepare();
@@ -48,11 +52,41 @@ export function subscriptionsRepo(db: Db) {
     },
     /** Inserts the subscription unless the customer already has one to that business; true when inserted. */
     insertIfNew(row: NewSubscriptionRow & { createdAt: Date }): boolean {
-      const { status = "active", ip = null, userAgent = null } = row;
-      return insertUnlessThere.all({ ...row, status, ip, userAgent }).length > 0;
+      const { status = "active", contactPreference = "SMS", ip = null, userAgent = null } = row;
+      return insertUnlessThere.all({ ...row, status, contactPreference, ip, userAgent }).length > 0;
     },
     update(id: number, fields: SubscriptionFields): void {
       db.update(subscriptions).set(fields).where(eq(subscriptions.id, id)).run();
+    },
+    /** Sets the channel of the customer's subscriptions to these businesses (one owner's), whatever their status. */
+    setContactPreference(customerId: number, businessIds: number[], contactPreference: SubscriptionRow["contactPreference"]): void {
+      if (businessIds.length === 0) return;
+      db.update(subscriptions)
+        .set({ contactPreference })
+        .where(and(eq(subscriptions.customerId, customerId), inArray(subscriptions.businessId, businessIds)))
+        .run();
+    },
+    /**
+     * Pending requests to the businesses of one owner (null: every business, the admin), newest first, with when
+     * the person asked (the consent they gave is stored on the subscription: consentAt).
+     */
+    listPending(ownerId: number | null): SubscriptionRequestRow[] {
+      const pending = eq(subscriptions.status, "pending");
+      return db
+        .select({
+          customerId: subscriptions.customerId,
+          businessId: subscriptions.businessId,
+          contactPreference: subscriptions.contactPreference,
+          phone: customers.phone,
+          businessName: businesses.name,
+          requestedAt: subscriptions.consentAt,
+        })
+        .from(subscriptions)
+        .innerJoin(customers, eq(customers.id, subscriptions.customerId))
+        .innerJoin(businesses, eq(businesses.id, subscriptions.businessId))
+        .where(ownerId === null ? pending : and(pending, eq(businesses.ownerId, ownerId)))
+        .orderBy(desc(subscriptions.consentAt), desc(subscriptions.id))
+        .all();
     },
     /** Every subscription of a customer, with its business's owner, any status. */
     listByCustomer(customerId: number): SubscriptionWithOwner[] {
@@ -68,7 +102,7 @@ export function subscriptionsRepo(db: Db) {
     listSubscribers(businessId: number): SubscriberRow[] {
       const { status, source, consentAt, unsubscribedAt } = subscriptions;
       return db
-        .select({ customerId: customers.id, phone: customers.phone, contactPreference: customers.contactPreference, status, source, consentAt, unsubscribedAt })
+        .select({ customerId: customers.id, phone: customers.phone, contactPreference: subscriptions.contactPreference, status, source, consentAt, unsubscribedAt })
         .from(subscriptions)
         .innerJoin(customers, eq(customers.id, subscriptions.customerId))
         .where(and(eq(subscriptions.businessId, businessId), ne(subscriptions.status, "removed")))

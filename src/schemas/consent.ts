@@ -32,3 +32,13 @@ export function importConsentText(businessName: string, fileName: string): strin
 export function removalText(ownerId: number): string {
   return `Removed by the business owner (user #${ownerId}).`;
 }
+
+/** What is recorded when the owner accepts a removed person's request to subscribe again. */
+export function acceptedRequestText(ownerId: number, personConsent: string): string {
+  return `Request to subscribe again accepted by the business owner (user #${ownerId}). The person agreed to: ${personConsent}`;
+}
+
+/** What is recorded when the owner declines it. */
+export function declinedRequestText(ownerId: number): string {
+  return `Request to subscribe again declined by the business owner (user #${ownerId}).`;
+}

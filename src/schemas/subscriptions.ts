@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { businessIdField, contactPreferenceField, phoneField } from "./customer-admin.ts";
+import type { ContactPreference } from "./customers.ts";
 export { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from "./subscriptions-types.ts";
 
 /** Where a visitor's subscription came from: a scanned QR poster or the public business list. */
@@ -23,4 +24,23 @@ export interface SubscribeResponse {
 /** The page's ?src= value, reduced to a source the API accepts (anything else is a QR scan, the default). */
 export function publicSource(raw: string | null | undefined): PublicSource {
   return raw === "list" ? "list" : "qr";
+}
+
+/** Accept/DeclineSubscriptionRequest body: which person's pending request to which of the owner's businesses. */
+export const subscriptionRequestSchema = v.object({
+  customerId: businessIdField("Customer ID is required."),
+  businessId: businessIdField("Business ID is required."),
+});
+
+/**
+ * GET /api/customer/GetSubscriptionRequests: a person the owner had removed asked, on the public page, to subscribe
+ * again. requestedAt is ISO 8601.
+ */
+export interface SubscriptionRequestView {
+  customerId: number;
+  businessId: number;
+  businessName: string;
+  phone: string;
+  contactPreference: ContactPreference;
+  requestedAt: string;
 }

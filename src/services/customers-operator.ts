@@ -95,7 +95,7 @@ export function customerOperatorActions({ repos, clock, config }: { repos: Repos
             consentText,
             meta: { ip: null, userAgent: "nearcast-cli" },
             at,
-          });
+          }, { skipStopped: true });
           const item = { line: row.line, phone: row.phone };
           if (outcome === "subscribed") summary.added.push(item);
           else if (outcome === "resubscribed") summary.readded.push(item);

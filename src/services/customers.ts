@@ -5,8 +5,10 @@ import type { CustomerRow, CustomerSubscriptionRow } from "../repos/customers.ts
 import type { Repos } from "../repos/index.ts";
 import type { SubscriptionWithOwner } from "../repos/subscriptions.ts";
 import type { UserRow } from "../repos/users.ts";
-import { manualConsentText, removalText } from "../schemas/consent.ts";
+import { acceptedRequestText, declinedRequestText, manualConsentText, removalText } from "../schemas/consent.ts";
 import { type CustomerView, createCustomerSchema, editCustomerSchema } from "../schemas/customer-admin.ts";
+import type { ContactPreference } from "../schemas/customers.ts";
+import { type SubscriptionRequestView, subscriptionRequestSchema } from "../schemas/subscriptions.ts";
 import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { canManage, ownerScope } from "./principal.ts";
@@ -25,26 +27,35 @@ export function optedOutMessage(phone: string, businessName: string): string {
   return `${phone} unsubscribed from ${businessName} and can only subscribe again themselves (by scanning your QR code).`;
 }
 
-/** Manual add of a person under an all-business opt-out (409). */
-export function repliedStopMessage(phone: string): string {
-  return `${phone} replied STOP to our messages and can only subscribe again themselves, by scanning your QR code or texting START.`;
+export const SUBSCRIPTION_REQUEST_NOT_FOUND = "Subscription request not found.";
+
+/** Orders subscriptions oldest first: the one whose channel the spec's Customer shows. */
+function older(a: { at: number; id: number }, b: { at: number; id: number }): boolean {
+  return a.at < b.at || (a.at === b.at && a.id < b.id);
 }
 
 /**
  * Groups customer x subscription rows (already ordered) into customers. For an owner, Created Date is when the
  * person joined the owner's first business: the shared customer row may be older, and that is not theirs to see.
+ * The contact preference is the viewer's oldest subscription's (each business has its own; another owner's is not
+ * theirs to see).
  */
 function toViews(rows: CustomerSubscriptionRow[], admin: boolean): CustomerView[] {
-  const byId = new Map<number, { view: CustomerView; since: number }>();
+  const byId = new Map<number, { view: CustomerView; since: number; oldest: { at: number; id: number } }>();
   for (const r of rows) {
-    const { subscriptionCreatedAt, status, businessId, businessName, ownerId: _ownerId, ...customer } = r;
+    const { subscriptionId, subscriptionCreatedAt, status, businessId, businessName, ownerId: _ownerId, ...customer } = r;
+    const sub = { at: subscriptionCreatedAt.getTime(), id: subscriptionId };
     let entry = byId.get(r.id);
     if (!entry) {
-      const since = admin ? r.createdAt.getTime() : subscriptionCreatedAt.getTime();
-      entry = { view: { ...customer, createdAt: "", businesses: [] }, since };
+      const since = admin ? r.createdAt.getTime() : sub.at;
+      entry = { view: { ...customer, createdAt: "", businesses: [] }, since, oldest: sub };
       byId.set(r.id, entry);
     }
-    if (!admin) entry.since = Math.min(entry.since, subscriptionCreatedAt.getTime());
+    if (!admin) entry.since = Math.min(entry.since, sub.at);
+    if (older(sub, entry.oldest)) {
+      entry.oldest = sub;
+      entry.view.contactPreference = r.contactPreference;
+    }
     entry.view.businesses.push({ id: businessId, name: businessName, status });
   }
   const list = [...byId.values()].map(({ view, since }) => ({ ...view, createdAt: new Date(since).toISOString() }));
@@ -58,10 +69,25 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
     return found;
   }
 
-  function managedBusiness(user: UserRow, businessId: number) {
+  function managedBusiness(user: UserRow, businessId: number, notFound = BUSINESS_NOT_FOUND) {
     const business = repos.businesses.findById(businessId);
-    if (!business || !canManage(user, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
+    if (!business || !canManage(user, business)) throw new NotFoundError(notFound);
     return business;
+  }
+
+  /** Sets the channel on every subscription of the customer to the editor's businesses (the admin's: all). */
+  function setEditorsChannel(user: UserRow, customerId: number, contactPreference: ContactPreference) {
+    const mine = repos.subscriptions.listByCustomer(customerId).filter((s) => canManage(user, s));
+    repos.subscriptions.setContactPreference(customerId, mine.map((s) => s.businessId), contactPreference);
+  }
+
+  /** The pending request of this person to one of the user's businesses, or 404 (also for another owner's). */
+  function pendingRequest(user: UserRow, input: unknown) {
+    const data = validate(subscriptionRequestSchema, input);
+    const business = managedBusiness(user, data.businessId, SUBSCRIPTION_REQUEST_NOT_FOUND);
+    const sub = repos.subscriptions.find(data.customerId, business.id);
+    if (!sub || sub.status !== "pending") throw new NotFoundError(SUBSCRIPTION_REQUEST_NOT_FOUND);
+    return sub;
   }
 
   /** Marks one subscription removed and records why (history stays). */
@@ -93,9 +119,10 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
       repos.consentEvents.moveBusinessHistory(from.id, to.id, sub.businessId);
       return;
     }
-    if (target.status === "removed") {
+    if (target.status === "removed" || target.status === "pending") {
       repos.subscriptions.update(target.id, {
         status: sub.status,
+        contactPreference: sub.contactPreference,
         source: sub.source,
         consentAt: sub.consentAt,
         consentText: sub.consentText,
@@ -143,8 +170,8 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
           meta,
           at,
         });
-        // Thrown inside the transaction: nothing written stays.
-        if (outcome === "stopped") throw new ConflictError(repliedStopMessage(phone));
+        // Thrown inside the transaction: nothing written stays. A number under an all-business STOP is added like
+        // any other (the STOP is not this owner's to know; the broadcast enqueue keeps it in force).
         if (outcome === "already") throw new ConflictError(alreadySubscribedMessage(phone, business.name));
         if (outcome === "opted-out") throw new ConflictError(optedOutMessage(phone, business.name));
         return customerId;
@@ -153,43 +180,42 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
     },
 
     /**
-     * Changes the phone number and contact preference (one left out of the body keeps its value). A new number that
-     * is free and a customer only the editor deals with: the row is renamed in place (id and history kept).
-     * Otherwise (the number is another customer's, the person also belongs to other owners' businesses, or the
-     * person replied STOP) the editor's subscriptions move to the customer with the new number (merging), and other
-     * owners keep the old one untouched. A new number that replied STOP: 409, as for a manual add. Answers the
-     * resulting customer.
+     * Changes the phone number and contact preference (one left out of the body keeps its value). The preference is
+     * set on every one of the editor's subscriptions of the person; no other owner's changes. A new number that is
+     * free and a customer only the editor deals with: the row is renamed in place (id and history kept). Otherwise
+     * (the number is another customer's, the person also belongs to other owners' businesses, or the person replied
+     * STOP) the editor's subscriptions move to the customer with the new number (merging), and other owners keep the
+     * old one untouched. A new number under a STOP answers like any other (200): the STOP stays with that number and
+     * the broadcast enqueue keeps leaving it out. Answers the resulting customer.
      */
     update(user: UserRow, id: number, input: unknown, meta: RequestMeta): CustomerView {
       const at = clock.now();
       const resultId = repos.transaction(() => {
-        view(user, id);
+        const current = view(user, id);
         const customer = repos.customers.findById(id);
         if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
-        const data = validate(editCustomerSchema, keepOmittedFields(editCustomerSchema, customer, input));
+        const data = validate(editCustomerSchema, keepOmittedFields(editCustomerSchema, { phone: customer.phone, contactPreference: current.contactPreference }, input));
         const phone = e164OrThrow(data.phone, config.defaultCountry);
         if (phone === customer.phone) {
-          repos.customers.update(id, { contactPreference: data.contactPreference });
+          setEditorsChannel(user, id, data.contactPreference);
           return id;
         }
         const subs = repos.subscriptions.listByCustomer(id);
         const exclusive = subs.every((s) => canManage(user, s));
-        let target = repos.customers.findByPhone(phone);
-        // A STOP belongs to the number it came from. An owner may not move their subscriptions onto a number that
-        // replied STOP (that would be adding them), and a person under a STOP is never renamed in place (the STOP
-        // would leave with the row, and the number that sent it could then be added again): their subscriptions
-        // move to a customer with the new number instead.
-        if (target && repos.consentEvents.optedOut(target.id)) throw new ConflictError(repliedStopMessage(phone));
-        if (!target && exclusive && !repos.consentEvents.optedOut(id)) {
-          repos.customers.update(id, { phone, contactPreference: data.contactPreference });
+        const existing = repos.customers.findByPhone(phone);
+        // A STOP belongs to the number it came from: a person under a STOP is never renamed in place (the STOP would
+        // leave with the row, and the number that sent it could then be added again): their subscriptions move to a
+        // customer with the new number instead.
+        if (!existing && exclusive && !repos.consentEvents.optedOut(id)) {
+          repos.customers.update(id, { phone });
+          setEditorsChannel(user, id, data.contactPreference);
           return id;
         }
-        target = target
-          ? (repos.customers.update(target.id, { contactPreference: data.contactPreference }) ?? target)
-          : repos.customers.insert({ phone, contactPreference: data.contactPreference, createdAt: at });
+        const target = existing ?? repos.customers.insert({ phone, createdAt: at });
         for (const sub of subs) {
-          if (sub.status !== "removed" && canManage(user, sub)) moveSubscription(sub, customer, target, user, meta, at);
+          if ((sub.status === "active" || sub.status === "unsubscribed") && canManage(user, sub)) moveSubscription(sub, customer, target, user, meta, at);
         }
+        setEditorsChannel(user, target.id, data.contactPreference);
         return target.id;
       });
       return view(user, resultId);
@@ -208,6 +234,39 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
           const sub = repos.subscriptions.find(id, row.businessId);
           if (sub) markRemoved(sub, user.role === "admin" ? "admin" : "owner", removalText(user.id), meta, at);
         }
+      });
+    },
+
+    /** Pending requests (people the user removed who asked to subscribe again) to the user's businesses. */
+    listRequests(user: UserRow): SubscriptionRequestView[] {
+      return repos.subscriptions.listPending(ownerScope(user)).map((r) => ({ ...r, requestedAt: r.requestedAt.toISOString() }));
+    },
+
+    /** The owner takes the person back: the subscription is active again, on the consent the person gave. */
+    acceptRequest(user: UserRow, input: unknown, meta: RequestMeta): void {
+      const at = clock.now();
+      repos.transaction(() => {
+        const sub = pendingRequest(user, input);
+        repos.subscriptions.update(sub.id, { status: "active", unsubscribedAt: null });
+        repos.consentEvents.insert({
+          customerId: sub.customerId,
+          businessId: sub.businessId,
+          kind: "resubscribed",
+          source: user.role === "admin" ? "admin" : "owner",
+          consentText: acceptedRequestText(user.id, sub.consentText),
+          ip: meta.ip,
+          userAgent: meta.userAgent,
+          at,
+        });
+      });
+    },
+
+    /** The owner keeps the person off their list: the subscription is removed again. */
+    declineRequest(user: UserRow, input: unknown, meta: RequestMeta): void {
+      const at = clock.now();
+      repos.transaction(() => {
+        const sub = pendingRequest(user, input);
+        markRemoved(sub, user.role === "admin" ? "admin" : "owner", declinedRequestText(user.id), meta, at);
       });
     },
 

@@ -6,6 +6,7 @@ import type { Repos } from "../repos/index.ts";
 import type { SubscriptionRow } from "../repos/subscriptions.ts";
 import { DEFAULT_SUCCESS_MESSAGE } from "../schemas/businesses.ts";
 import { consentText } from "../schemas/consent.ts";
+import type { ContactPreference } from "../schemas/customers.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { type SubscribeResponse, subscribeSchema } from "../schemas/subscriptions.ts";
 import { validate } from "./validate.ts";
@@ -34,41 +35,41 @@ export function e164OrThrow(raw: string, defaultCountry: string): string {
 
 /**
  * - subscribed / resubscribed: now an active subscriber, consent recorded.
- * - already: was an active subscriber; nothing written.
+ * - already: was an active subscriber; nothing written but the channel (the one given is this business's now).
  * - opted-out: unsubscribed from this business; only the person may undo that. Nothing written.
- * - stopped: replied STOP to our number (or Twilio answered 21610) and has not texted START since; only the person
- *   may subscribe them again. Nothing written.
+ * - requested: the person asked (public subscribe) to rejoin a business whose owner removed them: the subscription is
+ *   'pending' until the owner accepts or declines; their consent is recorded with a 'requested' event.
  */
-export type EnrollOutcome = "subscribed" | "resubscribed" | "already" | "opted-out" | "stopped";
+export type EnrollOutcome = "subscribed" | "resubscribed" | "already" | "opted-out" | "requested";
 
 export interface Enrollment {
   customerId: number;
   businessId: number;
+  /** The channel this business reaches the person on (its subscription's; no other business's changes). */
+  contactPreference: ContactPreference;
   source: SubscriptionRow["source"];
   consentText: string;
   meta: RequestMeta;
   at: Date;
   /**
-   * Whether this enrollment may undo the person's own unsubscribe. Only the person may (scanning the code
-   * again); an owner adding or importing them must not override a STOP.
+   * Whether the person themselves subscribes (the public page). Only the person may undo their own unsubscribe;
+   * only the owner may take back someone they removed (the person's attempt becomes a pending request).
    */
   byThePerson: boolean;
 }
 
 /**
  * Makes the customer an active subscriber of the business and records the consent. Call inside a transaction.
- * Already active: nothing is written (subscribing twice is idempotent).
+ * Already active: only the channel is set (subscribing twice is idempotent). Touches no other business's
+ * subscription.
  *
- * A STOP to our number applies to every business that sends from it, including businesses the person never
- * subscribed to: an owner (adding by hand or importing) cannot enroll someone under such an opt-out ('stopped').
- * The person themselves may (fresh, explicit consent on the subscribe page): the subscription and its consent are
- * recorded as usual, and messages reach them once they text START (until then the carrier blocks them, and the
- * broadcast enqueue leaves them out).
+ * An all-business opt-out (a STOP to our number, not followed by START) is not checked here: it stays in force
+ * whatever is enrolled, because the broadcast enqueue leaves out anyone under it. An owner adding such a person gets
+ * the same answer as for anyone else (the STOP is the person's word to our number, not the owner's to know).
  */
 export function enroll(repos: Repos, e: Enrollment): EnrollOutcome {
-  if (!e.byThePerson && repos.consentEvents.optedOut(e.customerId)) return "stopped";
   const { ip, userAgent } = e.meta;
-  const event = (kind: "subscribed" | "resubscribed") => ({
+  const event = (kind: "subscribed" | "resubscribed" | "requested") => ({
     customerId: e.customerId,
     businessId: e.businessId,
     kind,
@@ -82,6 +83,7 @@ export function enroll(repos: Repos, e: Enrollment): EnrollOutcome {
     customerId: e.customerId,
     businessId: e.businessId,
     status: "active",
+    contactPreference: e.contactPreference,
     source: e.source,
     consentAt: e.at,
     consentText: e.consentText,
@@ -94,9 +96,18 @@ export function enroll(repos: Repos, e: Enrollment): EnrollOutcome {
     return "subscribed";
   }
   const current = repos.subscriptions.find(e.customerId, e.businessId)!;
-  if (current.status === "active") return "already";
   if (current.status === "unsubscribed" && !e.byThePerson) return "opted-out";
-  repos.subscriptions.update(current.id, { status: "active", source: e.source, consentAt: e.at, consentText: e.consentText, ip, userAgent, unsubscribedAt: null });
+  const consent = { contactPreference: e.contactPreference, source: e.source, consentAt: e.at, consentText: e.consentText, ip, userAgent };
+  if (current.status === "active") {
+    if (current.contactPreference !== e.contactPreference) repos.subscriptions.update(current.id, { contactPreference: e.contactPreference });
+    return "already";
+  }
+  if (e.byThePerson && (current.status === "removed" || current.status === "pending")) {
+    repos.subscriptions.update(current.id, { ...consent, status: "pending" });
+    repos.consentEvents.insert(event("requested"));
+    return "requested";
+  }
+  repos.subscriptions.update(current.id, { ...consent, status: "active", unsubscribedAt: null });
   repos.consentEvents.insert(event("resubscribed"));
   return "resubscribed";
 }
@@ -108,7 +119,9 @@ export function createSubscriptionsService({ repos, clock, config }: { repos: Re
     /**
      * The public subscribe call. Every attempt counts towards the per-IP limit (NEARCAST_SUBSCRIBE_LIMIT per
      * 10 minutes; 0 turns it off; IPv6 per /64 like the other limits). The customer, subscription and consent event
-     * are written in one transaction, so a failure leaves nothing half-written.
+     * are written in one transaction, so a failure leaves nothing half-written. Whatever happened (new, already
+     * there, a pending request to an owner who had removed the number) the answer is the same success message: a
+     * stranger typing a number learns nothing about it.
      */
     subscribe(input: unknown, meta: RequestMeta): SubscribeResponse {
       const key = ipKey(meta.ip ?? "unknown");
@@ -123,8 +136,9 @@ export function createSubscriptionsService({ repos, clock, config }: { repos: Re
         const business = repos.subscriptions.business(data.businessId);
         if (!business?.isActive) throw new NotFoundError(SUBSCRIBE_BUSINESS_NOT_FOUND);
         enroll(repos, {
-          customerId: repos.customers.upsertId(phone, data.contactPreference, at),
+          customerId: repos.customers.upsertId(phone, at),
           businessId: business.id,
+          contactPreference: data.contactPreference,
           source: data.source,
           consentText: consentText(business.name, data.contactPreference),
           meta,

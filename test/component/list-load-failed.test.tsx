@@ -19,6 +19,7 @@ beforeEach(() => {
   logged = [];
   console.error = (...args: unknown[]) => void logged.push(args);
   token.value = "owner-token";
+  api.routes["GET /api/customer/GetSubscriptionRequests"] = { body: [] }; // the Customers screen's requests panel
 });
 afterEach(() => {
   cleanup();

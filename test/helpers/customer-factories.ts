@@ -22,7 +22,7 @@ export type ConsentEventRow = typeof consentEvents.$inferSelect;
 
 let seq = 0;
 
-/** A customer (E.164 phone) subscribed to a business, with its 'subscribed' consent event. */
+/** A customer (E.164 phone) subscribed to a business on a channel (SMS unless told), with its 'subscribed' consent event. */
 export function insertSubscriber(
   ctx: Ctx,
   businessId: number,
@@ -33,13 +33,14 @@ export function insertSubscriber(
   const at = new Date("2026-01-10T09:00:00Z");
   const customer =
     ctx.db.select().from(customers).all().find((c) => c.phone === phone) ??
-    ctx.db.insert(customers).values({ phone, contactPreference: overrides.contactPreference ?? "SMS", createdAt: at }).returning().get();
+    ctx.db.insert(customers).values({ phone, createdAt: at }).returning().get();
   const subscription = ctx.db
     .insert(subscriptions)
     .values({
       customerId: customer.id,
       businessId,
       status: overrides.status ?? "active",
+      contactPreference: overrides.contactPreference ?? "SMS",
       source: overrides.source ?? "qr",
       consentAt: at,
       consentText: "factory consent",

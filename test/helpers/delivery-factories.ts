@@ -1,6 +1,6 @@
 // Row factories for broadcasts and deliveries: straight inserts (no services), so a test can build a message history
 // or a half-sent broadcast without running the dispatcher. Subscribers: insertSubscriber() in customer-factories.ts.
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { AppContext } from "../../src/context.ts";
 import { broadcasts, consentEvents, customers, deliveries, subscriptions } from "../../src/db/schema.ts";
 import { insertBusiness } from "./factories.ts";
@@ -21,7 +21,7 @@ export function insertCustomer(ctx: Ctx, overrides: Partial<typeof customers.$in
   const n = next();
   return ctx.db
     .insert(customers)
-    .values({ phone: `+1555${String(7000000 + n).padStart(7, "0")}`, contactPreference: "SMS", ...overrides })
+    .values({ phone: `+1555${String(7000000 + n).padStart(7, "0")}`, ...overrides })
     .returning()
     .get();
 }
@@ -37,20 +37,28 @@ export function insertBroadcast(ctx: Ctx, overrides: Partial<typeof broadcasts.$
     .get();
 }
 
-/** One delivery of a broadcast to a customer (Queued unless told); business and channel default from them. */
+/**
+ * One delivery of a broadcast to a customer (Queued unless told); the business defaults from the broadcast, the
+ * channel from the customer's subscription to it (SMS without one).
+ */
 export function insertDelivery(
   ctx: Ctx,
   broadcast: BroadcastRow,
   customer: CustomerRow,
   overrides: Partial<typeof deliveries.$inferInsert> = {},
 ): DeliveryRow {
+  const sub = ctx.db
+    .select({ channel: subscriptions.contactPreference })
+    .from(subscriptions)
+    .where(and(eq(subscriptions.customerId, customer.id), eq(subscriptions.businessId, broadcast.businessId)))
+    .get();
   return ctx.db
     .insert(deliveries)
     .values({
       broadcastId: broadcast.id,
       customerId: customer.id,
       businessId: broadcast.businessId,
-      channel: customer.contactPreference,
+      channel: sub?.channel ?? "SMS",
       toPhone: customer.phone,
       status: "Queued",
       nextAttemptAt: new Date("2026-01-15T12:00:00Z"),

@@ -203,7 +203,7 @@ describe("publishing", () => {
     expect(rows.map((d) => ({ customerId: d.customerId, channel: d.channel, toPhone: d.toPhone, status: d.status, businessId: d.businessId }))).toEqual(
       subs.map((s) => ({
         customerId: s.customer.id,
-        channel: s.customer.contactPreference,
+        channel: s.subscription.contactPreference,
         toPhone: s.customer.phone,
         status: "Queued",
         businessId: business.id,

@@ -112,7 +112,7 @@ describe("nearcast customers import", () => {
       ["+14155550150", "active"],
       ["+14155550151", "active"],
     ]);
-    expect(phones.get(imported.find((s) => phones.get(s.customerId)?.phone === "+14155550151")!.customerId)?.contactPreference).toBe("WhatsApp");
+    expect(imported.find((s) => phones.get(s.customerId)?.phone === "+14155550151")!.contactPreference).toBe("WhatsApp");
     expect(imported[0]!.consentText).toContain("contacts.csv");
     expect(t.subscriptions.find((s) => phones.get(s.customerId)?.phone === "+14155550135")?.status).toBe("unsubscribed");
   });
@@ -125,7 +125,7 @@ describe("nearcast customers import", () => {
       const other = insertBusiness(ctx, { name: "Elsewhere" });
       const stopped = insertSubscriber(ctx, other.id, { phone: "+14155550190", contactPreference: "WhatsApp" }).customer;
       ctx.services.optOuts.optOutCustomer(stopped.id, { source: "sms-stop", at: new Date("2026-02-01T00:00:00Z") });
-      const lonely = ctx.repos.customers.insert({ phone: "+14155550191", contactPreference: "SMS", createdAt: new Date("2026-02-01T00:00:00Z") });
+      const lonely = ctx.repos.customers.insert({ phone: "+14155550191", createdAt: new Date("2026-02-01T00:00:00Z") });
       ctx.services.optOuts.optOutCustomer(lonely.id, { source: "twilio-21610", at: new Date("2026-02-01T00:00:00Z") });
     });
     const before = withDb(dir, customerTables);

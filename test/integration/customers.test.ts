@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { subscriptions } from "../../src/db/schema.ts";
 import { manualConsentText } from "../../src/schemas/consent.ts";
-import { CUSTOMER_NOT_FOUND, repliedStopMessage } from "../../src/services/customers.ts";
+import { CUSTOMER_NOT_FOUND } from "../../src/services/customers.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
 import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
@@ -234,26 +234,29 @@ describe("POST /api/customer/CreateCustomer", () => {
     expect(customerTables(w.ctx)).toEqual(before);
   });
 
-  // A STOP to our number applies to every business sending from it, also ones the person never subscribed to.
+  // A STOP to our number applies to every business sending from it, also ones the person never subscribed to. But it
+  // is the person's word to our number, not an owner's to learn: the owner's answer is the one any number gets, and
+  // the STOP stays in force through the broadcast enqueue.
   for (const source of ["sms-stop", "whatsapp-stop", "twilio-21610"]) {
-    test(`a person who replied STOP (${source}) cannot be added to any business by an owner or the admin (409), nothing written`, async () => {
+    test(`a person who replied STOP (${source}) is added like any number (201, same answer), and nothing is sent to them`, async () => {
       const w = await world();
       // bob only ever subscribed to owner B's gym.
       w.ctx.services.optOuts.optOutCustomer(w.bob.id, { source, at: w.ctx.clock.now() });
-      const before = customerTables(w.ctx);
-      // Typed another way and with another preference: still nothing written (not even the preference).
       const res = await w.api.post(`${C}/CreateCustomer`, { phone: "(415) 555-0102", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.ownerA.token });
-      expect(res.status).toBe(409);
-      expect(res.body).toEqual({
-        error: "+14155550102 replied STOP to our messages and can only subscribe again themselves, by scanning your QR code or texting START.",
-        code: "conflict",
-      });
-      expect(res.body.error).toBe(repliedStopMessage("+14155550102"));
-      expect(customerTables(w.ctx)).toEqual(before);
-      const byAdmin = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550102", contactPreference: "WhatsApp", businessId: w.gym.id }, { token: w.admin.token });
-      expect(byAdmin.status).toBe(409);
-      expect(byAdmin.body.error).toBe(repliedStopMessage("+14155550102"));
-      expect(customerTables(w.ctx)).toEqual(before);
+      const normal = await w.api.post(`${C}/CreateCustomer`, { phone: "(415) 555-0188", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.ownerA.token });
+      expect(res.status).toBe(201);
+      expect(normal.status).toBe(201);
+      const shape = (b: any) => ({ ...b, id: 0, phone: "", createdAt: "" });
+      expect(shape(res.body)).toEqual(shape(normal.body));
+      expect(res.body).toMatchObject({ id: w.bob.id, phone: "+14155550102", contactPreference: "SMS", businesses: [{ id: w.bakery.id, name: "A Bakery", status: "active" }] });
+      // The owner's subscription is stored with the owner's consent; the STOP still stands.
+      const sub = customerTables(w.ctx).subscriptions.find((s) => s.customerId === w.bob.id && s.businessId === w.bakery.id);
+      expect(sub).toMatchObject({ status: "active", source: "manual", consentText: manualConsentText("A Bakery", w.ownerA.id) });
+      expect(w.ctx.repos.consentEvents.optedOut(w.bob.id)).toBe(true);
+      expect(w.ctx.repos.broadcasts.recipients(w.bakery.id).map((r) => r.phone)).not.toContain("+14155550102");
+      const byAdmin = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550102", contactPreference: "WhatsApp", businessId: w.cafe.id }, { token: w.admin.token });
+      expect(byAdmin.status).toBe(201);
+      expect(w.ctx.repos.broadcasts.recipients(w.cafe.id)).toEqual([]);
     });
   }
 
@@ -267,15 +270,15 @@ describe("POST /api/customer/CreateCustomer", () => {
     expect(res.body).toMatchObject({ id: w.bob.id, contactPreference: "SMS", businesses: [{ id: w.bakery.id, name: "A Bakery", status: "active" }] });
   });
 
-  test("a later per-business event (the person subscribing themselves somewhere) does not end the STOP for owners", async () => {
+  test("a later per-business event (the person subscribing themselves somewhere) does not end the STOP", async () => {
     const w = await world();
     w.ctx.services.optOuts.optOutCustomer(w.bob.id, { source: "sms-stop", at: w.ctx.clock.now() });
     await w.ctx.services.subscriptions.subscribe({ businessId: w.cafe.id, phone: "+14155550102", contactPreference: "SMS" }, { ip: null, userAgent: null });
-    const before = customerTables(w.ctx);
     const res = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550102", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.ownerA.token });
-    expect(res.status).toBe(409);
-    expect(res.body.error).toBe(repliedStopMessage("+14155550102"));
-    expect(customerTables(w.ctx)).toEqual(before);
+    expect(res.status).toBe(201);
+    expect(w.ctx.repos.consentEvents.optedOut(w.bob.id)).toBe(true);
+    expect(w.ctx.repos.broadcasts.recipients(w.bakery.id).map((r) => r.phone)).not.toContain("+14155550102");
+    expect(w.ctx.repos.broadcasts.recipients(w.cafe.id)).toEqual([]);
   });
 
   test("a person the owner removed can be added back: reactivated, 'resubscribed' recorded", async () => {
@@ -365,14 +368,14 @@ describe("PUT /api/customer/UpdateCustomer", () => {
     expect(res.body.businesses).toEqual([{ id: w.bakery.id, name: "A Bakery", status: "unsubscribed" }]);
   });
 
-  test("the new number replied STOP: 409 with the STOP message, nothing written (a correction must not add them)", async () => {
+  test("the new number replied STOP: answered like any merge (200), the STOP stays in force (nothing sent to it)", async () => {
     const w = await world();
     w.ctx.services.optOuts.optOutCustomer(w.bob.id, { source: "sms-stop", at: w.ctx.clock.now() });
-    const before = customerTables(w.ctx);
     const res = await w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "415 555 0102", contactPreference: "SMS" }, { token: w.ownerA.token });
-    expect(res.status).toBe(409);
-    expect(res.body.error).toBe(repliedStopMessage("+14155550102"));
-    expect(customerTables(w.ctx)).toEqual(before);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: w.bob.id, phone: "+14155550102", contactPreference: "SMS", businesses: [{ id: w.bakery.id, name: "A Bakery", status: "active" }] });
+    expect(w.ctx.repos.consentEvents.optedOut(w.bob.id)).toBe(true);
+    expect(w.ctx.repos.broadcasts.recipients(w.bakery.id).map((r) => r.phone)).toEqual(["+14155550103"]);
   });
 
   test("a person who replied STOP is not renamed in place: the STOP stays with their number, which still cannot be added", async () => {
@@ -386,9 +389,11 @@ describe("PUT /api/customer/UpdateCustomer", () => {
     const t = customerTables(w.ctx);
     expect(t.customers.find((c) => c.id === w.alice.id)?.phone).toBe("+14155550101");
     expect(t.consentEvents.filter((e) => e.customerId === w.alice.id).map((e) => [e.businessId, e.kind])).toEqual([[null, "unsubscribed"]]);
+    // Adding the old number again answers like any number, and the STOP (which stayed with it) keeps it out.
     const readd = await w.api.post(`${C}/CreateCustomer`, { phone: "4155550101", contactPreference: "SMS", businessId: w.cafe.id }, { token: w.ownerA.token });
-    expect(readd.status).toBe(409);
-    expect(readd.body.error).toBe(repliedStopMessage("+14155550101"));
+    expect(readd.status).toBe(201);
+    expect(readd.body.id).toBe(w.alice.id);
+    expect(w.ctx.repos.broadcasts.recipients(w.cafe.id)).toEqual([]);
   });
 
   test("the admin renames in place across businesses", async () => {
@@ -444,11 +449,13 @@ describe("DELETE /api/customer/DeleteCustomer", () => {
     expect(res.body.error).toBe(CUSTOMER_NOT_FOUND);
   });
 
-  test("the person can still subscribe again themselves after an owner's delete", async () => {
+  test("after an owner's delete, the person's own subscribe is a pending request for the owner, not a re-activation", async () => {
     const w = await world();
     await w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token: w.ownerA.token });
     const res = await w.api.post("/api/subscription/Subscribe", { businessId: w.bakery.id, phone: "4155550101", contactPreference: "SMS" });
     expect(res.status).toBe(200);
-    expect((await w.api.get(`${C}/GetCustomerById?id=${w.alice.id}`, { token: w.ownerA.token })).status).toBe(200);
+    expect((await w.api.get(`${C}/GetCustomerById?id=${w.alice.id}`, { token: w.ownerA.token })).status).toBe(404);
+    const requests = await w.api.get(`${C}/GetSubscriptionRequests`, { token: w.ownerA.token });
+    expect(requests.body).toMatchObject([{ customerId: w.alice.id, businessId: w.bakery.id, phone: "+14155550101" }]);
   });
 });

@@ -99,11 +99,17 @@ describe("POST /api/subscription/Subscribe: one person, one customer", () => {
     expect(counts(ctx)).toEqual({ customers: 1, subscriptions: 2, consentEvents: 2 });
   });
 
-  test("the latest contact preference chosen by the person is kept", async () => {
+  test("the latest contact preference chosen by the person is kept, on that business's subscription only", async () => {
     const { ctx, api, business } = setup();
+    const other = insertBusiness(ctx, { name: "Harbor Gym" });
+    await api.post(PATH, { businessId: other.id, phone: "4155550134", contactPreference: "SMS" });
     await api.post(PATH, { businessId: business.id, phone: "4155550134", contactPreference: "SMS" });
     await api.post(PATH, { businessId: business.id, phone: "4155550134", contactPreference: "WhatsApp" });
-    expect(customerTables(ctx).customers[0]?.contactPreference).toBe("WhatsApp");
+    const subs = customerTables(ctx).subscriptions;
+    expect(subs.map((s) => [s.businessId, s.contactPreference])).toEqual([
+      [other.id, "SMS"],
+      [business.id, "WhatsApp"],
+    ]);
   });
 
   test("re-subscribing after an unsubscribe reactivates and records 'resubscribed'", async () => {
@@ -122,13 +128,24 @@ describe("POST /api/subscription/Subscribe: one person, one customer", () => {
     expect(t.consentEvents.map((e) => e.kind)).toEqual(["subscribed", "resubscribed"]);
   });
 
-  test("a person the owner removed can subscribe again themselves", async () => {
+  test("a person the owner removed who subscribes again: the same answer, but only a pending request (no re-activation)", async () => {
     const { ctx, api, business } = setup();
     const body = { businessId: business.id, phone: "4155550134", contactPreference: "SMS" };
-    await api.post(PATH, body);
+    const first = await api.post(PATH, body);
     ctx.db.update(subscriptions).set({ status: "removed" }).run();
-    expect((await api.post(PATH, body)).status).toBe(200);
-    expect(customerTables(ctx).subscriptions[0]?.status).toBe("active");
+    ctx.clock.advance(60_000);
+    const again = await api.post(PATH, { ...body, contactPreference: "WhatsApp" }, { ip: "198.51.100.44", headers: { "user-agent": "Phone/1" } });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(customerTables(ctx).subscriptions[0]).toMatchObject({ status: "pending", contactPreference: "WhatsApp", consentAt: ctx.clock.now() });
+    expect(customerTables(ctx).consentEvents.at(-1)).toMatchObject({
+      kind: "requested",
+      businessId: business.id,
+      ip: "198.51.100.44",
+      userAgent: "Phone/1",
+      consentText: consentText("Sunrise Bakery", "WhatsApp"),
+    });
+    expect(ctx.repos.broadcasts.recipients(business.id)).toEqual([]);
   });
 });
 
@@ -153,9 +170,9 @@ describe("POST /api/subscription/Subscribe: a person who replied STOP subscribes
     // Nothing about the STOP: anyone can type any number here, and whether a number opted out is not theirs to learn.
     expect(res.body).toEqual({ message: "Thanks! Fresh deals are on their way." });
     const t = customerTables(ctx);
-    expect(t.customers).toEqual([{ ...before.customers[0]!, contactPreference: "WhatsApp" }]);
+    expect(t.customers).toEqual(before.customers);
     expect(t.subscriptions.slice(before.subscriptions.length)).toMatchObject([
-      { customerId, businessId: business.id, status: "active", source: "qr", consentText: consentText("Sunrise Bakery", "WhatsApp"), ip: "198.51.100.23", userAgent: UA },
+      { customerId, businessId: business.id, status: "active", contactPreference: "WhatsApp", source: "qr", consentText: consentText("Sunrise Bakery", "WhatsApp"), ip: "198.51.100.23", userAgent: UA },
     ]);
     expect(t.consentEvents.slice(before.consentEvents.length)).toMatchObject([
       { customerId, businessId: business.id, kind: "subscribed", source: "qr", ip: "198.51.100.23", userAgent: UA, at: ctx.clock.now() },

@@ -3,6 +3,7 @@ import type * as v from "valibot";
 import type { BusinessType, businessTypeSchema } from "../../src/schemas/business-types.ts";
 import type { SettingsUpdate, SettingsView, SiteInfo } from "../../src/schemas/settings.ts";
 import type { ChecklistItem } from "../../src/schemas/checklist.ts";
+import type { SubscriptionRequestView } from "../../src/schemas/subscriptions.ts";
 import { api } from "./client.ts";
 
 // Typed wrappers for the spec's API paths (section 7), and Nearcast's own (site, settings).
@@ -42,4 +43,13 @@ export const businessTypeApi = {
   update: (id: number | string, body: BusinessTypeBody) =>
     api.put<BusinessType>(`/api/businesstype/UpdateBusinessType?id=${encodeURIComponent(id)}`, body),
   remove: (id: number | string) => api.del<{ message: string }>(`/api/businesstype/DeleteBusinessType?id=${encodeURIComponent(id)}`),
+};
+
+/** People the owner removed who asked on the public page to subscribe again (issue 10): accept or decline. */
+export const subscriptionRequestApi = {
+  list: () => api.get<SubscriptionRequestView[]>("/api/customer/GetSubscriptionRequests"),
+  accept: (customerId: number, businessId: number) =>
+    api.post<{ message: string }>("/api/customer/AcceptSubscriptionRequest", { customerId, businessId }),
+  decline: (customerId: number, businessId: number) =>
+    api.post<{ message: string }>("/api/customer/DeclineSubscriptionRequest", { customerId, businessId }),
 };

@@ -22,4 +22,16 @@ export const customerRoutes = new Hono<AppEnv>()
   .delete("/DeleteCustomer", (c) => {
     c.var.ctx.services.customers.remove(c.var.user!, queryId(c), requestMeta(c));
     return c.json({ message: "Customer deleted." });
+  })
+  // People the owner removed who asked, on the public page, to subscribe again (pending until accepted/declined).
+  .get("/GetSubscriptionRequests", (c) => c.json(c.var.ctx.services.customers.listRequests(c.var.user!)))
+  .post("/AcceptSubscriptionRequest", smallBody, async (c) => {
+    const body = await readJson(c);
+    c.var.ctx.services.customers.acceptRequest(c.var.user!, body, requestMeta(c));
+    return c.json({ message: "Request accepted." });
+  })
+  .post("/DeclineSubscriptionRequest", smallBody, async (c) => {
+    const body = await readJson(c);
+    c.var.ctx.services.customers.declineRequest(c.var.user!, body, requestMeta(c));
+    return c.json({ message: "Request declined." });
   });

@@ -8,6 +8,7 @@ import { CustomerMessagesModal } from "../../components/CustomerMessagesModal.ts
 import "../../styles/customers.css";
 import { DeleteButton, ListPage } from "../../components/ListPage.tsx";
 import { useList, useRowDelete } from "../../components/useList.ts";
+import { SubscriptionRequestsPanel } from "./SubscriptionRequests.tsx";
 
 export const DELETE_CUSTOMER_FAILED = "Error deleting customer. Please try again.";
 export const NO_CUSTOMERS = "No customers found.";
@@ -61,6 +62,7 @@ export function CustomersListPage() {
         </Link>
       }
     >
+      <SubscriptionRequestsPanel onChanged={() => void load()} />
 
       {error && (
         <div className="alert alert-error" role="alert">

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { BINARY, createCornerBakery, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+
+// Issue 10: a person the owner removed who subscribes again on the public page does not come back by themselves.
+// The owner sees "Asked to subscribe again" above the Customers table and accepts or declines, in a real browser
+// against the built executable. Set-up (owner, business, subscribers, removal, the public subscribe) goes through the
+// CLI and the HTTP API; the answers go through the UI.
+let server: RunningBinary;
+let dataDir: string;
+const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@corner-bakery.test", password: "flour-and-water" };
+// Two requests per run: desktop accepts the first and declines the second; the phone then does the same to the rest.
+const REMOVED = ["+14155550150", "+14155550151", "+14155550152", "+14155550153"];
+const STAYING = "+14155550140";
+let businessId = 0;
+let token = "";
+let call: ReturnType<typeof httpClient>;
+
+function cli(...args: string[]): string {
+  const proc = Bun.spawnSync([BINARY, ...args, "--data-dir", dataDir], { env: { PATH: process.env.PATH ?? "" } });
+  if (proc.exitCode !== 0) throw new Error(`nearcast ${args.join(" ")} failed: ${proc.stderr.toString()}`);
+  return proc.stdout.toString();
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "nearcast-e2e-requests-"));
+  const type = JSON.parse(cli("business-types", "add", "--name", "Bakery", "--json")) as { id: number };
+  cli("users", "create", "--email", "admin@corner-bakery.test", "--password", "flour-and-water", "--admin");
+  server = await startBinary({}, dataDir);
+  call = httpClient(server.url);
+  expect((await call("POST", "/api/auth/Register", OWNER)).status).toBe(201);
+  token = ((await call("POST", "/api/auth/Login", { email: OWNER.email, password: OWNER.password })).body as { token: string }).token;
+  businessId = await createCornerBakery(server.url, token, type.id);
+  for (const phone of [STAYING, ...REMOVED]) {
+    expect((await call("POST", "/api/subscription/Subscribe", { businessId, phone, contactPreference: "SMS" })).status).toBe(200);
+  }
+  const customers = (await call("GET", "/api/customer/GetAllCustomers", undefined, token)).body as { id: number; phone: string }[];
+  for (const phone of REMOVED) {
+    const id = customers.find((c) => c.phone === phone)!.id;
+    expect((await call("DELETE", `/api/customer/DeleteCustomer?id=${id}`, undefined, token)).status).toBe(200);
+    // The person subscribes again (by WhatsApp now): the same success answer, but only a request for the owner.
+    const again = await call("POST", "/api/subscription/Subscribe", { businessId, phone, contactPreference: "WhatsApp" });
+    expect(again.status).toBe(200);
+  }
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function login(page: Page) {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel("Password", { exact: true }).fill(OWNER.password);
+  await page.getByRole("button", { name: "Login", exact: true }).click();
+  await page.waitForURL(`${server.url}/`);
+}
+
+const listed = async () => ((await call("GET", "/api/customer/GetAllCustomers", undefined, token)).body as { phone: string }[]).map((c) => c.phone).sort();
+
+for (const [device, viewport, accept, decline] of [
+  ["desktop", DESKTOP, REMOVED[0]!, REMOVED[1]!],
+  ["phone", PHONE, REMOVED[2]!, REMOVED[3]!],
+] as const) {
+  test(`the owner answers "Asked to subscribe again" on the Customers screen: Accept brings the person back, Decline does not (${device})`, async () => {
+    const browser = await launchBrowser(viewport);
+    browser.context.setDefaultTimeout(15_000);
+    const { page } = browser;
+    try {
+      await login(page);
+      await page.goto(`${server.url}/customers`);
+      const panel = page.getByRole("region", { name: "Asked to subscribe again" });
+      await panel.getByText(accept).waitFor();
+      await page.getByRole("row").filter({ hasText: STAYING }).waitFor();
+      // Only those still on the list are in the table; the people who asked are in the panel.
+      expect(await page.getByRole("row").filter({ hasText: accept }).count()).toBe(0);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `e2e-subscription-requests-${device}`);
+
+      await panel.getByRole("button", { name: `Accept ${accept} for Rosa's Corner Bakery` }).click();
+      await page.getByRole("row").filter({ hasText: accept }).waitFor();
+      await page.getByRole("row").filter({ hasText: accept }).getByText("WhatsApp").waitFor();
+      await panel.getByRole("button", { name: `Decline ${decline} for Rosa's Corner Bakery` }).click();
+      await panel.getByText(decline).waitFor({ state: "detached" });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await screenshot(page, `e2e-subscription-requests-answered-${device}`);
+
+      expect(await listed()).toContain(accept);
+      expect(await listed()).not.toContain(decline);
+      const pending = (await call("GET", "/api/customer/GetSubscriptionRequests", undefined, token)).body as { phone: string }[];
+      expect(pending.map((r) => r.phone)).not.toContain(accept);
+      expect(pending.map((r) => r.phone)).not.toContain(decline);
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+}
