@@ -62,7 +62,7 @@ const resetRows = (w: World) => w.ctx.db.select({ n: count() }).from(passwordRes
 
 /** The messages the test server received from this world, once its background sends are done. */
 async function mailsTo(w: World, address: string): Promise<ReceivedMail[]> {
-  await w.ctx.mailer.idle();
+  await w.ctx.services.auth.idle();
   return smtp.received.filter((m) => m.rcptTo.includes(address));
 }
 
@@ -133,7 +133,7 @@ describe("forgot password with SMTP", () => {
     const known = await forgot(w, "cid@example.com");
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual(known.body);
-    await w.ctx.mailer.idle();
+    await w.ctx.services.auth.idle();
     expect(smtp.received.slice(before).map((m) => m.rcptTo)).toEqual([["cid@example.com"]]);
     expect(resetRows(w)).toBe(1);
     w.ctx.close();
@@ -151,12 +151,12 @@ describe("forgot password with SMTP", () => {
     expect(res.body).toEqual({ message: FORGOT_MESSAGE });
     await until(() => sockets.length === 1, 5000, "the SMTP connection");
     let settled = false;
-    void w.ctx.mailer.idle().then(() => (settled = true));
+    void w.ctx.services.auth.idle().then(() => (settled = true));
     await Bun.sleep(0);
     expect(settled).toBe(false);
     // The server hangs up: the send fails, and the failure is logged without the password.
     for (const s of sockets) s.destroy();
-    await w.ctx.mailer.idle();
+    await w.ctx.services.auth.idle();
     const warn = w.ctx.logger.lines.find((l) => l.startsWith("warn password reset email"));
     expect(warn).toMatch(/^warn password reset email for user \d+ could not be sent: The email could not be sent: /);
     expectNoSecrets(w.ctx.logger.lines.join("\n"));
