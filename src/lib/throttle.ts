@@ -23,8 +23,9 @@ interface Entry {
   subjects?: Set<number>;
 }
 
-/** More subjects than this per key are all counted as new: the delay is at its cap long before, and memory stays small. */
-const MAX_SUBJECTS = 256;
+/** More subjects than this per key are all counted as new: the delay is at its cap long before (free + about a dozen
+ * doublings), and a key's memory stays small (a few hundred bytes) whatever a flood sends. */
+const MAX_SUBJECTS = 64;
 
 export class Backoff {
   private readonly entries = new Map<string, Entry>();

@@ -44,7 +44,8 @@ const WINDOW_MS = 15 * MINUTE;
  */
 export const LOGIN_THROTTLE = {
   pair: { free: 5, baseDelayMs: 1000, maxDelayMs: 15 * MINUTE, forgetMs: HOUR },
-  address: { free: 20, baseDelayMs: 1000, maxDelayMs: 5 * MINUTE, forgetMs: HOUR },
+  // Fewer keys than the others: each may hold up to 64 small account hashes (see Backoff.recordDistinct).
+  address: { free: 20, baseDelayMs: 1000, maxDelayMs: 5 * MINUTE, forgetMs: HOUR, maxKeys: 20_000 },
   account: { free: 100, baseDelayMs: 1000, maxDelayMs: MINUTE, forgetMs: HOUR },
 } as const;
 /** Forgot-password requests per (email, address) and per address in WINDOW_MS. */
