@@ -72,7 +72,8 @@ export interface AuthDeps {
   config: Pick<Config, "adminEmail" | "env" | "registerLimit" | "registerGlobalLimit">;
   logger: Logger;
   settings: Pick<SettingsService, "publicUrl" | "current">;
-  mailer: Mailer;
+  /** idle(), when the mailer has one, is awaited by the service's own idle(). */
+  mailer: Mailer & { idle?(): Promise<void> };
 }
 
 export function toPublicUser(u: UserRow): PublicUser {
@@ -244,7 +245,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
     /** Awaits the emails (and reset links) still being made in the background: for tests and a clean shutdown. */
     async idle(): Promise<void> {
       await background.idle();
-      await (mailer as Partial<{ idle(): Promise<void> }>).idle?.();
+      await mailer.idle?.();
     },
     createUser,
 
@@ -320,10 +321,11 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
 
     /**
      * Emails a reset link (valid RESET_TTL_MS, single use) built on the public URL, or on `origin` (the request's)
-     * when none is set. The answer is the same whether or not the account exists, and it does not wait for the SMTP
-     * server: the email goes out in the background (a failure is logged, without secrets), so how long the answer
-     * takes says nothing about which accounts exist. Without SMTP it says so (400 email_not_configured) and creates
-     * nothing, except in development, where the token comes back in the answer.
+     * when none is set. The answer is the same whether or not the account exists, and so is the work done before it:
+     * the account lookup, the stored token and the email all happen in the background (a failure is logged, without
+     * secrets), so how long the answer takes says nothing about which accounts exist. Limited per (email, address)
+     * and per address, so an attacker's requests never block the owner's own. Without SMTP it says so (400
+     * email_not_configured) and creates nothing, except in development, where the token comes back in the answer.
      */
     forgotPassword(input: unknown, clientIp: string, origin?: string | null): { message: string; token?: string } {
       const { email } = validate(forgotPasswordSchema, input);
