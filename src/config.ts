@@ -12,6 +12,10 @@ export interface Config {
   /** The settings given by environment variables (SETTING_ENV), checked; they override the saved ones. */
   envSettings: EnvSettings;
   subscribeLimit: number;
+  /** NEARCAST_REGISTER_LIMIT: registrations per IP per hour (0 = no limit). */
+  registerLimit: number;
+  /** NEARCAST_REGISTER_GLOBAL_LIMIT: registrations per hour on the whole server (0 = no limit). */
+  registerGlobalLimit: number;
   /** NEARCAST_RECONCILE_AFTER (seconds): when a send's answer was lost, how long to wait for its status callback
    * before asking the provider whether it has the message. */
   reconcileAfterMs: number;
@@ -162,6 +166,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     envSettings: envSettings(env),
     reconcileAfterMs: 1000 * numberSetting("NEARCAST_RECONCILE_AFTER", opt(env, "NEARCAST_RECONCILE_AFTER") ?? undefined, 30, 0, 86400),
     subscribeLimit: intSetting("NEARCAST_SUBSCRIBE_LIMIT", opt(env, "NEARCAST_SUBSCRIBE_LIMIT") ?? undefined, 20, 0, 1_000_000),
+    registerLimit: intSetting("NEARCAST_REGISTER_LIMIT", opt(env, "NEARCAST_REGISTER_LIMIT") ?? undefined, 5, 0, 1_000_000),
+    registerGlobalLimit: intSetting("NEARCAST_REGISTER_GLOBAL_LIMIT", opt(env, "NEARCAST_REGISTER_GLOBAL_LIMIT") ?? undefined, 100, 0, 1_000_000),
     defaultCountry: country,
     trustProxy: boolSetting("NEARCAST_TRUST_PROXY", opt(env, "NEARCAST_TRUST_PROXY"), false),
     twilioApiBase: urlSetting("TWILIO_API_BASE", opt(env, "TWILIO_API_BASE") ?? "https://api.twilio.com"),

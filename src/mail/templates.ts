@@ -53,3 +53,38 @@ export function testEmail(to: string, brandName: string, publicUrl: string): Mai
     html: page(brandName, ["Hello,", escapeHtml(text)]),
   };
 }
+
+/**
+ * Register with an address that already has an account: the answer on the screen is the same as for a new one (so it
+ * tells a stranger nothing), and the owner of the address hears about it here, with the way back into the account.
+ */
+export function registrationAttemptEmail(to: string, brandName: string, loginLink: string, forgotLink: string): MailMessage {
+  const login = escapeHtml(loginLink);
+  const forgot = escapeHtml(forgotLink);
+  return {
+    to,
+    subject: `Someone tried to register with your ${brandName} address`,
+    text: [
+      "Hello,",
+      "",
+      `Someone tried to register a new ${brandName} account with your email address, which already has an account. No new account was made.`,
+      "",
+      "If it was you, log in:",
+      loginLink,
+      "",
+      "or, if you have forgotten your password, reset it:",
+      forgotLink,
+      "",
+      "If it was not you, ignore this email: your account stays as it is.",
+      "",
+      `— ${brandName}`,
+    ].join("\n"),
+    html: page(brandName, [
+      "Hello,",
+      `Someone tried to register a new ${escapeHtml(brandName)} account with your email address, which already has an account. No new account was made.`,
+      `If it was you, <a href="${login}">log in</a>, or, if you have forgotten your password, <a href="${forgot}">reset it</a>.`,
+      `Log in: <a href="${login}">${login}</a><br>Reset your password: <a href="${forgot}">${forgot}</a>`,
+      "If it was not you, ignore this email: your account stays as it is.",
+    ]),
+  };
+}

@@ -4,8 +4,10 @@ import * as v from "valibot";
 import { AppError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { EmailNotConfiguredError, type Mailer } from "../mail/mailer.ts";
-import { resetPasswordEmail } from "../mail/templates.ts";
+import { registrationAttemptEmail, resetPasswordEmail } from "../mail/templates.ts";
+import { createBackground } from "../lib/background.ts";
 import { ipKey, RateLimiter } from "../lib/rate-limiter.ts";
+import { Backoff, RecentKeys } from "../lib/throttle.ts";
 import { hashToken, randomToken } from "../lib/tokens.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
@@ -26,11 +28,35 @@ import { validate } from "./validate.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
 export const RESET_TTL_MS = 30 * 60_000;
-const WINDOW_MS = 15 * 60_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const WINDOW_MS = 15 * MINUTE;
+
+/**
+ * Failed logins slow down the one trying, never lock the account for everyone (OWASP Authentication and Credential
+ * Stuffing cheat sheets). Each gets a few free failures, then waits 1 s, 2 s, 4 s... after each further one (up to
+ * the cap); a failure-free hour forgets it. A correct password from a place that is not waiting always works.
+ * - pair: one account from one address: the guesser at the keyboard, typos included.
+ * - address: counts DIFFERENT accounts failed from one address (credential stuffing); a shop's NAT with a couple of
+ *   typos never comes near it, and an account that logged in from that address before is not slowed by it.
+ * - account: all addresses together, a ceiling against a botnet spreading guesses; high, short, and again not for
+ *   an address the owner logged in from before, so the owner still gets in.
+ */
+export const LOGIN_THROTTLE = {
+  pair: { free: 5, baseDelayMs: 1000, maxDelayMs: 15 * MINUTE, forgetMs: HOUR },
+  // Fewer keys than the others: each may hold up to 64 small account hashes (see Backoff.recordDistinct).
+  address: { free: 20, baseDelayMs: 1000, maxDelayMs: 5 * MINUTE, forgetMs: HOUR, maxKeys: 20_000 },
+  account: { free: 100, baseDelayMs: 1000, maxDelayMs: MINUTE, forgetMs: HOUR },
+} as const;
+/** Forgot-password requests per (email, address) and per address in WINDOW_MS. */
+export const RESET_REQUESTS_PER_PAIR = 5;
+export const RESET_REQUESTS_PER_ADDRESS = 10;
+const REGISTER_WINDOW_MS = HOUR;
 
 // OWASP's argon2id floor (19 MiB, 2 passes): strong, and a Raspberry Pi can afford it per login.
 const HASH_OPTIONS = { algorithm: "argon2id", memoryCost: 19456, timeCost: 2 } as const;
 
+export const REGISTERED = "Registration successful. Please log in.";
 export const FORGOT_MESSAGE = "If an account exists for that email, password reset instructions have been sent.";
 export const RESET_DONE = "Your password has been reset. Please log in with your new password.";
 export const BAD_RESET_TOKEN = RESET_TOKEN_INVALID;
@@ -43,10 +69,11 @@ const setPasswordSchema = v.pick(registerSchema, ["email", "password"]);
 export interface AuthDeps {
   repos: Repos;
   clock: Clock;
-  config: Pick<Config, "adminEmail" | "env">;
+  config: Pick<Config, "adminEmail" | "env" | "registerLimit" | "registerGlobalLimit">;
   logger: Logger;
   settings: Pick<SettingsService, "publicUrl" | "current">;
-  mailer: Mailer;
+  /** idle(), when the mailer has one, is awaited by the service's own idle(). */
+  mailer: Mailer & { idle?(): Promise<void> };
 }
 
 export function toPublicUser(u: UserRow): PublicUser {
@@ -60,21 +87,36 @@ export function toPublicUser(u: UserRow): PublicUser {
   };
 }
 
-function tooMany(seconds: number): TooManyRequestsError {
+/** "4 seconds", "1 minute", "15 minutes": the wait as a person reads it (rounded up). */
+function waitText(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? "" : "s"}`;
   const minutes = Math.ceil(seconds / 60);
-  return new TooManyRequestsError(
-    `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`,
-    seconds,
-  );
+  return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
 
+function tooMany(seconds: number, what = "Too many attempts."): TooManyRequestsError {
+  return new TooManyRequestsError(`${what} Please wait ${waitText(seconds)} and try again.`, seconds);
+}
+
+/** The key of one account tried from one address. */
+const pairKey = (email: string, ip: string) => `${email}\n${ip}`;
+
 export function createAuthService({ repos, clock, config, logger, settings, mailer }: AuthDeps) {
-  // Failures only: a user who logs in fine is never slowed down, and nothing locks an account for good.
-  const loginFailuresByIp = new RateLimiter(clock, 20, WINDOW_MS);
-  const loginFailuresByAccount = new RateLimiter(clock, 10, WINDOW_MS);
-  const resetRequestsByIp = new RateLimiter(clock, 10, WINDOW_MS);
-  const resetRequestsByAccount = new RateLimiter(clock, 5, WINDOW_MS);
+  // Failures only: a user who logs in fine is never slowed down, and nothing locks an account for everyone.
+  const loginByPair = new Backoff(clock, LOGIN_THROTTLE.pair);
+  const loginByAddress = new Backoff(clock, LOGIN_THROTTLE.address);
+  const loginByAccount = new Backoff(clock, LOGIN_THROTTLE.account);
+  // (account, address) pairs that logged in lately: the owner's own places, which the address and account
+  // throttles do not hold up (OWASP's device-cookie idea, keyed on the address: nothing to store in the browser).
+  const trustedPairs = new RecentKeys(clock, SESSION_TTL_MS);
+  // Per (email, address), not per email: an attacker's requests from their address must not block the owner's own.
+  const resetRequestsByPair = new RateLimiter(clock, RESET_REQUESTS_PER_PAIR, WINDOW_MS);
+  const resetRequestsByIp = new RateLimiter(clock, RESET_REQUESTS_PER_ADDRESS, WINDOW_MS);
   const resetFailuresByIp = new RateLimiter(clock, 20, WINDOW_MS);
+  const registrationsByIp = new RateLimiter(clock, config.registerLimit, REGISTER_WINDOW_MS);
+  const registrations = new RateLimiter(clock, config.registerGlobalLimit, REGISTER_WINDOW_MS);
+  // Emails and the reset links they carry are made after the answer has gone: see forgotPassword and register.
+  const background = createBackground(logger);
   let dummyHash: Promise<string> | null = null;
 
   function guard(...checks: [RateLimiter, string][]): void {
@@ -93,30 +135,59 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
     return token;
   }
 
-  async function createUser(input: unknown, role?: Role): Promise<PublicUser> {
-    const data = validate(registerSchema, input);
-    if (repos.users.findByEmail(data.email)) throw new ConflictError("An account with this email already exists.");
-    const passwordHash = await Bun.password.hash(data.password, HASH_OPTIONS);
+  const ACCOUNT_EXISTS = "An account with this email already exists.";
+
+  /** Inserts the account; null when the email already has one (the unique index decides a race). */
+  function insertUser(data: v.InferOutput<typeof registerSchema>, passwordHash: string, role?: Role): UserRow | null {
     const finalRole: Role = role ?? (config.adminEmail && data.email === config.adminEmail ? "admin" : "owner");
     try {
-      const row = repos.users.insert({ ...data, passwordHash, role: finalRole, createdAt: clock.now() });
-      return toPublicUser(row);
+      return repos.users.insert({ ...data, passwordHash, role: finalRole, createdAt: clock.now() });
     } catch (e) {
-      // Two registrations raced past the check above; the unique index decided.
-      if (String(e).includes("UNIQUE")) throw new ConflictError("An account with this email already exists.");
+      if (String(e).includes("UNIQUE")) return null;
       throw e;
     }
   }
 
-  /** A fresh single-use reset token for the user (older ones stop working). */
-  function issueResetToken(userId: number): string {
-    const token = randomToken();
+  /** For the CLI (an operator's tool, so it may say the email is taken): creates a user with an explicit role. */
+  async function createUser(input: unknown, role?: Role): Promise<PublicUser> {
+    const data = validate(registerSchema, input);
+    if (repos.users.findByEmail(data.email)) throw new ConflictError(ACCOUNT_EXISTS);
+    const row = insertUser(data, await Bun.password.hash(data.password, HASH_OPTIONS), role);
+    if (!row) throw new ConflictError(ACCOUNT_EXISTS);
+    return toPublicUser(row);
+  }
+
+  /** Tells the owner of an address that someone tried to register it (in the background; logged, never thrown). */
+  function tellOwnerOfAttempt(email: string, origin?: string | null): void {
+    if (!mailer.configured()) return;
+    const base = settings.publicUrl(origin);
+    background.run("the registration-attempt email", async () => {
+      const user = repos.users.findByEmail(email);
+      if (!user) return;
+      const { brandName } = settings.current();
+      try {
+        await mailer.send(registrationAttemptEmail(user.email, brandName, `${base}/login`, `${base}/forgot-password`));
+        logger.info(`registration-attempt email sent for user ${user.id}`);
+      } catch (err) {
+        logger.warn(`registration-attempt email for user ${user.id} could not be sent: ${err instanceof AppError ? err.message : "unexpected error"}`);
+      }
+    });
+  }
+
+  /** Makes `token` the user's one live reset token (older ones stop working). */
+  function issueResetTokenWith(userId: number, token: string): void {
     const now = clock.now();
     repos.transaction(() => {
       repos.passwordResets.useAllForUser(userId, now);
       repos.passwordResets.deleteDead(now);
       repos.passwordResets.insert(userId, hashToken(token), new Date(now.getTime() + RESET_TTL_MS));
     });
+  }
+
+  /** A fresh single-use reset token for the user (older ones stop working). */
+  function issueResetToken(userId: number): string {
+    const token = randomToken();
+    issueResetTokenWith(userId, token);
     return token;
   }
 
@@ -129,9 +200,53 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
     return user;
   }
 
+  /** Emails the reset link of `token` (already stored) to the user; a failure is logged without secrets. */
+  async function mailResetLink(user: UserRow, token: string, base: string): Promise<void> {
+    const { brandName } = settings.current();
+    try {
+      await mailer.send(resetPasswordEmail(user.email, brandName, resetLinkOf(base, token), RESET_TTL_MS / 60_000));
+      logger.info(`password reset email sent for user ${user.id}`);
+    } catch (err) {
+      // The mailer's errors are already free of the SMTP password.
+      logger.warn(`password reset email for user ${user.id} could not be sent: ${err instanceof AppError ? err.message : "unexpected error"}`);
+    }
+  }
+
+  /** The background half of forgotPassword: stores the token and emails its link, if the email has an account. */
+  async function sendResetLink(email: string, token: string, base: string): Promise<void> {
+    const user = repos.users.findByEmail(email);
+    if (!user) return;
+    issueResetTokenWith(user.id, token);
+    await mailResetLink(user, token, base);
+  }
+
   return {
-    register: (input: unknown) => createUser(input),
-    /** For the CLI: creates a user with an explicit role. */
+    /**
+     * Public registration. The answer is the same whether or not the email already has an account: the same status
+     * and body, after the same work (a password hash either way); the owner of a taken address gets an email about
+     * it instead (when email is set up), sent after the answer. Limited per address and for the whole server per
+     * hour (config registerLimit, registerGlobalLimit), so nobody fills the disk with accounts.
+     */
+    async register(input: unknown, clientIp: string, origin?: string | null): Promise<{ message: string }> {
+      const data = validate(registerSchema, input);
+      const ip = ipKey(clientIp);
+      const mine = registrationsByIp.retryAfter(ip);
+      if (mine > 0) throw tooMany(mine, "Too many registrations from your network.");
+      const all = registrations.retryAfter("all");
+      if (all > 0) throw tooMany(all, "Too many registrations on this server right now.");
+      registrationsByIp.record(ip);
+      registrations.record("all");
+      const taken = !!repos.users.findByEmail(data.email);
+      const passwordHash = await Bun.password.hash(data.password, HASH_OPTIONS);
+      // Taken, or taken meanwhile by a registration that raced this one: either way the owner hears of it.
+      if (taken || !insertUser(data, passwordHash)) tellOwnerOfAttempt(data.email, origin);
+      return { message: REGISTERED };
+    },
+    /** Awaits the emails (and reset links) still being made in the background: for tests and a clean shutdown. */
+    async idle(): Promise<void> {
+      await background.idle();
+      await mailer.idle?.();
+    },
     createUser,
 
     /**
@@ -162,19 +277,35 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
       return repos.users.list().map(toPublicUser);
     },
 
+    /**
+     * Throttled per (account, address), per address and per account with growing delays (LOGIN_THROTTLE); a 429
+     * with Retry-After while one of them must still wait, without looking at the password. Unknown emails are
+     * throttled exactly like known ones.
+     */
     async login(input: unknown, clientIp: string): Promise<{ token: string; user: PublicUser }> {
       const data = validate(loginSchema, input);
       const ip = ipKey(clientIp);
-      guard([loginFailuresByIp, ip], [loginFailuresByAccount, data.email]);
+      const pair = pairKey(data.email, ip);
+      const trusted = trustedPairs.has(pair);
+      const wait = Math.max(
+        loginByPair.retryAfter(pair),
+        trusted ? 0 : loginByAddress.retryAfter(ip),
+        trusted ? 0 : loginByAccount.retryAfter(data.email),
+      );
+      if (wait > 0) throw tooMany(wait);
       const user = repos.users.findByEmail(data.email);
       // Verify against a throwaway hash for unknown emails, so timing does not reveal which accounts exist.
       dummyHash ??= Bun.password.hash(randomToken(), HASH_OPTIONS);
       const ok = await Bun.password.verify(data.password, user?.passwordHash ?? (await dummyHash));
       if (!user || !ok) {
-        loginFailuresByIp.record(ip);
-        loginFailuresByAccount.record(data.email);
+        loginByPair.record(pair);
+        loginByAddress.recordDistinct(ip, data.email);
+        loginByAccount.record(data.email);
         throw new UnauthorizedError(INVALID_LOGIN);
       }
+      // The address's count is left alone: logging into one's own account must not wash away stuffing of others.
+      loginByPair.reset(pair);
+      trustedPairs.mark(pair);
       return { token: issueSession(user.id), user: toPublicUser(user) };
     },
 
@@ -190,34 +321,36 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
 
     /**
      * Emails a reset link (valid RESET_TTL_MS, single use) built on the public URL, or on `origin` (the request's)
-     * when none is set. The answer is the same whether or not the account exists, and it does not wait for the SMTP
-     * server: the email goes out in the background (a failure is logged, without secrets), so how long the answer
-     * takes says nothing about which accounts exist. Without SMTP it says so (400 email_not_configured) and creates
-     * nothing, except in development, where the token comes back in the answer.
+     * when none is set. The answer is the same whether or not the account exists, and so is the work done before it:
+     * the account lookup, the stored token and the email all happen in the background (a failure is logged, without
+     * secrets), so how long the answer takes says nothing about which accounts exist. Limited per (email, address)
+     * and per address, so an attacker's requests never block the owner's own. Without SMTP it says so (400
+     * email_not_configured) and creates nothing, except in development, where the token comes back in the answer.
      */
     forgotPassword(input: unknown, clientIp: string, origin?: string | null): { message: string; token?: string } {
       const { email } = validate(forgotPasswordSchema, input);
       const ip = ipKey(clientIp);
-      guard([resetRequestsByIp, ip], [resetRequestsByAccount, email]);
+      const pair = pairKey(email, ip);
+      guard([resetRequestsByIp, ip], [resetRequestsByPair, pair]);
       const development = config.env === "development";
       if (!development && !mailer.configured()) throw new EmailNotConfiguredError(FORGOT_NO_EMAIL);
       resetRequestsByIp.record(ip);
-      resetRequestsByAccount.record(email);
-      const user = repos.users.findByEmail(email);
-      // Same answer whether or not the account exists.
-      if (!user) return { message: FORGOT_MESSAGE };
-      const token = issueResetToken(user.id);
-      if (mailer.configured()) {
-        const link = resetLinkOf(settings.publicUrl(origin), token);
-        const { brandName } = settings.current();
-        // Not awaited: see above. The mailer's errors are already free of the SMTP password.
-        mailer.send(resetPasswordEmail(user.email, brandName, link, RESET_TTL_MS / 60_000)).then(
-          () => logger.info(`password reset email sent for user ${user.id}`),
-          (err) => logger.warn(`password reset email for user ${user.id} could not be sent: ${err instanceof AppError ? err.message : "unexpected error"}`),
-        );
+      resetRequestsByPair.record(pair);
+      // The same steps whatever the email: a token is made either way, and looking up the account, storing the token
+      // and sending the email all happen after the answer has gone, so its timing says nothing about the account.
+      const token = randomToken();
+      const base = settings.publicUrl(origin);
+      if (!development) {
+        background.run("the password reset email", () => sendResetLink(email, token, base));
+        return { message: FORGOT_MESSAGE };
       }
-      if (development) return { message: FORGOT_MESSAGE, token };
-      return { message: FORGOT_MESSAGE };
+      // Development hands the token back (deliberately: there may be no SMTP to send it), so it is made now; the
+      // answer then tells which accounts exist anyway, and timing does not matter.
+      const user = repos.users.findByEmail(email);
+      if (!user) return { message: FORGOT_MESSAGE };
+      issueResetTokenWith(user.id, token);
+      if (mailer.configured()) background.run("the password reset email", () => mailResetLink(user, token, base));
+      return { message: FORGOT_MESSAGE, token };
     },
 
     /**
@@ -244,7 +377,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
         repos.passwordResets.useAllForUser(user.id, now);
         repos.sessions.revokeAllForUser(user.id, now);
       });
-      loginFailuresByAccount.reset(user.email);
+      loginByAccount.reset(user.email);
       return toPublicUser(user);
     },
 
@@ -269,7 +402,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
         repos.sessions.revokeAllForUser(reset.userId, now);
       });
       const user = repos.users.findById(reset.userId);
-      if (user) loginFailuresByAccount.reset(user.email);
+      if (user) loginByAccount.reset(user.email);
       return { message: RESET_DONE };
     },
   };

@@ -289,7 +289,8 @@ describe("Register", () => {
   });
 
   test("success: toast, then the login screen", async () => {
-    api.fallback = { status: 201, body: { message: "Registration successful. Please log in.", user: USER } };
+    // The server's one answer, whether or not the email already had an account (issue 10): a message, no user.
+    api.fallback = { status: 201, body: { message: "Registration successful. Please log in." } };
     const view = renderAt("/register");
     fill(view, { "First name": " Ana ", "Last name": "Lopez", Email: "Ana@Shop.com", Password: "secret1" });
     submit(view);
@@ -306,7 +307,7 @@ describe("Register", () => {
 
   test("the button shows a spinner and is disabled while in flight", async () => {
     let release!: () => void;
-    api.fallback = () => new Promise((resolve) => (release = () => resolve({ status: 201, body: { message: "ok", user: USER } })));
+    api.fallback = () => new Promise((resolve) => (release = () => resolve({ status: 201, body: { message: "ok" } })));
     const view = renderAt("/register");
     fill(view, { "First name": "Ana", "Last name": "Lopez", Email: "ana@shop.com", Password: "secret1" });
     submit(view);
@@ -322,7 +323,11 @@ describe("Register", () => {
   const cases: [string, Reply, string][] = [
     ["400 with the server's text", { status: 400, body: { error: "Please enter a valid email address", code: "validation_failed" } }, "Please enter a valid email address"],
     ["400 without a body", { status: 400 }, REGISTRATION_INVALID],
-    ["409 duplicate email", { status: 409, body: { error: "An account with this email already exists.", code: "conflict" } }, "An account with this email already exists."],
+    [
+      "429 registration limit: the server's sentence",
+      { status: 429, body: { error: "Too many registrations from your network. Please wait 50 minutes and try again.", code: "too_many_requests" } },
+      "Too many registrations from your network. Please wait 50 minutes and try again.",
+    ],
     ["status 0 (network failure)", network, CONNECTION_ERROR],
     ["500 with a server message", { status: 500, body: { message: "Database is locked." } }, "Database is locked."],
     ["500 without a server message", { status: 500 }, REGISTRATION_DEFAULT],

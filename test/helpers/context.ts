@@ -7,7 +7,14 @@ import { MemoryLogger } from "../../src/lib/logger.ts";
 export function testContext(env: Record<string, string> = {}, config: Partial<Config> = {}) {
   const clock = new FakeClock();
   const logger = new MemoryLogger();
-  const base = loadConfig({ NEARCAST_DATA_DIR: "/nonexistent-test-dir", NEARCAST_SUBSCRIBE_LIMIT: "0", ...env });
+  // Tests that are not about the limits subscribe and register freely (the tests of the limits set them).
+  const base = loadConfig({
+    NEARCAST_DATA_DIR: "/nonexistent-test-dir",
+    NEARCAST_SUBSCRIBE_LIMIT: "0",
+    NEARCAST_REGISTER_LIMIT: "0",
+    NEARCAST_REGISTER_GLOBAL_LIMIT: "0",
+    ...env,
+  });
   const ctx = createContext({ ...base, ...config }, { dbPath: ":memory:", clock, logger });
   return Object.assign(ctx, { clock, logger });
 }

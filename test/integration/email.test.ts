@@ -62,7 +62,7 @@ const resetRows = (w: World) => w.ctx.db.select({ n: count() }).from(passwordRes
 
 /** The messages the test server received from this world, once its background sends are done. */
 async function mailsTo(w: World, address: string): Promise<ReceivedMail[]> {
-  await w.ctx.mailer.idle();
+  await w.ctx.services.auth.idle();
   return smtp.received.filter((m) => m.rcptTo.includes(address));
 }
 
@@ -133,7 +133,7 @@ describe("forgot password with SMTP", () => {
     const known = await forgot(w, "cid@example.com");
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual(known.body);
-    await w.ctx.mailer.idle();
+    await w.ctx.services.auth.idle();
     expect(smtp.received.slice(before).map((m) => m.rcptTo)).toEqual([["cid@example.com"]]);
     expect(resetRows(w)).toBe(1);
     w.ctx.close();
@@ -151,12 +151,12 @@ describe("forgot password with SMTP", () => {
     expect(res.body).toEqual({ message: FORGOT_MESSAGE });
     await until(() => sockets.length === 1, 5000, "the SMTP connection");
     let settled = false;
-    void w.ctx.mailer.idle().then(() => (settled = true));
+    void w.ctx.services.auth.idle().then(() => (settled = true));
     await Bun.sleep(0);
     expect(settled).toBe(false);
     // The server hangs up: the send fails, and the failure is logged without the password.
     for (const s of sockets) s.destroy();
-    await w.ctx.mailer.idle();
+    await w.ctx.services.auth.idle();
     const warn = w.ctx.logger.lines.find((l) => l.startsWith("warn password reset email"));
     expect(warn).toMatch(/^warn password reset email for user \d+ could not be sent: The email could not be sent: /);
     expectNoSecrets(w.ctx.logger.lines.join("\n"));
@@ -183,6 +183,81 @@ describe("forgot password with SMTP", () => {
     w.ctx.services.settings.update(OPERATOR, { smtpUrl: smtp.url });
     expect((await forgot(w, "fay@example.com")).status).toBe(200);
     expect(await mailsTo(w, "fay@example.com")).toHaveLength(1);
+    w.ctx.close();
+  });
+});
+
+describe("forgot password: the same steps for every email (issue 10, item 7)", () => {
+  test("the answer comes before any account is looked at: nothing is stored yet for a known email, then the link and its email follow", async () => {
+    const w = withSmtp();
+    const ida = await makeUser(w, "ida@example.com");
+    const before = smtp.received.length;
+    const known = await forgot(w, "ida@example.com");
+    const unknown = await forgot(w, "nobody@example.com");
+    // Identical answers, and at the moment they were given neither request had stored or sent anything: the
+    // lookup, the token row and the email all run after the answer, the same steps whatever the email.
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toEqual(known.body);
+    expect([...unknown.headers.entries()]).toEqual([...known.headers.entries()]);
+    expect(resetRows(w)).toBe(0);
+    expect(smtp.received.length).toBe(before);
+    await w.ctx.services.auth.idle();
+    expect(resetRows(w)).toBe(1);
+    const mails = smtp.received.slice(before);
+    expect(mails.map((m) => m.rcptTo)).toEqual([["ida@example.com"]]);
+    const token = new URL(linkIn(mails[0]!)).searchParams.get("token")!;
+    expect(w.ctx.repos.passwordResets.findUsable(hashToken(token), w.ctx.clock.now())?.userId).toBe(ida.id);
+    w.ctx.close();
+  });
+});
+
+describe("register with an email that already has an account (issue 10, item 7)", () => {
+  const newAccount = (email: string) => ({ firstName: "Mallory", lastName: "Doe", email, password: "not yours" });
+  const register = (w: World, email: string) => w.api.post("/api/auth/Register", newAccount(email));
+
+  test("the same answer as a new email; the owner gets an email with the login and reset links; nothing new is stored", async () => {
+    const w = withSmtp({ NEARCAST_PUBLIC_URL: "https://deals.example.com" });
+    const owner = await makeUser(w, "jo@example.com");
+    const hashBefore = w.ctx.repos.users.findByEmail("jo@example.com")!.passwordHash;
+    const before = smtp.received.length;
+    const taken = await register(w, "Jo@Example.com");
+    const fresh = await register(w, "kim@example.com");
+    expect(taken.status).toBe(201);
+    expect(taken.status).toBe(fresh.status);
+    expect(taken.body).toEqual(fresh.body);
+    expect(taken.body).toEqual({ message: "Registration successful. Please log in." });
+    expect([...taken.headers.entries()]).toEqual([...fresh.headers.entries()]);
+    await w.ctx.services.auth.idle();
+    // Only the owner of the taken address hears of it; the new account gets nothing.
+    const mails = smtp.received.slice(before);
+    expect(mails.map((m) => m.rcptTo)).toEqual([["jo@example.com"]]);
+    const mail = mails[0]!;
+    expect(mail.subject).toBe("Someone tried to register with your Nearcast address");
+    expect(mail.text).toContain("Someone tried to register a new Nearcast account with your email address");
+    expect(mail.text).toContain("https://deals.example.com/login");
+    expect(mail.text).toContain("https://deals.example.com/forgot-password");
+    expect(mail.html).toContain('href="https://deals.example.com/login"');
+    expect(mail.html).toContain('href="https://deals.example.com/forgot-password"');
+    expect(mail.text).not.toContain("not yours");
+    // The owner's account is as it was; one new account (kim), no second jo.
+    const row = w.ctx.repos.users.findByEmail("jo@example.com")!;
+    expect(row).toMatchObject({ id: owner.id, firstName: "Ada", passwordHash: hashBefore });
+    expect(w.ctx.repos.users.list().map((u) => u.email).sort()).toEqual(["jo@example.com", "kim@example.com"]);
+    expect(w.ctx.logger.lines).toEqual([`info registration-attempt email sent for user ${owner.id}`]);
+    w.ctx.close();
+  });
+
+  test("without a public URL the links use the request's origin; a failing SMTP server only logs, the answer is the same", async () => {
+    const w = world({ NEARCAST_SMTP_URL: urlWithPassword(WRONG_PASSWORD) });
+    const owner = await makeUser(w, "lee@example.com");
+    const res = await register(w, "lee@example.com");
+    expect(res.status).toBe(201);
+    expect(res.body).toEqual({ message: "Registration successful. Please log in." });
+    await w.ctx.services.auth.idle();
+    expect(w.ctx.logger.lines).toHaveLength(1);
+    expect(w.ctx.logger.lines[0]).toStartWith(`warn registration-attempt email for user ${owner.id} could not be sent: `);
+    expectNoSecrets(w.ctx.logger.lines.join("\n"));
     w.ctx.close();
   });
 });

@@ -472,13 +472,14 @@ describe("security headers", () => {
 
 describe("unexpected failures", () => {
   test("a closed database: 500 {error, code: internal}, no details to the client, one line in the log", async () => {
-    // SMTP set, so ForgotPassword goes on to read the account (without it, it answers 400 email_not_configured).
-    const s = setup({ NEARCAST_SMTP_URL: "smtp://127.0.0.1:1" });
+    // (ForgotPassword is not here: it reads no account while answering, see auth.ts, so a closed database only
+    // shows in the log of its background half.)
+    const s = setup();
     s.ctx.close();
     const calls = [
       () => s.api.get("/api/auth/GetCurrentUser", { token: s.ownerToken }),
       () => s.api.post("/api/auth/Login", { email: "a@example.com", password: "whatever" }),
-      () => s.api.post("/api/auth/ForgotPassword", { email: "a@example.com" }),
+      () => s.api.post("/api/auth/Register", { firstName: "A", lastName: "B", email: "a@example.com", password: "whatever" }),
       () => s.api.get("/api/businesstype/GetAllBusinessTypes"),
     ];
     for (const call of calls) {

@@ -89,7 +89,7 @@ describe("POST /api/setup", () => {
     expect((await api.post(SETUP, ADMIN)).status).toBe(201);
     const res = await api.post("/api/auth/Register", { ...ADMIN, email: "owner@example.com" });
     expect(res.status).toBe(201);
-    expect(res.body.user.role).toBe("owner");
+    expect(userRows().find((u) => u.email === "owner@example.com")?.role).toBe("owner");
     expect(admins()).toHaveLength(1);
   });
 

@@ -25,6 +25,7 @@ describe("loadConfig defaults", () => {
     expect(c.adminEmail).toBeNull();
     expect(c.envSettings).toEqual({});
     expect(c.subscribeLimit).toBe(20);
+    expect([c.registerLimit, c.registerGlobalLimit]).toEqual([5, 100]);
     expect(c.defaultCountry).toBe("US");
     expect(c.trustProxy).toBe(false);
     expect(c.twilioApiBase).toBe("https://api.twilio.com");
@@ -48,6 +49,8 @@ describe("loadConfig defaults", () => {
       NEARCAST_ADMIN_EMAIL: " Boss@Example.COM ",
       NEARCAST_SEND_RATE: "2.5",
       NEARCAST_SUBSCRIBE_LIMIT: "0",
+      NEARCAST_REGISTER_LIMIT: "0",
+      NEARCAST_REGISTER_GLOBAL_LIMIT: "250",
       NEARCAST_DEFAULT_COUNTRY: "gb",
       NEARCAST_TRUST_PROXY: "yes",
     });
@@ -59,6 +62,7 @@ describe("loadConfig defaults", () => {
     expect(c.adminEmail).toBe("boss@example.com");
     expect(c.envSettings.sendRate).toBe("2.5");
     expect(c.subscribeLimit).toBe(0);
+    expect([c.registerLimit, c.registerGlobalLimit]).toEqual([0, 250]);
     expect(c.defaultCountry).toBe("GB");
     expect(c.trustProxy).toBe(true);
   });
@@ -99,6 +103,8 @@ describe("each bad setting throws a ConfigError naming it, on one line", () => {
     { name: "send rate too high", env: { NEARCAST_SEND_RATE: "20000" }, names: "NEARCAST_SEND_RATE" },
     { name: "subscribe limit fractional", env: { NEARCAST_SUBSCRIBE_LIMIT: "2.5" }, names: "NEARCAST_SUBSCRIBE_LIMIT" },
     { name: "subscribe limit negative", env: { NEARCAST_SUBSCRIBE_LIMIT: "-5" }, names: "NEARCAST_SUBSCRIBE_LIMIT" },
+    { name: "register limit text", env: { NEARCAST_REGISTER_LIMIT: "five" }, names: "NEARCAST_REGISTER_LIMIT" },
+    { name: "global register limit negative", env: { NEARCAST_REGISTER_GLOBAL_LIMIT: "-1" }, names: "NEARCAST_REGISTER_GLOBAL_LIMIT" },
     { name: "country code", env: { NEARCAST_DEFAULT_COUNTRY: "USA" }, names: "NEARCAST_DEFAULT_COUNTRY" },
     { name: "trust proxy gibberish", env: { NEARCAST_TRUST_PROXY: "maybe" }, names: "NEARCAST_TRUST_PROXY" },
     { name: "Twilio API base", env: { TWILIO_API_BASE: "not a url" }, names: "TWILIO_API_BASE" },

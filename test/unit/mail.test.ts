@@ -2,7 +2,7 @@
 // reset email's content.
 import { describe, expect, test } from "bun:test";
 import { describeSmtpFailure, redactSecrets, smtpServerOf } from "../../src/mail/redact.ts";
-import { resetPasswordEmail, testEmail } from "../../src/mail/templates.ts";
+import { registrationAttemptEmail, resetPasswordEmail, testEmail } from "../../src/mail/templates.ts";
 
 const PASSWORD = "p@ss/w0rd é";
 const URL_WITH_PASSWORD = `smtp://user%40shop.com:${encodeURIComponent(PASSWORD)}@mail.shop.com:587`;
@@ -49,6 +49,19 @@ describe("templates", () => {
     expect(mail.text).toContain(`\n${link}\n`);
     expect(mail.text).toContain("within 30 minutes");
     expect(mail.html).toContain(`href="${link}"`);
+    expect(mail.html).toContain("Ana &amp; &lt;Co&gt;");
+    expect(mail.html).not.toContain("<Co>");
+  });
+
+  test("the registration-attempt email: what happened, and the login and forgot-password links (HTML escaped)", () => {
+    const mail = registrationAttemptEmail("ana@shop.com", "Ana & <Co>", "https://shop.example.com/login", "https://shop.example.com/forgot-password");
+    expect(mail.to).toBe("ana@shop.com");
+    expect(mail.subject).toBe("Someone tried to register with your Ana & <Co> address");
+    expect(mail.text).toContain("which already has an account. No new account was made.");
+    expect(mail.text).toContain("If it was you, log in:\nhttps://shop.example.com/login\n");
+    expect(mail.text).toContain("reset it:\nhttps://shop.example.com/forgot-password\n");
+    expect(mail.html).toContain('href="https://shop.example.com/login"');
+    expect(mail.html).toContain('href="https://shop.example.com/forgot-password"');
     expect(mail.html).toContain("Ana &amp; &lt;Co&gt;");
     expect(mail.html).not.toContain("<Co>");
   });

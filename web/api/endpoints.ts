@@ -23,7 +23,7 @@ export const settingsApi = {
 export const authApi = {
   login: (email: string, password: string) => api.post<{ token: string; user: PublicUser }>("/api/auth/Login", { email, password }),
   register: (body: v.InferOutput<typeof registerSchema>) =>
-    api.post<{ message: string; user: PublicUser }>("/api/auth/Register", body),
+    api.post<{ message: string }>("/api/auth/Register", body),
   currentUser: () => api.get<PublicUser>("/api/auth/GetCurrentUser"),
   /** First run: creates the first admin and logs it in (409 once an admin exists). */
   setup: (body: v.InferOutput<typeof registerSchema>) => api.post<{ token: string; user: PublicUser }>("/api/setup", body),

@@ -7,8 +7,8 @@ import type { AppEnv } from "../types.ts";
 
 export const authRoutes = new Hono<AppEnv>()
   .post("/Register", smallBody, async (c) => {
-    const user = await c.var.ctx.services.auth.register(await readJson(c));
-    return c.json({ message: "Registration successful. Please log in.", user }, 201);
+    // The same answer whether or not the email already has an account (see AuthService.register).
+    return c.json(await c.var.ctx.services.auth.register(await readJson(c), clientIp(c), requestOrigin(c)), 201);
   })
   .post("/Login", smallBody, async (c) => {
     return c.json(await c.var.ctx.services.auth.login(await readJson(c), clientIp(c)));
