@@ -48,9 +48,12 @@ export function floodOne(port: number, path: string, options: FloodOptions = {})
     socket.on("data", (d) => {
       response += d.toString("latin1");
     });
+    let wake: (() => void) | null = null;
     socket.on("error", () => undefined);
+    socket.on("drain", () => wake?.());
     socket.on("close", () => {
       closed = true;
+      wake?.();
       done();
     });
     const head = Object.entries({ host: "127.0.0.1", "transfer-encoding": "chunked", ...options.headers })
@@ -62,7 +65,7 @@ export function floodOne(port: number, path: string, options: FloodOptions = {})
         sent += CHUNK;
         const flushed = socket.write(frame);
         if (sent % (1024 * 1024) === 0 && pause > 0) await Bun.sleep(pause);
-        if (!flushed && !closed) await new Promise<void>((r) => { socket.once("drain", r); socket.once("close", r); });
+        if (!flushed && !closed) await new Promise<void>((r) => (wake = r));
       }
       if (closed) return;
       socket.write("0\r\n\r\n");
