@@ -1,6 +1,7 @@
 import { ConfigError } from "./config.ts";
 import type { AppContext } from "./context.ts";
 import { createApp } from "./http/app.ts";
+import { DECLARED_BODY_CEILING } from "./http/middleware/body-limit.ts";
 import type { StaticAssets } from "./http/static.ts";
 
 const STOP_GRACE_MS = 2000;
@@ -18,8 +19,10 @@ export function startServer(ctx: AppContext, assets: StaticAssets): RunningServe
     server = Bun.serve({
       port: ctx.config.port,
       hostname: ctx.config.host,
-      // Each route caps its own body (http/middleware/body-limit.ts); this only ends absurd bodies early.
-      maxRequestBodySize: 32 * 1024 * 1024,
+      // Each route caps its own body while it streams, and the app stops any chunked body past the largest route
+      // limit (http/middleware/body-limit.ts). Bun's own cap refuses (bare 413, connection closed) only declared
+      // lengths beyond any real photo: a 6-16 MB image still gets the route's 413 text from the app.
+      maxRequestBodySize: DECLARED_BODY_CEILING,
       // Never Bun's development error page (it shows stack traces): anything escaping the app gets the one error shape.
       development: false,
       // Bun shares the port between processes unless told not to: a second `serve` must fail, not split traffic.

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { AppContext } from "../context.ts";
 import { errorJson, onError } from "./errors.ts";
 import { resolveUser } from "./middleware/auth.ts";
+import { bodyBackstop, smallBody } from "./middleware/body-limit.ts";
 import { diskSpaceGuard } from "./middleware/disk-space.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { xsrf } from "./middleware/xsrf.ts";
@@ -58,12 +59,15 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     c.set("peer", c.env?.requestIP?.(c.req.raw)?.address);
     await next();
   });
+  // The backstop: no body, on any path, streams past the largest route limit (each route caps its own below it).
+  app.use("*", bodyBackstop);
   app.use("*", securityHeaders, xsrf);
   app.use("/api/*", resolveUser);
   app.use("/api/*", diskSpaceGuard); // 507 for writes while the disk is down to its margin (logins still work)
   for (const [base, routes] of API_ROUTES) app.route(`/api/${base}`, routes);
 
-  app.all("/api/*", (c) => errorJson(c, 404, "not_found", "No such API endpoint."));
+  // Unknown paths read no body, but cap it as a JSON route would (a 30 MB body answers 413, not 404 after 30 MB).
+  app.all("/api/*", smallBody, (c) => errorJson(c, 404, "not_found", "No such API endpoint."));
   app.route("/uploads", uploadFileRoutes);
 
   const assets = options.assets ?? {};
@@ -75,7 +79,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     if (shell && !/\.[a-z0-9]{1,5}$/i.test(c.req.path)) return serveAsset(c, shell);
     return errorJson(c, 404, "not_found", "Not found.");
   });
-  app.all("*", (c) => errorJson(c, 405, "method_not_allowed", "Method not allowed."));
+  app.all("*", smallBody, (c) => errorJson(c, 405, "method_not_allowed", "Method not allowed."));
   return app;
 }
 

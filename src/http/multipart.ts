@@ -1,6 +1,7 @@
 // A streaming reader of multipart/form-data bodies, for the two upload routes. Unlike Request.formData() it never
 // holds the whole body: parts come one at a time, each with its content as a stream, so a file can be capped while it
-// arrives and the upload cut off the moment the cap is passed. The route's bodyLimit caps the body as a whole.
+// arrives and the upload cut off the moment the cap is passed. The route's capBody (middleware/body-limit.ts)
+// caps the body as a whole, also while it streams.
 import { ValidationError } from "../errors.ts";
 
 /** Bytes of multipart framing and small text fields allowed besides the image (the upload routes' body limit). */

@@ -6,6 +6,7 @@ import { consentEventsRepo } from "./consent-events.ts";
 import { customersRepo } from "./customers.ts";
 import { deliveriesRepo } from "./deliveries.ts";
 import { deliveryHistoryRepo } from "./delivery-history.ts";
+import { inboundMessagesRepo } from "./inbound-messages.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
 import { sessionsRepo } from "./sessions.ts";
 import { settingsRepo } from "./settings.ts";
@@ -31,6 +32,7 @@ export function createRepos(db: Db) {
     deliveries: deliveriesRepo(db),
     deliveryHistory: deliveryHistoryRepo(db),
     settings: settingsRepo(db),
+    inboundMessages: inboundMessagesRepo(db),
   };
 }
 

@@ -1,8 +1,12 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
+import { ForbiddenError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
+import { randomToken } from "../lib/tokens.ts";
 import type { CustomerRow } from "../repos/customers.ts";
 import type { Repos } from "../repos/index.ts";
+import type { UserRow } from "../repos/users.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { SETTING_DEFAULTS } from "../schemas/settings.ts";
 import { createOptOutsService, type OptOutsService } from "./opt-outs.ts";
@@ -11,6 +15,21 @@ import type { SettingsService } from "./settings.ts";
 // Text messages people send to our number (POST /api/webhooks/twilio/inbound). Only the keywords mean anything:
 // STOP and friends opt the number out of every business, START and friends opt it back in, HELP says who is
 // writing. Anything else gets no reply (this is not a chat line).
+//
+// Replays: each keyword message's MessageSid is remembered (inbound_messages) in the same transaction as its effect,
+// and a sid seen before changes nothing and gets no reply. Otherwise a captured, validly signed START could be posted
+// again later to undo the person's STOP.
+//
+// The sandbox door: without Twilio there is no signature to check, so the webhook routes ask for either this
+// install's secret key (?key=, sandboxKey() below) or a signed-in owner or admin (the "Try a reply" panel). An owner
+// may speak only for numbers that follow their own businesses and no one else's: a STOP applies to every business of
+// the number, and HELP names them all.
+
+/** The internal settings key (not a setting: settings.view() lists only SETTING_KEYS) of the sandbox webhook key. */
+export const SANDBOX_KEY_SETTING = "secret.sandboxInboundKey";
+export const SANDBOX_DOOR_CLOSED =
+  "Without Twilio, this webhook needs its key (?key=, shown to the administrator) or a signed-in owner. Nothing was changed.";
+export const NOT_YOUR_NUMBER = "You can try replies only from numbers subscribed to your own businesses (and no other owner's).";
 
 export const OPT_OUT_KEYWORDS = ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"] as const;
 export const OPT_IN_KEYWORDS = ["START", "YES", "UNSTOP"] as const;
@@ -90,7 +109,16 @@ export interface InboundResult {
   reply: string | null;
   /** Whether the sender is a known customer. */
   known: boolean;
+  /** The MessageSid was handled before: nothing was done. */
+  replay?: boolean;
 }
+
+export interface InboundOptions {
+  /** Sandbox only: the signed-in owner or admin simulating this reply (undefined: Twilio, or the sandbox key). */
+  actor?: UserRow;
+}
+
+const digest = (text: string) => createHash("sha256").update(text).digest();
 
 export function createInboundMessagesService(deps: {
   repos: Repos;
@@ -122,40 +150,82 @@ export function createInboundMessagesService(deps: {
       .map((s) => s.businessName);
   }
 
+  /** An owner may simulate replies only from a number that follows their businesses and nobody else's. */
+  function checkOwnerMay(actor: UserRow, customer: CustomerRow | undefined): void {
+    if (actor.role === "admin") return;
+    const owners = new Set(customer ? repos.subscriptions.listByCustomer(customer.id).map((s) => s.ownerId) : []);
+    if (owners.size !== 1 || !owners.has(actor.id)) throw new ForbiddenError(NOT_YOUR_NUMBER);
+  }
+
+  /** The sandbox key as stored, or undefined before the first sandboxKey(). */
+  const storedKey = () => repos.settings.get(SANDBOX_KEY_SETTING);
+
   return {
     /** One inbound message's form fields (From, Body, OptOutType...) -> what to do and what to answer. */
-    handle(params: Record<string, unknown>): InboundResult {
+    handle(params: Record<string, unknown>, options: InboundOptions = {}): InboundResult {
       const intent = inboundIntent(params.Body, params.OptOutType);
       const from = typeof params.From === "string" ? params.From : "";
+      if (options.actor) checkOwnerMay(options.actor, sender(from).customer);
       if (intent === "other") return { intent, reply: null, known: false };
-      const { customer, phone, whatsapp } = sender(from);
-      const channel = whatsapp ? "whatsapp" : "sms";
-      const note = typeof params.Body === "string" ? `Replied ${JSON.stringify(params.Body.trim().slice(0, 40))}` : undefined;
+      const sid = typeof params.MessageSid === "string" ? params.MessageSid.trim() : "";
       const at = clock.now();
-      const who = maskPhone(phone);
-
-      if (intent === "stop") {
-        if (customer) {
-          const r = optOuts.optOutCustomer(customer.id, { source: `${channel}-stop`, at, ...(note ? { note } : {}) });
-          logger.info(`${who} opted out (${channel}): ${r.businessIds.length} subscription(s) ended, ${r.skippedDeliveries} pending message(s) skipped`);
-        } else {
-          logger.info(`opt-out from ${who}, not a customer: nothing to change`);
+      // Remembering the sid and acting on the message commit together (the opt-out's own transaction nests as a
+      // savepoint): a replay finds the sid, and a failed effect leaves it unrecorded for Twilio's retry.
+      return repos.transaction(() => {
+        if (sid && !repos.inboundMessages.remember(sid, at)) {
+          logger.info(`${intent.toUpperCase()} with a MessageSid already handled: ignored (a replay or a retry)`);
+          return { intent, reply: null, known: false, replay: true };
         }
-        // Confirmed either way: nothing will be sent to this number.
-        return { intent, reply: stopReply(brand()), known: customer !== undefined };
-      }
-      if (!customer) {
-        logger.info(`${intent.toUpperCase()} from ${who}, not a customer`);
-        return { intent, reply: intent === "help" ? helpReply([], brand()) : notSubscribedReply(brand()), known: false };
-      }
-      if (intent === "start") {
-        const r = optOuts.optInCustomer(customer.id, { source: `${channel}-start`, at, ...(note ? { note } : {}) });
-        logger.info(`${who} opted in (${channel}): ${r.businessIds.length} subscription(s) resumed`);
-        return { intent, reply: startReply(activeBusinessNames(customer.id), brand()), known: true };
-      }
-      return { intent, reply: helpReply(activeBusinessNames(customer.id), brand()), known: true };
+        return act(intent, from, params.Body, at);
+      });
+    },
+
+    /** The sandbox webhook key: made once (256 random bits), then the same for the life of the install. */
+    sandboxKey(): string {
+      return repos.transaction(() => {
+        const saved = storedKey();
+        if (saved) return saved;
+        const key = randomToken();
+        repos.settings.save(SANDBOX_KEY_SETTING, key, clock.now());
+        return key;
+      });
+    },
+
+    /** Whether `candidate` is the sandbox key, compared in constant time (digests: equal lengths whatever is sent). */
+    sandboxKeyMatches(candidate: string | undefined): boolean {
+      const key = storedKey();
+      if (!key || !candidate) return false;
+      return timingSafeEqual(digest(key), digest(candidate));
     },
   };
+
+  function act(intent: Exclude<InboundIntent, "other">, from: string, body: unknown, at: Date): InboundResult {
+    const { customer, phone, whatsapp } = sender(from);
+    const channel = whatsapp ? "whatsapp" : "sms";
+    const note = typeof body === "string" ? `Replied ${JSON.stringify(body.trim().slice(0, 40))}` : undefined;
+    const who = maskPhone(phone);
+
+    if (intent === "stop") {
+      if (customer) {
+        const r = optOuts.optOutCustomer(customer.id, { source: `${channel}-stop`, at, ...(note ? { note } : {}) });
+        logger.info(`${who} opted out (${channel}): ${r.businessIds.length} subscription(s) ended, ${r.skippedDeliveries} pending message(s) skipped`);
+      } else {
+        logger.info(`opt-out from ${who}, not a customer: nothing to change`);
+      }
+      // Confirmed either way: nothing will be sent to this number.
+      return { intent, reply: stopReply(brand()), known: customer !== undefined };
+    }
+    if (!customer) {
+      logger.info(`${intent.toUpperCase()} from ${who}, not a customer`);
+      return { intent, reply: intent === "help" ? helpReply([], brand()) : notSubscribedReply(brand()), known: false };
+    }
+    if (intent === "start") {
+      const r = optOuts.optInCustomer(customer.id, { source: `${channel}-start`, at, ...(note ? { note } : {}) });
+      logger.info(`${who} opted in (${channel}): ${r.businessIds.length} subscription(s) resumed`);
+      return { intent, reply: startReply(activeBusinessNames(customer.id), brand()), known: true };
+    }
+    return { intent, reply: helpReply(activeBusinessNames(customer.id), brand()), known: true };
+  }
 }
 
 export type InboundMessagesService = ReturnType<typeof createInboundMessagesService>;

@@ -14,15 +14,18 @@ const STRANGER = "+14155550999";
 let ctx: TestContext;
 afterEach(() => ctx?.close());
 
-/** A sandbox server (no Twilio, so inbound messages need no signature) with one subscriber of Rosa's Bakery. */
+/** A sandbox server (no Twilio: inbound messages need the install's webhook key, no signature) with one subscriber of
+ * Rosa's Bakery. Each message has its own MessageSid (a repeated one is ignored as a replay). */
 function world(env: Record<string, string> = {}) {
   ctx = testContext(env);
   const api = apiClient(ctx);
   const [bakery] = insertOwnerBusinesses(ctx, "Rosa's Bakery");
   insertPersonSubscribedTo(ctx, PHONE, [bakery!.id]);
+  let sent = 0;
   const send = async (from: string, body: string) => {
-    const res = await api.call("POST", INBOUND, {
-      body: new URLSearchParams({ From: from, To: "+15005550006", Body: body, MessageSid: `SM${"0".repeat(31)}1` }).toString(),
+    sent += 1;
+    const res = await api.call("POST", `${INBOUND}?key=${ctx.services.inboundMessages.sandboxKey()}`, {
+      body: new URLSearchParams({ From: from, To: "+15005550006", Body: body, MessageSid: `SM${String(sent).padStart(32, "0")}` }).toString(),
       headers: { "content-type": "application/x-www-form-urlencoded" },
       noXsrf: true,
     });

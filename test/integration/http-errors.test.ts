@@ -436,7 +436,8 @@ describe("XSRF double-submit cookie", () => {
 
   test("webhooks under /api/webhooks/ are exempt", async () => {
     const s = setup();
-    const res = await s.api.post("/api/webhooks/twilio/status", undefined, {
+    // Sandbox: the webhook's own door is its key.
+    const res = await s.api.post(`/api/webhooks/twilio/status?key=${s.ctx.services.inboundMessages.sandboxKey()}`, undefined, {
       noXsrf: true,
       body: "MessageSid=SM1&MessageStatus=delivered",
       headers: { "content-type": "application/x-www-form-urlencoded" },

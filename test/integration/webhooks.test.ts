@@ -406,12 +406,13 @@ describe("status webhook: statuses only move forward", () => {
 describe("webhooks without Twilio (sandbox)", () => {
   const SANDBOX_ENV = { NEARCAST_PUBLIC_URL: PUBLIC_URL };
 
-  test("unsigned requests are accepted (nothing real can call back; the sandbox reports in-process)", async () => {
+  test("unsigned requests with the install's webhook key are accepted (the sandbox reports statuses in-process); more in inbound-door.test.ts", async () => {
     const w = world(SANDBOX_ENV);
     const d = sentDelivery(w);
-    expect((await w.post(statusCallbackPath(d.id), callback(d.providerId!, "delivered"), { unsigned: true })).status).toBe(200);
+    const key = w.ctx.services.inboundMessages.sandboxKey();
+    expect((await w.post(`${statusCallbackPath(d.id)}&key=${key}`, callback(d.providerId!, "delivered"), { unsigned: true })).status).toBe(200);
     expect(deliveryById(w.ctx, d.id).status).toBe("Delivered");
-    const res = await w.post(INBOUND, inbound(w.phone, "STOP"), { unsigned: true });
+    const res = await w.post(`${INBOUND}?key=${key}`, inbound(w.phone, "STOP"), { unsigned: true });
     expect(res.status).toBe(200);
     expect(res.body).toBe(twiml(STOP_REPLY));
   });

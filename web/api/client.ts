@@ -52,7 +52,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
     if (xsrf) headers["X-XSRF-TOKEN"] = xsrf;
   }
   let payload: BodyInit | undefined;
-  if (body instanceof FormData) payload = body;
+  if (body instanceof FormData || body instanceof URLSearchParams) payload = body;
   else if (body !== undefined) {
     headers["Content-Type"] = "application/json";
     payload = JSON.stringify(body);

@@ -5,8 +5,9 @@ import { Icon, type IconName } from "../components/Icon.tsx";
 import { type Channel, PhoneMockup } from "../components/PhoneMockup.tsx";
 import { PosterMockup } from "../components/PosterMockup.tsx";
 import { SetupChecklist } from "../components/SetupChecklist.tsx";
+import { SimulateReply } from "../components/SimulateReply.tsx";
 import { PRODUCT_NAME, paths } from "../paths.ts";
-import { isAdmin } from "../state/session.ts";
+import { currentUser, isAdmin } from "../state/session.ts";
 import "../styles/marketing.css";
 
 const STEPS: { icon: IconName; title: string; text: string }[] = [
@@ -187,6 +188,8 @@ export function HomePage() {
   return (
     <div className="mk">
       {isAdmin.value && <SetupChecklist />}
+      {/* Owners and the admin, when messages are in the sandbox (the panel asks the server and hides otherwise). */}
+      {currentUser.value && <SimulateReply />}
       <Hero />
       <HowItWorks />
       <Benefits />

@@ -11,7 +11,7 @@ export const XSRF_HEADER = "X-XSRF-TOKEN";
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Whether the header echoes the cookie, compared in constant time. */
-function echoes(cookie: string | undefined, header: string | undefined): boolean {
+export function echoes(cookie: string | undefined, header: string | undefined): boolean {
   if (!cookie || !header) return false;
   const a = Buffer.from(cookie);
   const b = Buffer.from(header);
