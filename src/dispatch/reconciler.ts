@@ -103,8 +103,9 @@ export class Reconciler {
   private settle(row: UncertainDelivery, found: Awaited<ReturnType<DispatchMessenger["findRecent"]>>): void {
     const { store, stats, logger } = this.deps;
     const now = this.deps.now();
-    if (found) {
-      store.resolveFound(row.id, found, now);
+    // Not resolved although found: the message is another delivery's (same text, same person), or a status callback
+    // settled the row meanwhile (then the guarded writes below change nothing).
+    if (found && store.resolveFound(row.id, found, now)) {
       stats.reconciled++;
       logger.info(`dispatcher: delivery ${row.id} was accepted by the provider after all (${found.providerId}); not sending it again`);
     } else if (row.attempts >= MAX_ATTEMPTS) {

@@ -131,9 +131,14 @@ function prepare(sqlite: Database) {
        ORDER BY next_attempt_at, id LIMIT ?2`,
     ),
     resolve: sqlite.prepare<unknown, [number, string, string, string, number | null, string | null, number]>(
+      // A provider message belongs to one delivery only: the look-up matches by number and text, so the same text
+      // sent to the same person a minute earlier (a confirmed repeat broadcast, or another business's) must not
+      // settle this delivery (deliveries_customer_idx: only this customer's rows are looked at).
       `UPDATE deliveries SET status = ?3, provider_id = COALESCE(provider_id, ?2), provider_status = ?4,
          error_code = ?5, error_message = ?6, sent_at = COALESCE(sent_at, claimed_at, ?7), updated_at = ?7
-       WHERE id = ?1 AND status = 'Uncertain'`,
+       WHERE id = ?1 AND status = 'Uncertain'
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.customer_id = deliveries.customer_id
+                           AND d.provider_id = ?2 AND d.id <> deliveries.id)`,
     ),
     postpone: sqlite.prepare<unknown, [number, number, number, string]>(
       `UPDATE deliveries SET next_attempt_at = ?2, updated_at = ?3, error_message = ?4 WHERE id = ?1 AND status = 'Uncertain'`,
@@ -263,10 +268,13 @@ export function deliveriesRepo(db: Db) {
       return q().dueUncertain.all(now, limit);
     },
 
-    /** An Uncertain delivery found at the provider. */
-    resolveFound(id: number, found: ProviderMessage, now: number): void {
+    /**
+     * An Uncertain delivery found at the provider. false when nothing changed: it is no longer Uncertain, or the
+     * provider message found already belongs to another delivery of this customer (so it is not this one's).
+     */
+    resolveFound(id: number, found: ProviderMessage, now: number): boolean {
       const status = found.status === null || found.status === "Queued" ? "Sent" : found.status;
-      q().resolve.run(id, found.providerId, status, found.providerStatus, found.errorCode, found.errorMessage, now);
+      return q().resolve.run(id, found.providerId, status, found.providerStatus, found.errorCode, found.errorMessage, now).changes > 0;
     },
 
     /** An Uncertain delivery that could not be checked yet: try again at `at`. */
