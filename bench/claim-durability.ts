@@ -167,7 +167,7 @@ for (const rate of RATES) {
   summary.push(
     `${rate} msg/s: claim p50 ${(full.p50 / normal.p50).toFixed(1)}x (+${(full.p50 - normal.p50).toFixed(3)} ms per claim), ` +
       `p99 ${(full.p99 / normal.p99).toFixed(1)}x, CPU/msg ${(full.cpu / normal.cpu).toFixed(2)}x, ` +
-      `WAL fsyncs/s ${full.fsyncs?.toFixed(1) ?? "n/a"} vs ${normal.fsyncs?.toFixed(1) ?? "n/a"}`,
+      `fsyncs/s ${full.fsyncs?.toFixed(1) ?? "n/a"} vs ${normal.fsyncs?.toFixed(1) ?? "n/a"}`,
   );
 }
 const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));

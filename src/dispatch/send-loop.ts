@@ -1,8 +1,9 @@
 // The dispatcher's loop: claims due deliveries in short synchronous transactions (store.claim), starts each send at
 // its slot (Pacer), with at most `concurrency` sends and look-ups under way, and calls the provider OUTSIDE any
-// transaction (the claim is on disk first: deliveries.ts commits it with synchronous=FULL). Paced, it claims right at a slot (up to `claimAheadMs` of starts), so nothing waits long in Sending;
-// unlimited, it keeps up to `batchSize` claimed ahead and claims again once half of `concurrency` is left (a claim
-// is one transaction for many rows). When stopping, claimed rows not handed to the provider go back to the queue.
+// transaction (the claim is on disk first: deliveries.ts commits it with synchronous=FULL). Paced, it claims right
+// at a slot (up to `claimAheadMs` of starts), so nothing waits long in Sending; unlimited, it keeps up to
+// `batchSize` claimed ahead and claims again once half of `concurrency` is left (a claim is one transaction for many
+// rows). When stopping, claimed rows not handed to the provider go back to the queue.
 // A full disk pauses everything (disk-wait.ts): claimed rows stay claimed, answers wait in the recorder, and the loop
 // retries with a growing backoff until writes go through again.
 import type { Logger } from "../lib/logger.ts";
@@ -73,7 +74,7 @@ export class SendLoop {
       this.collectGarbageIfDue();
       if (this.ready.length <= this.lowWater()) {
         const claimed = this.claim(now);
-        if (this.deps.diskWait.waiting) continue; // no room: the top of the loop waits, then tries again
+        if (claimed === "no room") continue; // the top of the loop waits, then tries again
         if (claimed === null) {
           await sleep(CLAIM_FAILED_PAUSE_MS);
           continue;
@@ -112,13 +113,14 @@ export class SendLoop {
     return pacer.unlimited ? Math.max(concurrency, batchSize) : Math.min(concurrency, pacer.capacity(claimAheadMs));
   }
 
-  /** Claims up to the high-water mark; answers how many rows came (Skipped ones included), null when it failed. */
-  private claim(now: number): number | null {
+  /** Claims up to the high-water mark; answers how many rows came (Skipped ones included), null when it failed,
+   * "no room" when the disk is full. */
+  private claim(now: number): number | null | "no room" {
     let claimed: ClaimedDelivery[];
     try {
       claimed = this.deps.store.claim(now, Math.min(this.deps.batchSize, this.highWater() - this.ready.length));
     } catch (e) {
-      if (this.deps.diskWait.failed(e)) return 0; // the loop waits before the next try
+      if (this.deps.diskWait.failed(e)) return "no room";
       this.deps.logger.error(`dispatcher: claiming failed: ${errText(e)}`);
       return null;
     }
