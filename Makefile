@@ -19,9 +19,9 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-# Browser tests drive Debian's chromium; installed once per machine.
+# Browser tests drive Debian's chromium, the claim-durability smoke test traces the server with strace; installed once.
 chromium:
-	@test -x /usr/bin/chromium || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+	@test -x /usr/bin/chromium -a -x /usr/bin/strace || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium strace)
 
 web: build/web/manifest.ts
 

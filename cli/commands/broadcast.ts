@@ -5,7 +5,7 @@ import { ValidationError } from "../../src/errors.ts";
 import type { Logger } from "../../src/lib/logger.ts";
 import { sniffImage } from "../../src/schemas/image-sniff.ts";
 import { countSegments } from "../../src/schemas/sms-segments.ts";
-import type { PublishInput } from "../../src/services/broadcasts.ts";
+import { DuplicateBroadcastError, type PublishInput } from "../../src/services/broadcasts.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { follow, plural } from "../broadcast-progress.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
@@ -72,6 +72,7 @@ export function broadcastCommand(): Command {
     .requiredOption("--message <text>", "the message text")
     .option("--image <file>", "a JPG, PNG, GIF or BMP image of at most 5MB, sent with the message")
     .option("--dry-run", "show the recipients and SMS segments; write and send nothing", false)
+    .option("--confirm", "send even if the same text went to this business in the last 10 minutes", false)
     .addOption(new Option("--no-wait", "queue and return at once (a running server sends it)"))
     .addOption(dataDirOption())
     .addHelpText(
@@ -81,17 +82,32 @@ export function broadcastCommand(): Command {
         'nearcast broadcast send --business 3 --message "New menu" --image ./menu.jpg',
         'nearcast broadcast send --business 3 --message "Queued for the server" --no-wait',
         'nearcast broadcast send --business 3 --message "Who would get this?" --dry-run',
+        'nearcast broadcast send --business 3 --message "2 for 1 bagels today only!" --confirm   # the same text again',
       ),
     )
-    .action((opts: { business: string; message: string; image?: string; dryRun: boolean; wait: boolean; dataDir?: string }) => {
+    .action((opts: { business: string; message: string; image?: string; dryRun: boolean; confirm: boolean; wait: boolean; dataDir?: string }) => {
       const businessId = parseId(opts.business, "--business");
       const image = opts.image !== undefined ? readImage(opts.image) : null;
-      const input = { businessId: String(businessId), messageText: opts.message, image };
+      const input = { businessId: String(businessId), messageText: opts.message, image, confirm: opts.confirm };
       return withContext(
         opts,
         async (ctx) => {
           if (opts.dryRun) return printDryRun(ctx, input, opts.image);
-          const result = await ctx.services.broadcasts.publish(OPERATOR, input);
+          let result: Awaited<ReturnType<typeof ctx.services.broadcasts.publish>>;
+          try {
+            result = await ctx.services.broadcasts.publish(OPERATOR, input);
+          } catch (e) {
+            if (!(e instanceof DuplicateBroadcastError)) throw e;
+            // Say what was sent and how to send it again on purpose.
+            const earlier = ctx.services.broadcasts.status(OPERATOR, e.duplicateOf);
+            process.stderr.write(
+              `nearcast: this business sent this same message less than 10 minutes ago (broadcast ${earlier.id}, ` +
+                `${plural(earlier.total, "recipient")}, at ${earlier.createdAt}); nothing was sent. ` +
+                "To send it again, run the same command with --confirm.\n",
+            );
+            process.exitCode = 2;
+            return;
+          }
           if ("warning" in result) {
             process.stderr.write(`nearcast: ${result.warning}\n`);
             process.exitCode = 1;

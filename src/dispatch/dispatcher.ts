@@ -5,6 +5,7 @@
 // and takes over when the lock frees), and stop(): no more claims, up to `stopGraceMs` for the sends under way, and
 // claimed rows never handed to the provider go back to Queued.
 import type { Logger } from "../lib/logger.ts";
+import { DiskWait } from "./disk-wait.ts";
 import { InFlight } from "./in-flight.ts";
 import { OutboundMessages } from "./outbound-messages.ts";
 import { OutcomeRecorder } from "./outcome-recorder.ts";
@@ -84,6 +85,7 @@ class LockedDispatcher implements Dispatcher {
   private readonly scheduler: Scheduler;
   private readonly concurrency: number;
   private readonly inFlight: InFlight;
+  private readonly diskWait: DiskWait;
   private readonly reconciler: Reconciler;
   private readonly loop: SendLoop;
   private readonly abort = new AbortController();
@@ -99,11 +101,13 @@ class LockedDispatcher implements Dispatcher {
     this.scheduler = options.scheduler ?? realScheduler;
     this.concurrency = concurrencyFor(options);
     this.inFlight = new InFlight(logger);
+    this.diskWait = new DiskWait(logger, now);
+    const diskWait = this.diskWait;
     const pacer = new Pacer(options.rate);
     const messages = new OutboundMessages(store);
     const common = { store, stats: this.stats, logger, now };
-    const recorder = new OutcomeRecorder({ ...common, pacer, reconcileAfterMs, onOptedOut: options.onOptedOut });
-    this.reconciler = new Reconciler({ ...common, messenger, messages, inFlight: this.inFlight, reconcileAfterMs, concurrency: this.concurrency });
+    const recorder = new OutcomeRecorder({ ...common, pacer, reconcileAfterMs, diskWait, onOptedOut: options.onOptedOut });
+    this.reconciler = new Reconciler({ ...common, messenger, messages, inFlight: this.inFlight, reconcileAfterMs, diskWait, concurrency: this.concurrency });
     this.loop = new SendLoop({
       ...common,
       messenger,
@@ -112,6 +116,7 @@ class LockedDispatcher implements Dispatcher {
       reconciler: this.reconciler,
       pacer,
       inFlight: this.inFlight,
+      diskWait,
       sleep: (ms) => this.sleep(ms),
       stopping: () => this.stopping,
       concurrency: this.concurrency,
@@ -166,7 +171,18 @@ class LockedDispatcher implements Dispatcher {
   private async run(): Promise<void> {
     this.state = "dispatching";
     this.wakeDispatchingWaiters();
-    this.reconciler.recoverInFlight();
+    // Even this first write may meet a full disk: wait for room rather than die (nothing is sent before it).
+    while (!this.stopping) {
+      try {
+        this.reconciler.recoverInFlight();
+        this.diskWait.succeeded();
+        break;
+      } catch (e) {
+        if (!this.diskWait.failed(e)) throw e;
+        await this.sleep(this.diskWait.waitMs(this.scheduler.now()));
+      }
+    }
+    if (this.stopping) return;
     await this.loop.run();
   }
 

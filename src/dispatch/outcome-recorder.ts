@@ -6,8 +6,11 @@
 // - uncertain (5xx, timeout: it may have been accepted) -> Uncertain, for the reconciler; never resent blindly;
 // - opted_out (Twilio 21610) -> Failed, and the customer is opted out everywhere (onOptedOut); never retried;
 // - failed -> Failed with the provider's code and message.
-// A write that fails leaves the row Sending: the next start finds it in flight and reconciles it.
+// A write that fails leaves the row Sending: the next start finds it in flight and reconciles it. Except when the
+// disk is full (disk-wait.ts): then the answer is kept in memory, in order, and written by flush() once there is
+// room, so the broadcast goes on without a restart and nothing is looked up or resent.
 import type { Logger } from "../lib/logger.ts";
+import type { DiskWait } from "./disk-wait.ts";
 import type { SendOutcome } from "../messaging/messenger.ts";
 import type { Pacer } from "./pacer.ts";
 import { backoffMs, MAX_ATTEMPTS } from "./retry-policy.ts";
@@ -24,6 +27,7 @@ export interface OutcomeRecorderDeps {
   logger: Logger;
   now(): number;
   reconcileAfterMs: number;
+  diskWait: DiskWait;
   onOptedOut?: ((customerId: number, at: Date) => void) | undefined;
 }
 
@@ -33,14 +37,45 @@ export class OutcomeRecorder {
 
   constructor(private readonly deps: OutcomeRecorderDeps) {}
 
+  /** Answers not written yet because the disk was full, oldest first. */
+  private readonly unwritten: Array<{ row: ClaimedDelivery; outcome: SendOutcome }> = [];
+
+  /** How many answers wait for room on the disk. */
+  get pending(): number {
+    return this.unwritten.length;
+  }
+
   record(row: ClaimedDelivery, outcome: SendOutcome): void {
+    // While the disk is full, answers queue up behind the ones already waiting (flush() writes them in order).
+    if (this.unwritten.length > 0 || this.deps.diskWait.waiting) {
+      this.unwritten.push({ row, outcome });
+      return;
+    }
+    if (!this.tryWrite(row, outcome)) this.unwritten.push({ row, outcome });
+  }
+
+  /** Writes the answers kept while the disk was full; false when there is still no room (the rest stay kept). */
+  flush(): boolean {
+    while (this.unwritten.length > 0) {
+      const { row, outcome } = this.unwritten[0]!;
+      if (!this.tryWrite(row, outcome)) return false;
+      this.unwritten.shift();
+    }
+    return true;
+  }
+
+  /** false: no room on the disk (keep the answer); true: written, or failed otherwise (logged; the row stays Sending). */
+  private tryWrite(row: ClaimedDelivery, outcome: SendOutcome): boolean {
     try {
       this.write(row, outcome, this.deps.now());
+      this.deps.diskWait.succeeded();
     } catch (e) {
+      if (this.deps.diskWait.failed(e)) return false;
       this.deps.logger.error(
         `dispatcher: the result of delivery ${row.id} was not recorded (it stays Sending and is checked at the next start): ${e instanceof Error ? e.message : String(e)}`,
       );
     }
+    return true;
   }
 
   private write(row: ClaimedDelivery, outcome: SendOutcome, now: number): void {

@@ -7,6 +7,7 @@
 //   resent blindly.
 import type { Logger } from "../lib/logger.ts";
 import { MessengerUnavailableError } from "../messaging/messenger.ts";
+import type { DiskWait } from "./disk-wait.ts";
 import type { InFlight } from "./in-flight.ts";
 import type { OutboundMessages } from "./outbound-messages.ts";
 import { MAX_ATTEMPTS, MAX_BACKOFF_MS } from "./retry-policy.ts";
@@ -25,6 +26,7 @@ export interface ReconcilerDeps {
   logger: Logger;
   now(): number;
   reconcileAfterMs: number;
+  diskWait: DiskWait;
   /** Look-ups share the send slots. */
   concurrency: number;
 }
@@ -61,17 +63,19 @@ export class Reconciler {
       if (free <= 0) return;
       for (const row of store.dueUncertain(now, free)) {
         if (this.looking.has(row.id)) continue;
-        this.looking.add(row.id);
+        // The lease first: if it cannot be written (a full disk), the row is simply not looked up yet.
         store.postpone(row.id, now + LOOKUP_LEASE_MS, now, row.errorMessage ?? "Checking with the provider");
+        this.looking.add(row.id);
         inFlight.track(this.lookUp(row).finally(() => this.looking.delete(row.id)));
       }
     } catch (e) {
-      logger.error(`dispatcher: housekeeping failed: ${errText(e)}`);
+      // A full disk: the dispatcher's pause says so once; the same housekeeping runs again later.
+      if (!this.deps.diskWait.failed(e)) logger.error(`dispatcher: housekeeping failed: ${errText(e)}`);
     }
   }
 
   private async lookUp(row: UncertainDelivery): Promise<void> {
-    const { store, messenger, stats, logger } = this.deps;
+    const { store, messenger } = this.deps;
     const message = this.deps.messages.for(row);
     if (!message) return;
     const since = new Date(row.claimedAt ?? row.updatedAt ?? this.deps.now());
@@ -81,12 +85,27 @@ export class Reconciler {
     } catch (e) {
       const now = this.deps.now();
       const why = e instanceof MessengerUnavailableError ? e.message : errText(e);
-      store.postpone(row.id, now + Math.min(MAX_BACKOFF_MS, this.deps.reconcileAfterMs), now, `Could not check with the provider yet: ${why}`);
+      try {
+        store.postpone(row.id, now + Math.min(MAX_BACKOFF_MS, this.deps.reconcileAfterMs), now, `Could not check with the provider yet: ${why}`);
+      } catch (err) {
+        if (!this.deps.diskWait.failed(err)) throw err; // the lease taken before the look-up still holds
+      }
       return;
     }
+    try {
+      this.settle(row, found);
+    } catch (e) {
+      // Not written (e.g. a full disk): the row stays Uncertain under its lease and is looked up again after it.
+      if (!this.deps.diskWait.failed(e)) throw e;
+    }
+  }
+
+  private settle(row: UncertainDelivery, found: Awaited<ReturnType<DispatchMessenger["findRecent"]>>): void {
+    const { store, stats, logger } = this.deps;
     const now = this.deps.now();
-    if (found) {
-      store.resolveFound(row.id, found, now);
+    // Not resolved although found: the message is another delivery's (same text, same person), or a status callback
+    // settled the row meanwhile (then the guarded writes below change nothing).
+    if (found && store.resolveFound(row.id, found, now)) {
       stats.reconciled++;
       logger.info(`dispatcher: delivery ${row.id} was accepted by the provider after all (${found.providerId}); not sending it again`);
     } else if (row.attempts >= MAX_ATTEMPTS) {

@@ -1,9 +1,13 @@
 // The dispatcher's loop: claims due deliveries in short synchronous transactions (store.claim), starts each send at
 // its slot (Pacer), with at most `concurrency` sends and look-ups under way, and calls the provider OUTSIDE any
-// transaction. Paced, it claims right at a slot (up to `claimAheadMs` of starts), so nothing waits long in Sending;
-// unlimited, it keeps up to `batchSize` claimed ahead and claims again once half of `concurrency` is left (a claim
-// is one transaction for many rows). When stopping, claimed rows not handed to the provider go back to the queue.
+// transaction (the claim is on disk first: deliveries.ts commits it with synchronous=FULL). Paced, it claims right
+// at a slot (up to `claimAheadMs` of starts), so nothing waits long in Sending; unlimited, it keeps up to
+// `batchSize` claimed ahead and claims again once half of `concurrency` is left (a claim is one transaction for many
+// rows). When stopping, claimed rows not handed to the provider go back to the queue.
+// A full disk pauses everything (disk-wait.ts): claimed rows stay claimed, answers wait in the recorder, and the loop
+// retries with a growing backoff until writes go through again.
 import type { Logger } from "../lib/logger.ts";
+import type { DiskWait } from "./disk-wait.ts";
 import type { SendOutcome } from "../messaging/messenger.ts";
 import type { InFlight } from "./in-flight.ts";
 import type { OutboundMessages } from "./outbound-messages.ts";
@@ -24,6 +28,7 @@ export interface SendLoopDeps {
   reconciler: Reconciler;
   pacer: Pacer;
   inFlight: InFlight;
+  diskWait: DiskWait;
   stats: DispatcherStats;
   logger: Logger;
   now(): number;
@@ -51,6 +56,15 @@ export class SendLoop {
     const { pacer, inFlight, stopping, sleep } = this.deps;
     while (!stopping()) {
       const now = this.deps.now();
+      if (this.deps.diskWait.waiting || this.deps.recorder.pending > 0) {
+        // No room on the disk: nothing new starts until the answers kept meanwhile are written.
+        const wait = this.deps.diskWait.waitMs(now);
+        if (wait > 0) {
+          await sleep(wait);
+          continue;
+        }
+        if (!this.deps.recorder.flush()) continue;
+      }
       if (now - this.lastHousekeeping >= HOUSEKEEPING_EVERY_MS) this.housekeeping(now);
       const slot = pacer.next(now);
       if (this.ready.length === 0 && slot > now) {
@@ -60,6 +74,7 @@ export class SendLoop {
       this.collectGarbageIfDue();
       if (this.ready.length <= this.lowWater()) {
         const claimed = this.claim(now);
+        if (claimed === "no room") continue; // the top of the loop waits, then tries again
         if (claimed === null) {
           await sleep(CLAIM_FAILED_PAUSE_MS);
           continue;
@@ -98,15 +113,18 @@ export class SendLoop {
     return pacer.unlimited ? Math.max(concurrency, batchSize) : Math.min(concurrency, pacer.capacity(claimAheadMs));
   }
 
-  /** Claims up to the high-water mark; answers how many rows came (Skipped ones included), null when it failed. */
-  private claim(now: number): number | null {
+  /** Claims up to the high-water mark; answers how many rows came (Skipped ones included), null when it failed,
+   * "no room" when the disk is full. */
+  private claim(now: number): number | null | "no room" {
     let claimed: ClaimedDelivery[];
     try {
       claimed = this.deps.store.claim(now, Math.min(this.deps.batchSize, this.highWater() - this.ready.length));
     } catch (e) {
+      if (this.deps.diskWait.failed(e)) return "no room";
       this.deps.logger.error(`dispatcher: claiming failed: ${errText(e)}`);
       return null;
     }
+    if (claimed.length > 0) this.deps.diskWait.succeeded();
     for (const c of claimed) {
       if (c.status === "Sending") this.ready.push(c);
       else this.deps.stats.skipped++;
@@ -133,7 +151,12 @@ export class SendLoop {
     const { store, messenger, recorder, stats } = this.deps;
     const message = this.deps.messages.for(row);
     if (!message) {
-      store.markFailed(row.id, null, "The broadcast no longer exists", this.deps.now());
+      try {
+        store.markFailed(row.id, null, "The broadcast no longer exists", this.deps.now());
+      } catch (e) {
+        if (!this.deps.diskWait.failed(e)) throw e;
+        this.ready.unshift(row); // tried again once there is room
+      }
       return;
     }
     stats.started++;
@@ -161,7 +184,15 @@ export class SendLoop {
   private releaseUnsent(): void {
     if (this.ready.length === 0) return;
     const ids = this.ready.splice(0).map((r) => r.id);
-    const released = this.deps.store.release(ids, this.deps.now());
+    let released: number;
+    try {
+      released = this.deps.store.release(ids, this.deps.now());
+    } catch (e) {
+      if (!this.deps.diskWait.failed(e)) throw e;
+      // They stay Sending: the next start finds them, asks the provider (which never had them) and queues them again.
+      this.deps.logger.warn(`dispatcher: ${ids.length} claimed message(s) could not be released (no room on the disk); they are checked at the next start`);
+      return;
+    }
     if (released > 0) this.deps.logger.info(`dispatcher: released ${released} claimed message(s) back to the queue`);
   }
 }

@@ -52,8 +52,9 @@ export interface DispatchStore {
   /** At start: rows still Sending were in flight when the last dispatcher died; they become Uncertain. Their ids. */
   recoverInFlight(now: number, graceMs: number): number[];
   dueUncertain(now: number, limit: number): UncertainDelivery[];
-  /** An Uncertain delivery the provider turned out to have. */
-  resolveFound(id: number, found: ProviderMessage, now: number): void;
+  /** An Uncertain delivery the provider turned out to have. false: the message found is another delivery's (the
+   * same text to the same person, e.g. a repeat broadcast), or the row moved on meanwhile. */
+  resolveFound(id: number, found: ProviderMessage, now: number): boolean;
   /** An Uncertain delivery not checked yet: due again at `at`. */
   postpone(id: number, at: number, now: number, reason: string): void;
   /** When the next Queued or Uncertain delivery is due; null when there is none. */

@@ -10,6 +10,8 @@ export interface ErrorBody {
   error: string;
   code: string;
   fields?: Record<string, string>;
+  /** 409 duplicate_broadcast: the broadcast this publish would repeat (DuplicateBroadcastError). */
+  duplicateOf?: number;
 }
 
 export function errorJson(c: Context, status: ContentfulStatusCode, code: string, error: string, fields?: Record<string, string>) {
@@ -21,6 +23,8 @@ export function errorJson(c: Context, status: ContentfulStatusCode, code: string
 export function onError(err: Error, c: Context<AppEnv>) {
   if (err instanceof AppError) {
     if (err instanceof TooManyRequestsError) c.header("Retry-After", String(err.retryAfterSeconds));
+    const duplicateOf = (err as { duplicateOf?: unknown }).duplicateOf;
+    if (typeof duplicateOf === "number") return c.json({ error: err.message, code: err.code, duplicateOf } satisfies ErrorBody, err.status);
     return errorJson(c, err.status, err.code, err.message, err.fields);
   }
   if (err instanceof HTTPException) {

@@ -1,6 +1,6 @@
 // Broadcasts: one row per press of Send Broadcast; its deliveries are the outbox (src/repos/deliveries.ts, which
 // also writes them: the enqueue is outbox SQL).
-import { and, count, desc, eq, getTableColumns, inArray, not, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gte, inArray, not, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { broadcasts, businesses, customers, deliveries, subscriptions } from "../db/schema.ts";
 import { underOptOutSql } from "./consent-events.ts";
@@ -117,6 +117,18 @@ export function broadcastsRepo(db: Db) {
     },
     delete(id: number): void {
       db.delete(broadcasts).where(eq(broadcasts.id, id)).run();
+    },
+    /** The newest broadcast of the business with exactly this text created at or after `since` (the repeat check of
+     * a publish; broadcasts_business_idx narrows it to the business's own rows). */
+    latestWithText(businessId: number, messageText: string, since: number): BroadcastRow | undefined {
+      return db
+        .select(withOwner)
+        .from(broadcasts)
+        .innerJoin(businesses, eq(businesses.id, broadcasts.businessId))
+        .where(and(eq(broadcasts.businessId, businessId), eq(broadcasts.messageText, messageText), gte(broadcasts.createdAt, new Date(since))))
+        .orderBy(...newestFirst)
+        .limit(1)
+        .get();
     },
   };
 }

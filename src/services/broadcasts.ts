@@ -3,7 +3,7 @@
 // (the outbox); the dispatcher (src/dispatch/) sends them. Shared by the HTTP API and the CLI.
 import { unlinkSync } from "node:fs";
 import type { Clock } from "../clock.ts";
-import { ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
+import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
 import { SNIFF_BYTES, sniffImage } from "../schemas/image-sniff.ts";
 import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
 import type { BroadcastRow, Recipient, SubscriberCounts } from "../repos/broadcasts.ts";
@@ -23,6 +23,19 @@ export const MESSAGE_TOO_LONG = `Message text cannot exceed ${MAX_BODY_LENGTH} c
 export const NO_SUBSCRIBERS = "This business has no active subscribers yet. Share your QR code to get some!";
 export const BROADCAST_NOT_FOUND = "Broadcast not found.";
 
+/** A publish of the same text to the same business within this window asks for confirmation (issue 10, item 8). */
+export const REPEAT_WINDOW_MS = 10 * 60_000;
+export const DUPLICATE_BROADCAST =
+  "This business sent this same message less than 10 minutes ago. To send it again, confirm (Confirm=true).";
+export const CONFIRM_INVALID = "Confirm must be true or false.";
+
+/** 409: the publish repeats a recent broadcast (`duplicateOf`); sent only with Confirm=true. */
+export class DuplicateBroadcastError extends AppError {
+  constructor(readonly duplicateOf: number) {
+    super(409, "duplicate_broadcast", DUPLICATE_BROADCAST);
+  }
+}
+
 export type PublishResult =
   | { message: string; broadcastId: number; recipients: number }
   | { warning: string };
@@ -33,6 +46,8 @@ export interface PublishInput {
   messageText: unknown;
   /** The image's bytes; null/empty = no image. */
   image?: Uint8Array | null;
+  /** Send even when the same text went to the same business within REPEAT_WINDOW_MS: true/"true"; absent = no. */
+  confirm?: unknown;
 }
 
 export interface DryRun {
@@ -78,6 +93,15 @@ function parseMessage(raw: unknown): string {
   if (!text) throw new ValidationError(MESSAGE_REQUIRED, { MessageText: MESSAGE_REQUIRED });
   if (text.length > MAX_BODY_LENGTH) throw new ValidationError(MESSAGE_TOO_LONG, { MessageText: MESSAGE_TOO_LONG });
   return text;
+}
+
+function parseConfirm(raw: unknown): boolean {
+  if (raw === undefined || raw === null || raw === false) return false;
+  if (raw === true) return true;
+  const text = typeof raw === "string" ? raw.trim().toLowerCase() : null;
+  if (text === "true") return true;
+  if (text === "false" || text === "") return false;
+  throw new ValidationError(CONFIRM_INVALID, { Confirm: CONFIRM_INVALID });
 }
 
 /** Checks the image by its content (JPEG, PNG, GIF, BMP) and size, before anything is stored. */
@@ -135,10 +159,13 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
    * The outbox write: the broadcast row and one delivery per active subscriber, in one synchronous transaction.
    * null when nobody is subscribed at that moment (nothing is written).
    */
-  function enqueue(businessId: number, createdBy: number | null, messageText: string, imagePath: string | null) {
+  function enqueue(businessId: number, createdBy: number | null, messageText: string, imagePath: string | null, confirm: boolean) {
     const now = clock.now().getTime();
     try {
       return repos.transaction(() => {
+        // The repeat check and the insert in one write transaction (BEGIN IMMEDIATE): of two identical publishes at
+        // the same moment (two tabs, a double click, the CLI and the web), the second sees the first.
+        if (!confirm) refuseRepeat(businessId, messageText, now);
         const id = repos.broadcasts.insert({ businessId, createdBy, messageText, imagePath, createdAt: now });
         const n = repos.deliveries.enqueue(id, businessId, now);
         if (n === 0) throw new NobodySubscribed();
@@ -151,19 +178,29 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
     }
   }
 
+  /** 409 when the business got a broadcast with this very text within REPEAT_WINDOW_MS. Same text, whatever the
+   * image: the customers would read the same words twice. Only the business's own broadcasts count. */
+  function refuseRepeat(businessId: number, messageText: string, now: number): void {
+    const earlier = repos.broadcasts.latestWithText(businessId, messageText, now - REPEAT_WINDOW_MS);
+    if (earlier) throw new DuplicateBroadcastError(earlier.id);
+  }
+
   async function publishTo(
     business: { id: number; ownerId: number },
     createdBy: number | null,
     messageText: string,
     image: Uint8Array | null,
+    confirm: boolean,
   ): Promise<PublishResult> {
     if (image) checkBroadcastImage(image);
+    // Checked early too, so a repeat stores no image; the check that counts is in the enqueue transaction.
+    if (!confirm) refuseRepeat(business.id, messageText, clock.now().getTime());
     if (!repos.broadcasts.hasRecipients(business.id)) return { warning: NO_SUBSCRIBERS };
     // The image is stored under the business owner (it is the owner's broadcast, whoever pressed Send).
     const stored = image ? await uploads.saveBytes(business.ownerId, "broadcast", image) : null;
     let written: { id: number; n: number } | null;
     try {
-      written = enqueue(business.id, createdBy, messageText, stored?.filePath ?? null);
+      written = enqueue(business.id, createdBy, messageText, stored?.filePath ?? null, confirm);
     } catch (e) {
       if (stored) discard(stored.filePath);
       throw e;
@@ -190,14 +227,17 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
     /**
      * POST PublishMessageToAllCustomers (and the CLI's broadcast send, as the operator). 400 for a missing business
      * id or blank text, 404 for an unknown business, 403 for another owner's (an admin may broadcast for any),
-     * 400/413 for a bad image; {warning} when the business has no active subscriber.
+     * 400/413 for a bad image; {warning} when the business has no active subscriber; 409 duplicate_broadcast
+     * (DuplicateBroadcastError, with duplicateOf) when the same text went to the business within 10 minutes and
+     * `confirm` is not true.
      */
     publish(actor: Principal, input: PublishInput): Promise<PublishResult> {
       const businessId = parseBusinessId(input.businessId);
       const messageText = parseMessage(input.messageText);
+      const confirm = parseConfirm(input.confirm);
       const business = sendable(actor, businessId);
       const image = input.image && input.image.length > 0 ? input.image : null;
-      return withImageErrors(publishTo(business, actingUserId(actor), messageText, image));
+      return withImageErrors(publishTo(business, actingUserId(actor), messageText, image, confirm));
     },
 
     /** What a publish would do now, without writing anything (CLI --dry-run). */

@@ -140,6 +140,23 @@ describe("broadcast send", () => {
     expect(rows.map((d) => d.status)).toEqual(["Queued", "Queued"]);
   });
 
+  test("the same text again within 10 minutes: refused with what was sent and how to confirm (exit 2); --confirm sends it", () => {
+    const w = world(2);
+    const args = ["broadcast", "send", "--business", String(w.businessId), "--message", "Same again", "--no-wait"];
+    expect(nearcast(args, w.dir).code).toBe(0);
+    const repeat = nearcast(args, w.dir);
+    expect(repeat.code).toBe(2);
+    expect(repeat.stdout).toBe("");
+    expect(repeat.stderr).toMatch(
+      /^nearcast: this business sent this same message less than 10 minutes ago \(broadcast 1, 2 recipients, at \d{4}-\d\d-\d\dT[\d:.]+Z\); nothing was sent\. To send it again, run the same command with --confirm\.\n$/,
+    );
+    expect(read(w.dir, (ctx) => ctx.db.select().from(broadcasts).all())).toHaveLength(1);
+    const confirmed = nearcast([...args, "--confirm"], w.dir);
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toBe("Broadcast queued: 2 messages to 2 subscribers. (broadcast 2)\n");
+    expect(read(w.dir, (ctx) => ctx.repos.deliveries.listByBroadcast(2))).toHaveLength(2);
+  });
+
   test("a running server holds the dispatcher lock: the command follows; when the server goes, it takes over", async () => {
     const w = world(3);
     const lock = tryLock(lockPathFor(w.dir))!;

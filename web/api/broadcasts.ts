@@ -48,13 +48,17 @@ export const broadcastApi = {
   subscriberCount: (businessId: number | string) =>
     api.get<SubscriberCount>(`/api/business/GetSubscriberCount?businessId=${q(businessId)}`),
   /** Multipart BusinessId, MessageText and, only when chosen, Image. */
-  publish: (businessId: number | string, messageText: string, image: File | null) => {
+  publish: (businessId: number | string, messageText: string, image: File | null, confirm = false) => {
     const form = new FormData();
     form.append("BusinessId", String(businessId));
     form.append("MessageText", messageText);
     if (image) form.append("Image", image, image.name);
+    // Only after the owner said yes to sending the same text again within 10 minutes (a 409 duplicate_broadcast).
+    if (confirm) form.append("Confirm", "true");
     return api.post<PublishResponse>("/api/business/PublishMessageToAllCustomers", form);
   },
+  /** One broadcast with its counts (the repeat dialog names the earlier one's recipients and time). */
+  status: (id: number | string) => api.get<BroadcastSummary>(`/api/business/GetBroadcastStatus?id=${q(id)}`),
   /** Newest first. */
   history: (businessId: number | string) => api.get<BroadcastSummary[]>(`/api/business/GetBroadcasts?businessId=${q(businessId)}`),
   retryFailed: (broadcastId: number | string) =>

@@ -9,6 +9,8 @@ import { type ChosenImage, checkBroadcastImage, ImageField } from "../components
 import { MessagePreview } from "../components/broadcast/MessagePreview.tsx";
 import { RecipientsLine } from "../components/broadcast/RecipientsLine.tsx";
 import { MessageTextField } from "../components/broadcast/MessageTextField.tsx";
+import { type EarlierBroadcast, RepeatBroadcastDialog } from "../components/broadcast/RepeatBroadcastDialog.tsx";
+import { ApiError } from "../api/client.ts";
 import { SubmitButton } from "../components/FormActions.tsx";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";
@@ -44,6 +46,8 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const [sending, setSending] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
+  /** The broadcast this one would repeat (409 duplicate_broadcast): the dialog is open while set. */
+  const [repeatOf, setRepeatOf] = useState<EarlierBroadcast | null>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
@@ -126,17 +130,48 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
       textarea.current?.focus();
       return;
     }
+    await send(false);
+  }
+
+  /** A 409 duplicate_broadcast: the earlier broadcast's id, else null. */
+  function duplicateOf(err: unknown): number | null {
+    if (!(err instanceof ApiError) || err.status !== 409) return null;
+    const body = err.body as { code?: unknown; duplicateOf?: unknown } | null;
+    return body?.code === "duplicate_broadcast" && typeof body.duplicateOf === "number" ? body.duplicateOf : null;
+  }
+
+  /** Asks before sending the same text again: what the earlier broadcast was, as far as it can be read. */
+  async function askToRepeat(id: number) {
+    let earlier: EarlierBroadcast = { id, total: null, createdAt: null };
+    try {
+      const s = await broadcastApi.status(id);
+      if (s && typeof s.total === "number") earlier = { id, total: s.total, createdAt: s.createdAt };
+    } catch (err) {
+      console.error("Error loading the earlier broadcast:", err);
+    }
+    setRepeatOf(earlier);
+  }
+
+  async function send(confirm: boolean) {
     setSending(true);
     let answer: unknown;
     try {
-      answer = await broadcastApi.publish(businessId, message, image?.file ?? null);
+      answer = await broadcastApi.publish(businessId, message, image?.file ?? null, confirm);
     } catch (err) {
+      const earlier = confirm ? null : duplicateOf(err);
+      if (earlier !== null) {
+        await askToRepeat(earlier);
+        setSending(false);
+        return;
+      }
+      setRepeatOf(null);
       const t = broadcastErrorToast(err);
       notify.error(t.title, t.message);
       setSending(false);
       return;
     }
     setSending(false);
+    setRepeatOf(null);
     const outcome = publishOutcome(answer as Parameters<typeof publishOutcome>[0]);
     if (outcome.kind === "warning") {
       notify.warning(outcome.toast.title, outcome.toast.message);
@@ -207,6 +242,8 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
       </div>
 
       {!loadFailed && <BroadcastHistory businessId={businessId} refreshKey={historyKey} />}
+
+      {repeatOf && <RepeatBroadcastDialog earlier={repeatOf} busy={sending} onConfirm={() => void send(true)} onCancel={() => setRepeatOf(null)} />}
     </section>
   );
 }

@@ -12,14 +12,16 @@ import type { AppEnv } from "../types.ts";
 // progress reads the broadcast screen shows. Publishing for another owner's business answers 403 (spec section 6);
 // the reads answer 404 for anything the caller does not own, like every other read.
 
-const NOT_A_FORM = "Send the broadcast as multipart/form-data with BusinessId, MessageText and an optional Image.";
+const NOT_A_FORM = "Send the broadcast as multipart/form-data with BusinessId, MessageText, an optional Image and an optional Confirm.";
 
 // The spec names the fields BusinessId/MessageText/Image; the form sends businessId/messageText/image. Where both
 // come, the spec's name wins.
 const BUSINESS_ID = ["BusinessId", "businessId"];
 const MESSAGE_TEXT = ["MessageText", "messageText"];
 const IMAGE = ["Image", "image"];
-const WANTED = new Set([...BUSINESS_ID, ...MESSAGE_TEXT, ...IMAGE]);
+/** Confirm=true: send although the same text went to the business within 10 minutes (otherwise 409). */
+const CONFIRM = ["Confirm", "confirm"];
+const WANTED = new Set([...BUSINESS_ID, ...MESSAGE_TEXT, ...IMAGE, ...CONFIRM]);
 
 /** A form field as Request.formData() tells them apart: text, or a file (bytes null: larger than MAX_IMAGE_BYTES). */
 type FieldValue = { text: string } | { filename: string; bytes: Uint8Array | null };
@@ -75,6 +77,12 @@ function imageOf(value: FieldValue | undefined): Uint8Array | null {
   return value.bytes;
 }
 
+/** The Confirm field's text for the service to check; a file there is not "true". */
+function confirmOf(value: FieldValue | undefined): string | undefined {
+  if (!value) return undefined;
+  return "text" in value ? value.text : "file";
+}
+
 export const broadcastRoutes = new Hono<AppEnv>()
   .post("/PublishMessageToAllCustomers", requireUser, imageBody(BROADCAST_IMAGE_TOO_LARGE), async (c) => {
     const form = await readForm(c);
@@ -82,6 +90,7 @@ export const broadcastRoutes = new Hono<AppEnv>()
       businessId: textOf(first(form, BUSINESS_ID)),
       messageText: textOf(first(form, MESSAGE_TEXT)),
       image: imageOf(first(form, IMAGE)),
+      confirm: confirmOf(first(form, CONFIRM)),
     });
     return c.json(result, 200);
   })

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { BINARY, createCornerBakery, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+
+// Issue 10, item 8 in a real browser against the built executable (sandbox messenger): the owner sends a broadcast,
+// then the same text again within 10 minutes. The screen asks first ("You sent this same message to N customers at
+// H:MM. Send it again?"); Send again sends it (Confirm=true), and the API then lists two broadcasts of that text.
+let server: RunningBinary;
+let dataDir: string;
+const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@repeat-bakery.test", password: "flour-and-water" };
+const SUBSCRIBERS = ["+14155550141", "+14155550142"];
+let businessId = 0;
+
+function cli(...args: string[]): string {
+  const proc = Bun.spawnSync([BINARY, ...args, "--data-dir", dataDir], { env: { PATH: process.env.PATH ?? "" } });
+  if (proc.exitCode !== 0) throw new Error(`nearcast ${args.join(" ")} failed: ${proc.stderr.toString()}`);
+  return proc.stdout.toString();
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "nearcast-e2e-repeat-"));
+  const type = JSON.parse(cli("business-types", "add", "--name", "Bakery", "--json")) as { id: number };
+  cli("users", "create", "--email", "admin@repeat-bakery.test", "--password", "flour-and-water", "--admin");
+  server = await startBinary({ NEARCAST_SEND_RATE: "20" }, dataDir);
+  const call = httpClient(server.url);
+  expect((await call("POST", "/api/auth/Register", OWNER)).status).toBe(201);
+  const { token } = (await call("POST", "/api/auth/Login", { email: OWNER.email, password: OWNER.password })).body as { token: string };
+  businessId = await createCornerBakery(server.url, token, type.id);
+  for (const phone of SUBSCRIBERS) {
+    expect((await call("POST", "/api/subscription/Subscribe", { businessId, phone, contactPreference: "SMS" })).status).toBe(200);
+  }
+});
+
+afterAll(async () => {
+  await server?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function login(page: Page) {
+  await page.goto(`${server.url}/login`);
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel("Password", { exact: true }).fill(OWNER.password);
+  await page.getByRole("button", { name: "Login", exact: true }).click();
+  await page.waitForURL(`${server.url}/`);
+}
+
+async function sendFromScreen(page: Page, text: string) {
+  await page.goto(`${server.url}/businesses/broadcast/${businessId}`);
+  await page.getByText(/Will send to 2 subscribers/).waitFor();
+  await page.getByLabel("Message Text").fill(text);
+  await page.getByRole("button", { name: "Send Broadcast" }).click();
+}
+
+for (const [device, viewport] of [
+  ["desktop", DESKTOP],
+  ["phone", PHONE],
+] as const) {
+  test(`the same message twice within 10 minutes: the screen asks, Send again sends it (${device})`, async () => {
+    const browser = await launchBrowser(viewport);
+    browser.context.setDefaultTimeout(15_000);
+    const { page } = browser;
+    const text = `Two loaves for $6 until we sell out! (${device})`;
+    try {
+      await login(page);
+      await sendFromScreen(page, text);
+      await page.getByText("Message Sent!").waitFor();
+      await page.waitForURL(`${server.url}/my-business`);
+
+      await sendFromScreen(page, text);
+      const dialog = page.getByRole("dialog", { name: "Send the same message again?" });
+      await dialog.getByText(/^You sent this same message to 2 customers at \d{1,2}:\d\d (AM|PM)\. Send it again\?$/).waitFor();
+      await screenshot(page, `repeat-broadcast-dialog-${device}`);
+
+      // Cancel sends nothing; the message stays on the screen.
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "detached" });
+      expect(await page.getByLabel("Message Text").inputValue()).toBe(text);
+
+      await page.getByRole("button", { name: "Send Broadcast" }).click();
+      await dialog.getByRole("button", { name: "Send again" }).click();
+      await page.getByText("Message Sent!").waitFor();
+      await page.waitForURL(`${server.url}/my-business`);
+
+      const token = await page.evaluate(() => localStorage.getItem("token"));
+      const res = await fetch(`${server.url}/api/business/GetBroadcasts?businessId=${businessId}`, { headers: { authorization: `Bearer ${token}` } });
+      const mine = ((await res.json()) as { messageText: string; total: number }[]).filter((b) => b.messageText === text);
+      expect(mine.map((b) => b.total)).toEqual([2, 2]);
+    } finally {
+      await browser.close();
+    }
+  }, 90_000);
+}
