@@ -95,7 +95,7 @@ async function seed(): Promise<{ first: number; second: number }> {
     const business = insertBusiness(ctx, { ownerId: owner.id, name: "Repeat Cafe" });
     const sqlite = ctx.db.$client;
     sqlite.transaction(() => {
-      const customer = sqlite.prepare("INSERT INTO customers (phone, contact_preference, created_at) VALUES (?1, 'SMS', ?2) RETURNING id");
+      const customer = sqlite.prepare("INSERT INTO customers (phone, created_at) VALUES (?1, ?2) RETURNING id");
       const sub = sqlite.prepare(
         "INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, created_at) VALUES (?1, ?2, 'active', 'qr', ?3, 'test', ?3)",
       );
