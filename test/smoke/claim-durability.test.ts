@@ -18,6 +18,7 @@ import { OPERATOR } from "../../src/services/principal.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { BINARY } from "../helpers/server.ts";
+import { insertManySubscribers } from "../helpers/customer-factories.ts";
 
 setDefaultTimeout(120_000);
 
@@ -54,17 +55,7 @@ async function seedBroadcast(): Promise<number> {
   try {
     const owner = insertUser(ctx, { email: "durable-owner@example.com" });
     const business = insertBusiness(ctx, { ownerId: owner.id, name: "Durable Deli" });
-    const sqlite = ctx.db.$client;
-    sqlite.transaction(() => {
-      const customer = sqlite.prepare("INSERT INTO customers (phone, created_at) VALUES (?1, ?2) RETURNING id");
-      const sub = sqlite.prepare(
-        "INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, created_at) VALUES (?1, ?2, 'active', 'qr', ?3, 'test', ?3)",
-      );
-      for (let i = 0; i < RECIPIENTS; i++) {
-        const { id } = customer.get(phoneOf(i), Date.now()) as { id: number };
-        sub.run(id, business.id, Date.now());
-      }
-    })();
+    insertManySubscribers(ctx, business.id, RECIPIENTS, 4000000);
     const published = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: TEXT });
     expect(published).toMatchObject({ recipients: RECIPIENTS });
     return (published as { broadcastId: number }).broadcastId;

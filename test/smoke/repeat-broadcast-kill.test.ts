@@ -18,6 +18,7 @@ import { OPERATOR } from "../../src/services/principal.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { BINARY } from "../helpers/server.ts";
+import { insertManySubscribers } from "../helpers/customer-factories.ts";
 
 setDefaultTimeout(180_000);
 
@@ -93,17 +94,7 @@ async function seed(): Promise<{ first: number; second: number }> {
   try {
     const owner = insertUser(ctx, { email: "repeat-owner@example.com" });
     const business = insertBusiness(ctx, { ownerId: owner.id, name: "Repeat Cafe" });
-    const sqlite = ctx.db.$client;
-    sqlite.transaction(() => {
-      const customer = sqlite.prepare("INSERT INTO customers (phone, created_at) VALUES (?1, ?2) RETURNING id");
-      const sub = sqlite.prepare(
-        "INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, created_at) VALUES (?1, ?2, 'active', 'qr', ?3, 'test', ?3)",
-      );
-      for (let i = 0; i < RECIPIENTS; i++) {
-        const { id } = customer.get(`+1415${String(5000000 + i)}`, Date.now()) as { id: number };
-        sub.run(id, business.id, Date.now());
-      }
-    })();
+    insertManySubscribers(ctx, business.id, RECIPIENTS, 5000000);
     const input = { businessId: String(business.id), messageText: TEXT };
     const first = await ctx.services.broadcasts.publish(OPERATOR, input);
     const refused = await ctx.services.broadcasts.publish(OPERATOR, input).catch((e: unknown) => e);
