@@ -37,8 +37,10 @@ export function serveCommand(): Command {
       ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)
       const shutdown = async (signal: string) => {
         ctx.logger.info(`${signal} received, shutting down`);
-        // Stop claiming, let sends in flight finish (up to 10 s), put unstarted claims back in the queue.
+        // Stop claiming, let sends in flight finish (up to 10 s), put unstarted claims back in the queue; mail that
+        // answered requests handed to the background (a reset link) is still sent.
         await Promise.all([server.stop(), ctx.dispatcher.stop()]);
+        await ctx.services.auth.idle();
         await checkpointer.stop();
         ctx.close();
         process.exit(0);
