@@ -40,7 +40,7 @@ export function serveCommand(): Command {
         // Stop claiming, let sends in flight finish (up to 10 s), put unstarted claims back in the queue; mail that
         // answered requests handed to the background (a reset link) is still sent.
         await Promise.all([server.stop(), ctx.dispatcher.stop()]);
-        await ctx.services.auth.idle();
+        await Promise.race([ctx.services.auth.idle(), Bun.sleep(10_000)]); // a hung SMTP server does not hold the exit
         await checkpointer.stop();
         ctx.close();
         process.exit(0);
