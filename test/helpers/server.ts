@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import type { FakeTwilio } from "./fake-twilio.ts";
 import { png } from "./images.ts";
 
 export const BINARY = join(import.meta.dir, "..", "..", "dist", "nearcast");
@@ -20,12 +21,36 @@ export interface StartOptions {
   binary?: string;
   /** Working directory of the process (default: this one). */
   cwd?: string;
+  /** A command the server runs under, e.g. strace and its options. */
+  wrap?: string[];
+}
+
+/** A private copy of the executable in a fresh temp folder (others may rebuild dist/ while a long test runs), and a
+ * data dir beside it that does not exist yet. */
+export function privateBinary(prefix: string): { work: string; bin: string; dataDir: string } {
+  const work = mkdtempSync(join(tmpdir(), prefix));
+  const bin = join(work, "nearcast");
+  copyFileSync(process.env.NEARCAST_TEST_BINARY ?? BINARY, bin);
+  chmodSync(bin, 0o755);
+  return { work, bin, dataDir: join(work, "data") };
+}
+
+/** The environment that points a server's Twilio messenger at the fake Twilio, sending SMS from `from`. */
+export function fakeTwilioEnv(fake: FakeTwilio, sendRate: number, from = "+15550001111"): Record<string, string> {
+  return {
+    NEARCAST_PUBLIC_URL: "https://deals.example.com",
+    NEARCAST_SEND_RATE: String(sendRate),
+    TWILIO_ACCOUNT_SID: fake.accountSid,
+    TWILIO_AUTH_TOKEN: fake.authToken,
+    TWILIO_FROM: from,
+    TWILIO_API_BASE: fake.url,
+  };
 }
 
 /** Starts dist/nearcast on a free port in a fresh temp data dir; resolves once /api/health answers. */
 export async function startBinary(env: Record<string, string> = {}, dataDir?: string, options: StartOptions = {}): Promise<RunningBinary> {
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "nearcast-"));
-  const proc = Bun.spawn([options.binary ?? BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], {
+  const proc = Bun.spawn([...(options.wrap ?? []), options.binary ?? BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdout: "pipe",

@@ -4,17 +4,15 @@
 // (the only ones whose fate the restarted dispatcher has to ask the provider about). The window is reported.
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Subprocess } from "bun";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
-import { BINARY } from "../helpers/server.ts";
+import { fakeTwilioEnv, privateBinary, type RunningBinary, startBinary } from "../helpers/server.ts";
 import { insertManySubscribers } from "../helpers/customer-factories.ts";
 
 setDefaultTimeout(180_000);
@@ -33,12 +31,7 @@ let dataDir: string;
 beforeAll(() => {
   fake = startFakeTwilio();
   fake.latencyMs = 15; // a request takes a while at "Twilio": some are on the wire when the kill comes
-  work = mkdtempSync(join(tmpdir(), "nearcast-kill-"));
-  // A private copy: others may rebuild dist/ while this runs.
-  bin = join(work, "nearcast");
-  copyFileSync(process.env.NEARCAST_TEST_BINARY ?? BINARY, bin);
-  chmodSync(bin, 0o755);
-  dataDir = join(work, "data");
+  ({ work, bin, dataDir } = privateBinary("nearcast-kill-"));
 });
 
 afterAll(async () => {
@@ -46,43 +39,8 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-interface Server {
-  proc: Subprocess;
-  log(): string;
-}
-
-async function start(): Promise<Server> {
-  const proc = Bun.spawn([bin, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      NEARCAST_PUBLIC_URL: "https://deals.example.com",
-      NEARCAST_SEND_RATE: String(RATE),
-      NEARCAST_RECONCILE_AFTER: "1",
-      TWILIO_ACCOUNT_SID: fake.accountSid,
-      TWILIO_AUTH_TOKEN: fake.authToken,
-      TWILIO_FROM: SMS_FROM,
-      TWILIO_API_BASE: fake.url,
-    },
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  let log = "";
-  const decoder = new TextDecoder();
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 20_000);
-    (async () => {
-      for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
-        log += decoder.decode(chunk);
-        if (/listening on http/.test(log)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      }
-      clearTimeout(timer);
-      reject(new Error(`server exited:\n${log}`));
-    })().catch(() => undefined);
-  });
-  return { proc, log: () => log };
+function start(): Promise<RunningBinary> {
+  return startBinary({ ...fakeTwilioEnv(fake, RATE, SMS_FROM), NEARCAST_RECONCILE_AFTER: "1" }, dataDir, { binary: bin });
 }
 
 function seed(): number {

@@ -8,8 +8,7 @@
 // write (an answer being recorded) falls between a claim and its send.
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
@@ -17,7 +16,7 @@ import { MemoryLogger } from "../../src/lib/logger.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
-import { BINARY } from "../helpers/server.ts";
+import { fakeTwilioEnv, privateBinary, startBinary } from "../helpers/server.ts";
 import { insertManySubscribers } from "../helpers/customer-factories.ts";
 
 setDefaultTimeout(120_000);
@@ -35,11 +34,7 @@ let dataDir: string;
 
 beforeAll(() => {
   fake = startFakeTwilio();
-  work = mkdtempSync(join(tmpdir(), "nearcast-durable-"));
-  bin = join(work, "nearcast"); // a private copy: others may rebuild dist/ while this runs
-  copyFileSync(process.env.NEARCAST_TEST_BINARY ?? BINARY, bin);
-  chmodSync(bin, 0o755);
-  dataDir = join(work, "data");
+  ({ work, bin, dataDir } = privateBinary("nearcast-durable-"));
 });
 
 afterAll(async () => {
@@ -95,28 +90,11 @@ function parseTrace(text: string): Call[] {
 test("each claim is fsynced to the WAL before its request reaches the fake Twilio (strace of the built executable)", async () => {
   const broadcastId = await seedBroadcast();
   const traceFile = join(work, "trace.txt");
-  const proc = Bun.spawn(
-    [STRACE, "-f", "-ttt", "-yy", "-s", "4096", "-o", traceFile,
-      "-e", "trace=fsync,fdatasync,pwrite64,write,writev,sendto,sendmsg,connect",
-      bin, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir],
-    {
-      env: {
-        PATH: process.env.PATH ?? "",
-        NEARCAST_PUBLIC_URL: "https://deals.example.com",
-        NEARCAST_SEND_RATE: String(RATE),
-        TWILIO_ACCOUNT_SID: fake.accountSid,
-        TWILIO_AUTH_TOKEN: fake.authToken,
-        TWILIO_FROM: SMS_FROM,
-        TWILIO_API_BASE: fake.url,
-      },
-      stdout: "ignore",
-      stderr: "pipe",
-    },
-  );
-  let log = "";
-  (async () => {
-    for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) log += new TextDecoder().decode(chunk);
-  })().catch(() => undefined);
+  const server = await startBinary(fakeTwilioEnv(fake, RATE, SMS_FROM), dataDir, {
+    binary: bin,
+    wrap: [STRACE, "-f", "-ttt", "-yy", "-s", "4096", "-o", traceFile, "-e", "trace=fsync,fdatasync,pwrite64,write,writev,sendto,sendmsg,connect"],
+  });
+  const { proc, log } = server;
 
   const db = new Database(join(dataDir, "nearcast.db"));
   db.exec("PRAGMA busy_timeout = 5000");
@@ -136,7 +114,7 @@ test("each claim is fsynced to the WAL before its request reaches the fake Twili
   db.close();
   expect(sent).toBe(RECIPIENTS);
   expect(fake.sends()).toHaveLength(RECIPIENTS);
-  expect(log).toContain("dispatcher: sending messages");
+  expect(log()).toContain("dispatcher: sending messages");
 
   const fakePort = new URL(fake.url).port;
   const calls = parseTrace(readFileSync(traceFile, "utf8"));

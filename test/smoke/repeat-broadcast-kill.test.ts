@@ -6,8 +6,7 @@
 // second broadcast's lost request would be "found" as the first broadcast's message and never sent.
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { loadConfig } from "../../src/config.ts";
@@ -17,7 +16,7 @@ import { DuplicateBroadcastError } from "../../src/services/broadcasts.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
-import { BINARY } from "../helpers/server.ts";
+import { fakeTwilioEnv, privateBinary, startBinary } from "../helpers/server.ts";
 import { insertManySubscribers } from "../helpers/customer-factories.ts";
 
 setDefaultTimeout(180_000);
@@ -35,11 +34,7 @@ let dataDir: string;
 beforeAll(() => {
   fake = startFakeTwilio();
   fake.latencyMs = 15; // some requests are on the wire when the kill comes
-  work = mkdtempSync(join(tmpdir(), "nearcast-repeat-kill-"));
-  bin = join(work, "nearcast"); // a private copy: others may rebuild dist/ while this runs
-  copyFileSync(process.env.NEARCAST_TEST_BINARY ?? BINARY, bin);
-  chmodSync(bin, 0o755);
-  dataDir = join(work, "data");
+  ({ work, bin, dataDir } = privateBinary("nearcast-repeat-kill-"));
 });
 
 afterAll(async () => {
@@ -48,36 +43,7 @@ afterAll(async () => {
 });
 
 async function start(): Promise<Subprocess> {
-  const proc = Bun.spawn([bin, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      NEARCAST_PUBLIC_URL: "https://deals.example.com",
-      NEARCAST_SEND_RATE: String(RATE),
-      NEARCAST_RECONCILE_AFTER: "1",
-      TWILIO_ACCOUNT_SID: fake.accountSid,
-      TWILIO_AUTH_TOKEN: fake.authToken,
-      TWILIO_FROM: "+15550001111",
-      TWILIO_API_BASE: fake.url,
-    },
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  let log = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 20_000);
-    (async () => {
-      for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
-        log += new TextDecoder().decode(chunk);
-        if (/listening on http/.test(log)) {
-          clearTimeout(timer);
-          resolve();
-        }
-      }
-      clearTimeout(timer);
-      reject(new Error(`server exited:\n${log}`));
-    })().catch(() => undefined);
-  });
-  return proc;
+  return (await startBinary({ ...fakeTwilioEnv(fake, RATE), NEARCAST_RECONCILE_AFTER: "1" }, dataDir, { binary: bin })).proc;
 }
 
 async function until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
