@@ -1,52 +1,33 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
-import { BINARY, createCornerBakery, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
+import type { RunningBinary } from "../helpers/server.ts";
 
 // Issue 10, item 8 in a real browser against the built executable (sandbox messenger): the owner sends a broadcast,
 // then the same text again within 10 minutes. The screen asks first ("You sent this same message to N customers at
 // H:MM. Send it again?"); Send again sends it (Confirm=true), and the API then lists two broadcasts of that text.
+let shop: Shop;
+let token = "";
+let call: Shop["call"];
 let server: RunningBinary;
-let dataDir: string;
 const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@repeat-bakery.test", password: "flour-and-water" };
 const SUBSCRIBERS = ["+14155550141", "+14155550142"];
 let businessId = 0;
 
-function cli(...args: string[]): string {
-  const proc = Bun.spawnSync([BINARY, ...args, "--data-dir", dataDir], { env: { PATH: process.env.PATH ?? "" } });
-  if (proc.exitCode !== 0) throw new Error(`nearcast ${args.join(" ")} failed: ${proc.stderr.toString()}`);
-  return proc.stdout.toString();
-}
-
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "nearcast-e2e-repeat-"));
-  const type = JSON.parse(cli("business-types", "add", "--name", "Bakery", "--json")) as { id: number };
-  cli("users", "create", "--email", "admin@repeat-bakery.test", "--password", "flour-and-water", "--admin");
-  server = await startBinary({ NEARCAST_SEND_RATE: "20" }, dataDir);
-  const call = httpClient(server.url);
-  expect((await call("POST", "/api/auth/Register", OWNER)).status).toBe(201);
-  const { token } = (await call("POST", "/api/auth/Login", { email: OWNER.email, password: OWNER.password })).body as { token: string };
-  businessId = await createCornerBakery(server.url, token, type.id);
+  shop = await openShop("nearcast-e2e-repeat-", { NEARCAST_SEND_RATE: "20" }, OWNER);
+  ({ server, businessId, token, call } = shop);
   for (const phone of SUBSCRIBERS) {
     expect((await call("POST", "/api/subscription/Subscribe", { businessId, phone, contactPreference: "SMS" })).status).toBe(200);
   }
 });
 
 afterAll(async () => {
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await shop?.close();
 });
 
-async function login(page: Page) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password", { exact: true }).fill(OWNER.password);
-  await page.getByRole("button", { name: "Login", exact: true }).click();
-  await page.waitForURL(`${server.url}/`);
-}
+const login = (page: Page) => logInOnPage(page, server.url, OWNER);
 
 async function sendFromScreen(page: Page, text: string) {
   await page.goto(`${server.url}/businesses/broadcast/${businessId}`);

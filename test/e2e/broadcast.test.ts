@@ -5,14 +5,17 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
 import { png } from "../helpers/images.ts";
-import { BINARY, createCornerBakery, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
+import type { RunningBinary } from "../helpers/server.ts";
 
 // The heart of the product in a real browser against the built executable, with the sandbox messenger (no Twilio):
 // an owner with three subscribers sends a broadcast with a photo, watches its progress, and opens a customer's
 // messages to see the promotion Delivered. Set-up goes through the executable's CLI and HTTP API (the UI set-up
 // journey is covered by businesses-subscribe.test.ts); the broadcast itself is driven through the UI.
+let shop: Shop;
+let token = "";
+let call: Shop["call"];
 let server: RunningBinary;
-let dataDir: string;
 let files: string;
 const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@corner-bakery.test", password: "flour-and-water" };
 const SUBSCRIBERS = [
@@ -24,42 +27,21 @@ const SUBSCRIBERS = [
 const MESSAGE = "Fresh sourdough just out of the oven! Show this text for 20% off until noon.";
 let businessId = 0;
 
-function cli(...args: string[]): string {
-  const proc = Bun.spawnSync([BINARY, ...args, "--data-dir", dataDir], { env: { PATH: process.env.PATH ?? "" } });
-  if (proc.exitCode !== 0) throw new Error(`nearcast ${args.join(" ")} failed: ${proc.stderr.toString()}`);
-  return proc.stdout.toString();
-}
-
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "nearcast-e2e4-"));
   files = mkdtempSync(join(tmpdir(), "nearcast-e2e4-files-"));
-  const type = JSON.parse(cli("business-types", "add", "--name", "Bakery", "--json")) as { id: number };
-  // A server without an admin opens on the first-run setup screen; this one has its admin from the CLI.
-  cli("users", "create", "--email", "admin@corner-bakery.test", "--password", "flour-and-water", "--admin");
-  server = await startBinary({ NEARCAST_SEND_RATE: "20" }, dataDir);
-  const call = httpClient(server.url);
-  expect((await call("POST", "/api/auth/Register", OWNER)).status).toBe(201);
-  const { token } = (await call("POST", "/api/auth/Login", { email: OWNER.email, password: OWNER.password })).body as { token: string };
-
-  businessId = await createCornerBakery(server.url, token, type.id);
+  shop = await openShop("nearcast-e2e4-", { NEARCAST_SEND_RATE: "20" }, OWNER);
+  ({ server, businessId, token, call } = shop);
   for (const s of SUBSCRIBERS) {
     expect((await call("POST", "/api/subscription/Subscribe", { businessId, ...s })).status).toBe(200);
   }
 });
 
 afterAll(async () => {
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await shop?.close();
   rmSync(files, { recursive: true, force: true });
 });
 
-async function login(page: Page) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password", { exact: true }).fill(OWNER.password);
-  await page.getByRole("button", { name: "Login", exact: true }).click();
-  await page.waitForURL(`${server.url}/`);
-}
+const login = (page: Page) => logInOnPage(page, server.url, OWNER);
 
 for (const [device, viewport] of [
   ["desktop", DESKTOP],

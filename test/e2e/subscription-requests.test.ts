@@ -1,40 +1,26 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
-import { BINARY, createCornerBakery, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
+import type { RunningBinary } from "../helpers/server.ts";
 
 // Issue 10: a person the owner removed who subscribes again on the public page does not come back by themselves.
 // The owner sees "Asked to subscribe again" above the Customers table and accepts or declines, in a real browser
 // against the built executable. Set-up (owner, business, subscribers, removal, the public subscribe) goes through the
 // CLI and the HTTP API; the answers go through the UI.
+let shop: Shop;
 let server: RunningBinary;
-let dataDir: string;
 const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@corner-bakery.test", password: "flour-and-water" };
 // Two requests per run: desktop accepts the first and declines the second; the phone then does the same to the rest.
 const REMOVED = ["+14155550150", "+14155550151", "+14155550152", "+14155550153"];
 const STAYING = "+14155550140";
 let businessId = 0;
 let token = "";
-let call: ReturnType<typeof httpClient>;
-
-function cli(...args: string[]): string {
-  const proc = Bun.spawnSync([BINARY, ...args, "--data-dir", dataDir], { env: { PATH: process.env.PATH ?? "" } });
-  if (proc.exitCode !== 0) throw new Error(`nearcast ${args.join(" ")} failed: ${proc.stderr.toString()}`);
-  return proc.stdout.toString();
-}
+let call: Shop["call"];
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "nearcast-e2e-requests-"));
-  const type = JSON.parse(cli("business-types", "add", "--name", "Bakery", "--json")) as { id: number };
-  cli("users", "create", "--email", "admin@corner-bakery.test", "--password", "flour-and-water", "--admin");
-  server = await startBinary({}, dataDir);
-  call = httpClient(server.url);
-  expect((await call("POST", "/api/auth/Register", OWNER)).status).toBe(201);
-  token = ((await call("POST", "/api/auth/Login", { email: OWNER.email, password: OWNER.password })).body as { token: string }).token;
-  businessId = await createCornerBakery(server.url, token, type.id);
+  shop = await openShop("nearcast-e2e-requests-", {}, OWNER);
+  ({ server, businessId, token, call } = shop);
   for (const phone of [STAYING, ...REMOVED]) {
     expect((await call("POST", "/api/subscription/Subscribe", { businessId, phone, contactPreference: "SMS" })).status).toBe(200);
   }
@@ -49,17 +35,10 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await server?.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await shop?.close();
 });
 
-async function login(page: Page) {
-  await page.goto(`${server.url}/login`);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password", { exact: true }).fill(OWNER.password);
-  await page.getByRole("button", { name: "Login", exact: true }).click();
-  await page.waitForURL(`${server.url}/`);
-}
+const login = (page: Page) => logInOnPage(page, server.url, OWNER);
 
 const listed = async () => ((await call("GET", "/api/customer/GetAllCustomers", undefined, token)).body as { phone: string }[]).map((c) => c.phone).sort();
 
