@@ -15,7 +15,7 @@ import type { Db } from "../db/client.ts";
 import type { BroadcastMessage, ClaimedDelivery } from "../dispatch/store.ts";
 import type { DeliveryStatus as ProviderStatus, ProviderMessage } from "../messaging/messenger.ts";
 import { underOptOutSql } from "./consent-events.ts";
-import { transactionRunner } from "./transaction.ts";
+import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
 
 export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped";
 export type DeliveryChannel = "SMS" | "WhatsApp";
@@ -181,28 +181,9 @@ export function emptyCounts(): StatusCounts {
 export function deliveriesRepo(db: Db) {
   const sqlite = db.$client;
   const transaction = transactionRunner(db);
+  const durableTransaction = durableTransactionRunner(db);
   let ps: ReturnType<typeof prepare> | undefined;
   const q = () => (ps ??= prepare(sqlite));
-
-  /**
-   * Runs `write` (one transaction) with synchronous=FULL, then back to NORMAL (the setting of every other write,
-   * checked by openDb). Why: in WAL mode NORMAL does not fsync the WAL at commit, so after a power cut the last
-   * commits can be gone. For a claim that means the row is Queued again although its message was handed to the
-   * provider, and the next start sends it a second time (the audit: 1-18 duplicates per cut at 100 msg/s). With
-   * FULL the commit returns only after the WAL (with everything committed before it) is fsynced, and the provider is
-   * called after that: a claimed row survives the cut as Sending, becomes Uncertain at the next start and is looked
-   * up at the provider, never resent blindly. The setting is per connection and cannot change inside a
-   * transaction: inside one (a test's outer transaction) the outer commit decides.
-   */
-  function durably<T>(write: () => T): T {
-    if (sqlite.inTransaction) return write();
-    sqlite.exec("PRAGMA synchronous = FULL");
-    try {
-      return write();
-    } finally {
-      sqlite.exec("PRAGMA synchronous = NORMAL");
-    }
-  }
 
   return {
     /**
@@ -217,17 +198,15 @@ export function deliveriesRepo(db: Db) {
     /**
      * Claims up to `limit` due Queued deliveries in one short transaction (one statement): they become Sending
      * (attempts + 1, claimed_at = now), or Skipped when the customer is no longer an active subscriber. The commit
-     * is durable (fsynced, see durably) before this returns, so before the dispatcher calls the provider.
+     * is durable (fsynced, see durableTransactionRunner) before this returns, so before the dispatcher calls the provider.
      */
     claim(now: number, limit: number): ClaimedDelivery[] {
       if (limit <= 0) return [];
-      return durably(() =>
-        transaction(() => {
-          const rows = q().claim.all(now, limit);
-          for (const r of rows) if (r.status === "Skipped") q().skippedText.run(SKIPPED_MESSAGE, r.id);
-          return rows;
-        }),
-      );
+      return durableTransaction(() => {
+        const rows = q().claim.all(now, limit);
+        for (const r of rows) if (r.status === "Skipped") q().skippedText.run(SKIPPED_MESSAGE, r.id);
+        return rows;
+      });
     },
 
     /** The provider accepted it (or a reconcile found it). */

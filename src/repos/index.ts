@@ -11,7 +11,7 @@ import { passwordResetsRepo } from "./password-resets.ts";
 import { sessionsRepo } from "./sessions.ts";
 import { settingsRepo } from "./settings.ts";
 import { subscriptionsRepo } from "./subscriptions.ts";
-import { transactionRunner } from "./transaction.ts";
+import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
 import { uploadsRepo } from "./uploads.ts";
 import { usersRepo } from "./users.ts";
 
@@ -19,6 +19,8 @@ export function createRepos(db: Db) {
   return {
     /** Runs fn in one write transaction (BEGIN IMMEDIATE; a savepoint inside one already open). fn must be synchronous. */
     transaction: transactionRunner(db),
+    /** The same, fsynced before it returns (synchronous=FULL): for writes the outside world acts on at once. */
+    durableTransaction: durableTransactionRunner(db),
     users: usersRepo(db),
     sessions: sessionsRepo(db),
     passwordResets: passwordResetsRepo(db),

@@ -162,7 +162,8 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
   function enqueue(businessId: number, createdBy: number | null, messageText: string, imagePath: string | null, confirm: boolean) {
     const now = clock.now().getTime();
     try {
-      return repos.transaction(() => {
+      // Durable (fsynced) before the owner is told it is queued: a power cut must not drop a broadcast silently.
+      return repos.durableTransaction(() => {
         // The repeat check and the insert in one write transaction (BEGIN IMMEDIATE): of two identical publishes at
         // the same moment (two tabs, a double click, the CLI and the web), the second sees the first.
         if (!confirm) refuseRepeat(businessId, messageText, now);

@@ -170,8 +170,9 @@ export function createInboundMessagesService(deps: {
       const sid = typeof params.MessageSid === "string" ? params.MessageSid.trim() : "";
       const at = clock.now();
       // Remembering the sid and acting on the message commit together (the opt-out's own transaction nests as a
-      // savepoint): a replay finds the sid, and a failed effect leaves it unrecorded for Twilio's retry.
-      return repos.transaction(() => {
+      // savepoint): a replay finds the sid, and a failed effect leaves it unrecorded for Twilio's retry. Durable
+      // (fsynced) before the reply tells the person it is done: a STOP must survive a power cut.
+      return repos.durableTransaction(() => {
         if (sid && !repos.inboundMessages.remember(sid, at)) {
           logger.info(`${intent.toUpperCase()} with a MessageSid already handled: ignored (a replay or a retry)`);
           return { intent, reply: null, known: false, replay: true };
