@@ -49,7 +49,8 @@ export function broadcastsRepo(db: Db) {
   return {
     /** Inserts the broadcast with total 0; setTotal() once its deliveries are written (same transaction). */
     insert(row: NewBroadcast): number {
-      const values = { ...row, total: 0, createdAt: new Date(row.createdAt) };
+      // An immediate broadcast starts (its deliveries are written) as it is created.
+      const values = { ...row, total: 0, createdAt: new Date(row.createdAt), startedAt: new Date(row.createdAt) };
       return db.insert(broadcasts).values(values).returning({ id: broadcasts.id }).get().id;
     },
     setTotal(id: number, total: number): void {
