@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
-import { sendLaterIso, toLocalInput, WHEN_PAST, WHEN_REQUIRED } from "../../web/components/broadcast/SendLaterField.tsx";
+import { formatWhen, sendLaterIso, toLocalInput, WHEN_PAST, WHEN_REQUIRED } from "../../web/components/broadcast/SendLaterField.tsx";
 import { BROADCAST_SCHEDULED, BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
 import { mockApi } from "../helpers/mock-api.ts";
@@ -134,7 +134,8 @@ describe("the Send later toggle", () => {
     expect(view.getByTestId("preview-when").textContent).toMatch(/^Scheduled: goes out \w{3}, \w{3} \d{1,2}, \d{1,2}:\d{2} [AP]M$/);
     replies[`GET ${HISTORY}`] = { body: [scheduled()] };
     fireEvent.click(view.sendButton());
-    await waitFor(() => expect(toastList()).toEqual([["success", BROADCAST_SCHEDULED, "Broadcast scheduled for x."]]));
+    await waitFor(() => expect(toastList()).toHaveLength(1));
+    expect(toastList()[0]).toEqual(["success", BROADCAST_SCHEDULED, `It goes out ${formatWhen(sendLaterIso(at)!)} to whoever is subscribed then.`]);
     const form = callsTo(`POST ${PUBLISH}`)[0]!.body as FormData;
     expect(form.get("ScheduledFor")).toBe(sendLaterIso(at));
     expect(form.get("MessageText")).toBe("Doors open at 9");

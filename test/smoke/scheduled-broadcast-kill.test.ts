@@ -94,7 +94,7 @@ test("scheduled ~3 s ahead, kill -9 before its time, restart: it starts at its t
   expect(done.startedAt).not.toBeNull();
   expect(done.startedAt!).toBeGreaterThanOrEqual(at);
   const perPhone = new Map<string, number>();
-  for (const s of fake.sends()) perPhone.set(s.form.To!, (perPhone.get(s.form.To!) ?? 0) + 1);
+  for (const s of fake.sends()) perPhone.set(String(s.form.To), (perPhone.get(String(s.form.To)) ?? 0) + 1);
   expect(perPhone.size).toBe(RECIPIENTS);
   expect([...perPhone.values()].every((n) => n === 1)).toBe(true);
   expect(fake.sends().every((s) => s.form.Body === TEXT)).toBe(true);

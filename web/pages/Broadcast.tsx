@@ -190,8 +190,11 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
       notify.error(outcome.toast.title, outcome.toast.message);
       return;
     }
-    const scheduled = typeof (answer as { scheduledFor?: unknown })?.scheduledFor === "string";
-    notify.success(scheduled ? BROADCAST_SCHEDULED : outcome.toast.title, outcome.toast.message);
+    const scheduledFor = (answer as { scheduledFor?: unknown })?.scheduledFor;
+    const scheduled = typeof scheduledFor === "string";
+    // The server's sentence carries the ISO time; the owner reads it in their own words and zone.
+    if (scheduled) notify.success(BROADCAST_SCHEDULED, `It goes out ${formatWhen(scheduledFor)} to whoever is subscribed then.`);
+    else notify.success(outcome.toast.title, outcome.toast.message);
     setText("");
     setSubmitted(false);
     setImage(null);
