@@ -9,6 +9,7 @@ import m5 from "./0005_business_poster_offer.sql" with { type: "text" };
 import m6 from "./0006_settings_and_seed_types.sql" with { type: "text" };
 import m7 from "./0007_subscription_channel_inbound_sids.sql" with { type: "text" };
 import m8 from "./0008_drop_customer_contact_preference.sql" with { type: "text" };
+import m9 from "./0009_issue11_frequency_schedule_quiet_hours.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -20,5 +21,6 @@ export const migrationSql: Record<string, string> = {
   "0006_settings_and_seed_types": m6,
   "0007_subscription_channel_inbound_sids": m7,
   "0008_drop_customer_contact_preference": m8,
+  "0009_issue11_frequency_schedule_quiet_hours": m9,
 };
 export { journal };

@@ -56,6 +56,9 @@ export function broadcastCommand(): Command {
         'nearcast broadcast send --business 3 --message "2 for 1 bagels today only!"',
         'nearcast broadcast send --business 3 --message "New menu" --image ./menu.jpg --no-wait',
         'nearcast broadcast send --business 3 --message "Hi" --dry-run',
+        'nearcast broadcast send --business 3 --message "Doors open at 9" --at 2026-11-24T09:00-05:00',
+        "nearcast broadcast list --business 3",
+        "nearcast broadcast cancel 12",
         "nearcast broadcast status 12 --json",
       ),
     );
@@ -73,6 +76,11 @@ export function broadcastCommand(): Command {
     .option("--image <file>", "a JPG, PNG, GIF or BMP image of at most 5MB, sent with the message")
     .option("--dry-run", "show the recipients and SMS segments; write and send nothing", false)
     .option("--confirm", "send even if the same text went to this business in the last 10 minutes", false)
+    .option(
+      "--at <time>",
+      "schedule it instead: ISO 8601 with its UTC offset, at most 35 days ahead (e.g. 2026-11-24T09:00-05:00); " +
+        "a running server starts it then, to the subscribers of that moment",
+    )
     .addOption(new Option("--no-wait", "queue and return at once (a running server sends it)"))
     .addOption(dataDirOption())
     .addHelpText(
@@ -83,12 +91,13 @@ export function broadcastCommand(): Command {
         'nearcast broadcast send --business 3 --message "Queued for the server" --no-wait',
         'nearcast broadcast send --business 3 --message "Who would get this?" --dry-run',
         'nearcast broadcast send --business 3 --message "2 for 1 bagels today only!" --confirm   # the same text again',
+        'nearcast broadcast send --business 3 --message "Doors open at 9" --at 2026-11-24T09:00-05:00',
       ),
     )
-    .action((opts: { business: string; message: string; image?: string; dryRun: boolean; confirm: boolean; wait: boolean; dataDir?: string }) => {
+    .action((opts: { business: string; message: string; image?: string; dryRun: boolean; confirm: boolean; at?: string; wait: boolean; dataDir?: string }) => {
       const businessId = parseId(opts.business, "--business");
       const image = opts.image !== undefined ? readImage(opts.image) : null;
-      const input = { businessId: String(businessId), messageText: opts.message, image, confirm: opts.confirm };
+      const input = { businessId: String(businessId), messageText: opts.message, image, confirm: opts.confirm, scheduledFor: opts.at };
       return withContext(
         opts,
         async (ctx) => {
@@ -114,7 +123,8 @@ export function broadcastCommand(): Command {
             return;
           }
           process.stdout.write(`${result.message} (broadcast ${result.broadcastId})\n`);
-          if (opts.wait) await follow(ctx, result.broadcastId);
+          // Scheduled: the server's dispatcher starts it at its time; nothing to follow now.
+          if (opts.wait && !result.scheduledFor) await follow(ctx, result.broadcastId);
         },
         { logger: stderrLogger },
       );
@@ -142,6 +152,9 @@ export function broadcastCommand(): Command {
             ["Broadcast", String(s.id)],
             ["Business", business ? `${business.name} (${s.businessId})` : String(s.businessId)],
             ["Created", s.createdAt],
+            ["State", s.state],
+            ...(s.scheduledFor ? [["Scheduled", s.scheduledFor] as [string, string]] : []),
+            ...(s.cancelledAt ? [["Cancelled", s.cancelledAt] as [string, string]] : []),
             ["Message", s.messageText.replace(/\r?\n/g, " ")],
             ["Image", s.imagePath ?? "(none)"],
             ["Recipients", String(s.total)],
@@ -156,6 +169,45 @@ export function broadcastCommand(): Command {
         },
         { logger: stderrLogger },
       );
+    });
+
+  cmd
+    .command("list")
+    .description("list a business's broadcasts, newest first: scheduled, cancelled, sending or completed")
+    .requiredOption("--business <id>", "business id (nearcast businesses list)")
+    .option("--json", "print as JSON (the API's GetBroadcasts shape)", false)
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast broadcast list --business 3", "nearcast broadcast list --business 3 --json"))
+    .action((opts: { business: string; json: boolean; dataDir?: string }) => {
+      const businessId = parseId(opts.business, "--business");
+      return withContext(opts, (ctx) => {
+        const list = ctx.services.broadcasts.list(OPERATOR, businessId);
+        if (opts.json) return printJson(list);
+        printTable(
+          list.map((b) => ({
+            id: b.id,
+            state: b.state,
+            when: b.scheduledFor ?? b.createdAt,
+            recipients: b.total,
+            message: b.messageText.replace(/\r?\n/g, " ").slice(0, 50),
+          })),
+          ["id", "state", "when", "recipients", "message"],
+        );
+      });
+    });
+
+  cmd
+    .command("cancel")
+    .description("cancel a scheduled broadcast that has not started (it will never be sent)")
+    .argument("<id>", "broadcast id (nearcast broadcast list)")
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast broadcast cancel 12"))
+    .action((rawId: string, opts: { dataDir?: string }) => {
+      const id = parseId(rawId);
+      return withContext(opts, (ctx) => {
+        const res = ctx.services.broadcasts.cancel(OPERATOR, String(id));
+        process.stdout.write(`${res.message} (broadcast ${id})\n`);
+      });
     });
 
   return cmd;

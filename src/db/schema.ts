@@ -83,6 +83,11 @@ export const businesses = sqliteTable(
     successMessage: text("success_message"),
     // NULL: never set (a business from before this column); "": cleared by its owner. See posterOfferDeal.
     posterOffer: text("poster_offer"),
+    // How often the business says it sends promotions ("up to N messages per week"): shown where consent is given
+    // and in the opt-in confirmation (CTIA asks for the frequency).
+    messagesPerWeek: integer("messages_per_week").notNull().default(4),
+    // IANA zone for quiet hours when a customer's number does not tell theirs; NULL: the server's zone.
+    timeZone: text("time_zone"),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
   },
@@ -192,8 +197,17 @@ export const broadcasts = sqliteTable(
     total: integer("total").notNull(),
     createdAt: createdAt(),
     completedAt: integer("completed_at", { mode: "timestamp_ms" }),
+    // A scheduled broadcast: its recipients are decided (its deliveries written) when it starts, at scheduledFor.
+    // startedAt is null until then; an immediate broadcast starts when it is created.
+    scheduledFor: integer("scheduled_for", { mode: "timestamp_ms" }),
+    startedAt: integer("started_at", { mode: "timestamp_ms" }),
+    cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
   },
-  (t) => [index("broadcasts_business_idx").on(t.businessId)],
+  (t) => [
+    index("broadcasts_business_idx").on(t.businessId),
+    // The scheduler's queue: only broadcasts waiting for their time are in it.
+    index("broadcasts_scheduled_idx").on(t.scheduledFor).where(sql`started_at IS NULL AND cancelled_at IS NULL`),
+  ],
 );
 
 // One message to one subscriber. Status moves Queued -> Sending -> Sent -> Delivered | Failed; Uncertain marks a
@@ -225,6 +239,8 @@ export const deliveries = sqliteTable(
     providerStatus: text("provider_status"),
     errorCode: integer("error_code"),
     errorMessage: text("error_message"),
+    // Why a Queued delivery waits past its time (quiet hours, the daily limit); next_attempt_at is when it may go.
+    deferredReason: text("deferred_reason", { enum: ["quiet_hours", "daily_limit"] }),
   },
   (t) => [
     uniqueIndex("deliveries_broadcast_customer_unique").on(t.broadcastId, t.customerId),

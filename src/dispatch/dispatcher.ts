@@ -5,6 +5,7 @@
 // and takes over when the lock frees), and stop(): no more claims, up to `stopGraceMs` for the sends under way, and
 // claimed rows never handed to the provider go back to Queued.
 import type { Logger } from "../lib/logger.ts";
+import { BroadcastStarter } from "./broadcast-starter.ts";
 import { DiskWait } from "./disk-wait.ts";
 import { InFlight } from "./in-flight.ts";
 import { OutboundMessages } from "./outbound-messages.ts";
@@ -114,6 +115,7 @@ class LockedDispatcher implements Dispatcher {
       messages,
       recorder,
       reconciler: this.reconciler,
+      starter: new BroadcastStarter({ store, logger, diskWait }),
       pacer,
       inFlight: this.inFlight,
       diskWait,

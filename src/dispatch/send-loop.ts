@@ -7,6 +7,7 @@
 // A full disk pauses everything (disk-wait.ts): claimed rows stay claimed, answers wait in the recorder, and the loop
 // retries with a growing backoff until writes go through again.
 import type { Logger } from "../lib/logger.ts";
+import type { BroadcastStarter } from "./broadcast-starter.ts";
 import type { DiskWait } from "./disk-wait.ts";
 import type { SendOutcome } from "../messaging/messenger.ts";
 import type { InFlight } from "./in-flight.ts";
@@ -31,6 +32,8 @@ export interface SendLoopDeps {
   diskWait: DiskWait;
   stats: DispatcherStats;
   logger: Logger;
+  /** Starts scheduled broadcasts that are due (with the housekeeping). */
+  starter?: BroadcastStarter;
   now(): number;
   /** Resolves after `ms`, or at once when the dispatcher stops. */
   sleep(ms: number): Promise<void>;
@@ -100,6 +103,7 @@ export class SendLoop {
   }
 
   private housekeeping(now: number): void {
+    this.deps.starter?.startDue(now);
     this.deps.reconciler.housekeeping(now);
     this.lastHousekeeping = now;
   }

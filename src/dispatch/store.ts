@@ -57,8 +57,11 @@ export interface DispatchStore {
   resolveFound(id: number, found: ProviderMessage, now: number): boolean;
   /** An Uncertain delivery not checked yet: due again at `at`. */
   postpone(id: number, at: number, now: number, reason: string): void;
-  /** When the next Queued or Uncertain delivery is due; null when there is none. */
+  /** When the next Queued or Uncertain delivery, or the next scheduled broadcast's start, is due; null when none. */
   nextDueAt(): number | null;
+  /** Starts the scheduled broadcasts due at `now` (started_at and their deliveries in one durable transaction each);
+   * a broadcast with nobody to send to completes with total 0. What was started. */
+  startDueBroadcasts(now: number): Array<{ id: number; total: number }>;
   /** Marks every broadcast with nothing pending as completed; their ids. */
   completeFinished(now: number): number[];
   broadcastMessage(broadcastId: number): BroadcastMessage | undefined;

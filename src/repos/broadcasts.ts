@@ -1,6 +1,6 @@
 // Broadcasts: one row per press of Send Broadcast; its deliveries are the outbox (src/repos/deliveries.ts, which
 // also writes them: the enqueue is outbox SQL).
-import { and, count, desc, eq, getTableColumns, gte, inArray, not, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gte, inArray, isNull, not, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { broadcasts, businesses, customers, deliveries, subscriptions } from "../db/schema.ts";
 import { underOptOutSql } from "./consent-events.ts";
@@ -13,7 +13,18 @@ export type BroadcastRow = typeof broadcasts.$inferSelect & {
 
 export type NewBroadcast = Pick<typeof broadcasts.$inferInsert, "businessId" | "createdBy" | "messageText" | "imagePath"> & {
   createdAt: number;
+  /** Set: a scheduled broadcast, started (its deliveries written) by the dispatcher at this time. */
+  scheduledFor?: number | null;
 };
+
+/** What editing a scheduled broadcast may change. */
+export interface ScheduledChanges {
+  messageText?: string;
+  scheduledFor?: number;
+}
+
+/** A scheduled broadcast still waiting: not started, not cancelled. */
+const waiting = (id: number) => and(eq(broadcasts.id, id), isNull(broadcasts.startedAt), isNull(broadcasts.cancelledAt));
 
 /**
  * Active subscribers of a business by channel: the people a broadcast goes to (so, like the enqueue, without anyone
@@ -49,8 +60,28 @@ export function broadcastsRepo(db: Db) {
   return {
     /** Inserts the broadcast with total 0; setTotal() once its deliveries are written (same transaction). */
     insert(row: NewBroadcast): number {
-      const values = { ...row, total: 0, createdAt: new Date(row.createdAt) };
+      // An immediate broadcast starts (its deliveries are written) as it is created; a scheduled one when the
+      // dispatcher starts it (deliveries.startDueBroadcasts).
+      const scheduled = row.scheduledFor !== undefined && row.scheduledFor !== null;
+      const values = {
+        ...row,
+        total: 0,
+        createdAt: new Date(row.createdAt),
+        scheduledFor: scheduled ? new Date(row.scheduledFor!) : null,
+        startedAt: scheduled ? null : new Date(row.createdAt),
+      };
       return db.insert(broadcasts).values(values).returning({ id: broadcasts.id }).get().id;
+    },
+    /** Edits a scheduled broadcast that has not started nor been cancelled; false when it no longer waits. */
+    updateScheduled(id: number, changes: ScheduledChanges): boolean {
+      const set: Partial<typeof broadcasts.$inferInsert> = {};
+      if (changes.messageText !== undefined) set.messageText = changes.messageText;
+      if (changes.scheduledFor !== undefined) set.scheduledFor = new Date(changes.scheduledFor);
+      return db.update(broadcasts).set(set).where(waiting(id)).returning({ id: broadcasts.id }).all().length > 0;
+    },
+    /** Cancels a scheduled broadcast that has not started; false when it no longer waits. */
+    cancelScheduled(id: number, now: number): boolean {
+      return db.update(broadcasts).set({ cancelledAt: new Date(now) }).where(waiting(id)).returning({ id: broadcasts.id }).all().length > 0;
     },
     setTotal(id: number, total: number): void {
       db.update(broadcasts).set({ total }).where(eq(broadcasts.id, id)).run();
@@ -119,13 +150,21 @@ export function broadcastsRepo(db: Db) {
       db.delete(broadcasts).where(eq(broadcasts.id, id)).run();
     },
     /** The newest broadcast of the business with exactly this text created at or after `since` (the repeat check of
-     * a publish; broadcasts_business_idx narrows it to the business's own rows). */
+     * a publish; broadcasts_business_idx narrows it to the business's own rows). Scheduled ones count (a double
+     * press of Schedule), cancelled ones do not (they will never be sent). */
     latestWithText(businessId: number, messageText: string, since: number): BroadcastRow | undefined {
       return db
         .select(withOwner)
         .from(broadcasts)
         .innerJoin(businesses, eq(businesses.id, broadcasts.businessId))
-        .where(and(eq(broadcasts.businessId, businessId), eq(broadcasts.messageText, messageText), gte(broadcasts.createdAt, new Date(since))))
+        .where(
+          and(
+            eq(broadcasts.businessId, businessId),
+            eq(broadcasts.messageText, messageText),
+            gte(broadcasts.createdAt, new Date(since)),
+            isNull(broadcasts.cancelledAt),
+          ),
+        )
         .orderBy(...newestFirst)
         .limit(1)
         .get();

@@ -15,6 +15,7 @@ import type { Db } from "../db/client.ts";
 import type { BroadcastMessage, ClaimedDelivery } from "../dispatch/store.ts";
 import type { DeliveryStatus as ProviderStatus, ProviderMessage } from "../messaging/messenger.ts";
 import { underOptOutSql } from "./consent-events.ts";
+import { prepareScheduledStarts, type ScheduledStartStatements } from "./scheduled-starts.ts";
 import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
 
 export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped";
@@ -149,9 +150,10 @@ function prepare(sqlite: Database) {
          SELECT MIN(next_attempt_at) AS at FROM deliveries WHERE status = 'Queued'
          UNION ALL SELECT MIN(next_attempt_at) FROM deliveries WHERE status = 'Uncertain')`,
     ),
+    // A scheduled broadcast still waiting to start has no deliveries yet: it is not finished.
     completeFinished: sqlite.prepare<{ id: number }, [number]>(
       `UPDATE broadcasts SET completed_at = ?1
-       WHERE completed_at IS NULL AND NOT EXISTS (
+       WHERE completed_at IS NULL AND (scheduled_for IS NULL OR started_at IS NOT NULL) AND NOT EXISTS (
          SELECT 1 FROM deliveries d WHERE d.broadcast_id = broadcasts.id AND d.status IN ('Queued', 'Sending', 'Uncertain'))
        RETURNING id`,
     ),
@@ -184,6 +186,8 @@ export function deliveriesRepo(db: Db) {
   const durableTransaction = durableTransactionRunner(db);
   let ps: ReturnType<typeof prepare> | undefined;
   const q = () => (ps ??= prepare(sqlite));
+  let ss: ScheduledStartStatements | undefined;
+  const sq = () => (ss ??= prepareScheduledStarts(sqlite));
 
   return {
     /**
@@ -262,9 +266,32 @@ export function deliveriesRepo(db: Db) {
       q().postpone.run(id, at, now, reason);
     },
 
-    /** The earliest next_attempt_at of a Queued or Uncertain row (null when there is none). */
+    /** The earliest next_attempt_at of a Queued or Uncertain row, or scheduled_for of a broadcast waiting to
+     * start (null when there is none). */
     nextDueAt(): number | null {
-      return q().nextDue.get()?.at ?? null;
+      const delivery = q().nextDue.get()?.at ?? null;
+      const scheduled = sq().nextScheduled.get()?.at ?? null;
+      if (delivery === null) return scheduled;
+      return scheduled === null ? delivery : Math.min(delivery, scheduled);
+    },
+
+    /**
+     * Starts scheduled broadcasts whose time has come (up to `limit`), each in ONE durable transaction: started_at,
+     * its deliveries (the same enqueue as an immediate publish, so the recipients are the active subscribers NOW)
+     * and its total; with nobody to send to it completes with total 0. Answers what was started.
+     */
+    startDueBroadcasts(now: number, limit = 20): Array<{ id: number; total: number }> {
+      const started: Array<{ id: number; total: number }> = [];
+      for (const b of sq().due.all(now, limit)) {
+        const total = durableTransaction(() => {
+          if (sq().markStarted.run(b.id, now).changes === 0) return null; // cancelled or started meanwhile
+          const n = q().enqueue.run(b.id, b.businessId, now).changes;
+          sq().setStartedTotal.run(b.id, n, now);
+          return n;
+        });
+        if (total !== null) started.push({ id: b.id, total });
+      }
+      return started;
     },
 
     /** Sets completed_at on every broadcast with nothing pending any more; returns their ids. */

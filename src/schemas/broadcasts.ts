@@ -16,4 +16,16 @@ export interface BroadcastSummary {
   failed: number;
   skipped: number;
   completedAt: string | null;
+  /** Scheduled: when it starts (ISO 8601, UTC); null for an immediate broadcast. */
+  scheduledFor: string | null;
+  /** When its recipients were decided and its deliveries written; null while scheduled (or cancelled before). */
+  startedAt: string | null;
+  cancelledAt: string | null;
+  /** scheduled: waiting for scheduledFor (can be edited or cancelled); cancelled: will never be sent. */
+  state: BroadcastState;
 }
+
+export type BroadcastState = "scheduled" | "cancelled" | "sending" | "completed";
+
+/** Broadcasts may be scheduled at most this many days ahead. */
+export const MAX_SCHEDULE_DAYS = 35;

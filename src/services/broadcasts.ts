@@ -3,13 +3,13 @@
 // (the outbox); the dispatcher (src/dispatch/) sends them. Shared by the HTTP API and the CLI.
 import { unlinkSync } from "node:fs";
 import type { Clock } from "../clock.ts";
-import { AppError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
+import { AppError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
 import { SNIFF_BYTES, sniffImage } from "../schemas/image-sniff.ts";
 import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
 import type { BroadcastRow, Recipient, SubscriberCounts } from "../repos/broadcasts.ts";
 import type { StatusCounts } from "../repos/deliveries.ts";
 import type { Repos } from "../repos/index.ts";
-import type { BroadcastSummary } from "../schemas/broadcasts.ts";
+import { type BroadcastState, type BroadcastSummary, MAX_SCHEDULE_DAYS } from "../schemas/broadcasts.ts";
 import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, BUSINESS_NOT_FOUND, MESSAGE_REQUIRED, NOT_YOUR_BUSINESS } from "../schemas/texts.ts";
 import { parseIdText } from "../schemas/ids.ts";
 import { type Principal, actingUserId, canManage } from "./principal.ts";
@@ -29,6 +29,20 @@ export const DUPLICATE_BROADCAST =
   "This business sent this same message less than 10 minutes ago. To send it again, confirm (Confirm=true).";
 export const CONFIRM_INVALID = "Confirm must be true or false.";
 
+// Scheduling (issue 11 item 5).
+export const SCHEDULED_FOR_INVALID =
+  "ScheduledFor must be a date and time with its UTC offset, e.g. 2026-11-24T09:00:00-05:00.";
+export const SCHEDULED_FOR_PAST = "ScheduledFor must be in the future.";
+export const SCHEDULED_FOR_TOO_FAR = `ScheduledFor must be at most ${MAX_SCHEDULE_DAYS} days ahead.`;
+export const BROADCAST_ID_REQUIRED = "Broadcast ID is required.";
+export const BROADCAST_ID_INVALID = "Broadcast ID must be a positive whole number.";
+export const NOTHING_TO_UPDATE = "Give a new MessageText or ScheduledFor.";
+export const ALREADY_STARTED = "This broadcast has already started sending; it can no longer be changed or cancelled.";
+export const ALREADY_CANCELLED = "This broadcast was cancelled; schedule a new one instead.";
+
+/** ISO 8601 date and time WITH an offset (Z or ±HH:MM): a time without one would depend on the server's zone. */
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
+
 /** 409: the publish repeats a recent broadcast (`duplicateOf`); sent only with Confirm=true. */
 export class DuplicateBroadcastError extends AppError {
   constructor(readonly duplicateOf: number) {
@@ -37,7 +51,7 @@ export class DuplicateBroadcastError extends AppError {
 }
 
 export type PublishResult =
-  | { message: string; broadcastId: number; recipients: number }
+  | { message: string; broadcastId: number; recipients: number; scheduledFor?: string }
   | { warning: string };
 
 export interface PublishInput {
@@ -48,6 +62,14 @@ export interface PublishInput {
   image?: Uint8Array | null;
   /** Send even when the same text went to the same business within REPEAT_WINDOW_MS: true/"true"; absent = no. */
   confirm?: unknown;
+  /** ISO 8601 with offset: start then instead of now; absent/empty = now. */
+  scheduledFor?: unknown;
+}
+
+export interface UpdateScheduledInput {
+  broadcastId: unknown;
+  messageText?: unknown;
+  scheduledFor?: unknown;
 }
 
 export interface DryRun {
@@ -77,7 +99,57 @@ export function toSummary(row: BroadcastRow, c: StatusCounts): BroadcastSummary 
     failed: c.Failed + c.Skipped,
     skipped: c.Skipped,
     completedAt: row.completedAt === null ? null : new Date(row.completedAt).toISOString(),
+    scheduledFor: iso(row.scheduledFor),
+    startedAt: iso(row.startedAt),
+    cancelledAt: iso(row.cancelledAt),
+    state: stateOf(row),
   };
+}
+
+const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
+
+function stateOf(row: BroadcastRow): BroadcastState {
+  if (row.cancelledAt !== null) return "cancelled";
+  if (row.startedAt === null && row.scheduledFor !== null) return "scheduled";
+  return row.completedAt === null ? "sending" : "completed";
+}
+
+/** "Scheduled for ...": the time as the owner wrote it (with their offset), so it reads back as given. */
+export function scheduledMessage(scheduledFor: string): string {
+  return `Broadcast scheduled for ${scheduledFor}. Its recipients are the active subscribers at that time.`;
+}
+
+/**
+ * ScheduledFor: undefined when absent or empty (send now); otherwise the time in ms, or a 400 naming the field when it
+ * has no offset, is not a real time, is not in the future or is more than MAX_SCHEDULE_DAYS ahead.
+ */
+export function parseScheduledFor(raw: unknown, now: number): { at: number; text: string } | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const text = typeof raw === "string" ? raw.trim() : null;
+  if (text === "") return undefined;
+  const m = text === null ? null : ISO_WITH_OFFSET.exec(text);
+  const bad = () => new ValidationError(SCHEDULED_FOR_INVALID, { ScheduledFor: SCHEDULED_FOR_INVALID });
+  if (!m) throw bad();
+  const [, y, mo, d, h, mi, sec] = m.map(Number) as number[];
+  // Date.parse rolls 2026-02-30 over to March: check the fields are a real calendar time.
+  const wall = new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, Number.isNaN(sec) ? 0 : sec));
+  const real = wall.getUTCFullYear() === y && wall.getUTCMonth() === mo! - 1 && wall.getUTCDate() === d &&
+    wall.getUTCHours() === h && wall.getUTCMinutes() === mi;
+  const at = Date.parse(text!.replace(/([+-]\d{2})(\d{2})$/, "$1:$2"));
+  if (!real || Number.isNaN(at)) throw bad();
+  if (at <= now) throw new ValidationError(SCHEDULED_FOR_PAST, { ScheduledFor: SCHEDULED_FOR_PAST });
+  if (at > now + MAX_SCHEDULE_DAYS * 86_400_000) {
+    throw new ValidationError(SCHEDULED_FOR_TOO_FAR, { ScheduledFor: SCHEDULED_FOR_TOO_FAR });
+  }
+  return { at, text: text! };
+}
+
+function parseBroadcastId(raw: unknown): number {
+  const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
+  if (!text) throw new ValidationError(BROADCAST_ID_REQUIRED, { BroadcastId: BROADCAST_ID_REQUIRED });
+  const id = parseIdText(text);
+  if (id === null) throw new ValidationError(BROADCAST_ID_INVALID, { BroadcastId: BROADCAST_ID_INVALID });
+  return id;
 }
 
 function parseBusinessId(raw: unknown): number {
@@ -186,6 +258,51 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
     if (earlier) throw new DuplicateBroadcastError(earlier.id);
   }
 
+  /**
+   * A scheduled publish: the broadcasts row only (scheduled_for set, started_at NULL, no deliveries, total 0); the
+   * dispatcher decides the recipients when it starts it. Accepted even with nobody subscribed yet (people may
+   * subscribe meanwhile; started with nobody, it completes with total 0). The repeat check counts it like any publish.
+   */
+  async function scheduleFor(
+    business: { id: number; ownerId: number },
+    createdBy: number | null,
+    messageText: string,
+    image: Uint8Array | null,
+    confirm: boolean,
+    scheduled: { at: number; text: string },
+  ): Promise<PublishResult> {
+    if (image) checkBroadcastImage(image);
+    if (!confirm) refuseRepeat(business.id, messageText, clock.now().getTime());
+    const stored = image ? await uploads.saveBytes(business.ownerId, "broadcast", image) : null;
+    let id: number;
+    try {
+      id = repos.durableTransaction(() => {
+        const now = clock.now().getTime();
+        if (!confirm) refuseRepeat(business.id, messageText, now);
+        return repos.broadcasts.insert({ businessId: business.id, createdBy, messageText, imagePath: stored?.filePath ?? null, createdAt: now, scheduledFor: scheduled.at });
+      });
+    } catch (e) {
+      if (stored) discard(stored.filePath);
+      throw e;
+    }
+    const recipients = repos.broadcasts.subscriberCounts(business.id).total;
+    return { message: scheduledMessage(scheduled.text), broadcastId: id, recipients, scheduledFor: new Date(scheduled.at).toISOString() };
+  }
+
+  /** The broadcast to edit or cancel: 404 for another owner's, 409 once it started (or was cancelled). */
+  function waitingBroadcast(actor: Principal, id: number): BroadcastRow {
+    const row = broadcastOf(actor, id);
+    if (row.cancelledAt !== null) throw new ConflictError(ALREADY_CANCELLED);
+    if (row.startedAt !== null || row.scheduledFor === null) throw new ConflictError(ALREADY_STARTED);
+    return row;
+  }
+
+  /** After a guarded write changed nothing: the dispatcher started it (or someone cancelled it) meanwhile. */
+  function conflictNow(id: number): never {
+    const row = repos.broadcasts.findById(id);
+    throw new ConflictError(row?.cancelledAt ? ALREADY_CANCELLED : ALREADY_STARTED);
+  }
+
   async function publishTo(
     business: { id: number; ownerId: number },
     createdBy: number | null,
@@ -236,9 +353,38 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
       const businessId = parseBusinessId(input.businessId);
       const messageText = parseMessage(input.messageText);
       const confirm = parseConfirm(input.confirm);
+      const scheduled = parseScheduledFor(input.scheduledFor, clock.now().getTime());
       const business = sendable(actor, businessId);
       const image = input.image && input.image.length > 0 ? input.image : null;
+      if (scheduled) return withImageErrors(scheduleFor(business, actingUserId(actor), messageText, image, confirm, scheduled));
       return withImageErrors(publishTo(business, actingUserId(actor), messageText, image, confirm));
+    },
+
+    /**
+     * POST UpdateScheduledBroadcast: a new text and/or time for a scheduled broadcast that has not started. 400 for
+     * bad fields (nothing changed), 404 for another owner's, 409 once it started or was cancelled.
+     */
+    updateScheduled(actor: Principal, input: UpdateScheduledInput): BroadcastSummary {
+      const id = parseBroadcastId(input.broadcastId);
+      const textGiven = typeof input.messageText === "string" && input.messageText.trim() !== "";
+      const messageText = textGiven ? parseMessage(input.messageText) : undefined;
+      const scheduled = parseScheduledFor(input.scheduledFor, clock.now().getTime());
+      if (messageText === undefined && scheduled === undefined) {
+        throw new ValidationError(NOTHING_TO_UPDATE, { MessageText: NOTHING_TO_UPDATE, ScheduledFor: NOTHING_TO_UPDATE });
+      }
+      waitingBroadcast(actor, id);
+      // Guarded by started_at/cancelled_at IS NULL: if the dispatcher started it since the read above, nothing changes.
+      if (!repos.broadcasts.updateScheduled(id, { messageText, scheduledFor: scheduled?.at })) conflictNow(id);
+      return summary(repos.broadcasts.findById(id)!);
+    },
+
+    /** POST CancelBroadcast: a scheduled broadcast that has not started will never be sent. 404 for another owner's,
+     * 409 once it started or was cancelled. */
+    cancel(actor: Principal, rawId: unknown): { message: string; broadcast: BroadcastSummary } {
+      const id = parseBroadcastId(rawId);
+      waitingBroadcast(actor, id);
+      if (!repos.broadcasts.cancelScheduled(id, clock.now().getTime())) conflictNow(id);
+      return { message: "Scheduled broadcast cancelled; it will not be sent.", broadcast: summary(repos.broadcasts.findById(id)!) };
     },
 
     /** What a publish would do now, without writing anything (CLI --dry-run). */

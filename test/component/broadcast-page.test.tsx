@@ -36,6 +36,10 @@ const broadcast = (over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
   delivered: 48,
   failed: 0,
   completedAt: "2026-11-22T15:06:00.000Z",
+  scheduledFor: null,
+  startedAt: "2026-11-22T15:04:00.000Z",
+  cancelledAt: null,
+  state: "completed",
   ...over,
 });
 

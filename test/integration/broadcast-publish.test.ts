@@ -412,6 +412,10 @@ describe("reads: subscriber count, history, status", () => {
       failed: 2,
       skipped: 1,
       completedAt: null,
+      scheduledFor: null,
+      startedAt: ctx.clock.now().toISOString(),
+      cancelledAt: null,
+      state: "sending",
     });
     expect(newest.queued + newest.sent + newest.delivered + newest.failed).toBe(newest.total);
     expect(oldest).toMatchObject({ id: first.body.broadcastId, messageText: "First", imagePath: null, total: 7, queued: 7, sent: 0, failed: 0 });

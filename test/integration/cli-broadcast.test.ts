@@ -226,6 +226,10 @@ describe("broadcast status", () => {
       failed: 0,
       skipped: 0,
       completedAt: null,
+      scheduledFor: null,
+      startedAt: body.createdAt,
+      cancelledAt: null,
+      state: "sending",
     });
     const unknown = nearcast(["broadcast", "status", "42"], w.dir);
     expect(unknown.code).toBe(2);

@@ -20,6 +20,8 @@ export interface PublishResponse {
   message?: string;
   broadcastId?: number;
   recipients?: number;
+  /** Set when it was scheduled (ISO, UTC). */
+  scheduledFor?: string;
   warning?: string;
   error?: string;
 }
@@ -33,6 +35,12 @@ export interface SubscriberCount {
 
 /** The part of a broadcast summary (GET /api/business/GetBroadcasts) the history reads. */
 export type BroadcastSummary = Omit<SharedBroadcastSummary, "businessId" | "skipped">;
+
+/** UpdateScheduledBroadcast / CancelBroadcast answers. */
+export interface ScheduledChangeResponse {
+  message: string;
+  broadcast: BroadcastSummary;
+}
 
 export interface RetryResponse {
   message: string;
@@ -48,15 +56,26 @@ export const broadcastApi = {
   subscriberCount: (businessId: number | string) =>
     api.get<SubscriberCount>(`/api/business/GetSubscriberCount?businessId=${q(businessId)}`),
   /** Multipart BusinessId, MessageText and, only when chosen, Image. */
-  publish: (businessId: number | string, messageText: string, image: File | null, confirm = false) => {
+  publish: (businessId: number | string, messageText: string, image: File | null, confirm = false, scheduledFor: string | null = null) => {
     const form = new FormData();
     form.append("BusinessId", String(businessId));
     form.append("MessageText", messageText);
     if (image) form.append("Image", image, image.name);
     // Only after the owner said yes to sending the same text again within 10 minutes (a 409 duplicate_broadcast).
     if (confirm) form.append("Confirm", "true");
+    // "Send later": ISO 8601 with the browser's offset (sendLaterIso in SendLaterField.tsx).
+    if (scheduledFor) form.append("ScheduledFor", scheduledFor);
     return api.post<PublishResponse>("/api/business/PublishMessageToAllCustomers", form);
   },
+  /** A new text and/or time for a scheduled broadcast that has not started. */
+  updateScheduled: (broadcastId: number, changes: { messageText?: string; scheduledFor?: string }) => {
+    const form = new FormData();
+    form.append("BroadcastId", String(broadcastId));
+    if (changes.messageText !== undefined) form.append("MessageText", changes.messageText);
+    if (changes.scheduledFor !== undefined) form.append("ScheduledFor", changes.scheduledFor);
+    return api.post<ScheduledChangeResponse>("/api/business/UpdateScheduledBroadcast", form);
+  },
+  cancel: (broadcastId: number) => api.post<ScheduledChangeResponse>(`/api/business/CancelBroadcast?broadcastId=${q(broadcastId)}`),
   /** One broadcast with its counts (the repeat dialog names the earlier one's recipients and time). */
   status: (id: number | string) => api.get<BroadcastSummary>(`/api/business/GetBroadcastStatus?id=${q(id)}`),
   /** Newest first. */

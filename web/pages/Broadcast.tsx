@@ -10,6 +10,7 @@ import { MessagePreview } from "../components/broadcast/MessagePreview.tsx";
 import { RecipientsLine } from "../components/broadcast/RecipientsLine.tsx";
 import { MessageTextField } from "../components/broadcast/MessageTextField.tsx";
 import { type EarlierBroadcast, RepeatBroadcastDialog } from "../components/broadcast/RepeatBroadcastDialog.tsx";
+import { formatWhen, SendLaterField, sendLaterError, sendLaterIso } from "../components/broadcast/SendLaterField.tsx";
 import { ApiError } from "../api/client.ts";
 import { SubmitButton } from "../components/FormActions.tsx";
 import { paths } from "../paths.ts";
@@ -18,6 +19,7 @@ import "../styles/broadcast.css";
 
 /** Spec section 9: after a successful broadcast, back to the owner's businesses after 1 s. */
 export const REDIRECT_DELAY_MS = 1000;
+export const BROADCAST_SCHEDULED = "Broadcast Scheduled";
 /** Where the back arrow, Cancel and the post-send redirect go: the owner's businesses list. */
 export const BACK_PATH = paths.myBusiness;
 
@@ -46,6 +48,9 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const [sending, setSending] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
+  /** "Send later": the toggle and the datetime-local value (the browser's zone). */
+  const [later, setLater] = useState(false);
+  const [laterAt, setLaterAt] = useState("");
   /** The broadcast this one would repeat (409 duplicate_broadcast): the dialog is open while set. */
   const [repeatOf, setRepeatOf] = useState<EarlierBroadcast | null>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -97,6 +102,9 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const message = text.trim();
   const count = useMemo(() => countSegments(message), [message]);
   const textError = submitted && !message ? MESSAGE_REQUIRED : undefined;
+  const laterIso = later ? sendLaterIso(laterAt) : null;
+  const laterError = later && submitted ? sendLaterError(laterAt) : null;
+  const when = laterIso ? formatWhen(laterIso) : null;
   const busy = sending || leaving;
   const locked = sending || loadFailed;
 
@@ -130,6 +138,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
       textarea.current?.focus();
       return;
     }
+    if (later && sendLaterError(laterAt)) return;
     await send(false);
   }
 
@@ -156,7 +165,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     setSending(true);
     let answer: unknown;
     try {
-      answer = await broadcastApi.publish(businessId, message, image?.file ?? null, confirm);
+      answer = await broadcastApi.publish(businessId, message, image?.file ?? null, confirm, laterIso);
     } catch (err) {
       const earlier = confirm ? null : duplicateOf(err);
       if (earlier !== null) {
@@ -181,13 +190,23 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
       notify.error(outcome.toast.title, outcome.toast.message);
       return;
     }
-    notify.success(outcome.toast.title, outcome.toast.message);
+    const scheduledFor = (answer as { scheduledFor?: unknown })?.scheduledFor;
+    const scheduled = typeof scheduledFor === "string";
+    // The server's sentence carries the ISO time; the owner reads it in their own words and zone.
+    if (scheduled) notify.success(BROADCAST_SCHEDULED, `It goes out ${formatWhen(scheduledFor)} to whoever is subscribed then.`);
+    else notify.success(outcome.toast.title, outcome.toast.message);
     setText("");
     setSubmitted(false);
     setImage(null);
     setImageError(null);
-    setLeaving(true);
     setHistoryKey((k) => k + 1);
+    if (scheduled) {
+      // Stays on the screen: the history below shows it, with Edit and Cancel until it starts.
+      setLater(false);
+      setLaterAt("");
+      return;
+    }
+    setLeaving(true);
     redirectTimer.current = setTimeout(() => navigate(BACK_PATH), REDIRECT_DELAY_MS);
   }
 
@@ -228,17 +247,19 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
 
           <ImageField image={image} error={imageError} checking={checking} disabled={busy || loadFailed} onChoose={chooseImage} onRemove={removeImage} />
 
+          <SendLaterField enabled={later} value={laterAt} error={laterError} disabled={busy || loadFailed} onToggle={setLater} onChange={setLaterAt} />
+
           <RecipientsLine counts={counts} segments={count.segments} hasImage={!!image} />
 
           <div className="form-actions bc-actions">
             <Link href={BACK_PATH} className="btn btn-secondary">
               Cancel
             </Link>
-            <SubmitButton className="bc-send" busy={sending} disabled={leaving || loadFailed || checking} label="Send Broadcast" busyLabel="Sending..." icon={<SendIcon />} />
+            <SubmitButton className="bc-send" busy={sending} disabled={leaving || loadFailed || checking} label={later ? "Schedule Broadcast" : "Send Broadcast"} busyLabel={later ? "Scheduling..." : "Sending..."} icon={<SendIcon />} />
           </div>
         </form>
 
-        <MessagePreview text={message} imageUrl={image?.url ?? null} businessName={businessName} />
+        <MessagePreview text={message} imageUrl={image?.url ?? null} businessName={businessName} when={when} />
       </div>
 
       {!loadFailed && <BroadcastHistory businessId={businessId} refreshKey={historyKey} />}

@@ -12,7 +12,8 @@ import type { AppEnv } from "../types.ts";
 // progress reads the broadcast screen shows. Publishing for another owner's business answers 403 (spec section 6);
 // the reads answer 404 for anything the caller does not own, like every other read.
 
-const NOT_A_FORM = "Send the broadcast as multipart/form-data with BusinessId, MessageText, an optional Image and an optional Confirm.";
+const NOT_A_FORM =
+  "Send the broadcast as multipart/form-data with BusinessId, MessageText, an optional Image, an optional Confirm and an optional ScheduledFor.";
 
 // The spec names the fields BusinessId/MessageText/Image; the form sends businessId/messageText/image. Where both
 // come, the spec's name wins.
@@ -21,7 +22,11 @@ const MESSAGE_TEXT = ["MessageText", "messageText"];
 const IMAGE = ["Image", "image"];
 /** Confirm=true: send although the same text went to the business within 10 minutes (otherwise 409). */
 const CONFIRM = ["Confirm", "confirm"];
-const WANTED = new Set([...BUSINESS_ID, ...MESSAGE_TEXT, ...IMAGE, ...CONFIRM]);
+/** ScheduledFor (ISO 8601 with offset): start then instead of now. */
+const SCHEDULED_FOR = ["ScheduledFor", "scheduledFor"];
+/** Editing or cancelling a scheduled broadcast names it. */
+const BROADCAST_ID = ["BroadcastId", "broadcastId"];
+const WANTED = new Set([...BUSINESS_ID, ...MESSAGE_TEXT, ...IMAGE, ...CONFIRM, ...SCHEDULED_FOR, ...BROADCAST_ID]);
 
 /** A form field as Request.formData() tells them apart: text, or a file (bytes null: larger than MAX_IMAGE_BYTES). */
 type FieldValue = { text: string } | { filename: string; bytes: Uint8Array | null };
@@ -77,7 +82,7 @@ function imageOf(value: FieldValue | undefined): Uint8Array | null {
   return value.bytes;
 }
 
-/** The Confirm field's text for the service to check; a file there is not "true". */
+/** The Confirm (or ScheduledFor) field's text for the service to check; a file there is not valid. */
 function confirmOf(value: FieldValue | undefined): string | undefined {
   if (!value) return undefined;
   return "text" in value ? value.text : "file";
@@ -91,8 +96,25 @@ export const broadcastRoutes = new Hono<AppEnv>()
       messageText: textOf(first(form, MESSAGE_TEXT)),
       image: imageOf(first(form, IMAGE)),
       confirm: confirmOf(first(form, CONFIRM)),
+      scheduledFor: confirmOf(first(form, SCHEDULED_FOR)),
     });
     return c.json(result, 200);
+  })
+  // Until a scheduled broadcast starts: a new text and/or time (multipart or form-urlencoded: BroadcastId,
+  // MessageText?, ScheduledFor?), or cancel it (BroadcastId, in the form or as ?broadcastId=).
+  .post("/UpdateScheduledBroadcast", requireUser, async (c) => {
+    const form = await readForm(c);
+    const summary = c.var.ctx.services.broadcasts.updateScheduled(c.var.user!, {
+      broadcastId: textOf(first(form, BROADCAST_ID)),
+      messageText: textOf(first(form, MESSAGE_TEXT)),
+      scheduledFor: confirmOf(first(form, SCHEDULED_FOR)),
+    });
+    return c.json({ message: "Scheduled broadcast updated.", broadcast: summary }, 200);
+  })
+  .post("/CancelBroadcast", requireUser, async (c) => {
+    const queried = c.req.query("broadcastId") ?? c.req.query("BroadcastId");
+    const id = queried ?? (c.req.header("content-type") ? textOf(first(await readForm(c), BROADCAST_ID)) : undefined);
+    return c.json(c.var.ctx.services.broadcasts.cancel(c.var.user!, id), 200);
   })
   .get("/GetSubscriberCount", requireUser, (c) =>
     c.json(c.var.ctx.services.broadcasts.subscriberCount(c.var.user!, queryId(c, "businessId"))),

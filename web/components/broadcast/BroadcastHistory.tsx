@@ -3,6 +3,7 @@ import { retryErrorToast } from "../../api/broadcast-errors.ts";
 import { absoluteImageUrl, type BroadcastSummary, broadcastApi, formatDateTime } from "../../api/broadcasts.ts";
 import { notify } from "../../state/toasts.ts";
 import { Spinner } from "../Spinner.tsx";
+import { ScheduledBroadcastRow } from "./ScheduledBroadcastRow.tsx";
 
 /** How often the history is read again while a broadcast is still sending. */
 export const HISTORY_POLL_MS = 2000;
@@ -195,9 +196,14 @@ export function BroadcastHistory({ businessId, refreshKey = 0 }: { businessId: s
         <p className="bc-history-empty">No broadcasts yet. Messages you send appear here with their delivery progress.</p>
       ) : (
         <ul className="bc-history-list">
-          {items.map((b) => (
-            <HistoryRow key={b.id} b={b} retrying={retrying === b.id} onRetry={() => void onRetry(b)} />
-          ))}
+          {items.map((b) =>
+            // Scheduled (not started yet) or cancelled: when it goes, Edit / Cancel; no counts (it has no deliveries).
+            b.state === "scheduled" || b.state === "cancelled" ? (
+              <ScheduledBroadcastRow key={b.id} b={b} onChanged={() => setReload((k) => k + 1)} />
+            ) : (
+              <HistoryRow key={b.id} b={b} retrying={retrying === b.id} onRetry={() => void onRetry(b)} />
+            ),
+          )}
         </ul>
       )}
     </section>

@@ -10,7 +10,18 @@ function initialsOf(name: string): string {
 
 export const PREVIEW_PLACEHOLDER = "Your message will appear here as you type...";
 
-export function MessagePreview({ text, imageUrl, businessName }: { text: string; imageUrl: string | null; businessName: string | null }) {
+/** `when`: the chosen "Send later" time, already formatted; null = it goes now. */
+export function MessagePreview({
+  text,
+  imageUrl,
+  businessName,
+  when = null,
+}: {
+  text: string;
+  imageUrl: string | null;
+  businessName: string | null;
+  when?: string | null;
+}) {
   const name = businessName ?? "Your business";
   const empty = !text.trim() && !imageUrl;
   return (
@@ -36,8 +47,13 @@ export function MessagePreview({ text, imageUrl, businessName }: { text: string;
             <div className="bc-bubble">
               {imageUrl && <img className="bc-bubble-image" src={imageUrl} alt="" />}
               {text.trim() && <p className="bc-bubble-text">{text}</p>}
-              <span className="bc-bubble-time">now</span>
+              <span className="bc-bubble-time">{when ?? "now"}</span>
             </div>
+          )}
+          {when && (
+            <span className="bc-bubble-when" data-testid="preview-when">
+              Scheduled: goes out {when}
+            </span>
           )}
         </div>
         <div className="bc-phone-footer" data-testid="preview-footer">

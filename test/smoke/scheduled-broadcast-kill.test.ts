@@ -1,0 +1,102 @@
+// Issue 11 item 5: a scheduled broadcast survives a kill -9. The BUILT executable (Twilio adapter, fake Twilio) is
+// running when a broadcast is scheduled about 3 s ahead; it is killed with SIGKILL before that time and started again.
+// The restarted server starts the broadcast (everything is in the database) no earlier than its time, and every
+// recipient gets exactly one message.
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { createContext } from "../../src/context.ts";
+import { MemoryLogger } from "../../src/lib/logger.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
+import { insertManySubscribers } from "../helpers/customer-factories.ts";
+import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { fakeTwilioEnv, privateBinary, startBinary } from "../helpers/server.ts";
+import { until } from "../helpers/until.ts";
+
+setDefaultTimeout(60_000);
+
+const RECIPIENTS = 25;
+const TEXT = "The winter sale starts now: 30% off everything!";
+
+let fake: FakeTwilio;
+let work: string;
+let bin: string;
+let dataDir: string;
+
+beforeAll(() => {
+  fake = startFakeTwilio();
+  ({ work, bin, dataDir } = privateBinary("nearcast-schedule-kill-"));
+});
+
+afterAll(async () => {
+  await fake.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** The business and its subscribers, written before the server first starts (as the CLI would). */
+function seedBusiness(): number {
+  const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
+  try {
+    const owner = insertUser(ctx, { email: "schedule-owner@example.com" });
+    const business = insertBusiness(ctx, { ownerId: owner.id, name: "Winter Shop" });
+    insertManySubscribers(ctx, business.id, RECIPIENTS, 6000000);
+    return business.id;
+  } finally {
+    ctx.close();
+  }
+}
+
+/** Schedules the broadcast ~3 s ahead while the server runs (another connection to the same database, as the CLI). */
+async function schedule(businessId: number): Promise<{ id: number; at: number }> {
+  const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
+  try {
+    const at = new Date(Date.now() + 3000).toISOString();
+    const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT, scheduledFor: at });
+    if (!("scheduledFor" in res) || !res.scheduledFor) throw new Error("not scheduled");
+    return { id: res.broadcastId, at: Date.parse(res.scheduledFor) };
+  } finally {
+    ctx.close();
+  }
+}
+
+test("scheduled ~3 s ahead, kill -9 before its time, restart: it starts at its time and each recipient gets one message", async () => {
+  const businessId = seedBusiness();
+  const env = fakeTwilioEnv(fake, 50);
+  const first = await startBinary(env, dataDir, { binary: bin });
+  const { id, at } = await schedule(businessId);
+  first.proc.kill("SIGKILL");
+  await first.proc.exited;
+
+  const db = new Database(join(dataDir, "nearcast.db"));
+  db.exec("PRAGMA busy_timeout = 5000");
+  const row = () =>
+    db.query("SELECT started_at AS startedAt, completed_at AS completedAt, total FROM broadcasts WHERE id = ?1").get(id) as {
+      startedAt: number | null;
+      completedAt: number | null;
+      total: number;
+    };
+  // Killed before its time: nothing was started or sent.
+  expect(row().startedAt).toBeNull();
+  expect(fake.sends()).toHaveLength(0);
+
+  const second = await startBinary(env, dataDir, { binary: bin });
+  try {
+    await until(() => row().completedAt !== null, 30_000, "the scheduled broadcast to complete");
+  } finally {
+    await second.stop();
+  }
+  const done = row();
+  db.close();
+  expect(done.total).toBe(RECIPIENTS);
+  expect(done.startedAt).not.toBeNull();
+  expect(done.startedAt!).toBeGreaterThanOrEqual(at);
+  const perPhone = new Map<string, number>();
+  for (const s of fake.sends()) perPhone.set(String(s.form.To), (perPhone.get(String(s.form.To)) ?? 0) + 1);
+  expect(perPhone.size).toBe(RECIPIENTS);
+  expect([...perPhone.values()].every((n) => n === 1)).toBe(true);
+  expect(fake.sends().every((s) => s.form.Body === TEXT)).toBe(true);
+  expect(second.log()).toContain(`scheduled broadcast ${id} started (${RECIPIENTS} message(s))`);
+});
