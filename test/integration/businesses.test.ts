@@ -68,6 +68,7 @@ const PUBLIC_KEYS = [
   "id",
   "isActive",
   "logoImagePath",
+  "messagesPerWeek",
   "name",
   "phone",
   "posterOffer",
@@ -75,6 +76,7 @@ const PUBLIC_KEYS = [
   "sampleImagePath",
   "sampleProductText",
   "successMessage",
+  "timeZone",
 ];
 const FULL_KEYS = [...PUBLIC_KEYS, "ownerId"].sort();
 
@@ -94,6 +96,8 @@ function shape(w: World, row: BusinessRow, full: boolean) {
     qrMessage: row.qrMessage || DEFAULT_QR_MESSAGE,
     successMessage: row.successMessage || DEFAULT_SUCCESS_MESSAGE,
     posterOffer: row.posterOffer,
+    messagesPerWeek: row.messagesPerWeek,
+    timeZone: row.timeZone,
     isActive: row.isActive,
     createdAt: row.createdAt.toISOString(),
     ...(full && { ownerId: row.ownerId }),
