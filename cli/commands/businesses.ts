@@ -104,6 +104,7 @@ export function businessesCommand(): Command {
           ["Success message", full.successMessage],
           // Never set: the poster prints the type's keyword deal; cleared: no offer at all.
           ["Poster offer", full.posterOffer === "" ? "(none)" : full.posterOffer ?? `${sampleDealText(full.businessType?.name)} (the type's deal)`],
+          ["Per week", `up to ${full.messagesPerWeek} messages`],
           ["Logo", full.logoImagePath ?? "(none)"],
           ["Sample image", full.sampleImagePath ?? "(none)"],
           ["Subscribe link", ctx.services.qrCodes.subscribeUrl(full.id)],

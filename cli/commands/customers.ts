@@ -3,6 +3,7 @@ import { basename } from "node:path";
 import { Command } from "commander";
 import { ValidationError } from "../../src/errors.ts";
 import type { ImportRow, ImportSummary } from "../../src/services/customers-operator.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 
 /**
@@ -137,6 +138,27 @@ export function customersCommand(): Command {
             rows.map((r) => ({ ...r, preference: r.contactPreference, subscribed: r.subscribedAt.slice(0, 10) })),
             ["id", "phone", "preference", "status", "source", "subscribed"],
           );
+      });
+    });
+
+  cmd
+    .command("consent")
+    .description("the consent evidence of one business: phone, event, source, time, ip, user agent, text shown")
+    .requiredOption("--business <id>", "business id")
+    .option("--csv", "print as CSV (the same file as the web's Export consent)", false)
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast customers consent --business 3 --csv > consent.csv", "nearcast customers consent --business 3"))
+    .action((opts) => {
+      const businessId = parseId(opts.business, "--business");
+      return withContext(opts, (ctx) => {
+        const { csv, events } = ctx.services.businesses.exportConsent(OPERATOR, businessId);
+        if (opts.csv) process.stdout.write(csv);
+        else {
+          printTable(
+            events.map((e) => ({ phone: e.phone, event: e.kind, source: e.source, time: e.at.toISOString(), ip: e.ip ?? "" })),
+            ["phone", "event", "source", "time", "ip"],
+          );
+        }
       });
     });
 

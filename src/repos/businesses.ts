@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { businesses, businessTypes } from "../db/schema.ts";
+import { businesses, businessTypes, deliveries, subscriptions } from "../db/schema.ts";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 export type BusinessFields = Omit<typeof businesses.$inferInsert, "id" | "createdAt">;
@@ -38,6 +38,24 @@ export function businessesRepo(db: Db) {
     },
     delete(id: number): boolean {
       return db.delete(businesses).where(eq(businesses.id, id)).returning({ id: businesses.id }).all().length > 0;
+    },
+    /**
+     * The business a HELP from this customer is about: of their active subscriptions, the one that messaged them
+     * most recently (latest sent delivery), else the most recent subscription. Undefined when none is active.
+     */
+    helpContactFor(customerId: number): Pick<BusinessRow, "id" | "name" | "phone"> | undefined {
+      const lastSent = db
+        .select({ at: sql<number | null>`max(${deliveries.sentAt})` })
+        .from(deliveries)
+        .where(and(eq(deliveries.customerId, customerId), eq(deliveries.businessId, businesses.id)));
+      return db
+        .select({ id: businesses.id, name: businesses.name, phone: businesses.phone })
+        .from(subscriptions)
+        .innerJoin(businesses, eq(businesses.id, subscriptions.businessId))
+        .where(and(eq(subscriptions.customerId, customerId), eq(subscriptions.status, "active")))
+        .orderBy(sql`(${lastSent}) IS NULL`, sql`(${lastSent}) DESC`, desc(subscriptions.consentAt), desc(subscriptions.id))
+        .limit(1)
+        .get();
     },
     countByType(businessTypeId: number): number {
       return (

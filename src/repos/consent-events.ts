@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { consentEvents, customers } from "../db/schema.ts";
+import { consentEvents, customers, subscriptions } from "../db/schema.ts";
 import { placeholders } from "./placeholders.ts";
 
 export type ConsentEventRow = typeof consentEvents.$inferSelect;
@@ -50,6 +50,20 @@ export function consentEventsRepo(db: Db) {
         .set({ customerId: toCustomerId })
         .where(and(eq(consentEvents.customerId, fromCustomerId), eq(consentEvents.businessId, businessId)))
         .run();
+    },
+    /**
+     * The consent evidence of one business (the export): its own events, and the all-business ones (STOP, START,
+     * 21610) of the people who have a subscription to it, oldest first, with each person's phone.
+     */
+    listForBusiness(businessId: number): (ConsentEventRow & { phone: string })[] {
+      const hasSubscription = sql`EXISTS (SELECT 1 FROM ${subscriptions} s WHERE s.customer_id = ${consentEvents.customerId} AND s.business_id = ${businessId})`;
+      return db
+        .select({ ...getTableColumns(consentEvents), phone: customers.phone })
+        .from(consentEvents)
+        .innerJoin(customers, eq(customers.id, consentEvents.customerId))
+        .where(or(eq(consentEvents.businessId, businessId), and(isNull(consentEvents.businessId), hasSubscription)))
+        .orderBy(asc(consentEvents.at), asc(consentEvents.id))
+        .all();
     },
     countByCustomer(customerId: number): number {
       return db.select({ n: sql<number>`count(*)` }).from(consentEvents).where(eq(consentEvents.customerId, customerId)).get()?.n ?? 0;

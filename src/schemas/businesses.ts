@@ -5,6 +5,10 @@ export const DEFAULT_QR_MESSAGE = "Scan this QR code to get notified of promotio
 export const DEFAULT_SUCCESS_MESSAGE =
   "Congratulations! Your phone number is Successfully Subscribed, you will be notified when we have new deals!";
 
+export const DEFAULT_MESSAGES_PER_WEEK = 4;
+export const MAX_MESSAGES_PER_WEEK = 50;
+export const MESSAGES_PER_WEEK_RANGE = `Messages per week must be a whole number from 1 to ${MAX_MESSAGES_PER_WEEK}`;
+
 // US-style: optional +1, optional separators and parentheses, 10 digits.
 export const US_PHONE = /^(\+?1[\s.-]?)?(\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}$/;
 
@@ -48,6 +52,19 @@ export const businessSchema = v.object({
   posterOffer: v.optional(
     v.nullable(v.pipe(v.string("Offer must be text"), v.trim(), v.maxLength(100, "Offer cannot exceed 100 characters"))),
     null,
+  ),
+  // "Up to N messages per week": the frequency customers are told where they give consent (CTIA). A form sends text.
+  messagesPerWeek: v.pipe(
+    v.optional(
+      v.union(
+        [v.number(MESSAGES_PER_WEEK_RANGE), v.pipe(v.string(MESSAGES_PER_WEEK_RANGE), v.trim(), v.regex(/^\d{1,3}$/, MESSAGES_PER_WEEK_RANGE), v.transform(Number))],
+        MESSAGES_PER_WEEK_RANGE,
+      ),
+      DEFAULT_MESSAGES_PER_WEEK,
+    ),
+    v.integer(MESSAGES_PER_WEEK_RANGE),
+    v.minValue(1, MESSAGES_PER_WEEK_RANGE),
+    v.maxValue(MAX_MESSAGES_PER_WEEK, MESSAGES_PER_WEEK_RANGE),
   ),
   isActive: v.optional(v.boolean("isActive must be true or false"), true),
   logoImagePath: imagePath,

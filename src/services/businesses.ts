@@ -11,6 +11,7 @@ import {
 } from "../schemas/businesses.ts";
 import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { keepOmittedFields } from "./partial-update.ts";
+import { toCsv } from "../lib/csv.ts";
 import { type Principal, actingUserId, canManage, ownerScope } from "./principal.ts";
 import { storedFileName, uploadPath } from "./uploads.ts";
 import { validate } from "./validate.ts";
@@ -39,6 +40,9 @@ export function toPublicBusiness(row: BusinessWithType): PublicBusiness {
 export function toBusiness(row: BusinessWithType): Business {
   return { ...toPublicBusiness(row), ownerId: row.ownerId };
 }
+
+export type ConsentExportRow = ReturnType<Repos["consentEvents"]["listForBusiness"]>[number];
+export const CONSENT_CSV_HEADER = ["phone", "event", "source", "time", "ip", "user agent", "text"] as const;
 
 export const LOGO_NOT_YOURS = "The logo must be an image you uploaded. Please upload the logo again.";
 export const SAMPLE_NOT_YOURS = "The sample product image must be an image you uploaded. Please upload the image again.";
@@ -140,6 +144,16 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
         });
         return toBusiness(repos.businesses.findById(id)!);
       });
+    },
+    /**
+     * The business's consent evidence as CSV (issue 11): phone, event, source, time (ISO), ip, user agent and the
+     * exact text the person was shown. Another owner's business is not found, as everywhere.
+     */
+    exportConsent(actor: Principal, id: number): { business: BusinessWithType; events: ConsentExportRow[]; csv: string } {
+      const business = owned(actor, id);
+      const events = repos.consentEvents.listForBusiness(id);
+      const rows = events.map((e) => [e.phone, e.kind, e.source, e.at.toISOString(), e.ip, e.userAgent, e.consentText]);
+      return { business, events, csv: toCsv(CONSENT_CSV_HEADER, rows) };
     },
     remove(actor: Principal, id: number): void {
       owned(actor, id);

@@ -9,6 +9,7 @@ import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { SETTING_DEFAULTS } from "../schemas/settings.ts";
+import { countSegments, GSM7_SINGLE, isGsm7 } from "../schemas/sms-segments.ts";
 import { createOptOutsService, type OptOutsService } from "./opt-outs.ts";
 import type { SettingsService } from "./settings.ts";
 
@@ -63,9 +64,59 @@ export function startReply(names: string[], brand: string = SETTING_DEFAULTS.bra
   return `You are subscribed to ${brand} messages from ${listNames(names)}. ${RATES} Reply STOP to unsubscribe.`;
 }
 
-export function helpReply(names: string[], brand: string = SETTING_DEFAULTS.brandName): string {
-  const who = names.length > 0 ? `You are subscribed to messages from ${listNames(names)}.` : "You are not subscribed to any business.";
-  return `${brand}: ${who} ${RATES} Reply STOP to unsubscribe.`;
+/** What a HELP reply names: the business, and the phone its customers can call. */
+export interface HelpContact {
+  name: string;
+  phone: string;
+}
+
+/** One SMS segment: the HELP reply never costs the person (or us) more than one message. */
+export const HELP_MAX = GSM7_SINGLE;
+
+/** Latin letters whose stroke is not a combining mark, so NFKD leaves them whole. */
+const LETTERS_WITHOUT_DECOMPOSITION: Record<string, string> = { Ł: "L", ł: "l", Đ: "D", đ: "d", Ħ: "H", ħ: "h", ı: "i", œ: "oe", Œ: "OE" };
+
+/**
+ * `text` in GSM-7 only, so a name cannot switch the whole reply to UCS-2 (70 characters): accented letters GSM-7
+ * lacks lose their accent (ô -> o), anything else with no GSM-7 form (emoji, CJK, curly quotes) is dropped.
+ */
+export function toGsm7(text: string): string {
+  let out = "";
+  for (const char of text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, "-")) {
+    if (isGsm7(char)) out += char;
+    else {
+      const bare = (LETTERS_WITHOUT_DECOMPOSITION[char] ?? char).normalize("NFKD").replace(/\p{M}/gu, "");
+      if (bare && isGsm7(bare)) out += bare;
+    }
+  }
+  return out.replace(/\s+/g, " ").trim();
+}
+
+/** `text` cut to at most `septets` GSM-7 septets, with "..." when it was cut. */
+function fitSeptets(text: string, septets: number): string {
+  const cost = (t: string) => countSegments(t).characters;
+  if (cost(text) <= septets) return text;
+  let out = "";
+  for (const char of text) {
+    if (cost(`${out}${char}...`) > septets) break;
+    out += char;
+  }
+  return `${out.trimEnd()}...`;
+}
+
+/**
+ * HELP: who is writing (the business that messaged the person most recently, see repos.businesses.helpContactFor),
+ * its phone, and how to stop, in one GSM-7 segment (CTIA). The name gives way first, then the brand and the phone
+ * are capped, so the fixed parts (rates, STOP) always fit.
+ */
+export function helpReply(business: HelpContact | undefined, brand: string = SETTING_DEFAULTS.brandName): string {
+  const b = fitSeptets(toGsm7(brand), 24) || SETTING_DEFAULTS.brandName;
+  if (!business) return `${b}: You are not subscribed to any business. ${RATES} Reply STOP to unsubscribe.`;
+  const phone = fitSeptets(toGsm7(business.phone), 20);
+  const contact = phone ? ` Contact: ${phone}.` : "";
+  const build = (name: string) => `${b}: You are subscribed to messages from ${name}.${contact} ${RATES} Reply STOP to unsubscribe.`;
+  const room = HELP_MAX - countSegments(build("")).characters;
+  return build(fitSeptets(toGsm7(business.name), room));
 }
 
 const byKeyword = new Map<string, InboundIntent>([
@@ -218,14 +269,14 @@ export function createInboundMessagesService(deps: {
     }
     if (!customer) {
       logger.info(`${intent.toUpperCase()} from ${who}, not a customer`);
-      return { intent, reply: intent === "help" ? helpReply([], brand()) : notSubscribedReply(brand()), known: false };
+      return { intent, reply: intent === "help" ? helpReply(undefined, brand()) : notSubscribedReply(brand()), known: false };
     }
     if (intent === "start") {
       const r = optOuts.optInCustomer(customer.id, { source: `${channel}-start`, at, ...(note ? { note } : {}) });
       logger.info(`${who} opted in (${channel}): ${r.businessIds.length} subscription(s) resumed`);
       return { intent, reply: startReply(activeBusinessNames(customer.id), brand()), known: true };
     }
-    return { intent, reply: helpReply(activeBusinessNames(customer.id), brand()), known: true };
+    return { intent, reply: helpReply(repos.businesses.helpContactFor(customer.id), brand()), known: true };
   }
 }
 

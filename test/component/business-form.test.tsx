@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import { DEFAULT_DEAL_TEXT, initials, sampleDealText } from "../../src/schemas/poster-text.ts";
 import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../../src/schemas/texts.ts";
-import { BusinessFormPage, CREATE_FAILED, UPDATE_FAILED } from "../../web/pages/businesses/BusinessForm.tsx";
+import { BusinessFormPage, CREATE_FAILED, MESSAGES_PER_WEEK_HINT, UPDATE_FAILED } from "../../web/pages/businesses/BusinessForm.tsx";
+import { MESSAGES_PER_WEEK_RANGE } from "../../src/schemas/businesses.ts";
 import { LOGO_UPLOAD_FAILED, SAMPLE_IMAGE_ALERT, SAMPLE_IMAGE_REQUIRED, SAMPLE_UPLOAD_FAILED } from "../../web/pages/businesses/BusinessImages.tsx";
 import { BusinessListPage } from "../../web/pages/businesses/BusinessList.tsx";
 import { DELETE_FAILED, MyBusinessPage } from "../../web/pages/businesses/MyBusiness.tsx";
@@ -52,6 +53,7 @@ const business = {
   qrMessage: "Scan for warm bread",
   successMessage: "Congratulations! Your phone number is Successfully Subscribed, you will be notified when we have new deals!",
   posterOffer: "BREAD DEAL: a free bun with every loaf",
+  messagesPerWeek: 6,
   isActive: true,
   createdAt: "2026-03-05T12:00:00.000Z",
   ownerId: 7,
@@ -286,6 +288,7 @@ describe("add business: upload, then save", () => {
       qrMessage: "",
       successMessage: "",
       posterOffer: DEFAULT_DEAL_TEXT,
+      messagesPerWeek: 4,
       isActive: true,
       logoImagePath: "/uploads/logo-path.png",
       sampleImagePath: "/uploads/sample-path.jpg",
@@ -401,6 +404,29 @@ describe("edit business", () => {
     await submit(view);
     await waitFor(() => expect(view.at()).toBe("/businesses"));
     expect(calls.find((c) => c.method === "PUT")!.body).toMatchObject({ businessTypeId: 2, posterOffer: business.posterOffer });
+  });
+
+  test("messages per week: 4 to start, with its help text; 0 or 51 is refused; the stored number is shown and sent back", async () => {
+    const fresh = renderAt("/businesses/add");
+    const field = () => fresh.getByLabelText("Messages per week (at most)") as HTMLInputElement;
+    await waitFor(() => expect(field().value).toBe("4"));
+    expect(field().type).toBe("number");
+    expect(fresh.getByText(MESSAGES_PER_WEEK_HINT)).toBeTruthy();
+    for (const bad of ["0", "51", "2.5"]) {
+      type(field(), bad);
+      fireEvent.blur(field());
+      expect(fresh.getByText(MESSAGES_PER_WEEK_RANGE)).toBeTruthy();
+    }
+    fresh.unmount();
+
+    replies[`GET ${B}/GetBusinessById`] = { body: business };
+    replies[`PUT ${B}/UpdateBusiness`] = { body: business };
+    const view = renderAt("/businesses/edit/42");
+    await waitFor(() => expect((view.queryByLabelText("Messages per week (at most)") as HTMLInputElement | null)?.value).toBe("6"));
+    type(view.getByLabelText("Messages per week (at most)"), "10");
+    await submit(view);
+    await waitFor(() => expect(view.at()).toBe("/businesses"));
+    expect(calls.find((c) => c.method === "PUT")!.body).toMatchObject({ messagesPerWeek: 10 });
   });
 
   test("a stored empty offer stays empty; one never set shows the type's keyword deal its poster prints", async () => {

@@ -28,6 +28,7 @@ const BUSINESS: PublicBusiness = {
   qrMessage: "Scan for warm croissant deals!",
   successMessage: "Thanks!",
   posterOffer: null,
+  messagesPerWeek: 4,
   isActive: true,
   createdAt: "2026-01-02T03:04:05.000Z",
 };

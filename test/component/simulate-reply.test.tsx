@@ -109,7 +109,7 @@ describe("SimulateReply", () => {
   });
 
   test("replyText reads the TwiML's message, entities decoded; none for an empty answer", () => {
-    expect(replyText(twiml(helpReply(["Rosa's Bakery & Co"])))).toBe(helpReply(["Rosa's Bakery & Co"]));
+    expect(replyText(twiml(helpReply({ name: "Rosa's Bakery & Co", phone: "+14155550100" })))).toBe(helpReply({ name: "Rosa's Bakery & Co", phone: "+14155550100" }));
     expect(replyText(twiml(null))).toBeNull();
   });
 });

@@ -40,11 +40,11 @@ const saveBrand = (name: string) => ctx.repos.settings.save("brandName", name, c
 test("HELP, START and STOP name the default brand until one is saved, then the saved one at once", async () => {
   const { send } = world();
   expect(await send(PHONE, "HELP")).toBe(
-    twiml("Nearcast: You are subscribed to messages from Rosa's Bakery. Msg & data rates may apply. Reply STOP to unsubscribe."),
+    twiml("Nearcast: You are subscribed to messages from Rosa's Bakery. Contact: +14155550100. Msg & data rates may apply. Reply STOP to unsubscribe."),
   );
   saveBrand("Main Street Deals");
   expect(await send(PHONE, "help")).toBe(
-    twiml("Main Street Deals: You are subscribed to messages from Rosa's Bakery. Msg & data rates may apply. Reply STOP to unsubscribe."),
+    twiml("Main Street Deals: You are subscribed to messages from Rosa's Bakery. Contact: +14155550100. Msg & data rates may apply. Reply STOP to unsubscribe."),
   );
   expect(await send(STRANGER, "INFO")).toBe(
     twiml("Main Street Deals: You are not subscribed to any business. Msg & data rates may apply. Reply STOP to unsubscribe."),
@@ -62,6 +62,6 @@ test("NEARCAST_BRAND_NAME wins over a saved brand", async () => {
   const { send } = world({ NEARCAST_BRAND_NAME: "Harbor Town Offers" });
   saveBrand("Main Street Deals");
   expect(await send(PHONE, "HELP")).toBe(
-    twiml("Harbor Town Offers: You are subscribed to messages from Rosa's Bakery. Msg & data rates may apply. Reply STOP to unsubscribe."),
+    twiml("Harbor Town Offers: You are subscribed to messages from Rosa's Bakery. Contact: +14155550100. Msg & data rates may apply. Reply STOP to unsubscribe."),
   );
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { businesses, businessTypes, uploads } from "../../src/db/schema.ts";
-import { DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE } from "../../src/schemas/businesses.ts";
+import { DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, MESSAGES_PER_WEEK_RANGE } from "../../src/schemas/businesses.ts";
 import { BUSINESS_NOT_FOUND } from "../../src/schemas/texts.ts";
 import { LOGO_NOT_YOURS, SAMPLE_NOT_YOURS } from "../../src/services/businesses.ts";
 import { IMAGE_IN_USE, IMAGE_NOT_FOUND, type StoredImage } from "../../src/services/uploads.ts";
@@ -355,6 +355,59 @@ const scenarios: Scenario[] = [
     as: "a",
     json: (w: World) => validBody(w, { sampleProductText: "s".repeat(100), qrMessage: "q".repeat(200), successMessage: "m".repeat(200) }),
     status: 201,
+  },
+  // "Up to N messages per week" (issue 11): 4 unless given, a whole number 1..50 (a form sends it as text).
+  {
+    name: "create without messagesPerWeek: 4 stored and answered",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    json: (w: World) => validBody(w),
+    status: 201,
+    expectBody: { messagesPerWeek: 4 },
+    after: (w, res) => expect(rowOf(w, res.body.id)?.messagesPerWeek).toBe(4),
+  },
+  ...([[1, 1], [50, 50], [" 7 ", 7]] as const).map(
+    ([sent, stored]): Scenario => ({
+      name: `create with messagesPerWeek ${JSON.stringify(sent)}: ${stored} stored`,
+      method: "POST",
+      path: CREATE,
+      as: "a",
+      json: (w: World) => validBody(w, { messagesPerWeek: sent }),
+      status: 201,
+      expectBody: { messagesPerWeek: stored },
+      after: (w, res) => expect(rowOf(w, res.body.id)?.messagesPerWeek).toBe(stored),
+    }),
+  ),
+  ...[0, 51, 2.5, -3, "", "abc", "1e1", true, null].map(
+    (sent): Scenario => ({
+      name: `create with messagesPerWeek ${JSON.stringify(sent)}: 400 naming the field, nothing stored`,
+      method: "POST",
+      path: CREATE,
+      as: "a",
+      json: (w: World) => validBody(w, { messagesPerWeek: sent }),
+      status: 400,
+      expectBody: invalid({ messagesPerWeek: MESSAGES_PER_WEEK_RANGE }),
+    }),
+  ),
+  {
+    name: "update messagesPerWeek alone: stored, the other fields kept",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "a",
+    json: { messagesPerWeek: "12" },
+    status: 200,
+    expectBody: { messagesPerWeek: 12 },
+    after: (w) => expect(rowOf(w, w.aShop.id)).toMatchObject({ messagesPerWeek: 12, name: w.aShop.name, phone: w.aShop.phone }),
+  },
+  {
+    name: "update messagesPerWeek 99: 400 naming the field, nothing stored",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "a",
+    json: { messagesPerWeek: 99 },
+    status: 400,
+    expectBody: invalid({ messagesPerWeek: MESSAGES_PER_WEEK_RANGE }),
   },
   // The poster offer: the owner's words (trimmed), "" for none, left out (or null) for the type's keyword deal.
   {

@@ -96,6 +96,8 @@ describe("businesses list / show", () => {
     expect(run.stdout).toContain("Name:            Ana's Bakery\n");
     expect(run.stdout).toContain(`Owner:           ana@shop.com (${ids.ana})\n`);
     expect(run.stdout).toContain(`Logo:            ${logo}\n`);
+    // The frequency customers are told (issue 11), 4 unless the owner changed it.
+    expect(run.stdout).toContain("Per week:        up to 4 messages\n");
     expect(run.stdout).toContain(`Subscribe link:  https://deals.example.com/subscribe?id=${ids.shop}\n`);
   });
 

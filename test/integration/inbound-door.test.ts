@@ -172,13 +172,13 @@ describe("the sandbox's inbound door (no Twilio credentials)", () => {
 
   test("an owner simulates replies from their own customer's number: HELP, STOP, START", async () => {
     const w = world(SANDBOX_ENV);
-    expect((await w.post(INBOUND, w.message(w.sam.phone, "HELP"), { token: w.rosa })).body).toBe(twiml(helpReply(["Rosa's Bakery"])));
+    expect((await w.post(INBOUND, w.message(w.sam.phone, "HELP"), { token: w.rosa })).body).toBe(twiml(helpReply({ name: "Rosa's Bakery", phone: "+14155550100" })));
     expect((await w.post(INBOUND, w.message(w.sam.phone, "STOP"), { token: w.rosa })).body).toBe(twiml(STOP_REPLY));
     expect(w.statusOf(w.sam.id)).toEqual(["unsubscribed"]);
     expect((await w.post(INBOUND, w.message(w.sam.phone, "START"), { token: w.rosa })).body).toBe(twiml(startReply(["Rosa's Bakery"])));
     expect(w.statusOf(w.sam.id)).toEqual(["active"]);
     // Typed the national way, as the panel allows: the same customer.
-    expect((await w.post(INBOUND, w.message("(415) 555-0101", "HELP"), { token: w.rosa })).body).toBe(twiml(helpReply(["Rosa's Bakery"])));
+    expect((await w.post(INBOUND, w.message("(415) 555-0101", "HELP"), { token: w.rosa })).body).toBe(twiml(helpReply({ name: "Rosa's Bakery", phone: "+14155550100" })));
     // A simulated reply says nothing about Twilio reaching the server.
     expect(ctx.repos.settings.get("seen.inboundWebhookAt")).toBeUndefined();
   });
@@ -199,13 +199,13 @@ describe("the sandbox's inbound door (no Twilio credentials)", () => {
     }
     expect(w.tables()).toEqual(before);
     // Ivan may for Gail, his own.
-    expect((await w.post(INBOUND, w.message(w.gail.phone, "HELP"), { token: w.ivan })).body).toBe(twiml(helpReply(["Iron & Oak Gym"])));
+    expect((await w.post(INBOUND, w.message(w.gail.phone, "HELP"), { token: w.ivan })).body).toBe(twiml(helpReply({ name: "Iron & Oak Gym", phone: "+14155550100" })));
   });
 
   test("the admin may simulate replies from any number", async () => {
     const w = world(SANDBOX_ENV);
     expect((await w.post(INBOUND, w.message(w.max.phone, "HELP"), { token: w.admin })).body).toBe(
-      twiml(helpReply(["Rosa's Bakery", "Iron & Oak Gym"])),
+      twiml(helpReply({ name: "Iron & Oak Gym", phone: "+14155550100" })),
     );
     expect((await w.post(INBOUND, w.message(w.max.phone, "STOP"), { token: w.admin })).status).toBe(200);
     expect(w.statusOf(w.max.id)).toEqual(["unsubscribed", "unsubscribed"]);
@@ -239,7 +239,7 @@ describe("GET /api/webhooks/twilio/Sandbox (the Try a reply panel)", () => {
     expect(admin.body).toEqual({ sandbox: true, inboundUrl: `${PUBLIC_URL}${INBOUND}?key=${ctx.services.inboundMessages.sandboxKey()}` });
     // The URL works as given.
     const res = await w.post(new URL(admin.body.inboundUrl).pathname + new URL(admin.body.inboundUrl).search, w.message(w.gail.phone, "HELP"));
-    expect(res.body).toBe(twiml(helpReply(["Iron & Oak Gym"])));
+    expect(res.body).toBe(twiml(helpReply({ name: "Iron & Oak Gym", phone: "+14155550100" })));
   });
 
   test("with Twilio configured: not the sandbox, no URL", async () => {

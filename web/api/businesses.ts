@@ -27,6 +27,8 @@ export const businessApi = {
   create: (body: BusinessBody) => api.post<Business>("/api/business/CreateBusiness", body),
   update: (id: number | string, body: BusinessBody) => api.put<Business>(`/api/business/UpdateBusiness?id=${q(id)}`, body),
   remove: (id: number | string) => api.del<{ message: string }>(`/api/business/DeleteBusiness?id=${q(id)}`),
+  /** The business's consent events as CSV text (owner or admin). */
+  exportConsent: (id: number | string) => api.get<string>(`/api/business/ExportConsent?id=${q(id)}`),
   uploadLogo: (file: File) => upload("/api/business/UploadLogo", file),
   uploadSampleImage: (file: File) => upload("/api/business/UploadSampleImage", file),
   deleteLogo: (fileName: string) => api.del<{ message: string }>(`/api/business/DeleteLogo?fileName=${q(fileName)}`),

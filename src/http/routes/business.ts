@@ -31,6 +31,15 @@ export const businessRoutes = new Hono<AppEnv>()
     return c.json(own ?? businesses.getPublic(id));
   })
   .get("/GetBusinessesByType", (c) => c.json(c.var.ctx.services.businesses.listPublicByType(queryId(c, "businessTypeId"))))
+  // CSV of the business's consent events; an attachment so a browser saves it. Owner of the business or an admin.
+  .get("/ExportConsent", requireUser, (c) => {
+    const { business, csv } = c.var.ctx.services.businesses.exportConsent(c.var.user!, queryId(c));
+    return c.body(csv, 200, {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="consent-business-${business.id}.csv"`,
+      "cache-control": "no-store",
+    });
+  })
   .post("/CreateBusiness", requireUser, smallBody, async (c) => {
     return c.json(c.var.ctx.services.businesses.create(c.var.user!, await readJson(c)), 201);
   })

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import * as v from "valibot";
-import { type Business, DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, businessSchema } from "../../../src/schemas/businesses.ts";
+import { type Business, DEFAULT_MESSAGES_PER_WEEK, DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, businessSchema } from "../../../src/schemas/businesses.ts";
 import { sampleDealText } from "../../../src/schemas/poster-text.ts";
 import { ApiError } from "../../api/client.ts";
 import { type BusinessBody, businessApi } from "../../api/businesses.ts";
@@ -20,6 +20,7 @@ import "../../styles/businesses.css";
 // Spec texts (section 8).
 export const CREATE_FAILED = "Error creating business. Please try again.";
 export const UPDATE_FAILED = "Error updating business. Please try again.";
+export const MESSAGES_PER_WEEK_HINT = "How many promotions you send at most, shown to customers";
 
 // The text fields; the two images are handled beside the form (a chosen file has no path until it is uploaded).
 const detailsSchema = v.omit(businessSchema, ["logoImagePath", "sampleImagePath"]);
@@ -35,6 +36,7 @@ const EMPTY: Values = {
   successMessage: "",
   // Starts as the keyword deal of the type chosen (the spec's default before one is), see typeChosen below.
   posterOffer: sampleDealText(null),
+  messagesPerWeek: String(DEFAULT_MESSAGES_PER_WEEK),
   isActive: true,
 };
 
@@ -50,6 +52,7 @@ function valuesOf(b: Business): Values {
     successMessage: b.successMessage === DEFAULT_SUCCESS_MESSAGE ? "" : b.successMessage,
     // Never set (saved before the field existed): the keyword deal its poster prints, so saving keeps the poster.
     posterOffer: b.posterOffer ?? sampleDealText(b.businessType?.name),
+    messagesPerWeek: String(b.messagesPerWeek ?? DEFAULT_MESSAGES_PER_WEEK),
     isActive: b.isActive,
   };
 }
@@ -191,6 +194,15 @@ export function BusinessFormPage() {
 
               <fieldset className="biz-fieldset" disabled={busy}>
                 <legend>Messages</legend>
+                <TextField
+                  label="Messages per week (at most)"
+                  hint={MESSAGES_PER_WEEK_HINT}
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  aria-required="true"
+                  {...form.bind("messagesPerWeek")}
+                />
                 <TextAreaField
                   label="QR Message"
                   hint="Printed under your QR code. Leave empty for the default."

@@ -16,6 +16,26 @@ import { useList, useRowDelete } from "../../components/useList.ts";
 export const DELETE_FAILED = "Error deleting business. Please try again.";
 
 /** "Nov 22, 2026" */
+/**
+ * Saves the business's consent evidence as a file. Fetched (not a plain link) because the session is a bearer token
+ * the browser would not send with a navigation.
+ */
+export async function exportConsent(b: Pick<Business, "id" | "name">): Promise<void> {
+  try {
+    const csv = await businessApi.exportConsent(b.id);
+    const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = `consent-business-${b.id}.csv`;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 0);
+  } catch (err) {
+    window.alert(`Could not export the consent of ${b.name}. ${err instanceof Error ? err.message : ""}`.trim());
+  }
+}
+
 export function createdDate(iso: string): string {
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? "" : d.toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" });
@@ -120,6 +140,14 @@ export function MyBusinessPage() {
                   </Link>
                   <button type="button" className="btn btn-secondary btn-sm" aria-label={`QR Code of ${b.name}`} onClick={() => setQrFor(b)}>
                     <ActionIcon d={ICONS.qr} /> QR Code
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-sm"
+                    aria-label={`Export consent (CSV) of ${b.name}`}
+                    onClick={() => void exportConsent(b)}
+                  >
+                    Export consent (CSV)
                   </button>
                   <DeleteButton
                     label={`Delete ${b.name}`}

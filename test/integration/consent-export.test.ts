@@ -1,0 +1,133 @@
+// The consent export (issue 11 item 7): GET /api/business/ExportConsent?id= as CSV for the business's owner or an
+// admin, and `nearcast customers consent --business ID --csv`, the same bytes from the one writer (src/lib/csv.ts).
+import { afterEach, describe, expect, test } from "bun:test";
+import { consentEvents } from "../../src/db/schema.ts";
+import { apiClient } from "../helpers/api.ts";
+import { nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { type TestContext, testContext } from "../helpers/context.ts";
+import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
+import { insertBusiness, insertUser } from "../helpers/factories.ts";
+
+const EXPORT = "/api/business/ExportConsent";
+const HEADER = "phone,event,source,time,ip,user agent,text";
+
+type Ctx = Parameters<typeof insertBusiness>[0];
+
+/** Rosa's bakery with two subscribers (one with a tricky consent text and user agent, then a STOP to every
+ * business), and Ivan's gym with one of its own that must never show in Rosa's export. */
+function seed(ctx: Ctx) {
+  const rosa = insertUser(ctx);
+  const ivan = insertUser(ctx);
+  const bakery = insertBusiness(ctx, { ownerId: rosa.id, name: "Rosa's Bakery" });
+  const gym = insertBusiness(ctx, { ownerId: ivan.id, name: "Iron Gym" });
+  const sam = insertSubscriber(ctx, bakery.id, { phone: "+14155550101" }).customer;
+  insertSubscriber(ctx, bakery.id, { phone: "+14155550102" });
+  insertSubscriber(ctx, gym.id, { phone: "+14155550199" });
+  ctx.db
+    .insert(consentEvents)
+    .values([
+      {
+        customerId: sam.id,
+        businessId: bakery.id,
+        kind: "resubscribed",
+        source: "qr",
+        consentText: 'Get "deals", twice a week\nReply STOP to cancel',
+        ip: "203.0.113.9",
+        userAgent: "=cmd|' /C calc'!A0",
+        at: new Date("2026-01-11T08:30:00Z"),
+      },
+      { customerId: sam.id, businessId: null, kind: "unsubscribed", source: "sms-stop", at: new Date("2026-01-12T08:30:00Z") },
+    ])
+    .run();
+  return { rosa, ivan, bakery, gym };
+}
+
+const EXPECTED_ROWS = [
+  HEADER,
+  "'+14155550101,subscribed,qr,2026-01-10T09:00:00.000Z,,,factory consent",
+  "'+14155550102,subscribed,qr,2026-01-10T09:00:00.000Z,,,factory consent",
+  `'+14155550101,resubscribed,qr,2026-01-11T08:30:00.000Z,203.0.113.9,'=cmd|' /C calc'!A0,"Get ""deals"", twice a week\nReply STOP to cancel"`,
+  "'+14155550101,unsubscribed,sms-stop,2026-01-12T08:30:00.000Z,,,",
+];
+const EXPECTED = `${EXPECTED_ROWS.join("\r\n")}\r\n`;
+
+describe("GET /api/business/ExportConsent", () => {
+  let ctx: TestContext;
+  afterEach(() => ctx?.close());
+
+  function world() {
+    ctx = testContext({});
+    const w = seed(ctx);
+    const admin = insertUser(ctx, { role: "admin" });
+    return { ...w, api: apiClient(ctx), token: { rosa: sessionFor(ctx, w.rosa), ivan: sessionFor(ctx, w.ivan), admin: sessionFor(ctx, admin) } };
+  }
+
+  test("the owner gets every consent event of the business as a CSV attachment, quoted and formula-guarded", async () => {
+    const { api, bakery, token } = world();
+    const res = await api.get(`${EXPORT}?id=${bakery.id}`, { token: token.rosa });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="consent-business-${bakery.id}.csv"`);
+    expect(res.body).toBe(EXPECTED);
+  });
+
+  test("an admin gets any business's export", async () => {
+    const { api, bakery, token } = world();
+    const res = await api.get(`${EXPORT}?id=${bakery.id}`, { token: token.admin });
+    expect([res.status, res.body]).toEqual([200, EXPECTED]);
+  });
+
+  test("another owner: 404 in the error shape, nothing of the business leaks; their own has only their people", async () => {
+    const { api, bakery, gym, token } = world();
+    const res = await api.get(`${EXPORT}?id=${bakery.id}`, { token: token.ivan });
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ code: "not_found" });
+    expect(JSON.stringify(res.body)).not.toContain("4155550101");
+    const own = await api.get(`${EXPORT}?id=${gym.id}`, { token: token.ivan });
+    expect(own.status).toBe(200);
+    expect(own.body).toBe(`${HEADER}\r\n'+14155550199,subscribed,qr,2026-01-10T09:00:00.000Z,,,factory consent\r\n`);
+  });
+
+  test("anonymous: 401", async () => {
+    const { api, bakery } = world();
+    const res = await api.get(`${EXPORT}?id=${bakery.id}`);
+    expect(res.status).toBe(401);
+    expect(typeof res.body.error).toBe("string");
+  });
+
+  test("a bad or missing id: 400 naming id; an unknown one: 404", async () => {
+    const { api, token } = world();
+    for (const id of ["abc", "0", "-1"]) {
+      const res = await api.get(`${EXPORT}?id=${id}`, { token: token.rosa });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ code: "validation_failed", fields: { id: "invalid" } });
+    }
+    expect((await api.get(EXPORT, { token: token.rosa })).body).toMatchObject({ fields: { id: "required" } });
+    expect((await api.get(`${EXPORT}?id=99999`, { token: token.rosa })).status).toBe(404);
+  });
+});
+
+describe("nearcast customers consent", () => {
+  const dirs = tempDataDirs("nearcast-cli-consent");
+  afterEach(dirs.removeAll);
+  const run = (args: string[], dir: string) => nearcast(args, dir, { PATH: process.env.PATH ?? "", NEARCAST_DEFAULT_COUNTRY: "US" });
+
+  test("--csv prints the same CSV as the API; without it a table; an unknown business exits 2", () => {
+    const dir = dirs.make();
+    const { bakery } = withDataDir(dir, (c) => seed(c));
+    const csv = run(["customers", "consent", "--business", String(bakery.id), "--csv"], dir);
+    expect(csv.code).toBe(0);
+    expect(csv.stdout).toBe(EXPECTED);
+    const table = run(["customers", "consent", "--business", String(bakery.id)], dir);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain("sms-stop");
+    expect(table.stdout.split("\n")[0]).toMatch(/^PHONE\s+EVENT\s+SOURCE\s+TIME\s+IP/);
+    expect(run(["customers", "consent", "--business", "999", "--csv"], dir)).toMatchObject({ code: 2, stdout: "" });
+  });
+
+  test("--help shows examples", () => {
+    const res = run(["customers", "consent", "--help"], dirs.make());
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain("nearcast customers consent --business 3 --csv");
+  });
+});
