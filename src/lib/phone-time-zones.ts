@@ -39,7 +39,9 @@ export function phoneTimeZones(e164: string): string[] {
   let prefix = e164.replace(/\D/g, "");
   while (prefix.length > 0) {
     const zones = data[prefix];
-    if (typeof zones === "string") return zones.split("&").filter(isKnownZone);
+    // "1" alone is the whole North American plan (Guam to Newfoundland): an unknown area code, not a place; the
+    // caller falls back to the business's zone rather than the only hour all of those share.
+    if (typeof zones === "string") return prefix === "1" ? [] : zones.split("&").filter(isKnownZone);
     prefix = prefix.slice(0, -1);
   }
   return [];

@@ -44,9 +44,17 @@ function wall(at: number, zone: string): number {
 function instantOf(w: number, zone: string): number {
   let t = w;
   for (let i = 0; i < 3; i++) t = w - (wall(t, zone) - t);
-  // In a spring-forward gap no instant has this wall time: step to the first instant whose wall time is past it.
-  if (wall(t, zone) < w) t += w - wall(t, zone);
-  return t;
+  if (wall(t, zone) === w) return t;
+  // In a spring-forward gap no instant has this wall time: the answer is the jump, the first instant whose wall time
+  // is past it (found by halving, to the minute, within the few hours around the gap).
+  let lo = t - 3 * 3_600_000;
+  let hi = t + 3 * 3_600_000;
+  while (hi - lo > MINUTE) {
+    const mid = lo + Math.floor((hi - lo) / 2 / MINUTE) * MINUTE;
+    if (wall(mid, zone) >= w) hi = mid;
+    else lo = mid;
+  }
+  return hi;
 }
 
 const DAY = 86_400_000;
