@@ -15,5 +15,7 @@ export interface BroadcastSummary {
   delivered: number;
   failed: number;
   skipped: number;
+  /** Of `queued`: deliveries held back until the recipient's morning, or until their daily cap allows. */
+  waiting?: { quietHours: number; dailyLimit: number };
   completedAt: string | null;
 }

@@ -149,3 +149,17 @@ describe("settings", () => {
     expect(() => loadConfig({ NEARCAST_DATA_DIR: "/nonexistent", NEARCAST_QUIET_HOURS: "evenings" })).toThrow(/NEARCAST_QUIET_HOURS: Quiet hours must be/);
   });
 });
+
+describe("progress", () => {
+  test("the broadcast's status says how many wait, and the CLI progress line too", async () => {
+    const { progressLine } = await import("../../cli/broadcast-progress.ts");
+    ctx = testContext();
+    setClock("2026-01-15T12:30:00Z");
+    const ny = queueFor("+12125550108");
+    claim();
+    const s = ctx.services.broadcasts.status(OPERATOR, ny.broadcast.id);
+    expect(s.waiting).toEqual({ quietHours: 1, dailyLimit: 0 });
+    expect(s.queued).toBe(1);
+    expect(progressLine(s)).toContain("· 1 waiting for quiet hours");
+  });
+});
