@@ -7,3 +7,7 @@ declare module "*.ttf" {
   export default path;
 }
 declare module "*.css";
+declare module "*.bson" {
+  const path: string;
+  export default path;
+}

@@ -11,7 +11,14 @@ export function progressLine(s: BroadcastSummary, width = 24): string {
   const ratio = s.total === 0 ? 1 : done / s.total;
   const filled = Math.round(ratio * width);
   const bar = `${"#".repeat(filled)}${"-".repeat(width - filled)}`;
-  return `[${bar}] ${String(Math.floor(ratio * 100)).padStart(3)}% ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed`;
+  return `[${bar}] ${String(Math.floor(ratio * 100)).padStart(3)}% ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${waitingText(s)}`;
+}
+
+/** " · 3 waiting for quiet hours / 1 for the daily limit", or "" when nothing waits. */
+export function waitingText(s: Pick<BroadcastSummary, "waiting">): string {
+  const { quietHours, dailyLimit } = s.waiting ?? { quietHours: 0, dailyLimit: 0 };
+  const parts = [quietHours > 0 && `${quietHours} waiting for quiet hours`, dailyLimit > 0 && `${dailyLimit} waiting for the daily limit`].filter(Boolean);
+  return parts.length ? ` · ${parts.join(" / ")}` : "";
 }
 
 export function summaryLine(s: BroadcastSummary): string {

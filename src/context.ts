@@ -102,7 +102,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   // directory's (none for an in-memory database).
   const dispatcherWith = (overrides: Partial<DispatcherOptions> = {}) =>
     createDispatcher({
-      store: repos.deliveries,
+      store: { ...repos.deliveries, claim: (now: number, limit: number) => repos.deliveries.claim(now, limit, settings.deferralPolicy()) },
       messenger: overrides.messenger ?? newMessenger(),
       logger,
       rate: settings.current().sendRate,

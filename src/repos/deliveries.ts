@@ -14,6 +14,8 @@ import type { Database } from "bun:sqlite";
 import type { Db } from "../db/client.ts";
 import type { BroadcastMessage, ClaimedDelivery } from "../dispatch/store.ts";
 import type { DeliveryStatus as ProviderStatus, ProviderMessage } from "../messaging/messenger.ts";
+import { nextAllowed, type QuietSpan } from "../lib/quiet-hours.ts";
+import { phoneTimeZones } from "../lib/phone-time-zones.ts";
 import { underOptOutSql } from "./consent-events.ts";
 import { prepareScheduledStarts, type ScheduledStartStatements } from "./scheduled-starts.ts";
 import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
@@ -87,11 +89,30 @@ function prepare(sqlite: Database) {
          status = CASE WHEN EXISTS (SELECT 1 FROM subscriptions s WHERE s.customer_id = deliveries.customer_id
                                      AND s.business_id = deliveries.business_id AND s.status = 'active')
                   THEN 'Sending' ELSE 'Skipped' END,
-         attempts = attempts + 1, claimed_at = ?1, updated_at = ?1
+         attempts = attempts + 1, claimed_at = ?1, updated_at = ?1, deferred_reason = NULL
        WHERE id IN (SELECT id FROM deliveries WHERE status = 'Queued' AND next_attempt_at <= ?1
                     ORDER BY next_attempt_at, id LIMIT ?2)
        RETURNING id, broadcast_id AS broadcastId, customer_id AS customerId, channel, to_phone AS toPhone, attempts,
-                 claimed_at AS claimedAt, status`,
+                 claimed_at AS claimedAt, status, business_id AS businessId`,
+    ),
+    // A claimed row that may not go yet (quiet hours, daily cap): Queued again until `notBefore`, the attempt not counted.
+    defer: sqlite.prepare<unknown, [number, number, string]>(
+      `UPDATE deliveries SET status = 'Queued', attempts = MAX(0, attempts - 1), claimed_at = NULL, next_attempt_at = ?2,
+         deferred_reason = ?3 WHERE id = ?1 AND status = 'Sending'`,
+    ),
+    // This customer's sends in the last 24 h, newest first (deliveries_customer_idx): sent, or in flight (claimed),
+    // leaving out this claim's own rows (?3 = now; the claim counts those it lets go itself).
+    recentSends: sqlite.prepare<{ at: number }, [number, number, number]>(
+      `SELECT COALESCE(sent_at, claimed_at) AS at FROM deliveries
+       WHERE customer_id = ?1 AND COALESCE(sent_at, claimed_at) > ?2
+         AND (sent_at IS NOT NULL OR status IN ('Sending', 'Uncertain'))
+         AND NOT (status = 'Sending' AND claimed_at = ?3)
+       ORDER BY at DESC`,
+    ),
+    businessZone: sqlite.prepare<{ zone: string | null }, [number]>(`SELECT time_zone AS zone FROM businesses WHERE id = ?1`),
+    waitingByBroadcast: sqlite.prepare<{ reason: "quiet_hours" | "daily_limit"; n: number }, [number]>(
+      `SELECT deferred_reason AS reason, COUNT(*) AS n FROM deliveries
+       WHERE broadcast_id = ?1 AND status = 'Queued' AND deferred_reason IS NOT NULL GROUP BY deferred_reason`,
     ),
     skippedText: sqlite.prepare<unknown, [string, number]>(
       `UPDATE deliveries SET error_message = ?1, attempts = attempts - 1 WHERE id = ?2`,
@@ -176,6 +197,23 @@ function prepare(sqlite: Database) {
   };
 }
 
+/** What holds marketing messages back (from the settings in use; see src/lib/quiet-hours.ts). */
+export interface DeferralPolicy {
+  /** null = off. */
+  quietHours: QuietSpan | null;
+  /** Per recipient (customer) per rolling 24 h, across all businesses; 0 = no cap. */
+  maxPerDay: number;
+  /** The zone used when neither the number nor the business gives one. */
+  serverZone: string;
+}
+
+export interface WaitingCounts {
+  quietHours: number;
+  dailyLimit: number;
+}
+
+const DAY_MS = 86_400_000;
+
 export function emptyCounts(): StatusCounts {
   return { Queued: 0, Sending: 0, Uncertain: 0, Sent: 0, Delivered: 0, Failed: 0, Skipped: 0 };
 }
@@ -188,6 +226,48 @@ export function deliveriesRepo(db: Db) {
   const q = () => (ps ??= prepare(sqlite));
   let ss: ScheduledStartStatements | undefined;
   const sq = () => (ss ??= prepareScheduledStarts(sqlite));
+
+  function stripBusiness(r: ClaimedDelivery): ClaimedDelivery {
+    const { businessId: _, ...rest } = r as ClaimedDelivery & { businessId?: number };
+    return rest;
+  }
+
+  /** The zones a number is in: its own (all of them; the most restrictive wins), else its business's, else the server's. */
+  function zonesFor(phone: string, businessId: number, policy: DeferralPolicy, zonesOf: Map<string, string[]>, businessZones: Map<number, string>): string[] {
+    let zones = zonesOf.get(phone);
+    if (!zones) zonesOf.set(phone, (zones = phoneTimeZones(phone)));
+    if (zones.length > 0) return zones;
+    let zone = businessZones.get(businessId);
+    if (!zone) businessZones.set(businessId, (zone = q().businessZone.get(businessId)?.zone ?? policy.serverZone));
+    return [zone];
+  }
+
+  /** Why and until when this claimed row must wait; null when it may go now (and then it counts as a send). */
+  function deferral(
+    r: ClaimedDelivery & { businessId: number },
+    now: number,
+    policy: DeferralPolicy,
+    zonesOf: Map<string, string[]>,
+    businessZones: Map<number, string>,
+    sendsOf: Map<number, number[]>,
+  ): { notBefore: number; reason: "quiet_hours" | "daily_limit" } | null {
+    if (policy.quietHours) {
+      const zones = zonesFor(r.toPhone, r.businessId, policy, zonesOf, businessZones);
+      // Zones with no common window (rare) fall back to the business's zone rather than never sending.
+      const at = nextAllowed(now, zones, policy.quietHours) ?? nextAllowed(now, zonesFor("", r.businessId, policy, zonesOf, businessZones), policy.quietHours)!;
+      if (at > now) return { notBefore: at, reason: "quiet_hours" };
+    }
+    if (policy.maxPerDay > 0) {
+      let sends = sendsOf.get(r.customerId);
+      if (!sends) sendsOf.set(r.customerId, (sends = q().recentSends.all(r.customerId, now - DAY_MS, now).map((x) => x.at)));
+      if (sends.length >= policy.maxPerDay) {
+        // It may go when the oldest of the last maxPerDay sends is 24 h old.
+        return { notBefore: sends[policy.maxPerDay - 1]! + DAY_MS, reason: "daily_limit" };
+      }
+      sends.unshift(now);
+    }
+    return null;
+  }
 
   return {
     /**
@@ -204,12 +284,32 @@ export function deliveriesRepo(db: Db) {
      * (attempts + 1, claimed_at = now), or Skipped when the customer is no longer an active subscriber. The commit
      * is durable (fsynced, see durableTransactionRunner) before this returns, so before the dispatcher calls the provider.
      */
-    claim(now: number, limit: number): ClaimedDelivery[] {
+    claim(now: number, limit: number, policy?: DeferralPolicy): ClaimedDelivery[] {
       if (limit <= 0) return [];
       return durableTransaction(() => {
-        const rows = q().claim.all(now, limit);
-        for (const r of rows) if (r.status === "Skipped") q().skippedText.run(SKIPPED_MESSAGE, r.id);
-        return rows;
+        const out: ClaimedDelivery[] = [];
+        // Caches for this claim only: zones per number prefix and business, sends per customer.
+        const zonesOf = new Map<string, string[]>();
+        const businessZones = new Map<number, string>();
+        const sendsOf = new Map<number, number[]>();
+        // Deferred rows leave the due set (their next_attempt_at moves on), so claiming again reaches the next ones:
+        // a night-time broadcast of 50,000 is deferred batch by batch within this one claim, each row once.
+        for (;;) {
+          const rows = q().claim.all(now, limit - out.length);
+          for (const r of rows) {
+            if (r.status === "Skipped") {
+              q().skippedText.run(SKIPPED_MESSAGE, r.id);
+            } else if (policy) {
+              const wait = deferral(r as ClaimedDelivery & { businessId: number }, now, policy, zonesOf, businessZones, sendsOf);
+              if (wait) {
+                q().defer.run(r.id, wait.notBefore, wait.reason);
+                continue;
+              }
+            }
+            out.push(stripBusiness(r));
+          }
+          if (rows.length === 0 || out.length >= limit || !policy) return out;
+        }
       });
     },
 
@@ -315,6 +415,13 @@ export function deliveriesRepo(db: Db) {
         if (n > 0) q().reopen.run(broadcastId);
         return n;
       });
+    },
+
+    /** Queued deliveries of the broadcast held back, by reason (they go at their next_attempt_at). */
+    waiting(broadcastId: number): WaitingCounts {
+      const out: WaitingCounts = { quietHours: 0, dailyLimit: 0 };
+      for (const r of q().waitingByBroadcast.all(broadcastId)) out[r.reason === "quiet_hours" ? "quietHours" : "dailyLimit"] = r.n;
+      return out;
     },
 
     counts(broadcastId: number): StatusCounts {

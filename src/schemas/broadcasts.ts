@@ -15,6 +15,8 @@ export interface BroadcastSummary {
   delivered: number;
   failed: number;
   skipped: number;
+  /** Of `queued`: deliveries held back until the recipient's morning, or until their daily cap allows. */
+  waiting?: { quietHours: number; dailyLimit: number };
   completedAt: string | null;
   /** Scheduled: when it starts (ISO 8601, UTC); null for an immediate broadcast. */
   scheduledFor: string | null;

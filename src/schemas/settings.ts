@@ -4,6 +4,7 @@
 import * as v from "valibot";
 import { NOT_AN_OBJECT } from "./auth.ts";
 import type { CheckResult, FieldErrors } from "./check.ts";
+import { parseQuietHours } from "../lib/quiet-hours.ts";
 
 export const SETTING_KEYS = [
   "publicUrl",
@@ -18,6 +19,8 @@ export const SETTING_KEYS = [
   "smtpUrl",
   "mailFrom",
   "uploadQuotaMb",
+  "quietHours",
+  "maxPerDay",
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -36,6 +39,8 @@ export const SETTING_ENV: Record<SettingKey, string> = {
   smtpUrl: "NEARCAST_SMTP_URL",
   mailFrom: "NEARCAST_MAIL_FROM",
   uploadQuotaMb: "NEARCAST_UPLOAD_QUOTA_MB",
+  quietHours: "NEARCAST_QUIET_HOURS",
+  maxPerDay: "NEARCAST_MAX_PER_DAY",
 };
 
 /** Write-only settings: stored and used, never returned, logged or printed (the API says only whether one is set). */
@@ -47,6 +52,8 @@ export const SETTING_DEFAULTS = {
   contactEmail: "hello@nearcast.app",
   sendRate: "1",
   uploadQuotaMb: "200",
+  quietHours: "20:00-08:00",
+  maxPerDay: "3",
 } as const satisfies Partial<Record<SettingKey, string>>;
 
 export const SEND_RATE_MIN = 0.01;
@@ -114,6 +121,17 @@ export const SETTING_SCHEMAS = {
     ),
     v.transform((s) => String(Number(s))),
   ),
+  // The span when marketing texts wait (recipient's local time), e.g. 20:00-08:00; "off" sends at any hour.
+  quietHours: v.pipe(
+    textValue("Quiet hours"),
+    v.check((s) => parseQuietHours(s) !== undefined, "Quiet hours must be HH:MM-HH:MM (e.g. 20:00-08:00, two different times) or off"),
+    v.transform((s) => s.trim().toLowerCase()),
+  ),
+  maxPerDay: v.pipe(
+    textValue("Messages per day"),
+    v.check((s) => /^\d{1,4}$/.test(s), "Messages per day must be a whole number from 0 (no cap) to 9999"),
+    v.transform((s) => String(Number(s))),
+  ),
   smtpUrl: v.pipe(textValue("SMTP URL"), v.check(isSmtpUrl, "SMTP URL must look like smtp://user:password@host:587 or smtps://user:password@host:465")),
   mailFrom: v.pipe(
     textValue("From address"),
@@ -136,7 +154,7 @@ export function checkSettingsUpdate(input: unknown): CheckResult<SettingsUpdate>
   for (const [key, raw] of Object.entries(input)) {
     if (!isSettingKey(key)) errors[key] = `Unknown setting ${JSON.stringify(key.slice(0, 60))}`;
     else if (raw === null || raw === "") value[key] = null;
-    else if (typeof raw === "number" && (key === "sendRate" || key === "uploadQuotaMb")) Object.assign(value, checkOne(key, String(raw), errors));
+    else if (typeof raw === "number" && (key === "sendRate" || key === "uploadQuotaMb" || key === "maxPerDay")) Object.assign(value, checkOne(key, String(raw), errors));
     else Object.assign(value, checkOne(key, raw, errors));
   }
   const first = Object.values(errors)[0];

@@ -7,7 +7,7 @@ import { AppError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLarge
 import { SNIFF_BYTES, sniffImage } from "../schemas/image-sniff.ts";
 import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
 import type { BroadcastRow, Recipient, SubscriberCounts } from "../repos/broadcasts.ts";
-import type { StatusCounts } from "../repos/deliveries.ts";
+import type { StatusCounts, WaitingCounts } from "../repos/deliveries.ts";
 import type { Repos } from "../repos/index.ts";
 import { type BroadcastState, type BroadcastSummary, MAX_SCHEDULE_DAYS } from "../schemas/broadcasts.ts";
 import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, BUSINESS_NOT_FOUND, MESSAGE_REQUIRED, NOT_YOUR_BUSINESS } from "../schemas/texts.ts";
@@ -85,7 +85,7 @@ export function queuedMessage(n: number): string {
   return `Broadcast queued: ${n} message${s} to ${n} subscriber${s}.`;
 }
 
-export function toSummary(row: BroadcastRow, c: StatusCounts): BroadcastSummary {
+export function toSummary(row: BroadcastRow, c: StatusCounts, waiting: WaitingCounts = { quietHours: 0, dailyLimit: 0 }): BroadcastSummary {
   return {
     id: row.id,
     businessId: row.businessId,
@@ -98,6 +98,7 @@ export function toSummary(row: BroadcastRow, c: StatusCounts): BroadcastSummary 
     delivered: c.Delivered,
     failed: c.Failed + c.Skipped,
     skipped: c.Skipped,
+    waiting,
     completedAt: row.completedAt === null ? null : new Date(row.completedAt).toISOString(),
     scheduledFor: iso(row.scheduledFor),
     startedAt: iso(row.startedAt),
@@ -210,7 +211,7 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
   }
 
   function summary(row: BroadcastRow): BroadcastSummary {
-    return toSummary(row, repos.deliveries.counts(row.id));
+    return toSummary(row, repos.deliveries.counts(row.id), repos.deliveries.waiting(row.id));
   }
 
   /** Removes an image stored for a broadcast that was not written after all. */
@@ -413,7 +414,8 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
       const counts = repos.broadcasts.countsForBusiness(businessId);
       return repos.broadcasts
         .listByBusiness(businessId)
-        .map((row) => toSummary(row, counts.get(row.id) ?? repos.deliveries.counts(row.id)));
+        // Only an unfinished broadcast can have deliveries waiting (one indexed look-up each).
+        .map((row) => toSummary(row, counts.get(row.id) ?? repos.deliveries.counts(row.id), row.completedAt === null ? repos.deliveries.waiting(row.id) : undefined));
     },
 
     status(actor: Principal, id: number): BroadcastSummary {

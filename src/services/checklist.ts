@@ -1,5 +1,7 @@
 // The setup checklist: what a new install still lacks, each line green, amber or red with one sentence on how to fix
 // it. The admin's home page (GET /api/settings/Checklist) and `nearcast doctor` show the same lines.
+import { phoneZoneTableSize } from "../lib/phone-time-zones.ts";
+import type { QuietSpan } from "../lib/quiet-hours.ts";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { ForbiddenError } from "../errors.ts";
@@ -111,6 +113,23 @@ function businessTypesItem(active: number): ChecklistItem {
     : { id: "businessTypes", status: "green", title, detail: `${active} active business ${active === 1 ? "type" : "types"}.` };
 }
 
+/** Quiet hours need the phone-number time-zone table embedded in the executable: an empty one would mean every
+ * number falls back to the business's zone, silently. */
+function quietHoursItem(span: QuietSpan | null, maxPerDay: number): ChecklistItem {
+  const title = "Quiet hours";
+  const cap = maxPerDay > 0 ? `at most ${maxPerDay} per person per 24 h` : "no daily cap";
+  if (span === null) return { id: "quietHours", status: "amber", title, detail: `Off: marketing texts go at any hour; ${cap}.` };
+  let prefixes = 0;
+  try {
+    prefixes = phoneZoneTableSize();
+  } catch {
+    prefixes = 0;
+  }
+  const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+  if (prefixes === 0) return { id: "quietHours", status: "red", title, detail: "The phone time-zone table is missing from this build: quiet hours use the business's zone for everyone." };
+  return { id: "quietHours", status: "green", title, detail: `No marketing texts ${hhmm(span.start)}-${hhmm(span.end)} in the recipient's zone (${prefixes} number prefixes); ${cap}.` };
+}
+
 export function createChecklistService({ repos, clock, config, settings, checkAccount = checkTwilioAccount }: ChecklistDeps) {
   // The last "seen" this process wrote, so a busy inbound webhook reads the database at most once a minute too.
   let lastSeenWrite = 0;
@@ -131,6 +150,7 @@ export function createChecklistService({ repos, clock, config, settings, checkAc
         inboundItem(repos.settings.get(INBOUND_SEEN_KEY), settings.publicUrl(origin)),
         emailItem(now.smtpUrl, now.mailFrom),
         businessTypesItem(activeTypes),
+        quietHoursItem(now.quietHours, now.maxPerDay),
       ];
     },
 

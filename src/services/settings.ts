@@ -7,6 +7,7 @@ import { ForbiddenError, ValidationError } from "../errors.ts";
 import type { MessengerConfig } from "../messaging/index.ts";
 import type { TwilioConfig } from "../messaging/twilio.ts";
 import type { Repos } from "../repos/index.ts";
+import type { DeferralPolicy } from "../repos/deliveries.ts";
 import {
   checkSettingsUpdate,
   SECRET_SETTINGS,
@@ -18,6 +19,7 @@ import {
   type SettingsView,
   type SettingView,
 } from "../schemas/settings.ts";
+import { parseQuietHours, type QuietSpan } from "../lib/quiet-hours.ts";
 import { isPrivateLink } from "../schemas/public-url.ts";
 import { managesAll, type Principal } from "./principal.ts";
 import { setupDue } from "./setup.ts";
@@ -42,6 +44,10 @@ export interface CurrentSettings {
   mailFrom: string | null;
   /** Each owner's room for uploaded images, in MB. */
   uploadQuotaMb: number;
+  /** The quiet span in the recipient's local time; null = off (send at any hour). */
+  quietHours: QuietSpan | null;
+  /** Marketing messages per recipient per rolling 24 h, across all businesses; 0 = no cap. */
+  maxPerDay: number;
 }
 
 type Resolved = Record<SettingKey, { value: string | null; source: SettingView["source"] }>;
@@ -104,6 +110,8 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       smtpUrl: get("smtpUrl"),
       mailFrom: get("mailFrom"),
       uploadQuotaMb: Number(get("uploadQuotaMb")),
+      quietHours: parseQuietHours(get("quietHours")!) ?? null,
+      maxPerDay: Number(get("maxPerDay")),
     };
   }
 
@@ -136,6 +144,11 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
   return {
     current,
     publicUrl,
+    /** What holds marketing deliveries back at claim time (quiet hours, daily cap), from the settings in use now. */
+    deferralPolicy(): DeferralPolicy {
+      const c = current();
+      return { quietHours: c.quietHours, maxPerDay: c.maxPerDay, serverZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+    },
     /** The messenger's settings now (the dispatcher rebuilds its messenger when they change). */
     messaging(): MessengerConfig {
       return { twilio: current().twilio, twilioApiBase: config.twilioApiBase, publicUrl: publicUrl() };

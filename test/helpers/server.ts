@@ -52,7 +52,8 @@ export async function startBinary(env: Record<string, string> = {}, dataDir?: st
   const dir = dataDir ?? mkdtempSync(join(tmpdir(), "nearcast-"));
   const proc = Bun.spawn([...(options.wrap ?? []), options.binary ?? BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", ...env },
+    // Quiet hours and the daily cap are tested on the injected clock; a binary runs on the real one, so they are off here.
+    env: { PATH: process.env.PATH ?? "", NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

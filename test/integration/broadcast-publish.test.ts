@@ -411,6 +411,7 @@ describe("reads: subscriber count, history, status", () => {
       delivered: 1,
       failed: 2,
       skipped: 1,
+      waiting: { quietHours: 0, dailyLimit: 0 },
       completedAt: null,
       scheduledFor: null,
       startedAt: ctx.clock.now().toISOString(),

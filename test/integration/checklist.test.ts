@@ -65,6 +65,7 @@ describe("GET /api/settings/Checklist", () => {
       ["inboundWebhook", "amber"],
       ["email", "amber"],
       ["businessTypes", "green"],
+      ["quietHours", "green"],
     ]);
     for (const item of res.body.items) {
       expect(item.title).toMatch(/^[A-Z]/);

@@ -225,6 +225,7 @@ describe("broadcast status", () => {
       delivered: 0,
       failed: 0,
       skipped: 0,
+      waiting: { quietHours: 0, dailyLimit: 0 },
       completedAt: null,
       scheduledFor: null,
       startedAt: body.createdAt,

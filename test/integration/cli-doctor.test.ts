@@ -50,6 +50,7 @@ describe("nearcast doctor", () => {
       ["warn", "Inbound webhook"],
       ["warn", "Email"],
       ["ok", "Business types"],
+      ["ok", "Quiet hours"],
     ]);
     expect(run.stdout).toContain("Sandbox: messages are recorded, not sent.");
     expect(run.stdout).toContain("Forgot-password cannot send email; set SMTP in Settings.");
@@ -66,7 +67,7 @@ describe("nearcast doctor", () => {
     const before = fake.requests.length;
     const run = await doctor(dir, env);
     expect(run).toMatchObject({ code: 0, stderr: "" });
-    expect(marks(run).map((m) => m?.[0])).toEqual(["ok", "ok", "ok", "ok", "ok"]);
+    expect(marks(run).map((m) => m?.[0])).toEqual(["ok", "ok", "ok", "ok", "ok", "ok"]);
     expect(run.stdout).toContain(`Twilio accepts the credentials of "My first Twilio account" (${fake.accountSid}).`);
     expect(run.stdout).toContain("Seen 2026-11-20 08:15 UTC");
     // One read-only request: the account itself, with Basic auth.
@@ -83,6 +84,7 @@ describe("nearcast doctor", () => {
       ["inboundWebhook", "green"],
       ["email", "green"],
       ["businessTypes", "green"],
+      ["quietHours", "green"],
     ]);
   });
 

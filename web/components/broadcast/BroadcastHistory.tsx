@@ -41,6 +41,13 @@ function StatusBadge({ b }: { b: BroadcastSummary }) {
   return <span className="badge badge-success bc-status">Completed</span>;
 }
 
+/** "3 waiting for quiet hours / 1 waiting for the daily limit": queued deliveries held back (never dropped). */
+function waitingLine(b: BroadcastSummary): string {
+  const w = b.waiting;
+  if (!w || b.completedAt) return "";
+  return [w.quietHours > 0 && `${w.quietHours} waiting for quiet hours`, w.dailyLimit > 0 && `${w.dailyLimit} waiting for the daily limit`].filter(Boolean).join(" / ");
+}
+
 function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retrying: boolean; onRetry: () => void }) {
   const done = b.sent + b.delivered + b.failed;
   const [broken, setBroken] = useState(false);
@@ -72,6 +79,7 @@ function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retrying: b
         <span className="bc-progress-sent" style={{ width: pct(b.sent, b.total) }} />
         <span className="bc-progress-failed" style={{ width: pct(b.failed, b.total) }} />
       </div>
+      {waitingLine(b) && <p className="bc-waiting muted" data-testid="bc-waiting">{waitingLine(b)}</p>}
       <div className="bc-history-foot">
         <dl className="bc-counts">
           <div className="bc-count bc-count-queued">

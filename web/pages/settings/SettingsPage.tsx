@@ -230,6 +230,15 @@ function SettingsForm({ view, onSaved }: { view: SettingsView; onSaved: (next: S
         {field("uploadQuotaMb", "Upload quota (MB)", "Per owner; 200 MB unless set.", { inputMode: "numeric" })}
       </section>
 
+      <section className="card settings-section" aria-labelledby="settings-quiet">
+        <h2 id="settings-quiet">Quiet hours</h2>
+        <p className="muted">Marketing texts wait (never dropped) while it is quiet in the recipient's time zone, and past the daily cap.</p>
+        <div className="two-cols">
+          {field("quietHours", "Quiet hours", "HH:MM-HH:MM in the recipient's time, or off; 20:00-08:00 unless set.", { placeholder: "20:00-08:00" })}
+          {field("maxPerDay", "Messages per person per 24 h", "Across all businesses; 3 unless set, 0 for no cap.", { inputMode: "numeric" })}
+        </div>
+      </section>
+
       <div className="form-actions settings-actions">
         {dirty && <span className="muted settings-unsaved">Unsaved changes</span>}
         <SubmitButton busy={busy} disabled={!dirty} label="Save Settings" busyLabel="Saving..." />
