@@ -17,8 +17,17 @@ export interface Run {
 
 export type Env = Record<string, string | undefined>;
 
-/** The test's own environment without colours or a data directory of its own (each test names its --data-dir). */
-export const cliEnv = (extra: Env = {}): Env => ({ ...process.env, NO_COLOR: "1", NEARCAST_DATA_DIR: undefined, ...extra });
+/** The test's own environment without colours or a data directory of its own (each test names its --data-dir).
+ * Quiet hours and the daily cap are off: a CLI that sends runs on the real clock, and a test must not depend on the
+ * hour it runs at (the tests of quiet hours use the injected clock). */
+export const cliEnv = (extra: Env = {}): Env => ({
+  ...process.env,
+  NO_COLOR: "1",
+  NEARCAST_DATA_DIR: undefined,
+  NEARCAST_QUIET_HOURS: "off",
+  NEARCAST_MAX_PER_DAY: "0",
+  ...extra,
+});
 
 /** The command line for `nearcast args` (with --data-dir when a directory is given). */
 export const nearcastCommand = (args: string[], dataDir?: string): string[] => [
