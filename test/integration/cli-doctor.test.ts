@@ -17,6 +17,9 @@ const NO_SETTINGS: Env = {
   TWILIO_FROM: undefined,
   TWILIO_MESSAGING_SERVICE_SID: undefined,
   TWILIO_WHATSAPP_FROM: undefined,
+  // doctor reports the shop's own quiet hours and cap: the defaults, not the test switch-off of cliEnv.
+  NEARCAST_QUIET_HOURS: undefined,
+  NEARCAST_MAX_PER_DAY: undefined,
   TWILIO_API_BASE: undefined,
 };
 
