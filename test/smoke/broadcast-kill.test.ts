@@ -6,14 +6,12 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
-import { createContext } from "../../src/context.ts";
-import { MemoryLogger } from "../../src/lib/logger.ts";
+import type { AppContext } from "../../src/context.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { fakeTwilioEnv, privateBinary, type RunningBinary, startBinary } from "../helpers/server.ts";
-import { insertManySubscribers } from "../helpers/customer-factories.ts";
+import { seedShop } from "../helpers/seed-shop.ts";
+import { until } from "../helpers/until.ts";
 
 setDefaultTimeout(180_000);
 
@@ -43,31 +41,11 @@ function start(): Promise<RunningBinary> {
   return startBinary({ ...fakeTwilioEnv(fake, RATE, SMS_FROM), NEARCAST_RECONCILE_AFTER: "1" }, dataDir, { binary: bin });
 }
 
-function seed(): number {
-  const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
-  try {
-    const owner = insertUser(ctx, { email: "kill-owner@example.com" });
-    const business = insertBusiness(ctx, { ownerId: owner.id, name: "Kill Test Deli" });
-    insertManySubscribers(ctx, business.id, RECIPIENTS, 3000000);
-    return business.id;
-  } finally {
-    ctx.close();
-  }
-}
-
-async function until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
+const seed = <T>(then: (ctx: AppContext, businessId: number) => T | Promise<T>) =>
+  seedShop(dataDir, { ownerEmail: "kill-owner@example.com", businessName: "Kill Test Deli", subscribers: RECIPIENTS, firstNumber: 3000000 }, then);
 
 test(`kill -9 mid-broadcast (${ROUNDS} random points), restart: every recipient gets exactly one message outside the in-flight window`, async () => {
-  const businessId = seed();
-  const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
-  const published = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT });
-  ctx.close();
+  const published = await seed((ctx, businessId) => ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT }));
   expect(published).toMatchObject({ recipients: RECIPIENTS });
   const broadcastId = (published as { broadcastId: number }).broadcastId;
 

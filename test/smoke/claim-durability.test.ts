@@ -10,14 +10,11 @@ import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
-import { createContext } from "../../src/context.ts";
-import { MemoryLogger } from "../../src/lib/logger.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { fakeTwilioEnv, privateBinary, startBinary } from "../helpers/server.ts";
-import { insertManySubscribers } from "../helpers/customer-factories.ts";
+import { seedShop } from "../helpers/seed-shop.ts";
+import { until } from "../helpers/until.ts";
 
 setDefaultTimeout(120_000);
 
@@ -45,26 +42,12 @@ afterAll(async () => {
 const phoneOf = (i: number) => `+1415${String(4000000 + i)}`;
 
 /** A business with RECIPIENTS subscribers and one broadcast to them, written before the server starts. */
-async function seedBroadcast(): Promise<number> {
-  const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
-  try {
-    const owner = insertUser(ctx, { email: "durable-owner@example.com" });
-    const business = insertBusiness(ctx, { ownerId: owner.id, name: "Durable Deli" });
-    insertManySubscribers(ctx, business.id, RECIPIENTS, 4000000);
-    const published = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: TEXT });
-    expect(published).toMatchObject({ recipients: RECIPIENTS });
-    return (published as { broadcastId: number }).broadcastId;
-  } finally {
-    ctx.close();
-  }
-}
-
-async function until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
+function seedBroadcast(): Promise<number> {
+  return seedShop(dataDir, { ownerEmail: "durable-owner@example.com", businessName: "Durable Deli", subscribers: RECIPIENTS, firstNumber: 4000000 }, async (ctx, businessId) => {
+  const published = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT });
+  expect(published).toMatchObject({ recipients: RECIPIENTS });
+  return (published as { broadcastId: number }).broadcastId;
+  });
 }
 
 /** One line of `strace -f -ttt -yy`: "<tid> <time> <call>(<fd><path or peer>, ...". */

@@ -9,15 +9,12 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { loadConfig } from "../../src/config.ts";
-import { createContext } from "../../src/context.ts";
-import { MemoryLogger } from "../../src/lib/logger.ts";
 import { DuplicateBroadcastError } from "../../src/services/broadcasts.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { fakeTwilioEnv, privateBinary, startBinary } from "../helpers/server.ts";
-import { insertManySubscribers } from "../helpers/customer-factories.ts";
+import { seedShop } from "../helpers/seed-shop.ts";
+import { until } from "../helpers/until.ts";
 
 setDefaultTimeout(180_000);
 
@@ -46,31 +43,17 @@ async function start(): Promise<Subprocess> {
   return (await startBinary({ ...fakeTwilioEnv(fake, RATE), NEARCAST_RECONCILE_AFTER: "1" }, dataDir, { binary: bin })).proc;
 }
 
-async function until(cond: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(10);
-  }
-}
-
 /** Two broadcasts of the same text to the same RECIPIENTS: the second confirmed after the repeat check refused it. */
-async function seed(): Promise<{ first: number; second: number }> {
-  const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
-  try {
-    const owner = insertUser(ctx, { email: "repeat-owner@example.com" });
-    const business = insertBusiness(ctx, { ownerId: owner.id, name: "Repeat Cafe" });
-    insertManySubscribers(ctx, business.id, RECIPIENTS, 5000000);
-    const input = { businessId: String(business.id), messageText: TEXT };
-    const first = await ctx.services.broadcasts.publish(OPERATOR, input);
-    const refused = await ctx.services.broadcasts.publish(OPERATOR, input).catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(DuplicateBroadcastError);
-    const second = await ctx.services.broadcasts.publish(OPERATOR, { ...input, confirm: true });
-    if (!("broadcastId" in first) || !("broadcastId" in second)) throw new Error("nothing queued");
-    return { first: first.broadcastId, second: second.broadcastId };
-  } finally {
-    ctx.close();
-  }
+function seed(): Promise<{ first: number; second: number }> {
+  return seedShop(dataDir, { ownerEmail: "repeat-owner@example.com", businessName: "Repeat Cafe", subscribers: RECIPIENTS, firstNumber: 5000000 }, async (ctx, businessId) => {
+  const input = { businessId: String(businessId), messageText: TEXT };
+  const first = await ctx.services.broadcasts.publish(OPERATOR, input);
+  const refused = await ctx.services.broadcasts.publish(OPERATOR, input).catch((e: unknown) => e);
+  expect(refused).toBeInstanceOf(DuplicateBroadcastError);
+  const second = await ctx.services.broadcasts.publish(OPERATOR, { ...input, confirm: true });
+  if (!("broadcastId" in first) || !("broadcastId" in second)) throw new Error("nothing queued");
+  return { first: first.broadcastId, second: second.broadcastId };
+  });
 }
 
 test(`kill -9 during a confirmed repeat broadcast (${ROUNDS} random points): every delivery belongs to exactly one broadcast and holds its own message`, async () => {

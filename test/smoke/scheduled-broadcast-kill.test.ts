@@ -10,11 +10,10 @@ import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { insertManySubscribers } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { fakeTwilioEnv, privateBinary, startBinary } from "../helpers/server.ts";
 import { until } from "../helpers/until.ts";
+import { seedShop } from "../helpers/seed-shop.ts";
 
 setDefaultTimeout(60_000);
 
@@ -37,17 +36,7 @@ afterAll(async () => {
 });
 
 /** The business and its subscribers, written before the server first starts (as the CLI would). */
-function seedBusiness(): number {
-  const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
-  try {
-    const owner = insertUser(ctx, { email: "schedule-owner@example.com" });
-    const business = insertBusiness(ctx, { ownerId: owner.id, name: "Winter Shop" });
-    insertManySubscribers(ctx, business.id, RECIPIENTS, 6000000);
-    return business.id;
-  } finally {
-    ctx.close();
-  }
-}
+const seedBusiness = () => seedShop(dataDir, { ownerEmail: "schedule-owner@example.com", businessName: "Winter Shop", subscribers: RECIPIENTS, firstNumber: 6000000 });
 
 /** Schedules the broadcast ~3 s ahead while the server runs (another connection to the same database, as the CLI). */
 async function schedule(businessId: number): Promise<{ id: number; at: number }> {
@@ -63,7 +52,7 @@ async function schedule(businessId: number): Promise<{ id: number; at: number }>
 }
 
 test("scheduled ~3 s ahead, kill -9 before its time, restart: it starts at its time and each recipient gets one message", async () => {
-  const businessId = seedBusiness();
+  const businessId = await seedBusiness();
   const env = fakeTwilioEnv(fake, 50);
   const first = await startBinary(env, dataDir, { binary: bin });
   const { id, at } = await schedule(businessId);
