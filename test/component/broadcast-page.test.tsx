@@ -8,7 +8,7 @@ import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
 import { DISGUISED, GIF, PNG, REAL_IMAGES } from "../helpers/images.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
-import { renderAt as renderScreens } from "./render-at.tsx";
+import { renderAt as renderScreens, settle } from "./render-at.tsx";
 
 const BUSINESS = "/api/business/GetBusinessById";
 const COUNT = "/api/business/GetSubscriberCount";
@@ -75,13 +75,6 @@ afterEach(() => {
   localStorage.clear();
   toasts.value = [];
 });
-
-/** Lets pending promises (fetch answers, state updates) settle inside act. */
-async function settle(rounds = 10) {
-  await act(async () => {
-    for (let i = 0; i < rounds; i++) await Promise.resolve();
-  });
-}
 
 async function renderPage(id = "7") {
   const view = renderScreens(`/businesses/broadcast/${id}`, {

@@ -2,12 +2,12 @@
 // to N customers at HH:MM. Send it again?"; Send again resends with Confirm=true, Cancel sends nothing.
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-repeat.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { act, cleanup, fireEvent } from "@testing-library/react";
+import { cleanup, fireEvent } from "@testing-library/react";
 import { repeatQuestion, timeOfDay } from "../../web/components/broadcast/RepeatBroadcastDialog.tsx";
 import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
-import { renderAt } from "./render-at.tsx";
+import { renderAt, settle } from "./render-at.tsx";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const STATUS = "/api/business/GetBroadcastStatus";
@@ -42,12 +42,6 @@ afterEach(() => {
   localStorage.clear();
   toasts.value = [];
 });
-
-async function settle(rounds = 10) {
-  await act(async () => {
-    for (let i = 0; i < rounds; i++) await Promise.resolve();
-  });
-}
 
 async function sendOnce() {
   const view = renderAt("/businesses/broadcast/7", { "/businesses/broadcast/:id": BroadcastPage, "/my-business": <p>My Business list</p> });

@@ -3,13 +3,13 @@
 // refused before anything is sent; the history shows scheduled broadcasts with Edit / Cancel and cancelled ones.
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-schedule.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, waitFor } from "@testing-library/react";
 import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
 import { formatWhen, sendLaterIso, toLocalInput, WHEN_PAST, WHEN_REQUIRED } from "../../web/components/broadcast/SendLaterField.tsx";
 import { BROADCAST_SCHEDULED, BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
 import { mockApi } from "../helpers/mock-api.ts";
-import { renderAt } from "./render-at.tsx";
+import { renderAt, settle } from "./render-at.tsx";
 
 const BUSINESS = "/api/business/GetBusinessById";
 const COUNT = "/api/business/GetSubscriberCount";
@@ -61,12 +61,6 @@ afterEach(() => {
   localStorage.clear();
   toasts.value = [];
 });
-
-async function settle(rounds = 10) {
-  await act(async () => {
-    for (let i = 0; i < rounds; i++) await Promise.resolve();
-  });
-}
 
 async function renderPage() {
   const view = renderAt("/businesses/broadcast/7", { "/businesses/broadcast/:id": BroadcastPage, "/my-business": <p>My Business list</p> });

@@ -1,10 +1,11 @@
 // The customer messages modal on happy-dom, with fetch mocked at the global.
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customer-messages-modal.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { act, cleanup, fireEvent, render } from "@testing-library/react";
+import { cleanup, fireEvent, render } from "@testing-library/react";
 import type { CustomerMessage } from "../../web/api/broadcasts.ts";
 import { CustomerMessagesModal } from "../../web/components/CustomerMessagesModal.tsx";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
+import { settle } from "./render-at.tsx";
 
 const api = mockApi();
 const urls = () => api.calls.map((c) => c.url);
@@ -29,12 +30,6 @@ afterEach(() => {
   else process.env.TZ = realTZ;
   document.body.style.overflow = "";
 });
-
-async function settle() {
-  await act(async () => {
-    for (let i = 0; i < 10; i++) await Promise.resolve();
-  });
-}
 
 async function open(customerId: number | string = 12, customerName = "+14155550123") {
   const view = render(<CustomerMessagesModal customerId={customerId} customerName={customerName} onClose={() => void (closed += 1)} />);

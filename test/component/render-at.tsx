@@ -1,5 +1,5 @@
 // The component tests' one way to put screens on the page: a memory router at `path`, the given routes in a Switch.
-import { render } from "@testing-library/react";
+import { act, render } from "@testing-library/react";
 import type { ComponentType, ReactNode } from "react";
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
@@ -27,4 +27,11 @@ export function renderAt(path: string, routes: Record<string, ComponentType | Re
     </Router>,
   );
   return { ...view, location, at: () => location.history?.at(-1) };
+}
+
+/** Lets pending promises (mocked API answers) and the renders they cause run, inside act(). */
+export async function settle(rounds = 10): Promise<void> {
+  await act(async () => {
+    for (let i = 0; i < rounds; i++) await Promise.resolve();
+  });
 }
