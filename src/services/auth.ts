@@ -7,7 +7,6 @@ import { EmailNotConfiguredError, type Mailer } from "../mail/mailer.ts";
 import { registrationAttemptEmail, resetPasswordEmail } from "../mail/templates.ts";
 import { createBackground } from "../lib/background.ts";
 import { ipKey, RateLimiter } from "../lib/rate-limiter.ts";
-import { Backoff, RecentKeys } from "../lib/throttle.ts";
 import { hashToken, randomToken } from "../lib/tokens.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
@@ -23,6 +22,7 @@ import {
 import { INVALID_LOGIN } from "../schemas/texts.ts";
 import { type Principal, managesAll } from "./principal.ts";
 import type { SettingsService } from "./settings.ts";
+import { createLoginThrottle, pairKey } from "./login-throttle.ts";
 import { setupRefusal } from "./setup.ts";
 import { validate } from "./validate.ts";
 
@@ -32,22 +32,6 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const WINDOW_MS = 15 * MINUTE;
 
-/**
- * Failed logins slow down the one trying, never lock the account for everyone (OWASP Authentication and Credential
- * Stuffing cheat sheets). Each gets a few free failures, then waits 1 s, 2 s, 4 s... after each further one (up to
- * the cap); a failure-free hour forgets it. A correct password from a place that is not waiting always works.
- * - pair: one account from one address: the guesser at the keyboard, typos included.
- * - address: counts DIFFERENT accounts failed from one address (credential stuffing); a shop's NAT with a couple of
- *   typos never comes near it, and an account that logged in from that address before is not slowed by it.
- * - account: all addresses together, a ceiling against a botnet spreading guesses; high, short, and again not for
- *   an address the owner logged in from before, so the owner still gets in.
- */
-export const LOGIN_THROTTLE = {
-  pair: { free: 5, baseDelayMs: 1000, maxDelayMs: 15 * MINUTE, forgetMs: HOUR },
-  // Fewer keys than the others: each may hold up to 64 small account hashes (see Backoff.recordDistinct).
-  address: { free: 20, baseDelayMs: 1000, maxDelayMs: 5 * MINUTE, forgetMs: HOUR, maxKeys: 20_000 },
-  account: { free: 100, baseDelayMs: 1000, maxDelayMs: MINUTE, forgetMs: HOUR },
-} as const;
 /** Forgot-password requests per (email, address) and per address in WINDOW_MS. */
 export const RESET_REQUESTS_PER_PAIR = 5;
 export const RESET_REQUESTS_PER_ADDRESS = 10;
@@ -98,17 +82,9 @@ function tooMany(seconds: number, what = "Too many attempts."): TooManyRequestsE
   return new TooManyRequestsError(`${what} Please wait ${waitText(seconds)} and try again.`, seconds);
 }
 
-/** The key of one account tried from one address. */
-const pairKey = (email: string, ip: string) => `${email}\n${ip}`;
 
 export function createAuthService({ repos, clock, config, logger, settings, mailer }: AuthDeps) {
-  // Failures only: a user who logs in fine is never slowed down, and nothing locks an account for everyone.
-  const loginByPair = new Backoff(clock, LOGIN_THROTTLE.pair);
-  const loginByAddress = new Backoff(clock, LOGIN_THROTTLE.address);
-  const loginByAccount = new Backoff(clock, LOGIN_THROTTLE.account);
-  // (account, address) pairs that logged in lately: the owner's own places, which the address and account
-  // throttles do not hold up (OWASP's device-cookie idea, keyed on the address: nothing to store in the browser).
-  const trustedPairs = new RecentKeys(clock, SESSION_TTL_MS);
+  const loginThrottle = createLoginThrottle(clock, SESSION_TTL_MS);
   // Per (email, address), not per email: an attacker's requests from their address must not block the owner's own.
   const resetRequestsByPair = new RateLimiter(clock, RESET_REQUESTS_PER_PAIR, WINDOW_MS);
   const resetRequestsByIp = new RateLimiter(clock, RESET_REQUESTS_PER_ADDRESS, WINDOW_MS);
@@ -278,34 +254,24 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
     },
 
     /**
-     * Throttled per (account, address), per address and per account with growing delays (LOGIN_THROTTLE); a 429
+     * Throttled per (account, address), per address and per account with growing delays (login-throttle.ts); a 429
      * with Retry-After while one of them must still wait, without looking at the password. Unknown emails are
      * throttled exactly like known ones.
      */
     async login(input: unknown, clientIp: string): Promise<{ token: string; user: PublicUser }> {
       const data = validate(loginSchema, input);
       const ip = ipKey(clientIp);
-      const pair = pairKey(data.email, ip);
-      const trusted = trustedPairs.has(pair);
-      const wait = Math.max(
-        loginByPair.retryAfter(pair),
-        trusted ? 0 : loginByAddress.retryAfter(ip),
-        trusted ? 0 : loginByAccount.retryAfter(data.email),
-      );
+      const wait = loginThrottle.retryAfter(data.email, ip);
       if (wait > 0) throw tooMany(wait);
       const user = repos.users.findByEmail(data.email);
       // Verify against a throwaway hash for unknown emails, so timing does not reveal which accounts exist.
       dummyHash ??= Bun.password.hash(randomToken(), HASH_OPTIONS);
       const ok = await Bun.password.verify(data.password, user?.passwordHash ?? (await dummyHash));
       if (!user || !ok) {
-        loginByPair.record(pair);
-        loginByAddress.recordDistinct(ip, data.email);
-        loginByAccount.record(data.email);
+        loginThrottle.failed(data.email, ip);
         throw new UnauthorizedError(INVALID_LOGIN);
       }
-      // The address's count is left alone: logging into one's own account must not wash away stuffing of others.
-      loginByPair.reset(pair);
-      trustedPairs.mark(pair);
+      loginThrottle.succeeded(data.email, ip);
       return { token: issueSession(user.id), user: toPublicUser(user) };
     },
 
@@ -377,7 +343,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
         repos.passwordResets.useAllForUser(user.id, now);
         repos.sessions.revokeAllForUser(user.id, now);
       });
-      loginByAccount.reset(user.email);
+      loginThrottle.passwordChanged(user.email);
       return toPublicUser(user);
     },
 
@@ -402,7 +368,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
         repos.sessions.revokeAllForUser(reset.userId, now);
       });
       const user = repos.users.findById(reset.userId);
-      if (user) loginByAccount.reset(user.email);
+      if (user) loginThrottle.passwordChanged(user.email);
       return { message: RESET_DONE };
     },
   };
