@@ -10,6 +10,7 @@ import m6 from "./0006_settings_and_seed_types.sql" with { type: "text" };
 import m7 from "./0007_subscription_channel_inbound_sids.sql" with { type: "text" };
 import m8 from "./0008_drop_customer_contact_preference.sql" with { type: "text" };
 import m9 from "./0009_issue11_frequency_schedule_quiet_hours.sql" with { type: "text" };
+import m10 from "./0010_issue11_templates_confirmations.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -22,5 +23,6 @@ export const migrationSql: Record<string, string> = {
   "0007_subscription_channel_inbound_sids": m7,
   "0008_drop_customer_contact_preference": m8,
   "0009_issue11_frequency_schedule_quiet_hours": m9,
+  "0010_issue11_templates_confirmations": m10,
 };
 export { journal };

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // All tables. Times are stored as integer milliseconds since the epoch (UTC).
 const createdAt = () =>
@@ -16,6 +16,8 @@ export const users = sqliteTable(
     lastName: text("last_name").notNull(),
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: ["admin", "owner"] }).notNull().default("owner"),
+    // The account holder's own mobile (E.164), where "Send a test to my phone" goes; NULL: not given.
+    phone: text("phone"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_unique").on(t.email)],
@@ -88,6 +90,8 @@ export const businesses = sqliteTable(
     messagesPerWeek: integer("messages_per_week").notNull().default(4),
     // IANA zone for quiet hours when a customer's number does not tell theirs; NULL: the server's zone.
     timeZone: text("time_zone"),
+    // Double opt-in: a new subscription stays 'unconfirmed' until the person replies YES to the confirmation.
+    doubleOptIn: integer("double_opt_in", { mode: "boolean" }).notNull().default(false),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
   },
@@ -101,6 +105,9 @@ export const customers = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     phone: text("phone").notNull(),
+    // Meta error 131050: the person turned off marketing messages on WhatsApp. No WhatsApp promotion goes to them
+    // until they write to us on WhatsApp again.
+    whatsappMarketingStoppedAt: integer("whatsapp_marketing_stopped_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("customers_phone_unique").on(t.phone)],
@@ -119,7 +126,9 @@ export const subscriptions = sqliteTable(
       .references(() => businesses.id, { onDelete: "cascade" }),
     // 'pending': the owner had removed the person, who then asked to subscribe again on the public page; the owner
     // accepts (active) or declines (removed). No broadcast goes to it. TS-only enum (no CHECK in the SQL).
-    status: text("status", { enum: ["active", "unsubscribed", "removed", "pending"] }).notNull().default("active"),
+    // 'unconfirmed': the business asks for double opt-in and the person has not replied YES to the confirmation yet;
+    // no promotion goes to it either.
+    status: text("status", { enum: ["active", "unsubscribed", "removed", "pending", "unconfirmed"] }).notNull().default("active"),
     // The channel this business reaches the person on: each subscription has its own, so nobody but this business
     // (its owner, or the person subscribing to it) changes how it reaches them.
     contactPreference: text("contact_preference", { enum: ["WhatsApp", "SMS"] }).notNull().default("SMS"),
@@ -182,7 +191,8 @@ export const uploads = sqliteTable(
   (t) => [uniqueIndex("uploads_file_name_unique").on(t.fileName), index("uploads_owner_idx").on(t.ownerId)],
 );
 
-// One press of Send Broadcast. Its deliveries are written in the same transaction (the outbox).
+// One press of Send Broadcast, or one opt-in confirmation (kind 'confirmation': to one new subscriber, or to an
+// import's people). Its deliveries are written in the same transaction (the outbox).
 export const broadcasts = sqliteTable(
   "broadcasts",
   {
@@ -191,7 +201,16 @@ export const broadcasts = sqliteTable(
       .notNull()
       .references(() => businesses.id, { onDelete: "cascade" }),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
+    // Promotions are marketing (quiet hours, the daily cap, the owner's history); confirmations are exempt from both.
+    kind: text("kind", { enum: ["promotion", "confirmation"] }).notNull().default("promotion"),
+    // Confirmations only: how the subscription came (the public page, a START, the owner, an import). The public
+    // page's are capped per hour (SMS pumping).
+    origin: text("origin", { enum: ["public", "keyword", "owner", "import"] }),
     messageText: text("message_text").notNull(),
+    // A WhatsApp template (Twilio Content API) for the WhatsApp deliveries: its sid (HX…) and variables (JSON object
+    // text, e.g. {"1":"Fresh bread"}). NULL: no template; WhatsApp then goes free-form only inside the 24-hour window.
+    contentSid: text("content_sid"),
+    contentVariables: text("content_variables"),
     // An upload's public path (/uploads/<name>), sent as MediaUrl.
     imagePath: text("image_path"),
     total: integer("total").notNull(),
@@ -205,6 +224,8 @@ export const broadcasts = sqliteTable(
   },
   (t) => [
     index("broadcasts_business_idx").on(t.businessId),
+    // One confirmation per number per business per 24 h, and the public page's hourly cap, look back by time.
+    index("broadcasts_confirmation_idx").on(t.createdAt).where(sql`kind = 'confirmation'`),
     // The scheduler's queue: only broadcasts waiting for their time are in it.
     index("broadcasts_scheduled_idx").on(t.scheduledFor).where(sql`started_at IS NULL AND cancelled_at IS NULL`),
   ],
@@ -240,7 +261,7 @@ export const deliveries = sqliteTable(
     errorCode: integer("error_code"),
     errorMessage: text("error_message"),
     // Why a Queued delivery waits past its time (quiet hours, the daily limit); next_attempt_at is when it may go.
-    deferredReason: text("deferred_reason", { enum: ["quiet_hours", "daily_limit"] }),
+    deferredReason: text("deferred_reason", { enum: ["quiet_hours", "daily_limit", "confirmation_cap"] }),
   },
   (t) => [
     uniqueIndex("deliveries_broadcast_customer_unique").on(t.broadcastId, t.customerId),
@@ -259,6 +280,20 @@ export const inboundMessages = sqliteTable("inbound_messages", {
   messageSid: text("message_sid").primaryKey(),
   receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/** When each customer last wrote to us on each channel: WhatsApp allows free-form messages only within 24 hours of
+ * the person's last message (outside it, only approved templates). */
+export const customerInbound = sqliteTable(
+  "customer_inbound",
+  {
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    channel: text("channel", { enum: ["SMS", "WhatsApp"] }).notNull(),
+    lastInboundAt: integer("last_inbound_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.customerId, t.channel] })],
+);
 
 /** Settings saved from the Settings screen or `nearcast settings set`; an environment variable overrides its row
  * (src/services/settings.ts). One row per key; no row = not saved. */

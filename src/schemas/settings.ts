@@ -21,6 +21,10 @@ export const SETTING_KEYS = [
   "uploadQuotaMb",
   "quietHours",
   "maxPerDay",
+  "allowedCountries",
+  "confirmationsPerHour",
+  "pricePerSegment",
+  "whatsappConfirmationTemplate",
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -41,6 +45,10 @@ export const SETTING_ENV: Record<SettingKey, string> = {
   uploadQuotaMb: "NEARCAST_UPLOAD_QUOTA_MB",
   quietHours: "NEARCAST_QUIET_HOURS",
   maxPerDay: "NEARCAST_MAX_PER_DAY",
+  allowedCountries: "NEARCAST_ALLOWED_COUNTRIES",
+  confirmationsPerHour: "NEARCAST_CONFIRMATIONS_PER_HOUR",
+  pricePerSegment: "NEARCAST_PRICE_PER_SEGMENT",
+  whatsappConfirmationTemplate: "NEARCAST_WHATSAPP_CONFIRMATION_TEMPLATE",
 };
 
 /** Write-only settings: stored and used, never returned, logged or printed (the API says only whether one is set). */
@@ -54,6 +62,9 @@ export const SETTING_DEFAULTS = {
   uploadQuotaMb: "200",
   quietHours: "20:00-08:00",
   maxPerDay: "3",
+  confirmationsPerHour: "100",
+  // Twilio's US list price for one SMS segment (USD), for the estimate before a broadcast; set your own.
+  pricePerSegment: "0.0083",
 } as const satisfies Partial<Record<SettingKey, string>>;
 
 export const SEND_RATE_MIN = 0.01;
@@ -132,6 +143,27 @@ export const SETTING_SCHEMAS = {
     v.check((s) => /^\d{1,4}$/.test(s), "Messages per day must be a whole number from 0 (no cap) to 9999"),
     v.transform((s) => String(Number(s))),
   ),
+  // Countries whose numbers the public subscribe page accepts: ISO codes, e.g. "US,CA", or "*" for any. Unset: the
+  // default country (NEARCAST_DEFAULT_COUNTRY).
+  allowedCountries: v.pipe(
+    textValue("Allowed countries"),
+    v.transform((s) => s.toUpperCase().split(/\s*,\s*/).filter(Boolean).join(",")),
+    v.check((s) => s === "*" || /^[A-Z]{2}(,[A-Z]{2})*$/.test(s), "Allowed countries must be two-letter country codes separated by commas (e.g. US,CA), or * for any"),
+  ),
+  confirmationsPerHour: v.pipe(
+    textValue("Confirmations per hour"),
+    v.check((s) => /^\d{1,6}$/.test(s) && Number(s) >= 1, "Confirmations per hour must be a whole number from 1 to 999999"),
+    v.transform((s) => String(Number(s))),
+  ),
+  pricePerSegment: v.pipe(
+    textValue("Price per segment"),
+    v.check((s) => /^\d{1,3}(\.\d{1,6})?$/.test(s), "Price per segment must be an amount like 0.0083 (US dollars, up to 6 decimals)"),
+    v.transform((s) => String(Number(s))),
+  ),
+  whatsappConfirmationTemplate: v.pipe(
+    textValue("WhatsApp confirmation template"),
+    v.regex(/^HX[0-9a-fA-F]{32}$/, "WhatsApp confirmation template must be a Content SID: HX followed by 32 hexadecimal characters"),
+  ),
   smtpUrl: v.pipe(textValue("SMTP URL"), v.check(isSmtpUrl, "SMTP URL must look like smtp://user:password@host:587 or smtps://user:password@host:465")),
   mailFrom: v.pipe(
     textValue("From address"),
@@ -154,7 +186,7 @@ export function checkSettingsUpdate(input: unknown): CheckResult<SettingsUpdate>
   for (const [key, raw] of Object.entries(input)) {
     if (!isSettingKey(key)) errors[key] = `Unknown setting ${JSON.stringify(key.slice(0, 60))}`;
     else if (raw === null || raw === "") value[key] = null;
-    else if (typeof raw === "number" && (key === "sendRate" || key === "uploadQuotaMb" || key === "maxPerDay")) Object.assign(value, checkOne(key, String(raw), errors));
+    else if (typeof raw === "number" && (key === "sendRate" || key === "uploadQuotaMb" || key === "maxPerDay" || key === "confirmationsPerHour" || key === "pricePerSegment")) Object.assign(value, checkOne(key, String(raw), errors));
     else Object.assign(value, checkOne(key, raw, errors));
   }
   const first = Object.values(errors)[0];

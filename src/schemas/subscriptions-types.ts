@@ -1,2 +1,2 @@
-export const SUBSCRIPTION_STATUSES = ["active", "unsubscribed", "removed", "pending"] as const;
+export const SUBSCRIPTION_STATUSES = ["active", "unsubscribed", "removed", "pending", "unconfirmed"] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
