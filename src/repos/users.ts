@@ -22,6 +22,10 @@ export function usersRepo(db: Db) {
     setPasswordHash(id: number, passwordHash: string): void {
       db.update(users).set({ passwordHash }).where(eq(users.id, id)).run();
     },
+    /** The owner's own mobile (E.164), or null to clear it. */
+    setPhone(id: number, phone: string | null): void {
+      db.update(users).set({ phone }).where(eq(users.id, id)).run();
+    },
     setRole(id: number, role: UserRow["role"]): void {
       db.update(users).set({ role }).where(eq(users.id, id)).run();
     },

@@ -91,4 +91,10 @@ export interface PublicUser {
   lastName: string;
   role: Role;
   createdAt: string;
+  /** The account holder's own mobile (E.164) for test sends; null when not given (always sent by the server). */
+  phone?: string | null;
 }
+
+/** PUT /api/auth/UpdateMyPhone: the owner's own mobile; "" (or null) clears it. */
+export const MY_PHONE_INVALID = "Please enter a valid mobile number, e.g. +1 415 555 0134.";
+export const MY_PHONE_MISSING = "Add your own mobile number first: the test goes to it.";

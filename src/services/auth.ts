@@ -13,6 +13,8 @@ import type { UserRow } from "../repos/users.ts";
 import {
   forgotPasswordSchema,
   loginSchema,
+  MY_PHONE_INVALID,
+  NOT_AN_OBJECT,
   type PublicUser,
   registerSchema,
   RESET_TOKEN_INVALID,
@@ -20,6 +22,7 @@ import {
   type Role,
 } from "../schemas/auth.ts";
 import { INVALID_LOGIN } from "../schemas/texts.ts";
+import { toE164 } from "../schemas/phone.ts";
 import { type Principal, managesAll } from "./principal.ts";
 import type { SettingsService } from "./settings.ts";
 import { createLoginThrottle, pairKey } from "./login-throttle.ts";
@@ -53,7 +56,7 @@ const setPasswordSchema = v.pick(registerSchema, ["email", "password"]);
 export interface AuthDeps {
   repos: Repos;
   clock: Clock;
-  config: Pick<Config, "adminEmail" | "env" | "registerLimit" | "registerGlobalLimit">;
+  config: Pick<Config, "adminEmail" | "env" | "registerLimit" | "registerGlobalLimit" | "defaultCountry">;
   logger: Logger;
   settings: Pick<SettingsService, "publicUrl" | "current">;
   /** idle(), when the mailer has one, is awaited by the service's own idle(). */
@@ -68,6 +71,7 @@ export function toPublicUser(u: UserRow): PublicUser {
     lastName: u.lastName,
     role: u.role,
     createdAt: u.createdAt.toISOString(),
+    phone: u.phone ?? null,
   };
 }
 
@@ -245,6 +249,22 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
         const row = repos.users.insert({ ...data, passwordHash, role: "admin", createdAt: clock.now() });
         return { token: issueSession(row.id), user: toPublicUser(row) };
       });
+    },
+
+    /**
+     * PUT UpdateMyPhone: the caller's own mobile, where "Send a test to my phone" goes. Read like a customer's number
+     * (the default country when typed without a code) and stored in E.164; "" or null clears it. 400 naming `phone`.
+     */
+    updateMyPhone(user: UserRow, input: unknown): PublicUser {
+      if (typeof input !== "object" || input === null || Array.isArray(input)) throw new ValidationError(NOT_AN_OBJECT, { _: NOT_AN_OBJECT });
+      const raw = (input as { phone?: unknown }).phone;
+      let phone: string | null = null;
+      if (raw !== null && raw !== "" && !(typeof raw === "string" && raw.trim() === "")) {
+        phone = typeof raw === "string" && raw.length <= 40 ? toE164(raw, config.defaultCountry) : null;
+        if (!phone) throw new ValidationError(MY_PHONE_INVALID, { phone: MY_PHONE_INVALID });
+      }
+      repos.users.setPhone(user.id, phone);
+      return toPublicUser(repos.users.findById(user.id)!);
     },
 
     /** Every account, oldest first: for the admin and the operator only. */

@@ -14,6 +14,8 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json(await c.var.ctx.services.auth.login(await readJson(c), clientIp(c)));
   })
   .get("/GetCurrentUser", requireUser, (c) => c.json(toPublicUser(c.var.user!)))
+  // The owner's own mobile for test sends: {phone}; "" clears it.
+  .put("/UpdateMyPhone", requireUser, smallBody, async (c) => c.json(c.var.ctx.services.auth.updateMyPhone(c.var.user!, await readJson(c))))
   .post("/Logout", (c) => {
     if (c.var.token) c.var.ctx.services.auth.logout(c.var.token);
     return c.json({ message: "You have been logged out." });
