@@ -15,6 +15,8 @@ import { createMessenger } from "./messaging/index.ts";
 import { createRepos } from "./repos/index.ts";
 import { createAuthService } from "./services/auth.ts";
 import { createBroadcastsService } from "./services/broadcasts.ts";
+import { createBroadcastEstimateService } from "./services/broadcast-estimate.ts";
+import { createTestSendService } from "./services/test-send.ts";
 import { createBusinessTypesService } from "./services/business-types.ts";
 import { createBusinessesService } from "./services/businesses.ts";
 import { createChecklistService } from "./services/checklist.ts";
@@ -86,6 +88,9 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     customerMessages: createCustomerMessagesService({ repos }),
     uploads,
     checklist: createChecklistService({ repos, clock, config, settings }),
+    broadcastEstimate: createBroadcastEstimateService({ repos, settings }),
+    // Its messenger is made per test send, from the settings of that moment (newMessenger is defined below).
+    testSend: createTestSendService({ repos, clock, uploads, openMessenger: () => newMessenger(), closeMessenger: (m) => closeMessenger(m) }),
   };
   // Sandbox statuses go where Twilio's status callbacks go; a 21610 on send opts the customer out everywhere.
   const messengers = new Set<ReturnType<typeof createMessenger>>();

@@ -8,6 +8,7 @@ import { securityHeaders } from "./middleware/security-headers.ts";
 import { xsrf } from "./middleware/xsrf.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { broadcastRoutes } from "./routes/broadcast.ts";
+import { broadcastCheckRoutes } from "./routes/broadcast-checks.ts";
 import { businessRoutes } from "./routes/business.ts";
 import { businessMediaRoutes } from "./routes/business-media.ts";
 import { businessTypeRoutes } from "./routes/businesstype.ts";
@@ -42,6 +43,7 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["business", businessRoutes],
   ["business", businessMediaRoutes],
   ["business", broadcastRoutes],
+  ["broadcast", broadcastCheckRoutes],
   ["subscription", subscriptionRoutes],
   ["webhooks/twilio", webhookRoutes],
   ["settings", settingsRoutes],

@@ -48,6 +48,8 @@ export interface CurrentSettings {
   quietHours: QuietSpan | null;
   /** Marketing messages per recipient per rolling 24 h, across all businesses; 0 = no cap. */
   maxPerDay: number;
+  /** US dollars per SMS segment, for the estimate before a broadcast. */
+  pricePerSegment: number;
 }
 
 type Resolved = Record<SettingKey, { value: string | null; source: SettingView["source"] }>;
@@ -112,6 +114,7 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       uploadQuotaMb: Number(get("uploadQuotaMb")),
       quietHours: parseQuietHours(get("quietHours")!) ?? null,
       maxPerDay: Number(get("maxPerDay")),
+      pricePerSegment: Number(get("pricePerSegment")),
     };
   }
 

@@ -17,9 +17,9 @@ const NOT_A_FORM =
 
 // The spec names the fields BusinessId/MessageText/Image; the form sends businessId/messageText/image. Where both
 // come, the spec's name wins.
-const BUSINESS_ID = ["BusinessId", "businessId"];
-const MESSAGE_TEXT = ["MessageText", "messageText"];
-const IMAGE = ["Image", "image"];
+export const BUSINESS_ID = ["BusinessId", "businessId"];
+export const MESSAGE_TEXT = ["MessageText", "messageText"];
+export const IMAGE = ["Image", "image"];
 /** Confirm=true: send although the same text went to the business within 10 minutes (otherwise 409). */
 const CONFIRM = ["Confirm", "confirm"];
 /** ScheduledFor (ISO 8601 with offset): start then instead of now. */
@@ -35,7 +35,7 @@ type FieldValue = { text: string } | { filename: string; bytes: Uint8Array | nul
  * The first value of each wanted field, in one pass over the body: multipart (the file read as it arrives and cut off
  * past 5 MB) or, without an image, form-urlencoded.
  */
-async function readForm(c: Context<AppEnv>): Promise<Map<string, FieldValue>> {
+export async function readForm(c: Context<AppEnv>, wanted: ReadonlySet<string> = WANTED): Promise<Map<string, FieldValue>> {
   const fields = new Map<string, FieldValue>();
   const type = c.req.header("content-type") ?? "";
   if (/^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
@@ -47,7 +47,7 @@ async function readForm(c: Context<AppEnv>): Promise<Map<string, FieldValue>> {
   if (!boundary || !body) throw new ValidationError(NOT_A_FORM);
   for await (const part of multipartParts(body, boundary, NOT_A_FORM)) {
     const { name, filename, content } = part;
-    if (name === null || !WANTED.has(name) || fields.has(name)) continue;
+    if (name === null || !wanted.has(name) || fields.has(name)) continue;
     if (filename === null) fields.set(name, { text: await partText(content) });
     // The image is read as it arrives and dropped past 5 MB; a file where text belongs is never read.
     else fields.set(name, { filename, bytes: IMAGE.includes(name) ? await partBytes(content, MAX_IMAGE_BYTES) : null });
@@ -55,7 +55,7 @@ async function readForm(c: Context<AppEnv>): Promise<Map<string, FieldValue>> {
   return fields;
 }
 
-function first(fields: Map<string, FieldValue>, names: string[]): FieldValue | undefined {
+export function first(fields: Map<string, FieldValue>, names: string[]): FieldValue | undefined {
   for (const name of names) {
     const value = fields.get(name);
     if (value) return value;
@@ -64,11 +64,11 @@ function first(fields: Map<string, FieldValue>, names: string[]): FieldValue | u
 }
 
 /** The text of a field; a file where text belongs counts as missing. */
-function textOf(value: FieldValue | undefined): string | undefined {
+export function textOf(value: FieldValue | undefined): string | undefined {
   return value && "text" in value ? value.text : undefined;
 }
 
-function imageOf(value: FieldValue | undefined): Uint8Array | null {
+export function imageOf(value: FieldValue | undefined): Uint8Array | null {
   if (!value) return null;
   if ("text" in value) {
     // A text field named Image: nothing chosen when empty, otherwise not an image file.

@@ -1,0 +1,110 @@
+// The confirm step before a broadcast (issue 11, item 6): how many people, how many messages and segments, and what
+// it will roughly cost. Shared by the broadcast screen (POST /api/broadcast/Estimate) and `nearcast broadcast send`.
+import { NotFoundError, ValidationError } from "../errors.ts";
+import type { Repos } from "../repos/index.ts";
+import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
+import { parseIdText } from "../schemas/ids.ts";
+import { countSegments, type SmsEncoding } from "../schemas/sms-segments.ts";
+import { BUSINESS_NOT_FOUND, MESSAGE_REQUIRED } from "../schemas/texts.ts";
+import { BUSINESS_ID_INVALID, BUSINESS_ID_REQUIRED, MESSAGE_TOO_LONG } from "./broadcasts.ts";
+import { canManage, type Principal } from "./principal.ts";
+import type { CurrentSettings } from "./settings.ts";
+
+/**
+ * What one MMS costs in SMS segments' worth. Twilio bills an MMS per message, whatever its text's length (up to
+ * 1600 characters, never split into segments), at a higher price: US list prices are $0.0220 per MMS against $0.0083
+ * per SMS segment, about 2.65 segments. We round up to 3 so that "about $X" errs on the high side.
+ */
+export const MMS_PRICE_IN_SEGMENTS = 3;
+
+export interface BroadcastEstimate {
+  /** Active subscribers now (a scheduled broadcast's recipients are decided when it starts). */
+  recipients: number;
+  sms: number;
+  whatsapp: number;
+  /** True when an image goes with it: each SMS becomes one MMS. */
+  mms: boolean;
+  encoding: SmsEncoding;
+  /** SMS segments one SMS recipient costs: 1 for an MMS, which is not segmented. */
+  segmentsPerMessage: number;
+  /** One message per recipient. */
+  messages: number;
+  /**
+   * What Twilio bills, counted in messages and segments: each SMS recipient's segments (one per MMS), plus one per
+   * WhatsApp message (WhatsApp is billed per message, never segmented).
+   */
+  totalSegments: number;
+  /** US dollars (to 4 decimals); null in the sandbox (nothing is billed). */
+  estimatedCost: number | null;
+  currency: "USD";
+  pricePerSegment: number;
+}
+
+export interface EstimateInput {
+  businessId: unknown;
+  messageText: unknown;
+  /** true/"true"/"1" when an image goes with it. */
+  hasImage?: unknown;
+}
+
+function truthy(raw: unknown): boolean {
+  if (raw === true) return true;
+  return typeof raw === "string" && ["true", "1", "yes", "on"].includes(raw.trim().toLowerCase());
+}
+
+export function createBroadcastEstimateService({ repos, settings }: { repos: Repos; settings: { current(): CurrentSettings } }) {
+  return {
+    /** 400 naming BusinessId or MessageText; 404 for a business the actor does not manage. Writes nothing. */
+    estimate(actor: Principal, input: EstimateInput): BroadcastEstimate {
+      const idText = typeof input.businessId === "number" ? String(input.businessId) : typeof input.businessId === "string" ? input.businessId.trim() : "";
+      if (!idText) throw new ValidationError(BUSINESS_ID_REQUIRED, { BusinessId: BUSINESS_ID_REQUIRED });
+      const businessId = parseIdText(idText);
+      if (businessId === null) throw new ValidationError(BUSINESS_ID_INVALID, { BusinessId: BUSINESS_ID_INVALID });
+      const text = typeof input.messageText === "string" ? input.messageText.trim() : "";
+      if (!text) throw new ValidationError(MESSAGE_REQUIRED, { MessageText: MESSAGE_REQUIRED });
+      if (text.length > MAX_BODY_LENGTH) throw new ValidationError(MESSAGE_TOO_LONG, { MessageText: MESSAGE_TOO_LONG });
+      const business = repos.businesses.findById(businessId);
+      if (!business || !canManage(actor, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
+
+      const counts = repos.broadcasts.subscriberCounts(businessId);
+      const mms = truthy(input.hasImage);
+      const seg = countSegments(text);
+      const segmentsPerMessage = mms ? 1 : seg.segments;
+      const smsSegments = counts.sms * segmentsPerMessage;
+      const totalSegments = smsSegments + counts.whatsapp;
+      const current = settings.current();
+      const price = current.pricePerSegment;
+      // A WhatsApp message is priced as one segment: Twilio's own per-message fee is below it ($0.005), Meta's
+      // template fee depends on the country and category, and the one price setting is the nearest figure we have.
+      const units = (mms ? counts.sms * MMS_PRICE_IN_SEGMENTS : smsSegments) + counts.whatsapp;
+      return {
+        recipients: counts.total,
+        sms: counts.sms,
+        whatsapp: counts.whatsapp,
+        mms,
+        encoding: seg.encoding,
+        segmentsPerMessage,
+        messages: counts.total,
+        totalSegments,
+        estimatedCost: current.twilio ? Math.round(units * price * 10_000) / 10_000 : null,
+        currency: "USD",
+        pricePerSegment: price,
+      };
+    },
+  };
+}
+
+export type BroadcastEstimateService = ReturnType<typeof createBroadcastEstimateService>;
+
+/** "Send to 48 customers: 48 messages (93 segments), about $0.77": the question the screen and the CLI ask. */
+export function estimateQuestion(e: BroadcastEstimate, when?: string | null): string {
+  const s = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  const cost =
+    e.estimatedCost === null
+      ? "no cost in the sandbox"
+      : e.estimatedCost > 0 && e.estimatedCost < 0.01
+        ? "under $0.01"
+        : `about $${e.estimatedCost.toFixed(2)}`;
+  const at = when ? ` at ${when}` : "";
+  return `Send to ${s(e.recipients, "customer")}${at}: ${s(e.messages, "message")} (${s(e.totalSegments, "segment")}), ${cost}`;
+}

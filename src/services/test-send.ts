@@ -1,0 +1,141 @@
+// "Send a test to my phone" (issue 11, item 6): ONE message to the owner's own number, sent at once through the
+// messenger of the moment. It is not a broadcast: no broadcasts or deliveries row, so it is in no history, no repeat
+// check and no daily cap. What the provider said comes back to the owner as it is (sent, or failed with the reason).
+import type { Clock } from "../clock.ts";
+import { NotFoundError, TooManyRequestsError, ValidationError } from "../errors.ts";
+import { RateLimiter } from "../lib/rate-limiter.ts";
+import type { Channel, Messenger, SendOutcome } from "../messaging/messenger.ts";
+import type { Repos } from "../repos/index.ts";
+import type { UserRow } from "../repos/users.ts";
+import { MY_PHONE_MISSING } from "../schemas/auth.ts";
+import { parseIdText } from "../schemas/ids.ts";
+import { BUSINESS_NOT_FOUND, MESSAGE_REQUIRED } from "../schemas/texts.ts";
+import { BUSINESS_ID_INVALID, BUSINESS_ID_REQUIRED, checkBroadcastImage, MESSAGE_TOO_LONG } from "./broadcasts.ts";
+import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
+import { canManage } from "./principal.ts";
+import type { UploadsService } from "./uploads.ts";
+
+/** Test sends per owner per minute: enough to try a few wordings, too few to pump texts to a number. */
+export const TEST_SENDS_PER_MINUTE = 10;
+export const CHANNEL_INVALID = "Channel must be SMS or WhatsApp.";
+export const IMAGE_PATH_INVALID = "ImagePath must be an image you uploaded (/uploads/...).";
+export const TEST_SEND_THROTTLED = `At most ${TEST_SENDS_PER_MINUTE} test messages a minute. Please wait a moment.`;
+
+export interface TestSendInput {
+  businessId: unknown;
+  messageText: unknown;
+  /** "SMS" (default) or "WhatsApp". */
+  channel?: unknown;
+  /** A new image's bytes; null/empty = none. */
+  image?: Uint8Array | null;
+  /** Or an image already uploaded by this owner ("/uploads/<name>"). */
+  imagePath?: unknown;
+}
+
+export type TestSendResult =
+  | { result: "sent"; message: string; to: string; channel: "SMS" | "WhatsApp"; providerId: string }
+  | { result: "failed"; message: string; to: string; channel: "SMS" | "WhatsApp"; reason: string };
+
+export interface TestSendDeps {
+  repos: Repos;
+  clock: Clock;
+  uploads: UploadsService;
+  /** A messenger from the settings of the moment, and its release once the one message is handed over. */
+  openMessenger: () => Messenger;
+  closeMessenger: (m: Messenger) => void;
+}
+
+function parseChannel(raw: unknown): Channel {
+  const text = typeof raw === "string" ? raw.trim().toLowerCase() : raw === undefined || raw === null ? "" : null;
+  if (text === "" || text === "sms") return "sms";
+  if (text === "whatsapp") return "whatsapp";
+  throw new ValidationError(CHANNEL_INVALID, { Channel: CHANNEL_INVALID });
+}
+
+/** Why a send did not go out, in the owner's words. */
+function reasonOf(outcome: Exclude<SendOutcome, { kind: "sent" }>): string {
+  switch (outcome.kind) {
+    case "rate_limited":
+      return `The provider is busy (rate limited); try again in a moment. ${outcome.message}`.trim();
+    case "unavailable":
+      return `The provider could not be reached: ${outcome.message}`;
+    case "uncertain":
+      return `No clear answer from the provider; the message may or may not arrive. ${outcome.message}`.trim();
+    case "opted_out":
+      return "Your number replied STOP to this sender; reply START to receive messages again.";
+    case "failed":
+      return outcome.code === null ? outcome.message : `${outcome.message} (error ${outcome.code})`;
+  }
+}
+
+export function createTestSendService({ repos, clock, uploads, openMessenger, closeMessenger }: TestSendDeps) {
+  const perUser = new RateLimiter(clock, TEST_SENDS_PER_MINUTE, 60_000);
+
+  function businessOf(user: UserRow, raw: unknown) {
+    const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
+    if (!text) throw new ValidationError(BUSINESS_ID_REQUIRED, { BusinessId: BUSINESS_ID_REQUIRED });
+    const id = parseIdText(text);
+    if (id === null) throw new ValidationError(BUSINESS_ID_INVALID, { BusinessId: BUSINESS_ID_INVALID });
+    const business = repos.businesses.findById(id);
+    if (!business || !canManage(user, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
+    return business;
+  }
+
+  function messageOf(raw: unknown): string {
+    const text = typeof raw === "string" ? raw.trim() : "";
+    if (!text) throw new ValidationError(MESSAGE_REQUIRED, { MessageText: MESSAGE_REQUIRED });
+    if (text.length > MAX_BODY_LENGTH) throw new ValidationError(MESSAGE_TOO_LONG, { MessageText: MESSAGE_TOO_LONG });
+    return text;
+  }
+
+  /** An image the owner already uploaded (the broadcast's own, a logo...): only theirs, unless admin. */
+  function uploadedImage(user: UserRow, raw: unknown): string | null {
+    if (raw === undefined || raw === null || raw === "") return null;
+    const row = typeof raw === "string" ? uploads.find(raw.trim()) : undefined;
+    if (!row || (row.ownerId !== user.id && user.role !== "admin")) {
+      throw new ValidationError(IMAGE_PATH_INVALID, { ImagePath: IMAGE_PATH_INVALID });
+    }
+    return `/uploads/${row.fileName}`;
+  }
+
+  return {
+    /**
+     * POST /api/broadcast/SendTest. 400 naming the field (BusinessId, MessageText, Channel, Image, ImagePath, phone
+     * when the owner has no number), 404 for a business not theirs, 429 past TEST_SENDS_PER_MINUTE. Every check
+     * comes before the throttle counts and before an image is stored.
+     */
+    async send(user: UserRow, input: TestSendInput): Promise<TestSendResult> {
+      const business = businessOf(user, input.businessId);
+      const body = messageOf(input.messageText);
+      const channel = parseChannel(input.channel);
+      const image = input.image && input.image.length > 0 ? input.image : null;
+      if (image) checkBroadcastImage(image);
+      let mediaUrl = image ? null : uploadedImage(user, input.imagePath);
+      const to = repos.users.findById(user.id)?.phone ?? null;
+      if (!to) throw new ValidationError(MY_PHONE_MISSING, { phone: MY_PHONE_MISSING });
+      const key = `user:${user.id}`;
+      const wait = perUser.retryAfter(key);
+      if (wait > 0) throw new TooManyRequestsError(TEST_SEND_THROTTLED, wait);
+      perUser.record(key);
+      // A new image is stored like a broadcast's (the provider fetches it by URL); the hourly sweep removes it once
+      // it is a day old, as nothing references it.
+      if (image) mediaUrl = (await uploads.saveBytes(business.ownerId, "broadcast", image)).filePath;
+
+      const messenger = openMessenger();
+      let outcome: SendOutcome;
+      try {
+        outcome = await messenger.send({ to, channel, body, ...(mediaUrl ? { mediaUrl } : {}) });
+      } finally {
+        closeMessenger(messenger);
+      }
+      const shown = channel === "whatsapp" ? "WhatsApp" : "SMS";
+      if (outcome.kind === "sent") {
+        return { result: "sent", message: `Test sent by ${shown} to ${to}.`, to, channel: shown, providerId: outcome.providerId };
+      }
+      const reason = reasonOf(outcome);
+      return { result: "failed", message: `The test to ${to} was not sent: ${reason}`, to, channel: shown, reason };
+    },
+  };
+}
+
+export type TestSendService = ReturnType<typeof createTestSendService>;
