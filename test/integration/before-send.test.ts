@@ -1,0 +1,325 @@
+// Issue 11, item 6: before a broadcast goes out. The owner's own phone (GetCurrentUser, UpdateMyPhone), a test to it
+// through the messenger of the moment (the fake Twilio sees exactly one message; nothing is written as a broadcast),
+// and the estimate the confirm step shows (recipients, segments, cost).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { MY_PHONE_INVALID, MY_PHONE_MISSING } from "../../src/schemas/auth.ts";
+import { MMS_PRICE_IN_SEGMENTS } from "../../src/services/broadcast-estimate.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
+import { CHANNEL_INVALID, IMAGE_PATH_INVALID, TEST_SENDS_PER_MINUTE } from "../../src/services/test-send.ts";
+import { BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED } from "../../src/schemas/texts.ts";
+import { apiClient } from "../helpers/api.ts";
+import { testContext } from "../helpers/context.ts";
+import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
+import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { FAKE_SMS_FROM, FAKE_WHATSAPP_FROM, type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { PNG } from "../helpers/images.ts";
+
+const OWNER_PHONE = "+14155550199";
+const SEND_TEST = "/api/broadcast/SendTest";
+const ESTIMATE = "/api/broadcast/Estimate";
+
+let fake: FakeTwilio;
+let clockNow = () => new Date();
+beforeAll(() => {
+  fake = startFakeTwilio({ now: () => clockNow() });
+});
+afterAll(async () => {
+  await fake.stop();
+});
+
+function world(env: Record<string, string> = {}) {
+  const ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", ...env });
+  clockNow = () => ctx.clock.now();
+  const api = apiClient(ctx);
+  const user = (phone: string | null = null) => {
+    const u = insertUser(ctx, { role: "owner", phone });
+    return { id: u.id, token: sessionFor(ctx, u) };
+  };
+  const ownerA = user(OWNER_PHONE);
+  const ownerB = user();
+  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery" });
+  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
+  return { ctx, api, ownerA, ownerB, bakery, gym };
+}
+type World = ReturnType<typeof world>;
+
+function form(fields: Record<string, string | File | undefined>): FormData {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) if (v !== undefined) f.append(k, v);
+  return f;
+}
+
+const sendTest = (w: World, token: string | undefined, fields: Record<string, string | File | undefined>) =>
+  w.api.call("POST", SEND_TEST, { body: form(fields), ...(token ? { token } : {}) });
+
+const nothingWritten = (w: World) => {
+  const t = customerTables(w.ctx);
+  expect(w.ctx.db.$client.query("SELECT count(*) AS n FROM broadcasts").get()).toEqual({ n: 0 });
+  expect(w.ctx.db.$client.query("SELECT count(*) AS n FROM deliveries").get()).toEqual({ n: 0 });
+  return t;
+};
+
+describe("the owner's own phone", () => {
+  test("GetCurrentUser shows it; UpdateMyPhone stores it in E.164, and \"\" clears it", async () => {
+    const w = world();
+    try {
+      const me = await w.api.get("/api/auth/GetCurrentUser", { token: w.ownerB.token });
+      expect(me.body.phone).toBeNull();
+      const set = await w.api.put("/api/auth/UpdateMyPhone", { phone: "(415) 555-0123" }, { token: w.ownerB.token });
+      expect(set.status).toBe(200);
+      expect(set.body.phone).toBe("+14155550123");
+      expect(w.ctx.repos.users.findById(w.ownerB.id)!.phone).toBe("+14155550123");
+      expect((await w.api.get("/api/auth/GetCurrentUser", { token: w.ownerB.token })).body.phone).toBe("+14155550123");
+      const cleared = await w.api.put("/api/auth/UpdateMyPhone", { phone: "" }, { token: w.ownerB.token });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.phone).toBeNull();
+      expect(w.ctx.repos.users.findById(w.ownerB.id)!.phone).toBeNull();
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("a bad number is a 400 naming phone, and nothing changes; anonymous is 401", async () => {
+    const w = world();
+    try {
+      for (const phone of ["12", "not a phone", "+1415555012345678901", 42]) {
+        const r = await w.api.put("/api/auth/UpdateMyPhone", { phone }, { token: w.ownerA.token });
+        expect(r.status).toBe(400);
+        expect(r.body).toMatchObject({ code: "validation_failed", fields: { phone: MY_PHONE_INVALID } });
+      }
+      expect(w.ctx.repos.users.findById(w.ownerA.id)!.phone).toBe(OWNER_PHONE);
+      expect((await w.api.put("/api/auth/UpdateMyPhone", { phone: "+14155550123" })).status).toBe(401);
+    } finally {
+      w.ctx.close();
+    }
+  });
+});
+
+describe("SendTest", () => {
+  test("through Twilio: the fake sees exactly one message, to the owner's phone, and no broadcast or delivery is written", async () => {
+    fake.reset();
+    const w = world(fake.settings());
+    try {
+      insertSubscriber(w.ctx, w.bakery.id, { phone: "+14155550111" });
+      const r = await sendTest(w, w.ownerA.token, { BusinessId: String(w.bakery.id), MessageText: "  Fresh bread at 7!  " });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ result: "sent", to: OWNER_PHONE, channel: "SMS" });
+      expect(r.body.providerId).toMatch(/^SM/);
+      const sends = fake.sends();
+      expect(sends).toHaveLength(1);
+      expect(sends[0]!.form).toMatchObject({ To: OWNER_PHONE, Body: "Fresh bread at 7!", From: FAKE_SMS_FROM });
+      nothingWritten(w);
+      // Not a broadcast: the history stays empty.
+      expect((await w.api.get(`/api/business/GetBroadcasts?businessId=${w.bakery.id}`, { token: w.ownerA.token })).body).toEqual([]);
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("WhatsApp with an image: one message to whatsapp:<owner> with the image's public URL", async () => {
+    fake.reset();
+    const w = world(fake.settings());
+    try {
+      const r = await sendTest(w, w.ownerA.token, {
+        BusinessId: String(w.bakery.id),
+        MessageText: "Look at this loaf",
+        Channel: "WhatsApp",
+        Image: new File([new Uint8Array(PNG)], "loaf.png", { type: "image/png" }),
+      });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ result: "sent", channel: "WhatsApp" });
+      const sends = fake.sends();
+      expect(sends).toHaveLength(1);
+      expect(sends[0]!.form.To).toBe(`whatsapp:${OWNER_PHONE}`);
+      expect(sends[0]!.form.From).toBe(`whatsapp:${FAKE_WHATSAPP_FROM}`);
+      expect(String(sends[0]!.form.MediaUrl)).toMatch(/^https:\/\/deals\.example\.com\/uploads\/[^/]+\.png$/);
+      nothingWritten(w);
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("a provider refusal comes back as failed with the reason (200: the request itself was fine)", async () => {
+    fake.reset();
+    const w = world(fake.settings());
+    try {
+      fake.scriptFor(OWNER_PHONE, "invalid_number");
+      const r = await sendTest(w, w.ownerA.token, { BusinessId: String(w.bakery.id), MessageText: "Hello" });
+      expect(r.status).toBe(200);
+      expect(r.body.result).toBe("failed");
+      expect(r.body.reason).toContain("21211");
+      expect(r.body.message).toContain("was not sent");
+      nothingWritten(w);
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("in the sandbox it is recorded as sent, not written anywhere", async () => {
+    const w = world();
+    try {
+      const r = await sendTest(w, w.ownerA.token, { BusinessId: String(w.bakery.id), MessageText: "Sandbox hello" });
+      expect(r.status).toBe(200);
+      expect(r.body).toMatchObject({ result: "sent", to: OWNER_PHONE });
+      nothingWritten(w);
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("another owner's business is 404, anonymous 401; nothing is sent", async () => {
+    fake.reset();
+    const w = world(fake.settings());
+    try {
+      const other = await sendTest(w, w.ownerA.token, { BusinessId: String(w.gym.id), MessageText: "Hi" });
+      expect(other.status).toBe(404);
+      expect(other.body.code).toBe("not_found");
+      const unknown = await sendTest(w, w.ownerA.token, { BusinessId: "9999", MessageText: "Hi" });
+      expect(unknown.status).toBe(404);
+      expect((await sendTest(w, undefined, { BusinessId: String(w.bakery.id), MessageText: "Hi" })).status).toBe(401);
+      expect(fake.sends()).toHaveLength(0);
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("bad input is a 400 naming the field, and nothing is sent", async () => {
+    fake.reset();
+    const w = world(fake.settings());
+    try {
+      const id = String(w.bakery.id);
+      const cases: [Record<string, string | File>, string, string, string?][] = [
+        [{ BusinessId: id, MessageText: "   " }, "MessageText", MESSAGE_REQUIRED],
+        [{ BusinessId: id, MessageText: "Hi", Channel: "Pigeon" }, "Channel", CHANNEL_INVALID],
+        [{ BusinessId: id, MessageText: "Hi", Image: new File(["not an image"], "x.png") }, "Image", BROADCAST_INVALID_IMAGE],
+        [{ BusinessId: id, MessageText: "Hi", ImagePath: "/uploads/nope.png" }, "ImagePath", IMAGE_PATH_INVALID],
+        [{ MessageText: "Hi" }, "BusinessId", "Business ID is required."],
+      ];
+      for (const [fields, field, message] of cases) {
+        const r = await sendTest(w, w.ownerA.token, fields);
+        expect(r.status).toBe(400);
+        expect(r.body.fields?.[field]).toBe(message);
+      }
+      // No phone of their own: 400 naming phone.
+      const gymOwner = await sendTest(w, w.ownerB.token, { BusinessId: String(w.gym.id), MessageText: "Hi" });
+      expect(gymOwner.status).toBe(400);
+      expect(gymOwner.body).toMatchObject({ error: MY_PHONE_MISSING, code: "validation_failed", fields: { phone: MY_PHONE_MISSING } });
+      expect(fake.sends()).toHaveLength(0);
+      nothingWritten(w);
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("an image the owner already uploaded can be sent by its path; another owner's cannot", async () => {
+    fake.reset();
+    const w = world(fake.settings());
+    try {
+      const mine = await w.ctx.services.uploads.saveBytes(w.ownerA.id, "broadcast", PNG);
+      const theirs = await w.ctx.services.uploads.saveBytes(w.ownerB.id, "broadcast", PNG);
+      const ok = await sendTest(w, w.ownerA.token, { BusinessId: String(w.bakery.id), MessageText: "Hi", ImagePath: mine.filePath });
+      expect(ok.body.result).toBe("sent");
+      expect(fake.sends()[0]!.form.MediaUrl).toBe(`https://deals.example.com${mine.filePath}`);
+      const no = await sendTest(w, w.ownerA.token, { BusinessId: String(w.bakery.id), MessageText: "Hi", ImagePath: theirs.filePath });
+      expect(no.status).toBe(400);
+      expect(no.body.fields.ImagePath).toBe(IMAGE_PATH_INVALID);
+      expect(fake.sends()).toHaveLength(1);
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test(`throttled: the ${TEST_SENDS_PER_MINUTE + 1}th test within a minute is a 429 with Retry-After, and a minute later it works again`, async () => {
+    fake.reset();
+    const w = world(fake.settings());
+    try {
+      const fields = { BusinessId: String(w.bakery.id), MessageText: "Again" };
+      for (let i = 0; i < TEST_SENDS_PER_MINUTE; i++) expect((await sendTest(w, w.ownerA.token, fields)).status).toBe(200);
+      const over = await sendTest(w, w.ownerA.token, fields);
+      expect(over.status).toBe(429);
+      expect(over.body.code).toBe("too_many_requests");
+      expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(fake.sends()).toHaveLength(TEST_SENDS_PER_MINUTE);
+      w.ctx.clock.advance(61_000);
+      expect((await sendTest(w, w.ownerA.token, fields)).status).toBe(200);
+    } finally {
+      w.ctx.close();
+    }
+  });
+});
+
+describe("Estimate", () => {
+  const estimate = (w: World, token: string | undefined, json: unknown) => w.api.post(ESTIMATE, json, token ? { token } : {});
+
+  function subscribers(w: World, sms: number, whatsapp: number) {
+    for (let i = 0; i < sms; i++) insertSubscriber(w.ctx, w.bakery.id, { contactPreference: "SMS" });
+    for (let i = 0; i < whatsapp; i++) insertSubscriber(w.ctx, w.bakery.id, { contactPreference: "WhatsApp" });
+  }
+
+  test("GSM-7 text: segments per SMS, one per WhatsApp message, cost at the default price", async () => {
+    const w = world(fake.settings());
+    try {
+      subscribers(w, 3, 2);
+      const text = "x".repeat(161); // two GSM-7 segments
+      const r = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: text });
+      expect(r.status).toBe(200);
+      expect(r.body).toEqual({
+        recipients: 5, sms: 3, whatsapp: 2, mms: false, encoding: "GSM-7", segmentsPerMessage: 2, messages: 5,
+        totalSegments: 3 * 2 + 2, estimatedCost: Math.round(8 * 0.0083 * 10_000) / 10_000, currency: "USD", pricePerSegment: 0.0083,
+      });
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("UCS-2 text (an emoji) splits at 70/67; the price setting is used", async () => {
+    const w = world(fake.settings());
+    try {
+      subscribers(w, 4, 0);
+      await w.ctx.services.settings.update(OPERATOR, { pricePerSegment: "0.01" });
+      const r = await estimate(w, w.ownerA.token, { businessId: String(w.bakery.id), messageText: `${"a".repeat(70)}😊` });
+      expect(r.body).toMatchObject({ encoding: "UCS-2", segmentsPerMessage: 2, totalSegments: 8, estimatedCost: 0.08, pricePerSegment: 0.01 });
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("an image makes each SMS one MMS (not segmented), priced as MMS_PRICE_IN_SEGMENTS segments", async () => {
+    const w = world(fake.settings());
+    try {
+      subscribers(w, 10, 1);
+      await w.ctx.services.settings.update(OPERATOR, { pricePerSegment: "0.01" });
+      const r = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: "y".repeat(400), hasImage: true });
+      expect(r.body).toMatchObject({ mms: true, segmentsPerMessage: 1, totalSegments: 11, estimatedCost: (10 * MMS_PRICE_IN_SEGMENTS + 1) * 0.01 });
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("the sandbox bills nothing: estimatedCost is null", async () => {
+    const w = world();
+    try {
+      subscribers(w, 2, 0);
+      const r = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: "Hi" });
+      expect(r.body).toMatchObject({ recipients: 2, totalSegments: 2, estimatedCost: null, currency: "USD" });
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("another owner's business 404, anonymous 401, bad fields 400 naming them", async () => {
+    const w = world();
+    try {
+      expect((await estimate(w, w.ownerA.token, { businessId: w.gym.id, messageText: "Hi" })).status).toBe(404);
+      expect((await estimate(w, undefined, { businessId: w.bakery.id, messageText: "Hi" })).status).toBe(401);
+      const blank = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: " " });
+      expect(blank.status).toBe(400);
+      expect(blank.body.fields).toEqual({ MessageText: MESSAGE_REQUIRED });
+      const noId = await estimate(w, w.ownerA.token, { messageText: "Hi" });
+      expect(noId.status).toBe(400);
+      expect(Object.keys(noId.body.fields)).toEqual(["BusinessId"]);
+    } finally {
+      w.ctx.close();
+    }
+  });
+});
