@@ -126,7 +126,7 @@ async function prepare(name: string, built: string, work: string): Promise<Side>
   writeFileSync(csv, `phone,contactPreference\n${rows.join("\n")}\n`);
   cli(bin, dataDir, ["customers", "import", "--business", String(businessId), csv]);
   // Queued now; each slice's server sends on from where the last one stopped.
-  const queued = cli(bin, dataDir, ["broadcast", "send", "--business", String(businessId), "--message", "Fresh bread at 7!", "--no-wait"]);
+  const queued = cli(bin, dataDir, ["broadcast", "send", "--yes", "--business", String(businessId), "--message", "Fresh bread at 7!", "--no-wait"]);
   const broadcastId = Number(/broadcast (\d+)/.exec(queued)?.[1]);
   if (!broadcastId) throw new Error(`no broadcast id in: ${queued}`);
   return { name, bin, dataDir, businessId, broadcastId, nextPhone: 0, slices: [] };

@@ -6,6 +6,7 @@ import type { Logger } from "../../src/lib/logger.ts";
 import { sniffImage } from "../../src/schemas/image-sniff.ts";
 import { countSegments } from "../../src/schemas/sms-segments.ts";
 import { DuplicateBroadcastError, type PublishInput } from "../../src/services/broadcasts.ts";
+import { confirmBroadcast } from "../broadcast-confirm.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { follow, plural } from "../broadcast-progress.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
@@ -76,6 +77,7 @@ export function broadcastCommand(): Command {
     .option("--image <file>", "a JPG, PNG, GIF or BMP image of at most 5MB, sent with the message")
     .option("--dry-run", "show the recipients and SMS segments; write and send nothing", false)
     .option("--confirm", "send even if the same text went to this business in the last 10 minutes", false)
+    .option("-y, --yes", "send without asking (recipients, segments and cost are asked about on a terminal; required without one)", false)
     .option(
       "--at <time>",
       "schedule it instead: ISO 8601 with its UTC offset, at most 35 days ahead (e.g. 2026-11-24T09:00-05:00); " +
@@ -88,13 +90,14 @@ export function broadcastCommand(): Command {
       examples(
         'nearcast broadcast send --business 3 --message "2 for 1 bagels today only!"',
         'nearcast broadcast send --business 3 --message "New menu" --image ./menu.jpg',
+        'nearcast broadcast send --business 3 --message "From a script" --yes   # no question asked',
         'nearcast broadcast send --business 3 --message "Queued for the server" --no-wait',
         'nearcast broadcast send --business 3 --message "Who would get this?" --dry-run',
         'nearcast broadcast send --business 3 --message "2 for 1 bagels today only!" --confirm   # the same text again',
         'nearcast broadcast send --business 3 --message "Doors open at 9" --at 2026-11-24T09:00-05:00',
       ),
     )
-    .action((opts: { business: string; message: string; image?: string; dryRun: boolean; confirm: boolean; at?: string; wait: boolean; dataDir?: string }) => {
+    .action((opts: { business: string; message: string; image?: string; dryRun: boolean; confirm: boolean; yes: boolean; at?: string; wait: boolean; dataDir?: string }) => {
       const businessId = parseId(opts.business, "--business");
       const image = opts.image !== undefined ? readImage(opts.image) : null;
       const input = { businessId: String(businessId), messageText: opts.message, image, confirm: opts.confirm, scheduledFor: opts.at };
@@ -102,6 +105,7 @@ export function broadcastCommand(): Command {
         opts,
         async (ctx) => {
           if (opts.dryRun) return printDryRun(ctx, input, opts.image);
+          if (!opts.yes && !(await confirmBroadcast(ctx, input))) return;
           let result: Awaited<ReturnType<typeof ctx.services.broadcasts.publish>>;
           try {
             result = await ctx.services.broadcasts.publish(OPERATOR, input);

@@ -37,7 +37,7 @@ describe("nearcast broadcast send --at / list / cancel", () => {
   test("schedules without sending, lists it, cancels it", () => {
     const w = world();
     const at = tomorrowAtNine();
-    const sent = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "Doors open at 9", "--at", at], w.dir);
+    const sent = nearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "Doors open at 9", "--at", at], w.dir);
     expect(sent.stderr).toBe("");
     expect(sent.code).toBe(0);
     expect(sent.stdout).toContain(`Broadcast scheduled for ${at}.`);
@@ -66,7 +66,7 @@ describe("nearcast broadcast send --at / list / cancel", () => {
 
   test("an --at without an offset: input error naming the rule, nothing stored", () => {
     const w = world();
-    const res = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "Hi", "--at", "2030-01-01T09:00"], w.dir);
+    const res = nearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "Hi", "--at", "2030-01-01T09:00"], w.dir);
     expect(res.code).toBe(2);
     expect(res.stderr).toContain(SCHEDULED_FOR_INVALID);
     expect(withDataDir(w.dir, (ctx) => ctx.db.select().from(broadcasts).all())).toHaveLength(0);

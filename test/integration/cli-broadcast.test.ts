@@ -105,7 +105,7 @@ describe("broadcast send", () => {
 
   test("no server running: the command sends it itself (sandbox) with a progress bar, then prints the summary", () => {
     const w = world(4);
-    const r = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "2 for 1 bagels"], w.dir);
+    const r = nearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "2 for 1 bagels"], w.dir);
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split("\n");
     expect(lines[0]).toBe("Broadcast queued: 4 messages to 4 subscribers. (broadcast 1)");
@@ -122,7 +122,7 @@ describe("broadcast send", () => {
     writeFileSync(image, PNG);
     const before = fake.sends().length;
     // async: the fake Twilio answers from this process, which must not block on the child
-    const r = await nearcastAsync(["broadcast", "send", "--business", String(w.businessId), "--message", "Fresh today", "--image", image], w.dir, fake.settings());
+    const r = await nearcastAsync(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "Fresh today", "--image", image], w.dir, fake.settings());
     expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 0, stderr: expect.stringContaining("Sending (100/s, twilio)...") });
     expect(r.stdout).toContain("Broadcast 1 completed: 3 messages, 3 sent");
     const sends = fake.sends().slice(before);
@@ -133,7 +133,7 @@ describe("broadcast send", () => {
 
   test("--no-wait: queued and returns; nothing sent", () => {
     const w = world(2);
-    const r = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "Later", "--no-wait"], w.dir);
+    const r = nearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "Later", "--no-wait"], w.dir);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("Broadcast queued: 2 messages to 2 subscribers. (broadcast 1)\n");
     const rows = read(w.dir, (ctx) => ctx.repos.deliveries.listByBroadcast(1));
@@ -142,7 +142,7 @@ describe("broadcast send", () => {
 
   test("the same text again within 10 minutes: refused with what was sent and how to confirm (exit 2); --confirm sends it", () => {
     const w = world(2);
-    const args = ["broadcast", "send", "--business", String(w.businessId), "--message", "Same again", "--no-wait"];
+    const args = ["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "Same again", "--no-wait"];
     expect(nearcast(args, w.dir).code).toBe(0);
     const repeat = nearcast(args, w.dir);
     expect(repeat.code).toBe(2);
@@ -161,7 +161,7 @@ describe("broadcast send", () => {
     const w = world(3);
     const lock = tryLock(lockPathFor(w.dir))!;
     expect(lock).not.toBeNull();
-    const running = spawnNearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "Follow me"], w.dir);
+    const running = spawnNearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "Follow me"], w.dir);
     // the command is waiting on the "server": it says so, shows the progress once, and sends nothing while the lock is held
     await until(() => /following its progress\.\.\.\n.+\n/.test(running.stderr()), 10_000, "the command to follow the server");
     expect(read(w.dir, (ctx) => ctx.db.select().from(broadcasts).all().length)).toBe(1);
@@ -175,23 +175,23 @@ describe("broadcast send", () => {
 
   test("mistakes: one line, exit 2; no subscribers: the warning, exit 1", () => {
     const w = world(1);
-    const notFound = nearcast(["broadcast", "send", "--business", "999", "--message", "x"], w.dir);
+    const notFound = nearcast(["broadcast", "send", "--yes", "--business", "999", "--message", "x"], w.dir);
     expect(notFound.code).toBe(2);
     expect(notFound.stderr).toBe("nearcast: Business not found.\n");
-    const blank = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "   "], w.dir);
+    const blank = nearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "   "], w.dir);
     expect(blank.code).toBe(2);
     expect(blank.stderr).toBe("nearcast: Message text is required\n");
-    const badId = nearcast(["broadcast", "send", "--business", "abc", "--message", "x"], w.dir);
+    const badId = nearcast(["broadcast", "send", "--yes", "--business", "abc", "--message", "x"], w.dir);
     expect(badId.code).toBe(2);
     const text = join(w.dir, "menu.png");
     writeFileSync(text, "<html>not an image</html>");
-    const notImage = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "x", "--image", text], w.dir);
+    const notImage = nearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "x", "--image", text], w.dir);
     expect(notImage.code).toBe(2);
     expect(notImage.stderr).toBe("nearcast: Invalid file type. Only image files are allowed.\n");
-    const missing = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "x", "--image", join(w.dir, "nope.png")], w.dir);
+    const missing = nearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "x", "--image", join(w.dir, "nope.png")], w.dir);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("Cannot read the image");
-    const none = nearcast(["broadcast", "send", "--business", String(w.emptyId), "--message", "Anyone?"], w.dir);
+    const none = nearcast(["broadcast", "send", "--yes", "--business", String(w.emptyId), "--message", "Anyone?"], w.dir);
     expect(none.code).toBe(1);
     expect(none.stderr).toBe("nearcast: This business has no active subscribers yet. Share your QR code to get some!\n");
     const noArgs = nearcast(["broadcast", "send"], w.dir);
@@ -203,7 +203,7 @@ describe("broadcast send", () => {
 describe("broadcast status", () => {
   test("text and --json (the API's GetBroadcastStatus shape); unknown id: exit 2", () => {
     const w = world(2);
-    nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "Status please", "--no-wait"], w.dir);
+    nearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "Status please", "--no-wait"], w.dir);
     const text = nearcast(["broadcast", "status", "1"], w.dir);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain("Broadcast:  1");
