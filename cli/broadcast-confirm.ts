@@ -3,7 +3,7 @@
 // it refuses (exit 2) and says to add --yes: a script must say on purpose that it sends to everyone.
 import { createInterface } from "node:readline/promises";
 import type { AppContext } from "../src/context.ts";
-import { estimateQuestion } from "../src/services/broadcast-estimate.ts";
+import { estimateQuestion } from "../src/schemas/broadcast-estimate.ts";
 import { checkBroadcastImage, parseScheduledFor, type PublishInput } from "../src/services/broadcasts.ts";
 import { OPERATOR } from "../src/services/principal.ts";
 

@@ -4,7 +4,8 @@ import { NotFoundError, ValidationError } from "../errors.ts";
 import type { Repos } from "../repos/index.ts";
 import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
 import { parseIdText } from "../schemas/ids.ts";
-import { countSegments, type SmsEncoding } from "../schemas/sms-segments.ts";
+import type { BroadcastEstimate } from "../schemas/broadcast-estimate.ts";
+import { countSegments } from "../schemas/sms-segments.ts";
 import { BUSINESS_NOT_FOUND, MESSAGE_REQUIRED } from "../schemas/texts.ts";
 import { BUSINESS_ID_INVALID, BUSINESS_ID_REQUIRED, MESSAGE_TOO_LONG } from "./broadcasts.ts";
 import { canManage, type Principal } from "./principal.ts";
@@ -16,29 +17,6 @@ import type { CurrentSettings } from "./settings.ts";
  * per SMS segment, about 2.65 segments. We round up to 3 so that "about $X" errs on the high side.
  */
 export const MMS_PRICE_IN_SEGMENTS = 3;
-
-export interface BroadcastEstimate {
-  /** Active subscribers now (a scheduled broadcast's recipients are decided when it starts). */
-  recipients: number;
-  sms: number;
-  whatsapp: number;
-  /** True when an image goes with it: each SMS becomes one MMS. */
-  mms: boolean;
-  encoding: SmsEncoding;
-  /** SMS segments one SMS recipient costs: 1 for an MMS, which is not segmented. */
-  segmentsPerMessage: number;
-  /** One message per recipient. */
-  messages: number;
-  /**
-   * What Twilio bills, counted in messages and segments: each SMS recipient's segments (one per MMS), plus one per
-   * WhatsApp message (WhatsApp is billed per message, never segmented).
-   */
-  totalSegments: number;
-  /** US dollars (to 4 decimals); null in the sandbox (nothing is billed). */
-  estimatedCost: number | null;
-  currency: "USD";
-  pricePerSegment: number;
-}
 
 export interface EstimateInput {
   businessId: unknown;
@@ -96,15 +74,3 @@ export function createBroadcastEstimateService({ repos, settings }: { repos: Rep
 
 export type BroadcastEstimateService = ReturnType<typeof createBroadcastEstimateService>;
 
-/** "Send to 48 customers: 48 messages (93 segments), about $0.77": the question the screen and the CLI ask. */
-export function estimateQuestion(e: BroadcastEstimate, when?: string | null): string {
-  const s = (n: number, one: string) => `${n} ${one}${n === 1 ? "" : "s"}`;
-  const cost =
-    e.estimatedCost === null
-      ? "no cost in the sandbox"
-      : e.estimatedCost > 0 && e.estimatedCost < 0.01
-        ? "under $0.01"
-        : `about $${e.estimatedCost.toFixed(2)}`;
-  const at = when ? ` at ${when}` : "";
-  return `Send to ${s(e.recipients, "customer")}${at}: ${s(e.messages, "message")} (${s(e.totalSegments, "segment")}), ${cost}`;
-}

@@ -9,6 +9,7 @@ import { toasts } from "../../web/state/toasts.ts";
 import { DISGUISED, GIF, PNG, REAL_IMAGES } from "../helpers/images.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { renderAt as renderScreens, settle } from "./render-at.tsx";
+import { confirmSend, estimateReply } from "./confirm-send.ts";
 
 const BUSINESS = "/api/business/GetBusinessById";
 const COUNT = "/api/business/GetSubscriberCount";
@@ -48,7 +49,7 @@ beforeEach(() => {
   revoked = [];
   logged = [];
   toasts.value = [];
-  Object.assign(replies, {
+  Object.assign(replies, estimateReply, {
     // The full view, which only the business's owner (or an admin) gets: it carries ownerId.
     [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     [`GET ${COUNT}`]: { body: { total: 48, sms: 31, whatsapp: 17 } },
@@ -366,7 +367,7 @@ describe("sending", () => {
     const view = await renderPage();
     view.type("  Fresh croissants!  ");
     fireEvent.click(view.sendButton());
-    await settle();
+    await confirmSend();
     const [post] = calledPaths(`POST ${PUBLISH}`);
     expect(post!.url).toBe("/api/business/PublishMessageToAllCustomers");
     expect(post!.body).toBeInstanceOf(FormData);
@@ -387,7 +388,7 @@ describe("sending", () => {
     const file = image("promo.png");
     await view.choose(file);
     fireEvent.click(view.sendButton());
-    await settle();
+    await confirmSend();
     const form = calledPaths(`POST ${PUBLISH}`)[0]!.body as FormData;
     expect([...form.keys()]).toEqual(["BusinessId", "MessageText", "Image"]);
     const sent = form.get("Image") as File;
@@ -401,7 +402,7 @@ describe("sending", () => {
     const view = await renderPage();
     view.type("Hello");
     fireEvent.click(view.sendButton());
-    await settle();
+    await confirmSend();
     expect(view.sendButton().textContent).toBe("Sending...");
     expect(view.sendButton().disabled).toBe(true);
     expect(view.sendButton().querySelector(".spinner")).not.toBeNull();
@@ -424,7 +425,7 @@ describe("sending", () => {
     const historyCalls = calledPaths(`GET ${HISTORY}`).length;
     jest.useFakeTimers();
     fireEvent.click(view.sendButton());
-    await settle();
+    await confirmSend();
     expect(toastList()).toEqual([["success", "Message Sent!", "Broadcast queued for 48 subscribers."]]);
     expect(view.textarea().value).toBe("");
     expect(view.queryByText(/Image selected:/)).toBeNull();
@@ -445,7 +446,7 @@ describe("sending", () => {
     view.type("Hi");
     jest.useFakeTimers();
     fireEvent.click(view.sendButton());
-    await settle();
+    await confirmSend();
     view.unmount();
     act(() => jest.advanceTimersByTime(5000));
     expect(view.at()).toBe("/businesses/broadcast/7");
@@ -457,7 +458,7 @@ describe("sending", () => {
     view.type("Hello");
     jest.useFakeTimers();
     fireEvent.click(view.sendButton());
-    await settle();
+    await confirmSend();
     expect(toastList()).toEqual([["warning", "No Subscribers Found", "No active subscribers found for this business."]]);
     expect(view.textarea().value).toBe("Hello");
     act(() => jest.advanceTimersByTime(3000));
@@ -473,7 +474,7 @@ describe("sending", () => {
     const view = await renderPage();
     view.type("Hello");
     fireEvent.click(view.sendButton());
-    await settle();
+    await confirmSend();
     expect(toastList()).toEqual([["error", "Broadcast Failed", message]]);
     expect(view.textarea().value).toBe("Hello");
   });
@@ -492,7 +493,7 @@ describe("sending", () => {
     const view = await renderPage();
     view.type("Hello");
     fireEvent.click(view.sendButton());
-    await settle();
+    await confirmSend();
     expect(toastList()).toEqual([["error", title, message]]);
     expect(view.textarea().value).toBe("Hello");
     expect(view.sendButton().textContent).toBe("Send Broadcast");

@@ -8,6 +8,7 @@ import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { renderAt, settle } from "./render-at.tsx";
+import { confirmSend, estimateReply } from "./confirm-send.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const STATUS = "/api/business/GetBroadcastStatus";
@@ -23,7 +24,7 @@ const realConsoleError = console.error;
 
 beforeEach(() => {
   toasts.value = [];
-  Object.assign(replies, {
+  Object.assign(replies, estimateReply, {
     "GET /api/business/GetBusinessById": { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     "GET /api/business/GetSubscriberCount": { body: { total: 48, sms: 31, whatsapp: 17 } },
     "GET /api/business/GetBroadcasts": { body: [] },
@@ -48,7 +49,7 @@ async function sendOnce() {
   await settle();
   fireEvent.change(view.getByLabelText(/Message Text/), { target: { value: "Fresh croissants!" } });
   fireEvent.click(view.container.querySelector<HTMLButtonElement>("button[type=submit]")!);
-  await settle(20);
+  await confirmSend(20);
   return view;
 }
 

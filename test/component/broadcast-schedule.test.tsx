@@ -10,6 +10,7 @@ import { BROADCAST_SCHEDULED, BroadcastPage } from "../../web/pages/Broadcast.ts
 import { toasts } from "../../web/state/toasts.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { renderAt, settle } from "./render-at.tsx";
+import { confirmSend, estimateReply } from "./confirm-send.ts";
 
 const BUSINESS = "/api/business/GetBusinessById";
 const COUNT = "/api/business/GetSubscriberCount";
@@ -46,7 +47,7 @@ const scheduled = (over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
 beforeEach(() => {
   toasts.value = [];
   console.error = () => {};
-  Object.assign(replies, {
+  Object.assign(replies, estimateReply, {
     [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     [`GET ${COUNT}`]: { body: { total: 2, sms: 2, whatsapp: 0 } },
     [`GET ${HISTORY}`]: { body: [] },
@@ -128,6 +129,9 @@ describe("the Send later toggle", () => {
     expect(view.getByTestId("preview-when").textContent).toMatch(/^Scheduled: goes out \w{3}, \w{3} \d{1,2}, \d{1,2}:\d{2} [AP]M$/);
     replies[`GET ${HISTORY}`] = { body: [scheduled()] };
     fireEvent.click(view.sendButton());
+    // The confirm step names the time.
+    await waitFor(() => expect(view.getByTestId("confirm-text").textContent).toContain(` at ${formatWhen(sendLaterIso(at)!)}:`));
+    await confirmSend();
     await waitFor(() => expect(toastList()).toHaveLength(1));
     expect(toastList()[0]).toEqual(["success", BROADCAST_SCHEDULED, `It goes out ${formatWhen(sendLaterIso(at)!)} to whoever is subscribed then.`]);
     const form = callsTo(`POST ${PUBLISH}`)[0]!.body as FormData;

@@ -10,6 +10,8 @@ import { MessagePreview } from "../components/broadcast/MessagePreview.tsx";
 import { RecipientsLine } from "../components/broadcast/RecipientsLine.tsx";
 import { MessageTextField } from "../components/broadcast/MessageTextField.tsx";
 import { type EarlierBroadcast, RepeatBroadcastDialog } from "../components/broadcast/RepeatBroadcastDialog.tsx";
+import { useConfirmSend } from "../components/broadcast/ConfirmSendDialog.tsx";
+import { TestSendPanel } from "../components/broadcast/TestSendPanel.tsx";
 import { formatWhen, SendLaterField, sendLaterError, sendLaterIso } from "../components/broadcast/SendLaterField.tsx";
 import { ApiError } from "../api/client.ts";
 import { SubmitButton } from "../components/FormActions.tsx";
@@ -54,6 +56,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   /** The broadcast this one would repeat (409 duplicate_broadcast): the dialog is open while set. */
   const [repeatOf, setRepeatOf] = useState<EarlierBroadcast | null>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const confirmStep = useConfirmSend(businessId);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // A business that does not exist, or is not the user's (the server then gives only the public view, without
@@ -132,14 +135,14 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     // While a picked image is still being checked, sending would leave it out.
-    if (busy || loadFailed || checking) return;
+    if (busy || loadFailed || checking || confirmStep.checking) return;
     setSubmitted(true);
     if (!message) {
       textarea.current?.focus();
       return;
     }
     if (later && sendLaterError(laterAt)) return;
-    await send(false);
+    await confirmStep.ask(message, !!image, when, () => void send(false));
   }
 
   /** A 409 duplicate_broadcast: the earlier broadcast's id, else null. */
@@ -255,8 +258,10 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
             <Link href={BACK_PATH} className="btn btn-secondary">
               Cancel
             </Link>
-            <SubmitButton className="bc-send" busy={sending} disabled={leaving || loadFailed || checking} label={later ? "Schedule Broadcast" : "Send Broadcast"} busyLabel={later ? "Scheduling..." : "Sending..."} icon={<SendIcon />} />
+            <SubmitButton className="bc-send" busy={sending || confirmStep.checking} disabled={leaving || loadFailed || checking} label={later ? "Schedule Broadcast" : "Send Broadcast"} busyLabel={later ? "Scheduling..." : "Sending..."} icon={<SendIcon />} />
           </div>
+
+          <TestSendPanel businessId={businessId} text={message} image={image?.file ?? null} disabled={busy || loadFailed || checking} />
         </form>
 
         <MessagePreview text={message} imageUrl={image?.url ?? null} businessName={businessName} when={when} />
@@ -264,6 +269,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
 
       {!loadFailed && <BroadcastHistory businessId={businessId} refreshKey={historyKey} />}
 
+      {confirmStep.dialog}
       {repeatOf && <RepeatBroadcastDialog earlier={repeatOf} busy={sending} onConfirm={() => void send(true)} onCancel={() => setRepeatOf(null)} />}
     </section>
   );
