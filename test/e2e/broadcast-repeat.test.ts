@@ -34,6 +34,8 @@ async function sendFromScreen(page: Page, text: string) {
   await page.getByText(/Will send to 2 subscribers/).waitFor();
   await page.getByLabel("Message Text").fill(text);
   await page.getByRole("button", { name: "Send Broadcast" }).click();
+  // The confirm step (issue 11) comes first; the repeat question comes after it.
+  await page.getByRole("dialog", { name: "Send this broadcast?" }).getByRole("button", { name: "Send", exact: true }).click();
 }
 
 for (const [device, viewport] of [
@@ -62,6 +64,7 @@ for (const [device, viewport] of [
       expect(await page.getByLabel("Message Text").inputValue()).toBe(text);
 
       await page.getByRole("button", { name: "Send Broadcast" }).click();
+      await page.getByRole("dialog", { name: "Send this broadcast?" }).getByRole("button", { name: "Send", exact: true }).click();
       await dialog.getByRole("button", { name: "Send again" }).click();
       await page.getByText("Message Sent!").waitFor();
       await page.waitForURL(`${server.url}/my-business`);

@@ -58,6 +58,7 @@ for (const [device, viewport] of [
       await screenshot(page, `broadcast-schedule-form-${device}`);
 
       await page.getByRole("button", { name: "Schedule Broadcast" }).click();
+      await page.getByRole("dialog", { name: "Schedule this broadcast?" }).getByRole("button", { name: "Schedule", exact: true }).click();
       await page.getByText("Broadcast Scheduled", { exact: true }).waitFor();
       const row = page.locator(".bc-history-item", { hasText: text });
       await row.getByText("Scheduled", { exact: true }).waitFor();

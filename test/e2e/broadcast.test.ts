@@ -67,6 +67,7 @@ for (const [device, viewport] of [
       await page.getByText(`special-${device}.png`).first().waitFor();
       await screenshot(page, `e2e4-broadcast-form-${device}`);
       await page.getByRole("button", { name: "Send Broadcast" }).click();
+      await page.getByRole("dialog", { name: "Send this broadcast?" }).getByRole("button", { name: "Send", exact: true }).click();
       await page.getByText("Message Sent!").waitFor();
       await page.waitForURL(`${server.url}/my-business`);
 
