@@ -364,6 +364,7 @@ describe("GET /api/auth/GetCurrentUser", () => {
           lastName: "Baker",
           role: "owner",
           createdAt: w.ctx.clock.now().toISOString(),
+          phone: null,
         });
       },
     },
