@@ -117,11 +117,13 @@ export function broadcastCommand(): Command {
             process.exitCode = 2;
             return;
           }
-          if ("warning" in result) {
+          if (!("broadcastId" in result)) {
             process.stderr.write(`nearcast: ${result.warning}\n`);
             process.exitCode = 1;
             return;
           }
+          // Sent, but some WhatsApp recipients are skipped (no template outside the 24-hour window, US numbers…).
+          if (result.warning) process.stderr.write(`nearcast: ${result.warning}\n`);
           process.stdout.write(`${result.message} (broadcast ${result.broadcastId})\n`);
           // Scheduled: the server's dispatcher starts it at its time; nothing to follow now.
           if (opts.wait && !result.scheduledFor) await follow(ctx, result.broadcastId);
