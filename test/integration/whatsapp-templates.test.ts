@@ -246,6 +246,18 @@ describe("a broadcast with a template", () => {
     expect(sendsTo("+12125550199")).toHaveLength(0);
   });
 
+  test("a template send whose answer was lost is found at Twilio by number and time (its body is Twilio's), not sent again", async () => {
+    const b = insertBusiness(ctx, { ownerId: owner.id });
+    const s = insertSubscriber(ctx, b.id, { phone: UK, contactPreference: "WhatsApp" });
+    fake.scriptFor(UK, { reply: "server_error", created: true });
+    const res = await publish({ BusinessId: String(b.id), MessageText: "Rye", ContentSid: FAKE_TEXT_TEMPLATE_SID, ContentVariables: '{"1":"Rosa","2":"Rye is back"}' });
+    await sendAll(res.body.broadcastId);
+    expect(sendsTo(UK)).toHaveLength(1);
+    const [stored] = [...fake.messages.values()];
+    expect(stored!.body).toBe("Rosa has a new offer: Rye is back Reply STOP to unsubscribe.");
+    expect(deliveryOf(res.body.broadcastId, s.customer.id)).toMatchObject({ status: "Sent", providerId: stored!.sid });
+  });
+
   test("US (+1) WhatsApp numbers are skipped with a template (Meta's pause on marketing templates), Canada is not", async () => {
     const b = insertBusiness(ctx, { ownerId: owner.id });
     const us = insertSubscriber(ctx, b.id, { phone: "+12125550142", contactPreference: "WhatsApp" });
