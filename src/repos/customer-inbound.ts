@@ -47,7 +47,7 @@ export function customerInboundRepo(db: Db) {
       const row = db.select({ at: customers.whatsappMarketingStoppedAt }).from(customers).where(eq(customers.id, customerId)).get();
       return row?.at ? new Date(row.at).getTime() : null;
     },
-    /** Customer ids (of `ids`) who wrote on WhatsApp after `since`. */
+    /** The customers who wrote to us on WhatsApp after `since` (inside the window when since = now - 24 h). */
     inWindow(since: number): Set<number> {
       return new Set(
         db

@@ -151,7 +151,8 @@ export interface FakeTwilio {
   script(...replies: FakeReply[]): void;
   /** Replies for creations to this number (with or without `whatsapp:`); takes precedence over script(). */
   scriptFor(to: string, ...replies: FakeReply[]): void;
-  /** Replies for the next reads (fetch one, list); "created" means answer normally. */
+  /** Replies for the next reads (fetch one, list, and the Content API's list and approvals); "created" means answer
+   * normally. */
   scriptReads(...replies: FakeReply[]): void;
   /** Moves a stored message to another status (what a real carrier would do). */
   setStatus(sid: string, status: string, error?: { code: number; message: string }): void;
