@@ -25,6 +25,9 @@ export type NewBroadcast = Pick<
 export interface ScheduledChanges {
   messageText?: string;
   scheduledFor?: number;
+  /** null: no template any more. */
+  contentSid?: string | null;
+  contentVariables?: string | null;
 }
 
 /** A scheduled broadcast still waiting: not started, not cancelled. */
@@ -81,6 +84,8 @@ export function broadcastsRepo(db: Db) {
       const set: Partial<typeof broadcasts.$inferInsert> = {};
       if (changes.messageText !== undefined) set.messageText = changes.messageText;
       if (changes.scheduledFor !== undefined) set.scheduledFor = new Date(changes.scheduledFor);
+      if (changes.contentSid !== undefined) set.contentSid = changes.contentSid;
+      if (changes.contentVariables !== undefined) set.contentVariables = changes.contentVariables;
       return db.update(broadcasts).set(set).where(waiting(id)).returning({ id: broadcasts.id }).all().length > 0;
     },
     /** Cancels a scheduled broadcast that has not started; false when it no longer waits. */

@@ -40,7 +40,7 @@ export const SCHEDULED_FOR_PAST = "ScheduledFor must be in the future.";
 export const SCHEDULED_FOR_TOO_FAR = `ScheduledFor must be at most ${MAX_SCHEDULE_DAYS} days ahead.`;
 export const BROADCAST_ID_REQUIRED = "Broadcast ID is required.";
 export const BROADCAST_ID_INVALID = "Broadcast ID must be a positive whole number.";
-export const NOTHING_TO_UPDATE = "Give a new MessageText or ScheduledFor.";
+export const NOTHING_TO_UPDATE = "Give a new MessageText, ScheduledFor or ContentSid.";
 export const ALREADY_STARTED = "This broadcast has already started sending; it can no longer be changed or cancelled.";
 export const ALREADY_CANCELLED = "This broadcast was cancelled; schedule a new one instead.";
 
@@ -92,6 +92,9 @@ export interface UpdateScheduledInput {
   broadcastId: unknown;
   messageText?: unknown;
   scheduledFor?: unknown;
+  /** A new WhatsApp template and variables ("" = no template any more); absent = keep the broadcast's. */
+  contentSid?: unknown;
+  contentVariables?: unknown;
 }
 
 export interface DryRun {
@@ -231,7 +234,7 @@ export function createBroadcastsService({
 }) {
   /** ContentSid/ContentVariables -> the approved template and checked values; null when no template is given.
    * 400 naming the field for an unknown or unapproved sid, or variables that do not fit. */
-  async function templateChoice(rawSid: unknown, rawVariables: unknown, image: Uint8Array | null): Promise<TemplateChoice | null> {
+  async function templateChoice(rawSid: unknown, rawVariables: unknown, hasImage: boolean): Promise<TemplateChoice | null> {
     const sid = typeof rawSid === "string" ? rawSid.trim() : rawSid === undefined || rawSid === null ? "" : null;
     const varsText = typeof rawVariables === "string" ? rawVariables.trim() : rawVariables === undefined || rawVariables === null ? "" : null;
     if (sid === "") {
@@ -255,7 +258,7 @@ export function createBroadcastsService({
     }
     const problem = variablesProblem(template, values);
     if (problem) throw new ValidationError(problem, { ContentVariables: problem });
-    if (template.mediaHeader && template.mediaVariable && !image) throw new ValidationError(TEMPLATE_NEEDS_IMAGE, { Image: TEMPLATE_NEEDS_IMAGE });
+    if (template.mediaHeader && template.mediaVariable && !hasImage) throw new ValidationError(TEMPLATE_NEEDS_IMAGE, { Image: TEMPLATE_NEEDS_IMAGE });
     return { template, values: values as Record<string, string> };
   }
 
@@ -461,7 +464,7 @@ export function createBroadcastsService({
       const scheduled = parseScheduledFor(input.scheduledFor, clock.now().getTime());
       const business = sendable(actor, businessId);
       const image = input.image && input.image.length > 0 ? input.image : null;
-      const choice = await templateChoice(input.contentSid, input.contentVariables, image);
+      const choice = await templateChoice(input.contentSid, input.contentVariables, image !== null);
       if (scheduled) return withImageErrors(scheduleFor(business, actingUserId(actor), messageText, image, confirm, scheduled, choice));
       return withImageErrors(publishTo(business, actingUserId(actor), messageText, image, confirm, choice));
     },
@@ -483,17 +486,23 @@ export function createBroadcastsService({
      * POST UpdateScheduledBroadcast: a new text and/or time for a scheduled broadcast that has not started. 400 for
      * bad fields (nothing changed), 404 for another owner's, 409 once it started or was cancelled.
      */
-    updateScheduled(actor: Principal, input: UpdateScheduledInput): BroadcastSummary {
+    async updateScheduled(actor: Principal, input: UpdateScheduledInput): Promise<BroadcastSummary> {
       const id = parseBroadcastId(input.broadcastId);
       const textGiven = typeof input.messageText === "string" && input.messageText.trim() !== "";
       const messageText = textGiven ? parseMessage(input.messageText) : undefined;
       const scheduled = parseScheduledFor(input.scheduledFor, clock.now().getTime());
-      if (messageText === undefined && scheduled === undefined) {
+      const templateGiven = input.contentSid !== undefined || input.contentVariables !== undefined;
+      if (messageText === undefined && scheduled === undefined && !templateGiven) {
         throw new ValidationError(NOTHING_TO_UPDATE, { MessageText: NOTHING_TO_UPDATE, ScheduledFor: NOTHING_TO_UPDATE });
       }
-      waitingBroadcast(actor, id);
+      const row = waitingBroadcast(actor, id);
+      let template: { contentSid: string | null; contentVariables: string | null } | undefined;
+      if (templateGiven) {
+        const choice = await templateChoice(input.contentSid, input.contentVariables, row.imagePath !== null);
+        template = choice ? { contentSid: choice.template.sid, contentVariables: variablesJson(choice, row.imagePath) } : { contentSid: null, contentVariables: null };
+      }
       // Guarded by started_at/cancelled_at IS NULL: if the dispatcher started it since the read above, nothing changes.
-      if (!repos.broadcasts.updateScheduled(id, { messageText, scheduledFor: scheduled?.at })) conflictNow(id);
+      if (!repos.broadcasts.updateScheduled(id, { messageText, scheduledFor: scheduled?.at, ...template })) conflictNow(id);
       return summary(repos.broadcasts.findById(id)!);
     },
 

@@ -258,6 +258,30 @@ describe("a broadcast with a template", () => {
     expect(deliveryOf(res.body.broadcastId, s.customer.id)).toMatchObject({ status: "Sent", providerId: stored!.sid });
   });
 
+  test("UpdateScheduledBroadcast changes the template or drops it (ContentSid \"\"); bad variables are a 400 and change nothing", async () => {
+    const b = insertBusiness(ctx, { ownerId: owner.id });
+    insertSubscriber(ctx, b.id, { phone: UK, contactPreference: "WhatsApp" });
+    const at = new Date(ctx.clock.now().getTime() + HOUR).toISOString();
+    const res = await publish({ BusinessId: String(b.id), MessageText: "Soon", ScheduledFor: at });
+    const id = res.body.broadcastId as number;
+    const update = (fields: Record<string, string>) => api.call("POST", "/api/business/UpdateScheduledBroadcast", { body: form({ BroadcastId: String(id), ...fields }), token: owner.token });
+    const stored = () => ctx.db.select().from(broadcasts).where(eq(broadcasts.id, id)).get()!;
+    expect((await update({ ContentSid: FAKE_TEXT_TEMPLATE_SID, ContentVariables: '{"1":"Rosa"}' })).status).toBe(400);
+    expect(stored().contentSid).toBeNull();
+    expect((await update({ ContentSid: FAKE_TEXT_TEMPLATE_SID, ContentVariables: '{"1":"Rosa","2":"Soon"}' })).status).toBe(200);
+    expect(stored()).toMatchObject({ contentSid: FAKE_TEXT_TEMPLATE_SID, contentVariables: '{"1":"Rosa","2":"Soon"}' });
+    expect((await update({ MessageText: "Sooner" })).status).toBe(200);
+    expect(stored()).toMatchObject({ messageText: "Sooner", contentSid: FAKE_TEXT_TEMPLATE_SID });
+    expect((await update({ ContentSid: "" })).status).toBe(200);
+    expect(stored()).toMatchObject({ contentSid: null, contentVariables: null });
+    const theirs = await api.call("POST", "/api/business/UpdateScheduledBroadcast", {
+      body: form({ BroadcastId: String(id), ContentSid: FAKE_TEXT_TEMPLATE_SID, ContentVariables: '{"1":"a","2":"b"}' }),
+      token: other.token,
+    });
+    expect(theirs.status).toBe(404);
+    expect(stored().contentSid).toBeNull();
+  });
+
   test("US (+1) WhatsApp numbers are skipped with a template (Meta's pause on marketing templates), Canada is not", async () => {
     const b = insertBusiness(ctx, { ownerId: owner.id });
     const us = insertSubscriber(ctx, b.id, { phone: "+12125550142", contactPreference: "WhatsApp" });

@@ -105,14 +105,16 @@ export const broadcastRoutes = new Hono<AppEnv>()
     });
     return c.json(result, 200);
   })
-  // Until a scheduled broadcast starts: a new text and/or time (multipart or form-urlencoded: BroadcastId,
-  // MessageText?, ScheduledFor?), or cancel it (BroadcastId, in the form or as ?broadcastId=).
+  // Until a scheduled broadcast starts: a new text, time and/or WhatsApp template (multipart or form-urlencoded:
+  // BroadcastId, MessageText?, ScheduledFor?, ContentSid? with ContentVariables?; ContentSid "" drops it), or cancel it (BroadcastId, in the form or as ?broadcastId=).
   .post("/UpdateScheduledBroadcast", requireUser, async (c) => {
     const form = await readForm(c);
-    const summary = c.var.ctx.services.broadcasts.updateScheduled(c.var.user!, {
+    const summary = await c.var.ctx.services.broadcasts.updateScheduled(c.var.user!, {
       broadcastId: textOf(first(form, BROADCAST_ID)),
       messageText: textOf(first(form, MESSAGE_TEXT)),
       scheduledFor: confirmOf(first(form, SCHEDULED_FOR)),
+      contentSid: confirmOf(first(form, CONTENT_SID)),
+      contentVariables: confirmOf(first(form, CONTENT_VARIABLES)),
     });
     return c.json({ message: "Scheduled broadcast updated.", broadcast: summary }, 200);
   })
