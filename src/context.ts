@@ -31,6 +31,8 @@ import { createSettingsService } from "./services/settings.ts";
 import { createStatusCallbacksService } from "./services/status-callbacks.ts";
 import { createSubscriptionsService } from "./services/subscriptions.ts";
 import { createUploadsService } from "./services/uploads.ts";
+import { createWhatsAppTemplatesService } from "./services/whatsapp-templates.ts";
+import { isMarketingStopped } from "./messaging/whatsapp-errors.ts";
 
 export interface ContextOptions {
   /** ":memory:" for tests; defaults to <dataDir>/nearcast.db. */
@@ -71,6 +73,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const settings = createSettingsService({ repos, clock, config });
   const uploads = createUploadsService({ repos, config, clock, quotaMb: () => settings.current().uploadQuotaMb, diskSpace });
   const mailer = createSmtpMailer({ settings: () => settings.current() });
+  const whatsappTemplates = createWhatsAppTemplatesService({ messaging: () => settings.messaging(), clock });
   const services = {
     settings,
     auth: createAuthService({ repos, clock, config, logger, settings, mailer }),
@@ -81,7 +84,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     posters: createPostersService({ repos, config, settings }),
     subscriptions: createSubscriptionsService({ repos, clock, config }),
     customers: createCustomersService({ repos, clock, config }),
-    broadcasts: createBroadcastsService({ repos, clock, uploads }),
+    broadcasts: createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates }),
+    whatsappTemplates,
     optOuts: createOptOutsService({ repos }),
     statusCallbacks: createStatusCallbacksService({ repos, clock, logger }),
     inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings }),
@@ -107,7 +111,15 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   // directory's (none for an in-memory database).
   const dispatcherWith = (overrides: Partial<DispatcherOptions> = {}) =>
     createDispatcher({
-      store: { ...repos.deliveries, claim: (now: number, limit: number) => repos.deliveries.claim(now, limit, settings.deferralPolicy()) },
+      store: {
+        ...repos.deliveries,
+        claim: (now: number, limit: number) => repos.deliveries.claim(now, limit, settings.deferralPolicy()),
+        // Meta 131050 on a send: that person's WhatsApp marketing is off until they write to us there again.
+        markFailed: (id: number, code: number | null, message: string, now: number) => {
+          repos.deliveries.markFailed(id, code, message, now);
+          if (isMarketingStopped(code)) repos.customerInbound.markMarketingStoppedByDelivery(id, now);
+        },
+      },
       messenger: overrides.messenger ?? newMessenger(),
       logger,
       rate: settings.current().sendRate,

@@ -2,7 +2,7 @@
 // the CLI prints the message. Nothing else reaches a user.
 export class AppError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 507,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429 | 502 | 507,
     readonly code: string,
     message: string,
     readonly fields?: Record<string, string>,

@@ -47,6 +47,41 @@ function printDryRun(ctx: AppContext, input: PublishInput, imageFile: string | u
   );
 }
 
+interface SendOptions {
+  business: string;
+  message: string;
+  image?: string;
+  dryRun: boolean;
+  confirm: boolean;
+  yes: boolean;
+  at?: string;
+  template?: string;
+  var: string[];
+  contentVariables?: string;
+  wait: boolean;
+  dataDir?: string;
+}
+
+/** --template with --var n=value (or --content-variables JSON) -> the publish's ContentSid and ContentVariables (the
+ * service checks them against the template, as for the API). */
+function templateInput(opts: SendOptions): { contentSid?: string; contentVariables?: string } {
+  if (opts.var.length > 0 && opts.contentVariables !== undefined) throw new ValidationError("Give --var or --content-variables, not both.");
+  let variables = opts.contentVariables;
+  if (opts.var.length > 0) {
+    const values: Record<string, string> = {};
+    for (const pair of opts.var) {
+      const eq = pair.indexOf("=");
+      if (eq <= 0) throw new ValidationError(`--var must be n=value, e.g. --var 1=Fresh (got "${pair}")`);
+      values[pair.slice(0, eq).replace(/^\{\{|\}\}$/g, "").trim()] = pair.slice(eq + 1);
+    }
+    variables = JSON.stringify(values);
+  }
+  return {
+    ...(opts.template !== undefined ? { contentSid: opts.template } : {}),
+    ...(variables !== undefined ? { contentVariables: variables } : {}),
+  };
+}
+
 export function broadcastCommand(): Command {
   const cmd = new Command("broadcast")
     .description("send a message to every active subscriber of a business, and follow its progress")
@@ -83,6 +118,12 @@ export function broadcastCommand(): Command {
       "schedule it instead: ISO 8601 with its UTC offset, at most 35 days ahead (e.g. 2026-11-24T09:00-05:00); " +
         "a running server starts it then, to the subscribers of that moment",
     )
+    .option(
+      "--template <sid>",
+      "an approved WhatsApp template (HX…; see Settings) for the WhatsApp subscribers; SMS subscribers get --message",
+    )
+    .option("--var <n=value>", "a template variable, e.g. --var 1=Fresh (repeat for each)", (v: string, all: string[]) => [...all, v], [] as string[])
+    .option("--content-variables <json>", 'the template variables as one JSON object, e.g. \'{"1":"Fresh"}\' (instead of --var)')
     .addOption(new Option("--no-wait", "queue and return at once (a running server sends it)"))
     .addOption(dataDirOption())
     .addHelpText(
@@ -91,16 +132,24 @@ export function broadcastCommand(): Command {
         'nearcast broadcast send --business 3 --message "2 for 1 bagels today only!"',
         'nearcast broadcast send --business 3 --message "New menu" --image ./menu.jpg',
         'nearcast broadcast send --business 3 --message "From a script" --yes   # no question asked',
+        'nearcast broadcast send --business 3 --message "Fresh bread at 7" --template HX0123… --var 1="Rosa\'s" --var 2="Fresh bread at 7"',
         'nearcast broadcast send --business 3 --message "Queued for the server" --no-wait',
         'nearcast broadcast send --business 3 --message "Who would get this?" --dry-run',
         'nearcast broadcast send --business 3 --message "2 for 1 bagels today only!" --confirm   # the same text again',
         'nearcast broadcast send --business 3 --message "Doors open at 9" --at 2026-11-24T09:00-05:00',
       ),
     )
-    .action((opts: { business: string; message: string; image?: string; dryRun: boolean; confirm: boolean; yes: boolean; at?: string; wait: boolean; dataDir?: string }) => {
+    .action((opts: SendOptions) => {
       const businessId = parseId(opts.business, "--business");
       const image = opts.image !== undefined ? readImage(opts.image) : null;
-      const input = { businessId: String(businessId), messageText: opts.message, image, confirm: opts.confirm, scheduledFor: opts.at };
+      const input = {
+        businessId: String(businessId),
+        messageText: opts.message,
+        image,
+        confirm: opts.confirm,
+        scheduledFor: opts.at,
+        ...templateInput(opts),
+      };
       return withContext(
         opts,
         async (ctx) => {
@@ -121,11 +170,13 @@ export function broadcastCommand(): Command {
             process.exitCode = 2;
             return;
           }
-          if ("warning" in result) {
+          if (!("broadcastId" in result)) {
             process.stderr.write(`nearcast: ${result.warning}\n`);
             process.exitCode = 1;
             return;
           }
+          // Sent, but some WhatsApp recipients are skipped (no template outside the 24-hour window, US numbers…).
+          if (result.warning) process.stderr.write(`nearcast: ${result.warning}\n`);
           process.stdout.write(`${result.message} (broadcast ${result.broadcastId})\n`);
           // Scheduled: the server's dispatcher starts it at its time; nothing to follow now.
           if (opts.wait && !result.scheduledFor) await follow(ctx, result.broadcastId);

@@ -1,4 +1,4 @@
-// The message a delivery sends: its broadcast's text and image (read once per broadcast), to the delivery's phone on
+// The message a delivery sends: its broadcast's text and image (or, on WhatsApp, its template) (read once per broadcast), to the delivery's phone on
 // its channel, with a status callback that names the delivery (so a callback finds it even when the answer was lost).
 import { type Channel, type OutboundMessage, statusCallbackPath } from "../messaging/messenger.ts";
 import type { BroadcastMessage, DeliveryChannel, DispatchStore } from "./store.ts";
@@ -18,11 +18,15 @@ export class OutboundMessages {
   for(delivery: Addressed): OutboundMessage | null {
     const b = this.broadcast(delivery.broadcastId);
     if (!b) return null;
+    const channel = channelOf(delivery.channel);
+    // WhatsApp with a template: ContentSid + ContentVariables, the image travelling as the media header's variable.
+    // Without one, WhatsApp goes free-form (only people inside the 24-hour window were left Queued). SMS: always text.
+    const template = channel === "whatsapp" && b.contentSid ? { contentSid: b.contentSid, contentVariables: b.contentVariables ?? "{}" } : null;
     return {
       to: delivery.toPhone,
-      channel: channelOf(delivery.channel),
+      channel,
       body: b.messageText,
-      ...(b.imagePath ? { mediaUrl: b.imagePath } : {}),
+      ...(template ?? (b.imagePath ? { mediaUrl: b.imagePath } : {})),
       statusCallback: statusCallbackPath(delivery.id),
     };
   }

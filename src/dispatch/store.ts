@@ -34,6 +34,9 @@ export interface UncertainDelivery {
 export interface BroadcastMessage {
   messageText: string;
   imagePath: string | null;
+  /** A WhatsApp template (HX…) and its variables (JSON object text): WhatsApp deliveries send these instead. */
+  contentSid?: string | null;
+  contentVariables?: string | null;
 }
 
 /** The outbox. Times are milliseconds since the epoch; every call is one short synchronous write or read. */

@@ -16,6 +16,11 @@ export interface OutboundMessage {
   body: string;
   /** Absolute URL, or a path that the adapter resolves against NEARCAST_PUBLIC_URL (e.g. /uploads/ab12.jpg). */
   mediaUrl?: string;
+  /** WhatsApp only: an approved template (Twilio Content API, HX…) sent with its variables (JSON object text) instead
+   * of body and mediaUrl, which are then not sent (WhatsApp refuses a template's text in Body). `body` stays what the
+   * owner wrote, for the history and for matching in findRecent(). */
+  contentSid?: string;
+  contentVariables?: string;
   /** Absolute URL or path as above. Default: /api/webhooks/twilio/status. Put the delivery id in the query
    * (…/status?delivery=42): the callback then identifies the delivery even when the send's answer was lost. */
   statusCallback?: string;
@@ -63,7 +68,7 @@ export interface Messenger {
   lookup(providerId: string): Promise<ProviderMessage | null>;
   /** For a send whose answer was lost (uncertain with no id): the newest message to `to` on `channel` with this
    * exact body created at or after `since`, or null. Throws MessengerUnavailableError like lookup(). */
-  findRecent(msg: Pick<OutboundMessage, "to" | "channel" | "body">, since: Date): Promise<ProviderMessage | null>;
+  findRecent(msg: Pick<OutboundMessage, "to" | "channel" | "body" | "contentSid">, since: Date): Promise<ProviderMessage | null>;
   /** Stops timers and forgets pending work (sandbox); the Twilio adapter has nothing to release. */
   close(): void;
 }
@@ -85,6 +90,11 @@ export function preflight(msg: OutboundMessage): Extract<SendOutcome, { kind: "f
     return fail(`Not an E.164 phone number: ${JSON.stringify(String(msg.to).slice(0, 40))}`);
   }
   if (msg.channel !== "sms" && msg.channel !== "whatsapp") return fail(`Unknown channel: ${String(msg.channel)}`);
+  if (msg.contentSid !== undefined) {
+    if (msg.channel !== "whatsapp") return fail("Templates (ContentSid) are for WhatsApp only");
+    if (!/^HX\w{32}$/.test(msg.contentSid)) return fail(`Not a template sid: ${JSON.stringify(msg.contentSid.slice(0, 40))}`);
+    return null;
+  }
   if (!msg.body.trim() && !msg.mediaUrl) return fail("Message has neither text nor image");
   if (msg.body.length > MAX_BODY_LENGTH) return fail(`Message text is longer than ${MAX_BODY_LENGTH} characters`);
   return null;

@@ -73,6 +73,7 @@ export class SandboxMessenger implements Messenger {
       channel: msg.channel,
       body: msg.body,
       ...(msg.mediaUrl ? { mediaUrl: msg.mediaUrl } : {}),
+      ...(msg.contentSid !== undefined ? { contentSid: msg.contentSid, contentVariables: msg.contentVariables ?? "{}" } : {}),
       ...(msg.statusCallback ? { statusCallback: msg.statusCallback } : {}),
       providerId: fakeSid(),
       status: "Sent",
@@ -96,10 +97,11 @@ export class SandboxMessenger implements Messenger {
     return m ? providerView(m) : null;
   }
 
-  async findRecent(msg: Pick<OutboundMessage, "to" | "channel" | "body">, since: Date): Promise<ProviderMessage | null> {
+  async findRecent(msg: Pick<OutboundMessage, "to" | "channel" | "body" | "contentSid">, since: Date): Promise<ProviderMessage | null> {
     let found: SandboxMessage | null = null;
+    const same = (m: SandboxMessage) => (msg.contentSid !== undefined ? m.contentSid === msg.contentSid : m.body === msg.body);
     for (const m of this.store.values()) {
-      if (m.to === msg.to && m.channel === msg.channel && m.body === msg.body && m.createdAt >= since) found = m;
+      if (m.to === msg.to && m.channel === msg.channel && same(m) && m.createdAt >= since) found = m;
     }
     return found ? providerView(found) : null;
   }

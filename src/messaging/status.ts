@@ -1,3 +1,4 @@
+import { whatsappErrorReason } from "./whatsapp-errors.ts";
 import type { DeliveryStatus, StatusUpdate } from "./messenger.ts";
 
 /** Twilio message statuses -> Nearcast's. Everything Twilio holds but has not yet handed to the carrier is Sent
@@ -51,7 +52,8 @@ export function parseStatusCallback(params: Record<string, unknown>, at: Date): 
     status,
     providerStatus,
     errorCode: errorCodeOf(params.ErrorCode),
-    errorMessage: text("ErrorMessage") || null,
+    // WhatsApp's codes get a reason an owner can act on (Twilio's own text, when any, is terser).
+    errorMessage: whatsappErrorReason(errorCodeOf(params.ErrorCode)) ?? (text("ErrorMessage") || null),
     at,
   };
 }

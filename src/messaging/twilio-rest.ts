@@ -77,41 +77,58 @@ export interface RestClient {
   request(method: "GET" | "POST", path: string, fields?: Record<string, string | string[] | undefined>): Promise<Record<string, unknown>>;
 }
 
-/** Requests to the account's 2010-04-01 API, each aborted at `timeoutMs`. */
-export function restClient(cfg: TwilioConfig, apiBase: string, timeoutMs: number, clock: Clock): RestClient {
-  const root = `${apiBase.replace(/\/+$/, "")}/2010-04-01/Accounts/${encodeURIComponent(cfg.accountSid)}`;
-  const headers = {
+/** Twilio's Basic credentials and the headers twilio-node sends. */
+function headersOf(cfg: TwilioConfig): Record<string, string> {
+  return {
     Authorization: `Basic ${Buffer.from(`${cfg.accountSid}:${cfg.authToken}`).toString("base64")}`,
     "User-Agent": USER_AGENT,
     Accept: "application/json",
     "Accept-Charset": "utf-8",
   };
+}
+
+/** One request to any Twilio host (the 2010-04-01 API, content.twilio.com), aborted at `timeoutMs`: the JSON answer
+ * of a 2xx; throws TwilioError for any other status, TimedOut, or the network's error. */
+export async function twilioRequest(
+  cfg: TwilioConfig,
+  url: string,
+  init: { method: "GET" | "POST"; form?: URLSearchParams },
+  timeoutMs: number,
+  clock: Clock,
+): Promise<Record<string, unknown>> {
+  const headers = headersOf(cfg);
+  const req: RequestInit = init.method === "POST"
+    ? { method: "POST", headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" }, body: init.form ?? new URLSearchParams() }
+    : { method: "GET", headers };
+  // A timer cleared on the answer (AbortSignal.timeout would keep one alive per request for the whole timeout).
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, { ...req, redirect: "manual", signal: abort.signal });
+    text = await res.text();
+  } catch (err) {
+    throw abort.signal.aborted ? new TimedOut(`Twilio did not answer within ${timeoutMs} ms`) : err;
+  } finally {
+    clearTimeout(timer);
+  }
+  const json = parseJson(text);
+  if (res.ok) return json;
+  const message = typeof json.message === "string" && json.message ? json.message : `HTTP ${res.status}`;
+  const retryAfter = res.status === 429 ? parseRetryAfter(res.headers.get("retry-after"), clock.now()) : null;
+  throw new TwilioError(res.status, errorCodeOf(json.code), message, retryAfter);
+}
+
+/** Requests to the account's 2010-04-01 API, each aborted at `timeoutMs`. */
+export function restClient(cfg: TwilioConfig, apiBase: string, timeoutMs: number, clock: Clock): RestClient {
+  const root = `${apiBase.replace(/\/+$/, "")}/2010-04-01/Accounts/${encodeURIComponent(cfg.accountSid)}`;
   return {
-    async request(method, path, fields = {}) {
+    request(method, path, fields = {}) {
       const form = formOf(fields);
       const post = method === "POST";
       const url = post || form.size === 0 ? root + path : `${root}${path}?${form}`;
-      const init: RequestInit = post
-        ? { method, headers: { ...headers, "Content-Type": "application/x-www-form-urlencoded" }, body: form }
-        : { method, headers };
-      // A timer cleared on the answer (AbortSignal.timeout would keep one alive per request for the whole timeout).
-      const abort = new AbortController();
-      const timer = setTimeout(() => abort.abort(), timeoutMs);
-      let res: Response;
-      let text: string;
-      try {
-        res = await fetch(url, { ...init, redirect: "manual", signal: abort.signal });
-        text = await res.text();
-      } catch (err) {
-        throw abort.signal.aborted ? new TimedOut(`Twilio did not answer within ${timeoutMs} ms`) : err;
-      } finally {
-        clearTimeout(timer);
-      }
-      const json = parseJson(text);
-      if (res.ok) return json;
-      const message = typeof json.message === "string" && json.message ? json.message : `HTTP ${res.status}`;
-      const retryAfter = res.status === 429 ? parseRetryAfter(res.headers.get("retry-after"), clock.now()) : null;
-      throw new TwilioError(res.status, errorCodeOf(json.code), message, retryAfter);
+      return twilioRequest(cfg, url, { method, form }, timeoutMs, clock);
     },
   };
 }

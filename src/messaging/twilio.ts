@@ -20,6 +20,7 @@ import {
   STATUS_WEBHOOK_PATH,
 } from "./messenger.ts";
 import { errorCodeOf, normalizeTwilioStatus } from "./status.ts";
+import { whatsappErrorReason } from "./whatsapp-errors.ts";
 import { restClient, TimedOut, type TwilioConfig, TwilioError, type TwilioMessage } from "./twilio-rest.ts";
 
 export { parseRetryAfter, type TwilioConfig } from "./twilio-rest.ts";
@@ -75,7 +76,7 @@ function classify(err: unknown): SendOutcome {
   if (status === 429) return { kind: "rate_limited", retryAfterMs: err.retryAfterMs, code, message };
   if (status === 401) return { kind: "failed", code, message: `Twilio refused the credentials (check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN): ${message}` };
   if (status >= 500) return { kind: "uncertain", message: `Twilio error ${status}${code ? ` (${code})` : ""}: ${message}` };
-  return { kind: "failed", code, message };
+  return { kind: "failed", code, message: whatsappErrorReason(code) ?? message };
 }
 
 function describeFailure(err: unknown): string {
@@ -95,8 +96,8 @@ function toProviderMessage(m: TwilioMessage): ProviderMessage {
 
 const whatsapp = (number: string) => `whatsapp:${number.replace(/^whatsapp:/i, "").trim()}`;
 
-/** The form of a message create (To, From or MessagingServiceSid, Body, MediaUrl, StatusCallback); a text when the
- * channel has no sender configured. */
+/** The form of a message create (To, From or MessagingServiceSid, Body and MediaUrl or, for a WhatsApp template,
+ * ContentSid and ContentVariables, StatusCallback); a text when the channel has no sender configured. */
 function createForm(cfg: TwilioConfig, publicUrl: string, msg: OutboundMessage): Record<string, string | string[] | undefined> | string {
   let sender: { From: string } | { MessagingServiceSid: string };
   if (msg.channel === "whatsapp") {
@@ -105,11 +106,13 @@ function createForm(cfg: TwilioConfig, publicUrl: string, msg: OutboundMessage):
   } else if (cfg.messagingServiceSid) sender = { MessagingServiceSid: cfg.messagingServiceSid };
   else if (cfg.from) sender = { From: cfg.from };
   else return "SMS is not configured (set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID)";
+  const content = msg.contentSid !== undefined
+    ? { ContentSid: msg.contentSid, ContentVariables: msg.contentVariables ?? "{}" }
+    : { Body: msg.body || undefined, MediaUrl: msg.mediaUrl ? [publicLink(publicUrl, msg.mediaUrl)] : undefined };
   return {
     To: msg.channel === "whatsapp" ? whatsapp(msg.to) : msg.to,
     ...sender,
-    Body: msg.body || undefined,
-    MediaUrl: msg.mediaUrl ? [publicLink(publicUrl, msg.mediaUrl)] : undefined,
+    ...content,
     StatusCallback: publicLink(publicUrl, msg.statusCallback ?? STATUS_WEBHOOK_PATH),
   };
 }
@@ -118,19 +121,24 @@ function createForm(cfg: TwilioConfig, publicUrl: string, msg: OutboundMessage):
 function sendOutcomeOf(m: TwilioMessage): SendOutcome {
   const status = normalizeTwilioStatus(m.status);
   if (!m.sid) return { kind: "uncertain", message: "Twilio answered without a message sid" };
-  if (status === "Failed") return { kind: "failed", code: errorCodeOf(m.error_code), message: m.error_message || `Twilio status ${m.status}` };
+  if (status === "Failed") {
+    const code = errorCodeOf(m.error_code);
+    return { kind: "failed", code, message: whatsappErrorReason(code) ?? (m.error_message || `Twilio status ${m.status}`) };
+  }
   return { kind: "sent", providerId: m.sid, status: status ?? "Sent", providerStatus: String(m.status) };
 }
 
-/** The newest outbound message in `page` to `to` with this body, created at or after `after`. */
-function newestMatch(page: TwilioMessage[], to: string, body: string, after: number, messagingServiceSid: string | null): TwilioMessage | undefined {
+/** The newest outbound message in `page` to `to` with this body, created at or after `after`. `body` null: a
+ * template send, whose body Twilio renders itself, so any body matches (by number and time only; the caller's
+ * resolveFound refuses a message that is already another delivery's). */
+function newestMatch(page: TwilioMessage[], to: string, body: string | null, after: number, messagingServiceSid: string | null): TwilioMessage | undefined {
   const created = (m: TwilioMessage) => (m.date_created ? Date.parse(m.date_created) : Number.NaN);
   return page
     .filter(
       (m) =>
         m.to === to &&
         String(m.direction).startsWith("outbound") &&
-        (m.body ?? "") === body &&
+        (body === null || (m.body ?? "") === body) &&
         (!messagingServiceSid || m.messaging_service_sid === messagingServiceSid) &&
         created(m) >= after,
     )
@@ -191,7 +199,7 @@ export function createTwilioMessenger(options: TwilioMessengerOptions): Messenge
       } catch (err) {
         throw new MessengerUnavailableError(redact(`Twilio lookup failed: ${describeFailure(err)}`));
       }
-      const match = newestMatch(page, to, msg.body, since.getTime() - FIND_RECENT_SLACK_MS, sms ? cfg.messagingServiceSid : null);
+      const match = newestMatch(page, to, msg.contentSid !== undefined ? null : msg.body, since.getTime() - FIND_RECENT_SLACK_MS, sms ? cfg.messagingServiceSid : null);
       return match ? toProviderMessage(match) : null;
     },
 

@@ -1,17 +1,21 @@
 // Broadcasts: one row per press of Send Broadcast; its deliveries are the outbox (src/repos/deliveries.ts, which
 // also writes them: the enqueue is outbox SQL).
-import { and, count, desc, eq, getTableColumns, gte, inArray, isNull, not, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { broadcasts, businesses, customers, deliveries, subscriptions } from "../db/schema.ts";
 import { underOptOutSql } from "./consent-events.ts";
 import { emptyCounts, type StatusCounts } from "./deliveries.ts";
+import { skipUnreachableWhatsApp } from "./whatsapp-skips.ts";
 
 export type BroadcastRow = typeof broadcasts.$inferSelect & {
   /** The business's owner (for tenancy checks). */
   ownerId: number;
 };
 
-export type NewBroadcast = Pick<typeof broadcasts.$inferInsert, "businessId" | "createdBy" | "messageText" | "imagePath"> & {
+export type NewBroadcast = Pick<
+  typeof broadcasts.$inferInsert,
+  "businessId" | "createdBy" | "messageText" | "imagePath" | "contentSid" | "contentVariables"
+> & {
   createdAt: number;
   /** Set: a scheduled broadcast, started (its deliveries written) by the dispatcher at this time. */
   scheduledFor?: number | null;
@@ -21,6 +25,9 @@ export type NewBroadcast = Pick<typeof broadcasts.$inferInsert, "businessId" | "
 export interface ScheduledChanges {
   messageText?: string;
   scheduledFor?: number;
+  /** null: no template any more. */
+  contentSid?: string | null;
+  contentVariables?: string | null;
 }
 
 /** A scheduled broadcast still waiting: not started, not cancelled. */
@@ -77,11 +84,32 @@ export function broadcastsRepo(db: Db) {
       const set: Partial<typeof broadcasts.$inferInsert> = {};
       if (changes.messageText !== undefined) set.messageText = changes.messageText;
       if (changes.scheduledFor !== undefined) set.scheduledFor = new Date(changes.scheduledFor);
+      if (changes.contentSid !== undefined) set.contentSid = changes.contentSid;
+      if (changes.contentVariables !== undefined) set.contentVariables = changes.contentVariables;
       return db.update(broadcasts).set(set).where(waiting(id)).returning({ id: broadcasts.id }).all().length > 0;
     },
     /** Cancels a scheduled broadcast that has not started; false when it no longer waits. */
     cancelScheduled(id: number, now: number): boolean {
       return db.update(broadcasts).set({ cancelledAt: new Date(now) }).where(waiting(id)).returning({ id: broadcasts.id }).all().length > 0;
+    },
+    /** The WhatsApp deliveries just written that cannot arrive become Skipped with the reason (whatsapp-skips.ts);
+     * answers how many. Same transaction as the enqueue. */
+    skipUnreachableWhatsApp(id: number, now: number): number {
+      return skipUnreachableWhatsApp(db.$client, id, now);
+    },
+    /** WhatsApp customers (of `ids`) who turned marketing off (Meta 131050). */
+    marketingStopped(customerIds: number[]): Set<number> {
+      if (customerIds.length === 0) return new Set();
+      const out = new Set<number>();
+      // In slices: SQLite caps the variables of one statement.
+      for (let i = 0; i < customerIds.length; i += 500) {
+        for (const r of db
+          .select({ id: customers.id })
+          .from(customers)
+          .where(and(inArray(customers.id, customerIds.slice(i, i + 500)), isNotNull(customers.whatsappMarketingStoppedAt)))
+          .all()) out.add(r.id);
+      }
+      return out;
     },
     setTotal(id: number, total: number): void {
       db.update(broadcasts).set({ total }).where(eq(broadcasts.id, id)).run();

@@ -19,6 +19,7 @@ import { phoneTimeZones } from "../lib/phone-time-zones.ts";
 import { underOptOutSql } from "./consent-events.ts";
 import { prepareScheduledStarts, type ScheduledStartStatements } from "./scheduled-starts.ts";
 import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
+import { skipUnreachableWhatsApp } from "./whatsapp-skips.ts";
 
 export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped";
 export type DeliveryChannel = "SMS" | "WhatsApp";
@@ -180,7 +181,8 @@ function prepare(sqlite: Database) {
     ),
     findById: sqlite.prepare<DeliveryRow, [number]>(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?1`),
     broadcastMessage: sqlite.prepare<BroadcastMessage, [number]>(
-      `SELECT message_text AS messageText, image_path AS imagePath FROM broadcasts WHERE id = ?1`,
+      `SELECT message_text AS messageText, image_path AS imagePath, content_sid AS contentSid, content_variables AS contentVariables
+       FROM broadcasts WHERE id = ?1`,
     ),
     retryFailed: sqlite.prepare<{ id: number }, [number, number]>(
       `UPDATE deliveries SET status = 'Queued', next_attempt_at = ?2, updated_at = ?2, provider_id = NULL,
@@ -386,6 +388,7 @@ export function deliveriesRepo(db: Db) {
         const total = durableTransaction(() => {
           if (sq().markStarted.run(b.id, now).changes === 0) return null; // cancelled or started meanwhile
           const n = q().enqueue.run(b.id, b.businessId, now).changes;
+          skipUnreachableWhatsApp(sqlite, b.id, now);
           sq().setStartedTotal.run(b.id, n, now);
           return n;
         });

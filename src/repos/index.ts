@@ -3,6 +3,7 @@ import { broadcastsRepo } from "./broadcasts.ts";
 import { businessTypesRepo } from "./business-types.ts";
 import { businessesRepo } from "./businesses.ts";
 import { consentEventsRepo } from "./consent-events.ts";
+import { customerInboundRepo } from "./customer-inbound.ts";
 import { customersRepo } from "./customers.ts";
 import { deliveriesRepo } from "./deliveries.ts";
 import { deliveryHistoryRepo } from "./delivery-history.ts";
@@ -35,6 +36,7 @@ export function createRepos(db: Db) {
     deliveryHistory: deliveryHistoryRepo(db),
     settings: settingsRepo(db),
     inboundMessages: inboundMessagesRepo(db),
+    customerInbound: customerInboundRepo(db),
   };
 }
 

@@ -15,6 +15,10 @@ import { parseIdText } from "../schemas/ids.ts";
 import { type Principal, actingUserId, canManage } from "./principal.ts";
 import type { UploadsService } from "./uploads.ts";
 import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
+import { variablesProblem, type WhatsAppAudience, type WhatsAppTemplate, whatsappSkipWarning } from "../schemas/whatsapp-templates.ts";
+import { isUsNumber } from "../repos/whatsapp-skips.ts";
+import { WHATSAPP_WINDOW_MS } from "../repos/customer-inbound.ts";
+import type { WhatsAppTemplatesService } from "./whatsapp-templates.ts";
 
 // Spec section 5 and 8.
 export const BUSINESS_ID_REQUIRED = "Business ID is required.";
@@ -36,7 +40,7 @@ export const SCHEDULED_FOR_PAST = "ScheduledFor must be in the future.";
 export const SCHEDULED_FOR_TOO_FAR = `ScheduledFor must be at most ${MAX_SCHEDULE_DAYS} days ahead.`;
 export const BROADCAST_ID_REQUIRED = "Broadcast ID is required.";
 export const BROADCAST_ID_INVALID = "Broadcast ID must be a positive whole number.";
-export const NOTHING_TO_UPDATE = "Give a new MessageText or ScheduledFor.";
+export const NOTHING_TO_UPDATE = "Give a new MessageText, ScheduledFor or ContentSid.";
 export const ALREADY_STARTED = "This broadcast has already started sending; it can no longer be changed or cancelled.";
 export const ALREADY_CANCELLED = "This broadcast was cancelled; schedule a new one instead.";
 
@@ -51,7 +55,8 @@ export class DuplicateBroadcastError extends AppError {
 }
 
 export type PublishResult =
-  | { message: string; broadcastId: number; recipients: number; scheduledFor?: string }
+  /** `warning`: who on WhatsApp is skipped and why (whatsappSkipWarning). */
+  | { message: string; broadcastId: number; recipients: number; scheduledFor?: string; warning?: string }
   | { warning: string };
 
 export interface PublishInput {
@@ -64,12 +69,32 @@ export interface PublishInput {
   confirm?: unknown;
   /** ISO 8601 with offset: start then instead of now; absent/empty = now. */
   scheduledFor?: unknown;
+  /** A WhatsApp template (HX…) for the WhatsApp recipients, and its variables (JSON object text). */
+  contentSid?: unknown;
+  contentVariables?: unknown;
+}
+
+// WhatsApp templates (issue 11 item 1).
+export const CONTENT_SID_UNKNOWN = "ContentSid is not one of this account's WhatsApp templates.";
+export const contentSidNotApproved = (status: string) =>
+  `This WhatsApp template is not approved (its status is ${status}); choose an approved one.`;
+export const CONTENT_VARIABLES_WITHOUT_SID = "ContentVariables needs a ContentSid.";
+export const CONTENT_VARIABLES_NOT_JSON = "ContentVariables must be a JSON object, e.g. {\"1\":\"Fresh bread\"}.";
+export const TEMPLATE_NEEDS_IMAGE = "This WhatsApp template has an image header: choose an image.";
+
+/** A template chosen for a publish, with the owner's variables checked against it. */
+interface TemplateChoice {
+  template: WhatsAppTemplate;
+  values: Record<string, string>;
 }
 
 export interface UpdateScheduledInput {
   broadcastId: unknown;
   messageText?: unknown;
   scheduledFor?: unknown;
+  /** A new WhatsApp template and variables ("" = no template any more); absent = keep the broadcast's. */
+  contentSid?: unknown;
+  contentVariables?: unknown;
 }
 
 export interface DryRun {
@@ -188,7 +213,75 @@ export function checkBroadcastImage(bytes: Uint8Array): void {
 /** Thrown inside the enqueue transaction to roll it back when nobody is subscribed any more. */
 class NobodySubscribed extends Error {}
 
-export function createBroadcastsService({ repos, clock, uploads }: { repos: Repos; clock: Clock; uploads: UploadsService }) {
+/** The variables as sent: the owner's, plus the media header's (the stored image's file name, for a template whose
+ * media URL ends in …/uploads/{{n}}). */
+function variablesJson(choice: TemplateChoice, imagePath: string | null): string {
+  const values = { ...choice.values };
+  if (choice.template.mediaVariable && imagePath) values[choice.template.mediaVariable] = imagePath.split("/").pop()!;
+  return JSON.stringify(values);
+}
+
+export function createBroadcastsService({
+  repos,
+  clock,
+  uploads,
+  templates,
+}: {
+  repos: Repos;
+  clock: Clock;
+  uploads: UploadsService;
+  templates?: WhatsAppTemplatesService;
+}) {
+  /** ContentSid/ContentVariables -> the approved template and checked values; null when no template is given.
+   * 400 naming the field for an unknown or unapproved sid, or variables that do not fit. */
+  async function templateChoice(rawSid: unknown, rawVariables: unknown, hasImage: boolean): Promise<TemplateChoice | null> {
+    const sid = typeof rawSid === "string" ? rawSid.trim() : rawSid === undefined || rawSid === null ? "" : null;
+    const varsText = typeof rawVariables === "string" ? rawVariables.trim() : rawVariables === undefined || rawVariables === null ? "" : null;
+    if (sid === "") {
+      if (varsText !== "") throw new ValidationError(CONTENT_VARIABLES_WITHOUT_SID, { ContentVariables: CONTENT_VARIABLES_WITHOUT_SID });
+      return null;
+    }
+    const template = sid && /^HX\w{32}$/.test(sid) && templates ? await templates.find(sid) : null;
+    if (!template) throw new ValidationError(CONTENT_SID_UNKNOWN, { ContentSid: CONTENT_SID_UNKNOWN });
+    if (template.status !== "approved") {
+      const text = contentSidNotApproved(template.status);
+      throw new ValidationError(text, { ContentSid: text });
+    }
+    let values: unknown = {};
+    if (varsText === null) throw new ValidationError(CONTENT_VARIABLES_NOT_JSON, { ContentVariables: CONTENT_VARIABLES_NOT_JSON });
+    if (varsText !== "") {
+      try {
+        values = JSON.parse(varsText);
+      } catch {
+        throw new ValidationError(CONTENT_VARIABLES_NOT_JSON, { ContentVariables: CONTENT_VARIABLES_NOT_JSON });
+      }
+    }
+    const problem = variablesProblem(template, values);
+    if (problem) throw new ValidationError(problem, { ContentVariables: problem });
+    if (template.mediaHeader && template.mediaVariable && !hasImage) throw new ValidationError(TEMPLATE_NEEDS_IMAGE, { Image: TEMPLATE_NEEDS_IMAGE });
+    return { template, values: values as Record<string, string> };
+  }
+
+  /** The business's WhatsApp recipients now, by what will become of them (see whatsapp-skips.ts). */
+  function audience(businessId: number): WhatsAppAudience {
+    const wa = repos.broadcasts.recipients(businessId).filter((r) => r.channel === "WhatsApp");
+    const stopped = repos.broadcasts.marketingStopped(wa.map((r) => r.customerId));
+    const inWindow = repos.customerInbound.inWindow(clock.now().getTime() - WHATSAPP_WINDOW_MS);
+    const out: WhatsAppAudience = { whatsapp: wa.length, inWindow: 0, needTemplate: 0, usNumbers: 0, marketingStopped: stopped.size };
+    for (const r of wa) {
+      if (inWindow.has(r.customerId)) out.inWindow++;
+      if (stopped.has(r.customerId)) continue;
+      if (!inWindow.has(r.customerId)) out.needTemplate++;
+      if (isUsNumber(r.phone)) out.usNumbers++;
+    }
+    return out;
+  }
+
+  function skipWarning(businessId: number, choice: TemplateChoice | null): { warning?: string } {
+    const text = whatsappSkipWarning(audience(businessId), choice !== null);
+    return text ? { warning: text } : {};
+  }
+
   /** A business the actor may read (another owner's: 404, as for every other read). */
   function readable(actor: Principal, businessId: number) {
     const row = repos.businesses.findById(businessId);
@@ -232,7 +325,7 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
    * The outbox write: the broadcast row and one delivery per active subscriber, in one synchronous transaction.
    * null when nobody is subscribed at that moment (nothing is written).
    */
-  function enqueue(businessId: number, createdBy: number | null, messageText: string, imagePath: string | null, confirm: boolean) {
+  function enqueue(businessId: number, createdBy: number | null, messageText: string, imagePath: string | null, confirm: boolean, choice: TemplateChoice | null) {
     const now = clock.now().getTime();
     try {
       // Durable (fsynced) before the owner is told it is queued: a power cut must not drop a broadcast silently.
@@ -240,9 +333,11 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
         // The repeat check and the insert in one write transaction (BEGIN IMMEDIATE): of two identical publishes at
         // the same moment (two tabs, a double click, the CLI and the web), the second sees the first.
         if (!confirm) refuseRepeat(businessId, messageText, now);
-        const id = repos.broadcasts.insert({ businessId, createdBy, messageText, imagePath, createdAt: now });
+        const template = choice ? { contentSid: choice.template.sid, contentVariables: variablesJson(choice, imagePath) } : {};
+        const id = repos.broadcasts.insert({ businessId, createdBy, messageText, imagePath, createdAt: now, ...template });
         const n = repos.deliveries.enqueue(id, businessId, now);
         if (n === 0) throw new NobodySubscribed();
+        repos.broadcasts.skipUnreachableWhatsApp(id, now);
         repos.broadcasts.setTotal(id, n);
         return { id, n };
       });
@@ -271,6 +366,7 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
     image: Uint8Array | null,
     confirm: boolean,
     scheduled: { at: number; text: string },
+    choice: TemplateChoice | null,
   ): Promise<PublishResult> {
     if (image) checkBroadcastImage(image);
     if (!confirm) refuseRepeat(business.id, messageText, clock.now().getTime());
@@ -280,14 +376,22 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
       id = repos.durableTransaction(() => {
         const now = clock.now().getTime();
         if (!confirm) refuseRepeat(business.id, messageText, now);
-        return repos.broadcasts.insert({ businessId: business.id, createdBy, messageText, imagePath: stored?.filePath ?? null, createdAt: now, scheduledFor: scheduled.at });
+        const imagePath = stored?.filePath ?? null;
+        const template = choice ? { contentSid: choice.template.sid, contentVariables: variablesJson(choice, imagePath) } : {};
+        return repos.broadcasts.insert({ businessId: business.id, createdBy, messageText, imagePath, createdAt: now, scheduledFor: scheduled.at, ...template });
       });
     } catch (e) {
       if (stored) discard(stored.filePath);
       throw e;
     }
     const recipients = repos.broadcasts.subscriberCounts(business.id).total;
-    return { message: scheduledMessage(scheduled.text), broadcastId: id, recipients, scheduledFor: new Date(scheduled.at).toISOString() };
+    return {
+      message: scheduledMessage(scheduled.text),
+      broadcastId: id,
+      recipients,
+      scheduledFor: new Date(scheduled.at).toISOString(),
+      ...skipWarning(business.id, choice),
+    };
   }
 
   /** The broadcast to edit or cancel: 404 for another owner's, 409 once it started (or was cancelled). */
@@ -310,6 +414,7 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
     messageText: string,
     image: Uint8Array | null,
     confirm: boolean,
+    choice: TemplateChoice | null,
   ): Promise<PublishResult> {
     if (image) checkBroadcastImage(image);
     // Checked early too, so a repeat stores no image; the check that counts is in the enqueue transaction.
@@ -318,8 +423,10 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
     // The image is stored under the business owner (it is the owner's broadcast, whoever pressed Send).
     const stored = image ? await uploads.saveBytes(business.ownerId, "broadcast", image) : null;
     let written: { id: number; n: number } | null;
+    // Told before the enqueue: the same people its WhatsApp rules then skip.
+    const warned = skipWarning(business.id, choice);
     try {
-      written = enqueue(business.id, createdBy, messageText, stored?.filePath ?? null, confirm);
+      written = enqueue(business.id, createdBy, messageText, stored?.filePath ?? null, confirm, choice);
     } catch (e) {
       if (stored) discard(stored.filePath);
       throw e;
@@ -328,7 +435,7 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
       if (stored) discard(stored.filePath);
       return { warning: NO_SUBSCRIBERS };
     }
-    return { message: queuedMessage(written.n), broadcastId: written.id, recipients: written.n };
+    return { message: queuedMessage(written.n), broadcastId: written.id, recipients: written.n, ...warned };
   }
 
   function withImageErrors<T>(p: Promise<T>): Promise<T> {
@@ -350,32 +457,52 @@ export function createBroadcastsService({ repos, clock, uploads }: { repos: Repo
      * (DuplicateBroadcastError, with duplicateOf) when the same text went to the business within 10 minutes and
      * `confirm` is not true.
      */
-    publish(actor: Principal, input: PublishInput): Promise<PublishResult> {
+    async publish(actor: Principal, input: PublishInput): Promise<PublishResult> {
       const businessId = parseBusinessId(input.businessId);
       const messageText = parseMessage(input.messageText);
       const confirm = parseConfirm(input.confirm);
       const scheduled = parseScheduledFor(input.scheduledFor, clock.now().getTime());
       const business = sendable(actor, businessId);
       const image = input.image && input.image.length > 0 ? input.image : null;
-      if (scheduled) return withImageErrors(scheduleFor(business, actingUserId(actor), messageText, image, confirm, scheduled));
-      return withImageErrors(publishTo(business, actingUserId(actor), messageText, image, confirm));
+      const choice = await templateChoice(input.contentSid, input.contentVariables, image !== null);
+      if (scheduled) return withImageErrors(scheduleFor(business, actingUserId(actor), messageText, image, confirm, scheduled, choice));
+      return withImageErrors(publishTo(business, actingUserId(actor), messageText, image, confirm, choice));
+    },
+
+    /** GET WhatsAppAudience: who on WhatsApp a broadcast would reach now, and who it would skip (before sending). */
+    whatsappAudience(actor: Principal, businessId: number): WhatsAppAudience & { warningWithoutTemplate: string | null; warningWithTemplate: string | null } {
+      readable(actor, businessId);
+      const a = audience(businessId);
+      return { ...a, warningWithoutTemplate: whatsappSkipWarning(a, false), warningWithTemplate: whatsappSkipWarning(a, true) };
+    },
+
+    /** GET WhatsAppTemplates: the account's templates (or the sandbox's), for any signed-in owner or admin. */
+    whatsappTemplates(): Promise<WhatsAppTemplate[]> {
+      if (!templates) return Promise.resolve([]);
+      return templates.list();
     },
 
     /**
      * POST UpdateScheduledBroadcast: a new text and/or time for a scheduled broadcast that has not started. 400 for
      * bad fields (nothing changed), 404 for another owner's, 409 once it started or was cancelled.
      */
-    updateScheduled(actor: Principal, input: UpdateScheduledInput): BroadcastSummary {
+    async updateScheduled(actor: Principal, input: UpdateScheduledInput): Promise<BroadcastSummary> {
       const id = parseBroadcastId(input.broadcastId);
       const textGiven = typeof input.messageText === "string" && input.messageText.trim() !== "";
       const messageText = textGiven ? parseMessage(input.messageText) : undefined;
       const scheduled = parseScheduledFor(input.scheduledFor, clock.now().getTime());
-      if (messageText === undefined && scheduled === undefined) {
+      const templateGiven = input.contentSid !== undefined || input.contentVariables !== undefined;
+      if (messageText === undefined && scheduled === undefined && !templateGiven) {
         throw new ValidationError(NOTHING_TO_UPDATE, { MessageText: NOTHING_TO_UPDATE, ScheduledFor: NOTHING_TO_UPDATE });
       }
-      waitingBroadcast(actor, id);
+      const row = waitingBroadcast(actor, id);
+      let template: { contentSid: string | null; contentVariables: string | null } | undefined;
+      if (templateGiven) {
+        const choice = await templateChoice(input.contentSid, input.contentVariables, row.imagePath !== null);
+        template = choice ? { contentSid: choice.template.sid, contentVariables: variablesJson(choice, row.imagePath) } : { contentSid: null, contentVariables: null };
+      }
       // Guarded by started_at/cancelled_at IS NULL: if the dispatcher started it since the read above, nothing changes.
-      if (!repos.broadcasts.updateScheduled(id, { messageText, scheduledFor: scheduled?.at })) conflictNow(id);
+      if (!repos.broadcasts.updateScheduled(id, { messageText, scheduledFor: scheduled?.at, ...template })) conflictNow(id);
       return summary(repos.broadcasts.findById(id)!);
     },
 

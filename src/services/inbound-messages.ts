@@ -208,6 +208,15 @@ export function createInboundMessagesService(deps: {
     if (owners.size !== 1 || !owners.has(actor.id)) throw new ForbiddenError(NOT_YOUR_NUMBER);
   }
 
+  /** A known customer wrote to us on this channel now (customer_inbound): on WhatsApp that opens the 24-hour window
+   * for free-form messages, and lifts a WhatsApp marketing stop (Meta 131050: they are talking to businesses again). */
+  function recordInbound(from: string, at: Date): void {
+    const { customer, whatsapp } = sender(from);
+    if (!customer) return;
+    repos.customerInbound.record(customer.id, whatsapp ? "WhatsApp" : "SMS", at.getTime());
+    if (whatsapp) repos.customerInbound.clearMarketingStopped(customer.id);
+  }
+
   /** The sandbox key as stored, or undefined before the first sandboxKey(). */
   const storedKey = () => repos.settings.get(SANDBOX_KEY_SETTING);
 
@@ -217,9 +226,15 @@ export function createInboundMessagesService(deps: {
       const intent = inboundIntent(params.Body, params.OptOutType);
       const from = typeof params.From === "string" ? params.From : "";
       if (options.actor) checkOwnerMay(options.actor, sender(from).customer);
-      if (intent === "other") return { intent, reply: null, known: false };
       const sid = typeof params.MessageSid === "string" ? params.MessageSid.trim() : "";
       const at = clock.now();
+      if (intent === "other") {
+        // Any message opens WhatsApp's 24-hour window; a replayed sid (remembered like a keyword's) opens nothing.
+        repos.transaction(() => {
+          if (sender(from).customer && (!sid || repos.inboundMessages.remember(sid, at))) recordInbound(from, at);
+        });
+        return { intent, reply: null, known: false };
+      }
       // Remembering the sid and acting on the message commit together (the opt-out's own transaction nests as a
       // savepoint): a replay finds the sid, and a failed effect leaves it unrecorded for Twilio's retry. Durable
       // (fsynced) before the reply tells the person it is done: a STOP must survive a power cut.
@@ -228,6 +243,7 @@ export function createInboundMessagesService(deps: {
           logger.info(`${intent.toUpperCase()} with a MessageSid already handled: ignored (a replay or a retry)`);
           return { intent, reply: null, known: false, replay: true };
         }
+        recordInbound(from, at);
         return act(intent, from, params.Body, at);
       });
     },

@@ -3,6 +3,7 @@ import { ValidationError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { StatusUpdate } from "../messaging/messenger.ts";
 import { parseStatusCallback } from "../messaging/status.ts";
+import { isMarketingStopped } from "../messaging/whatsapp-errors.ts";
 import type { DeliveryRow, DeliveryStatusValue, StatusColumns } from "../repos/delivery-history.ts";
 import type { Repos } from "../repos/index.ts";
 
@@ -134,6 +135,10 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
       if (repos.deliveryHistory.updateIfStatus(row, next)) {
         if (row.status === "Skipped") {
           logger.warn(`delivery ${row.id} was skipped (opt-out) but ${update.providerId} reports ${update.providerStatus}`);
+        }
+        // Meta 131050: the person turned WhatsApp marketing off (cleared when they write to us there again).
+        if (next.status === "Failed" && isMarketingStopped(update.errorCode)) {
+          repos.customerInbound.markMarketingStoppedByDelivery(row.id, clock.now().getTime());
         }
         return { kind: "advanced", deliveryId: row.id, from: row.status, to: next.status };
       }

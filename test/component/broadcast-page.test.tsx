@@ -54,6 +54,9 @@ beforeEach(() => {
     [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     [`GET ${COUNT}`]: { body: { total: 48, sms: 31, whatsapp: 17 } },
     [`GET ${HISTORY}`]: { body: [] },
+    // Someone is on WhatsApp: the template picker asks for these (whatsapp-template-field.test.tsx tests it).
+    ["GET /api/business/WhatsAppTemplates"]: { body: [] },
+    ["GET /api/business/WhatsAppAudience"]: { body: { whatsapp: 17, inWindow: 17, needTemplate: 0, usNumbers: 0, marketingStopped: 0, warningWithoutTemplate: null, warningWithTemplate: null } },
   });
   let n = 0;
   URL.createObjectURL = ((_obj: Blob) => {

@@ -62,6 +62,8 @@ beforeEach(() => {
   toasts.value = [];
   site.value = SITE;
   replies["GET /api/site"] = { body: SITE };
+  // The WhatsApp templates list below the form (its own test: whatsapp-template-field.test.tsx).
+  replies["GET /api/business/WhatsAppTemplates"] = { body: [] };
 });
 
 afterEach(() => {
@@ -111,7 +113,24 @@ describe("loading", () => {
     expect(view.container.textContent).toContain("Saved: smtp://mailer@mail.example.com:587");
     expect(view.container.textContent).toContain("Messages are sent through your Twilio account.");
     expect(saveButton(view).disabled).toBe(true);
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${SETTINGS}`]);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${SETTINGS}`, "GET /api/business/WhatsAppTemplates"]);
+  });
+
+  test("lists the WhatsApp templates with their approval, a rejection's reason too", async () => {
+    replies["GET /api/business/WhatsAppTemplates"] = {
+      body: [
+        { sid: "HX11111111111111111111111111111111", name: "weekly_offer", language: "en", category: "MARKETING", body: "{{1}} has a new offer", variables: [], mediaHeader: true, mediaVariable: "2", mediaUrl: "https://x/uploads/{{2}}", status: "approved", rejectionReason: null },
+        { sid: "HX44444444444444444444444444444444", name: "flash_sale", language: "en", category: "MARKETING", body: "Sale", variables: [], mediaHeader: false, mediaVariable: null, mediaUrl: null, status: "rejected", rejectionReason: "INVALID_FORMAT" },
+      ],
+    };
+    const view = await loaded(viewWith(SAVED));
+    await waitFor(() => expect(view.getAllByTestId("wa-template")).toHaveLength(2));
+    const [first, second] = view.getAllByTestId("wa-template");
+    expect(first!.textContent).toContain("weekly_offer");
+    expect(first!.textContent).toContain("approved");
+    expect(first!.textContent).toContain("image header");
+    expect(second!.textContent).toContain("rejected");
+    expect(second!.textContent).toContain("Rejected: INVALID_FORMAT");
   });
 
   test("without Twilio credentials the Messages section says the sandbox is in use", async () => {

@@ -34,6 +34,15 @@ beforeAll(async () => {
   for (const s of SUBSCRIBERS) {
     expect((await call("POST", "/api/subscription/Subscribe", { businessId, ...s })).status).toBe(200);
   }
+  // The WhatsApp subscriber writes to the shop (the sandbox's "Try a reply": the owner's session with its XSRF pair):
+  // inside WhatsApp's 24-hour window the promotion may go free-form, text and photo.
+  const xsrf = /XSRF-TOKEN=([^;]+)/.exec((await fetch(`${server.url}/api/health`)).headers.get("set-cookie") ?? "")![1]!;
+  const inbound = await fetch(`${server.url}/api/webhooks/twilio/inbound`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Bearer ${token}`, cookie: `XSRF-TOKEN=${xsrf}`, "x-xsrf-token": xsrf },
+    body: new URLSearchParams({ From: "whatsapp:+14155550135", Body: "Is the sourdough ready?", MessageSid: `SM${"7".repeat(32)}` }),
+  });
+  expect(inbound.status).toBe(200);
 });
 
 afterAll(async () => {

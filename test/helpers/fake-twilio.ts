@@ -4,6 +4,11 @@
 //   GET  /2010-04-01/Accounts/{AccountSid}/Messages/{Sid}.json  -> 200 message JSON | 404 (20404)
 //   GET  /2010-04-01/Accounts/{AccountSid}/Messages.json        ?To=&From=&DateSent=&DateSent<=&DateSent>=&PageSize=&Page=
 //   GET  /2010-04-01/Accounts/{AccountSid}.json                 -> 200 account JSON (status: fake.accountStatus)
+//   GET  /v1/Content?PageSize=&Page=                            content.twilio.com's template list (fake.templates)
+//   GET  /v1/Content/{HX sid}/ApprovalRequests                  its WhatsApp approval -> 200 | 404 (20404)
+// A message create may carry ContentSid + ContentVariables instead of Body (an unknown sid: 400, 21655). A WhatsApp
+// number marked with closeWindow() answers a free-form message (no ContentSid) as Twilio does outside the 24-hour
+// window: created, then failed with 63016.
 // Wrong credentials -> 401 (20003). Replies can be scripted per call or per number: created, rate_limited (429,
 // optional Retry-After), server_error (5xx), opted_out (400, 21610), invalid_number (400, 21211), any other
 // Twilio error, and hang (never answers). Every request is recorded (parsed form, query, auth, headers, time, and
@@ -42,8 +47,67 @@ export interface RecordedRequest {
   aborted: boolean;
 }
 
+/** A template of the fake account, as the Content API holds it. */
+export interface FakeTemplate {
+  sid: string;
+  friendlyName: string;
+  language: string;
+  /** Sample values, e.g. {"1": "Rosa's Bakery"}. */
+  variables: Record<string, string>;
+  /** Content API types, e.g. {"twilio/text": {body: "Hi {{1}}"}} or {"twilio/media": {body, media: [url]}}. */
+  types: Record<string, Record<string, unknown>>;
+  /** WhatsApp approval; null = never submitted (ApprovalRequests answers 404). */
+  approval: { status: string; category: string; rejectionReason?: string } | null;
+}
+
+export const FAKE_TEXT_TEMPLATE_SID = "HX11111111111111111111111111111111";
+export const FAKE_MEDIA_TEMPLATE_SID = "HX22222222222222222222222222222222";
+export const FAKE_PENDING_TEMPLATE_SID = "HX33333333333333333333333333333333";
+export const FAKE_REJECTED_TEMPLATE_SID = "HX44444444444444444444444444444444";
+
+/** The fake account's templates at start (and after reset()): approved text and media ones, a pending and a rejected. */
+export function defaultFakeTemplates(): FakeTemplate[] {
+  return [
+    {
+      sid: FAKE_TEXT_TEMPLATE_SID,
+      friendlyName: "weekly_offer",
+      language: "en",
+      variables: { "1": "Rosa's Bakery", "2": "Fresh bread at 7!" },
+      types: { "twilio/text": { body: "{{1}} has a new offer: {{2}} Reply STOP to unsubscribe." } },
+      approval: { status: "approved", category: "MARKETING" },
+    },
+    {
+      sid: FAKE_MEDIA_TEMPLATE_SID,
+      friendlyName: "photo_offer",
+      language: "en",
+      variables: { "1": "Rosa's Bakery", "2": "New cinnamon rolls", "3": "roll.jpg" },
+      types: { "twilio/media": { body: "{{1}}: {{2}}", media: ["https://shop.example/uploads/{{3}}"] } },
+      approval: { status: "approved", category: "MARKETING" },
+    },
+    {
+      sid: FAKE_PENDING_TEMPLATE_SID,
+      friendlyName: "new_menu",
+      language: "es",
+      variables: { "1": "menu" },
+      types: { "twilio/text": { body: "Nuevo {{1}}" } },
+      approval: { status: "pending", category: "MARKETING" },
+    },
+    {
+      sid: FAKE_REJECTED_TEMPLATE_SID,
+      friendlyName: "flash_sale",
+      language: "en",
+      variables: { "1": "50%" },
+      types: { "twilio/text": { body: "Flash sale {{1}} off" } },
+      approval: { status: "rejected", category: "MARKETING", rejectionReason: "INVALID_FORMAT" },
+    },
+  ];
+}
+
 export interface FakeMessage {
   sid: string;
+  /** A template send: its ContentSid and ContentVariables (null for Body messages). */
+  contentSid: string | null;
+  contentVariables: string | null;
   accountSid: string;
   to: string;
   from: string | null;
@@ -87,12 +151,19 @@ export interface FakeTwilio {
   script(...replies: FakeReply[]): void;
   /** Replies for creations to this number (with or without `whatsapp:`); takes precedence over script(). */
   scriptFor(to: string, ...replies: FakeReply[]): void;
-  /** Replies for the next reads (fetch one, list); "created" means answer normally. */
+  /** Replies for the next reads (fetch one, list, and the Content API's list and approvals); "created" means answer
+   * normally. */
   scriptReads(...replies: FakeReply[]): void;
   /** Moves a stored message to another status (what a real carrier would do). */
   setStatus(sid: string, status: string, error?: { code: number; message: string }): void;
   /** Stores a message as if it had been created earlier (e.g. by another process). */
   addMessage(fields: Partial<FakeMessage> & { to: string; body: string }): FakeMessage;
+  /** The Content API's templates (edit freely; reset() restores defaultFakeTemplates()). */
+  templates: FakeTemplate[];
+  /** Content API requests (list and approvals), in order. */
+  contentRequests(): RecordedRequest[];
+  /** Free-form WhatsApp to this number fails with 63016 (outside the 24-hour window); templates still go. */
+  closeWindow(to: string): void;
   stop(): Promise<void>;
 }
 
@@ -131,6 +202,13 @@ function normalize(reply: FakeReply): Exclude<FakeReply, FakeReplyName> {
 
 const stripWhatsapp = (n: string) => n.replace(/^whatsapp:/i, "");
 
+/** The text Twilio makes of a template and its variables. */
+function renderFakeTemplate(t: FakeTemplate, variables: string | null): string {
+  const main = t.types["twilio/media"] ?? t.types["twilio/text"] ?? {};
+  const values: Record<string, string> = variables ? JSON.parse(variables) : {};
+  return String(main.body ?? "").replace(/\{\{\s*(\w+)\s*\}\}/g, (all, k: string) => values[k] ?? t.variables[k] ?? all);
+}
+
 export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
   const accountSid = options.accountSid ?? FAKE_ACCOUNT_SID;
   const authToken = options.authToken ?? FAKE_AUTH_TOKEN;
@@ -141,6 +219,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
   const readScript: FakeReply[] = [];
   const numberScripts = new Map<string, FakeReply[]>();
   const hung: Array<(r: Response) => void> = [];
+  const closedWindows = new Set<string>();
 
   function messageJson(m: FakeMessage) {
     const uri = `${API}/Accounts/${m.accountSid}/Messages/${m.sid}.json`;
@@ -189,6 +268,8 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     const at = fields.dateCreated ?? now();
     const m: FakeMessage = {
       sid: sid(fields.mediaUrls?.length ? "MM" : "SM"),
+      contentSid: null,
+      contentVariables: null,
       accountSid,
       from: null,
       messagingServiceSid: null,
@@ -247,22 +328,40 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     const mss = one("MessagingServiceSid") ?? null;
     const body = one("Body") ?? "";
     const media = form.MediaUrl === undefined ? [] : ([] as string[]).concat(form.MediaUrl);
+    const contentSid = one("ContentSid") ?? null;
+    const contentVariables = one("ContentVariables") ?? null;
+    const template = contentSid ? fake.templates.find((t) => t.sid === contentSid) : undefined;
+    if (contentSid && !template) return Promise.resolve(twilioError(400, 21655, "The ContentSid is Invalid."));
+    if (contentVariables !== null) {
+      let ok = false;
+      try {
+        const parsed = JSON.parse(contentVariables);
+        ok = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed);
+      } catch {}
+      if (!ok) return Promise.resolve(twilioError(400, 21656, "The ContentVariables Parameter is invalid."));
+    }
     // Twilio's own validation, before the script (a real API refuses these whatever happens next).
     if (!to) return Promise.resolve(twilioError(400, 21604, "A 'To' phone number is required."));
     if (!from && !mss) return Promise.resolve(twilioError(400, 21603, "A 'From' phone number is required."));
-    if (!body && media.length === 0) return Promise.resolve(twilioError(400, 21602, "Message body is required."));
+    if (!body && media.length === 0 && !contentSid) return Promise.resolve(twilioError(400, 21602, "Message body is required."));
     if (!/^\+[1-9]\d{6,14}$/.test(stripWhatsapp(to))) {
       return Promise.resolve(twilioError(400, 21211, `Invalid 'To' Phone Number: ${to}`));
     }
+    // Twilio renders a template's text itself.
+    const rendered = template ? renderFakeTemplate(template, contentVariables) : body;
+    const outside = !contentSid && /^whatsapp:/i.test(to) && closedWindows.has(stripWhatsapp(to));
     const fields = {
       to,
       from: mss ? null : from,
-      body,
+      body: rendered,
+      contentSid,
+      contentVariables,
+      ...(outside ? { status: "failed", errorCode: 63016, errorMessage: "Failed to send freeform message because you are outside the allowed window. If you are using WhatsApp, please use a Message Template." } : {}),
       messagingServiceSid: mss,
       mediaUrls: media,
       statusCallback: one("StatusCallback") ?? null,
-      status: mss ? "accepted" : "queued",
     };
+    if (!outside) Object.assign(fields, { status: mss ? "accepted" : "queued" });
     const make = () => store(fields);
     return answer(
       reply,
@@ -375,6 +474,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
       return res;
     }
     const notFound = () => twilioError(404, 20404, `The requested resource ${url.pathname} was not found`);
+    if (url.pathname.startsWith("/v1/Content")) return content(req, url, notFound);
     const account = /^\/2010-04-01\/Accounts\/([^/]+)\.json$/.exec(url.pathname);
     if (account) return req.method === "GET" && account[1] === accountSid ? Response.json(accountJson()) : notFound();
     const m = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages(?:\/([^/]+))?\.json$/.exec(url.pathname);
@@ -401,6 +501,68 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     return twilioError(405, 20004, "Method not allowed");
   }
 
+  /** content.twilio.com: the list (paged like Twilio's v1 lists: contents + meta) and each approval. */
+  function content(req: Request, url: URL, notFound: () => Response): Response | Promise<Response> {
+    if (req.method !== "GET") return twilioError(405, 20004, "Method not allowed");
+    const reply = nextReply(readScript);
+    const host = "https://content.twilio.com";
+    const approval = /^\/v1\/Content\/([^/]+)\/ApprovalRequests$/.exec(url.pathname);
+    if (approval) {
+      return answer(reply, () => {
+        const t = fake.templates.find((x) => x.sid === approval[1]);
+        if (!t?.approval) return notFound();
+        return Response.json({
+          account_sid: accountSid,
+          sid: t.sid,
+          url: `${host}/v1/Content/${t.sid}/ApprovalRequests`,
+          whatsapp: {
+            allow_category_change: true,
+            category: t.approval.category,
+            content_type: Object.keys(t.types)[0],
+            name: t.friendlyName,
+            rejection_reason: t.approval.rejectionReason ?? "",
+            status: t.approval.status,
+            type: "whatsapp",
+          },
+        });
+      });
+    }
+    if (url.pathname !== "/v1/Content") return notFound();
+    return answer(reply, () => {
+      const pageSize = Math.min(1000, Math.max(1, Number(url.searchParams.get("PageSize") ?? 50) || 50));
+      const page = Math.max(0, Number(url.searchParams.get("Page") ?? 0) || 0);
+      const slice = fake.templates.slice(page * pageSize, (page + 1) * pageSize);
+      const pageUrl = (p: number) => `${host}/v1/Content?PageSize=${pageSize}&Page=${p}${p > 0 ? `&PageToken=PT${p}` : ""}`;
+      const created = rfc2822(new Date("2025-05-01T10:00:00Z"));
+      return Response.json({
+        contents: slice.map((t) => ({
+          account_sid: accountSid,
+          date_created: created,
+          date_updated: created,
+          friendly_name: t.friendlyName,
+          language: t.language,
+          links: {
+            approval_create: `${host}/v1/Content/${t.sid}/ApprovalRequests/whatsapp`,
+            approval_fetch: `${host}/v1/Content/${t.sid}/ApprovalRequests`,
+          },
+          sid: t.sid,
+          types: t.types,
+          url: `${host}/v1/Content/${t.sid}`,
+          variables: t.variables,
+        })),
+        meta: {
+          first_page_url: pageUrl(0),
+          key: "contents",
+          next_page_url: (page + 1) * pageSize < fake.templates.length ? pageUrl(page + 1) : null,
+          page,
+          page_size: pageSize,
+          previous_page_url: page > 0 ? pageUrl(page - 1) : null,
+          url: pageUrl(page),
+        },
+      });
+    });
+  }
+
   const server: Server<undefined> = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: handle });
 
   const fake: FakeTwilio = {
@@ -418,9 +580,14 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
       TWILIO_WHATSAPP_FROM: FAKE_WHATSAPP_FROM,
       TWILIO_API_BASE: `http://127.0.0.1:${server.port}`,
     }),
+    templates: defaultFakeTemplates(),
+    contentRequests: () => requests.filter((r) => r.path.startsWith("/v1/Content")),
+    closeWindow: (to) => void closedWindows.add(stripWhatsapp(to)),
     reset() {
       requests.length = 0;
       messages.clear();
+      closedWindows.clear();
+      fake.templates = defaultFakeTemplates();
       fake.latencyMs = 0;
       fake.accountStatus = "active";
     },

@@ -188,6 +188,8 @@ describe("publishing", () => {
 
   test("success: {message, broadcastId, recipients}; one Queued delivery per ACTIVE subscriber, channel and phone snapshotted", async () => {
     const { business, subs } = businessWithSubscribers(owner.id, 3, 1);
+    // The WhatsApp subscriber wrote an hour ago: inside WhatsApp's 24-hour window, so not skipped.
+    ctx.repos.customerInbound.record(subs[0]!.customer.id, "WhatsApp", ctx.clock.now().getTime() - 3_600_000);
     const res = await publish(owner.token, { BusinessId: String(business.id), MessageText: "  20% off all bread today!  " });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: "Broadcast queued: 3 messages to 3 subscribers.", broadcastId: expect.any(Number), recipients: 3 });

@@ -66,7 +66,9 @@ function world(n = 4, whatsapp = 1) {
     const phones: string[] = [];
     for (let i = 0; i < n; i++) {
       const phone = `+1415${String(7000000 + dirs.count * 100 + i)}`;
-      insertSubscriber(ctx, business.id, { phone, contactPreference: i < whatsapp ? "WhatsApp" : "SMS" });
+      const { customer } = insertSubscriber(ctx, business.id, { phone, contactPreference: i < whatsapp ? "WhatsApp" : "SMS" });
+      // The WhatsApp subscriber wrote to us a minute ago: free-form WhatsApp is allowed (the 24-hour window).
+      if (i < whatsapp) ctx.repos.customerInbound.record(customer.id, "WhatsApp", Date.now() - 60_000);
       phones.push(phone);
     }
     insertSubscriber(ctx, business.id, { phone: `+1415${String(7000000 + dirs.count * 100 + 99)}`, status: "unsubscribed" });

@@ -165,6 +165,8 @@ describe("pacing to NEARCAST_SEND_RATE", () => {
     sched = new VirtualScheduler(ctx.clock);
     const b2 = insertBusiness(ctx);
     const w = insertSubscriber(ctx, b2.id, { contactPreference: "WhatsApp" });
+    // Inside the 24-hour window (they wrote an hour ago): free-form Body + MediaUrl.
+    ctx.repos.customerInbound.record(w.customer.id, "WhatsApp", ctx.clock.now().getTime() - 3_600_000);
     const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(b2.id), messageText: "Look!", image: PNG });
     const id = (res as { broadcastId: number }).broadcastId;
     dispatcher(recordingMessenger()).start();

@@ -100,11 +100,19 @@ describe("replay (Twilio configured, signed requests)", () => {
     expect(w.tables()).toEqual(before);
   });
 
-  test("a message that is not a keyword is not remembered (nothing was acted on)", async () => {
+  test("a message that is not a keyword gets no reply; from a customer it is remembered (it records when they last wrote), from a stranger not", async () => {
     const w = world(TWILIO_ENV);
     const hello = w.message(w.sam.phone, "hello there");
     expect((await w.post(INBOUND, hello, { signed: true })).body).toBe(twiml(null));
-    expect(ctx.repos.inboundMessages.has(hello.MessageSid as string)).toBe(false);
+    expect(ctx.repos.inboundMessages.has(hello.MessageSid as string)).toBe(true);
+    expect(ctx.repos.customerInbound.lastInboundAt(w.sam.id, "SMS")).toBe(ctx.clock.now().getTime());
+    // A replay later does not move the time on (it would reopen WhatsApp's 24-hour window).
+    ctx.clock.advance(60_000);
+    expect((await w.post(INBOUND, hello, { signed: true })).body).toBe(twiml(null));
+    expect(ctx.repos.customerInbound.lastInboundAt(w.sam.id, "SMS")).toBe(ctx.clock.now().getTime() - 60_000);
+    const stranger = w.message("+14155559876", "hi");
+    await w.post(INBOUND, stranger, { signed: true });
+    expect(ctx.repos.inboundMessages.has(stranger.MessageSid as string)).toBe(false);
   });
 
   test("with Twilio configured, neither the sandbox key nor a session opens the door: the signature rules", async () => {

@@ -42,8 +42,9 @@ describe("publishOutcome (200 answers)", () => {
     });
   });
 
-  test("a warning wins over a message", () => {
-    expect(publishOutcome({ warning: "None.", message: "Sent" }).kind).toBe("warning");
+  test("a warning alone is 'No Subscribers Found'; with a message it was queued (its warning: WhatsApp recipients skipped)", () => {
+    expect(publishOutcome({ warning: "None." }).kind).toBe("warning");
+    expect(publishOutcome({ warning: "2 WhatsApp recipients will be skipped.", message: "Sent" })).toEqual({ kind: "sent", toast: { title: "Message Sent!", message: "Sent" } });
   });
 
   test("no message: the error field, else 'Failed to send broadcast message.'", () => {

@@ -76,7 +76,8 @@ export type PublishOutcome =
  */
 export function publishOutcome(answer: PublishAnswer | null | undefined): PublishOutcome {
   const a = answer && typeof answer === "object" ? answer : {};
-  if (a.warning) {
+  // A queued broadcast may carry a warning too (WhatsApp recipients skipped): it was sent all the same.
+  if (a.warning && !(typeof a.message === "string" && a.message.trim())) {
     const text = typeof a.warning === "string" && a.warning.trim() ? a.warning : "This business has no subscribers to send to.";
     return { kind: "warning", toast: { title: NO_SUBSCRIBERS, message: text } };
   }

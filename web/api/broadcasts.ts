@@ -56,7 +56,14 @@ export const broadcastApi = {
   subscriberCount: (businessId: number | string) =>
     api.get<SubscriberCount>(`/api/business/GetSubscriberCount?businessId=${q(businessId)}`),
   /** Multipart BusinessId, MessageText and, only when chosen, Image. */
-  publish: (businessId: number | string, messageText: string, image: File | null, confirm = false, scheduledFor: string | null = null) => {
+  publish: (
+    businessId: number | string,
+    messageText: string,
+    image: File | null,
+    confirm = false,
+    scheduledFor: string | null = null,
+    template: { contentSid: string; contentVariables: string } | null = null,
+  ) => {
     const form = new FormData();
     form.append("BusinessId", String(businessId));
     form.append("MessageText", messageText);
@@ -65,6 +72,11 @@ export const broadcastApi = {
     if (confirm) form.append("Confirm", "true");
     // "Send later": ISO 8601 with the browser's offset (sendLaterIso in SendLaterField.tsx).
     if (scheduledFor) form.append("ScheduledFor", scheduledFor);
+    // A WhatsApp template for the WhatsApp recipients (WhatsAppTemplateField.tsx).
+    if (template) {
+      form.append("ContentSid", template.contentSid);
+      form.append("ContentVariables", template.contentVariables);
+    }
     return api.post<PublishResponse>("/api/business/PublishMessageToAllCustomers", form);
   },
   /** A new text and/or time for a scheduled broadcast that has not started. */

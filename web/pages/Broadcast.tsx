@@ -9,6 +9,7 @@ import { type ChosenImage, checkBroadcastImage, ImageField } from "../components
 import { MessagePreview } from "../components/broadcast/MessagePreview.tsx";
 import { RecipientsLine } from "../components/broadcast/RecipientsLine.tsx";
 import { MessageTextField } from "../components/broadcast/MessageTextField.tsx";
+import { type TemplatePick, templateFields, templatePickProblem, WhatsAppTemplateField } from "../components/broadcast/WhatsAppTemplateField.tsx";
 import { type EarlierBroadcast, RepeatBroadcastDialog } from "../components/broadcast/RepeatBroadcastDialog.tsx";
 import { useConfirmSend } from "../components/broadcast/ConfirmSendDialog.tsx";
 import { TestSendPanel } from "../components/broadcast/TestSendPanel.tsx";
@@ -55,6 +56,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const [laterAt, setLaterAt] = useState("");
   /** The broadcast this one would repeat (409 duplicate_broadcast): the dialog is open while set. */
   const [repeatOf, setRepeatOf] = useState<EarlierBroadcast | null>(null);
+  const [template, setTemplate] = useState<TemplatePick | null>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const confirmStep = useConfirmSend(businessId);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -142,6 +144,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
       return;
     }
     if (later && sendLaterError(laterAt)) return;
+    if (templatePickProblem(template, !!image)) return;
     await confirmStep.ask(message, !!image, when, () => void send(false));
   }
 
@@ -168,7 +171,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     setSending(true);
     let answer: unknown;
     try {
-      answer = await broadcastApi.publish(businessId, message, image?.file ?? null, confirm, laterIso);
+      answer = await broadcastApi.publish(businessId, message, image?.file ?? null, confirm, laterIso, templateFields(template));
     } catch (err) {
       const earlier = confirm ? null : duplicateOf(err);
       if (earlier !== null) {
@@ -198,6 +201,9 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     // The server's sentence carries the ISO time; the owner reads it in their own words and zone.
     if (scheduled) notify.success(BROADCAST_SCHEDULED, `It goes out ${formatWhen(scheduledFor)} to whoever is subscribed then.`);
     else notify.success(outcome.toast.title, outcome.toast.message);
+    const skipped = (answer as { warning?: unknown })?.warning;
+    if (typeof skipped === "string" && skipped) notify.warning("Some WhatsApp recipients skipped", skipped);
+    setTemplate(null);
     setText("");
     setSubmitted(false);
     setImage(null);
@@ -249,6 +255,8 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
           />
 
           <ImageField image={image} error={imageError} checking={checking} disabled={busy || loadFailed} onChoose={chooseImage} onRemove={removeImage} />
+
+          <WhatsAppTemplateField businessId={businessId} whatsapp={counts?.whatsapp ?? 0} value={template} onChange={setTemplate} imageUrl={image?.url ?? null} submitted={submitted} disabled={busy || loadFailed} />
 
           <SendLaterField enabled={later} value={laterAt} error={laterError} disabled={busy || loadFailed} onToggle={setLater} onChange={setLaterAt} />
 

@@ -13,7 +13,7 @@ import type { AppEnv } from "../types.ts";
 // the reads answer 404 for anything the caller does not own, like every other read.
 
 const NOT_A_FORM =
-  "Send the broadcast as multipart/form-data with BusinessId, MessageText, an optional Image, an optional Confirm and an optional ScheduledFor.";
+  "Send the broadcast as multipart/form-data with BusinessId, MessageText, an optional Image, an optional Confirm, an optional ScheduledFor and an optional ContentSid with ContentVariables.";
 
 // The spec names the fields BusinessId/MessageText/Image; the form sends businessId/messageText/image. Where both
 // come, the spec's name wins.
@@ -26,7 +26,10 @@ const CONFIRM = ["Confirm", "confirm"];
 const SCHEDULED_FOR = ["ScheduledFor", "scheduledFor"];
 /** Editing or cancelling a scheduled broadcast names it. */
 const BROADCAST_ID = ["BroadcastId", "broadcastId"];
-const WANTED = new Set([...BUSINESS_ID, ...MESSAGE_TEXT, ...IMAGE, ...CONFIRM, ...SCHEDULED_FOR, ...BROADCAST_ID]);
+/** A WhatsApp template (HX…) for the WhatsApp recipients, and its variables as JSON object text. */
+const CONTENT_SID = ["ContentSid", "contentSid"];
+const CONTENT_VARIABLES = ["ContentVariables", "contentVariables"];
+const WANTED = new Set([...BUSINESS_ID, ...MESSAGE_TEXT, ...IMAGE, ...CONFIRM, ...SCHEDULED_FOR, ...BROADCAST_ID, ...CONTENT_SID, ...CONTENT_VARIABLES]);
 
 /** A form field as Request.formData() tells them apart: text, or a file (bytes null: larger than MAX_IMAGE_BYTES). */
 type FieldValue = { text: string } | { filename: string; bytes: Uint8Array | null };
@@ -97,17 +100,21 @@ export const broadcastRoutes = new Hono<AppEnv>()
       image: imageOf(first(form, IMAGE)),
       confirm: confirmOf(first(form, CONFIRM)),
       scheduledFor: confirmOf(first(form, SCHEDULED_FOR)),
+      contentSid: confirmOf(first(form, CONTENT_SID)),
+      contentVariables: confirmOf(first(form, CONTENT_VARIABLES)),
     });
     return c.json(result, 200);
   })
-  // Until a scheduled broadcast starts: a new text and/or time (multipart or form-urlencoded: BroadcastId,
-  // MessageText?, ScheduledFor?), or cancel it (BroadcastId, in the form or as ?broadcastId=).
+  // Until a scheduled broadcast starts: a new text, time and/or WhatsApp template (multipart or form-urlencoded:
+  // BroadcastId, MessageText?, ScheduledFor?, ContentSid? with ContentVariables?; ContentSid "" drops it), or cancel it (BroadcastId, in the form or as ?broadcastId=).
   .post("/UpdateScheduledBroadcast", requireUser, async (c) => {
     const form = await readForm(c);
-    const summary = c.var.ctx.services.broadcasts.updateScheduled(c.var.user!, {
+    const summary = await c.var.ctx.services.broadcasts.updateScheduled(c.var.user!, {
       broadcastId: textOf(first(form, BROADCAST_ID)),
       messageText: textOf(first(form, MESSAGE_TEXT)),
       scheduledFor: confirmOf(first(form, SCHEDULED_FOR)),
+      contentSid: confirmOf(first(form, CONTENT_SID)),
+      contentVariables: confirmOf(first(form, CONTENT_VARIABLES)),
     });
     return c.json({ message: "Scheduled broadcast updated.", broadcast: summary }, 200);
   })
@@ -116,6 +123,13 @@ export const broadcastRoutes = new Hono<AppEnv>()
     const id = queried ?? (c.req.header("content-type") ? textOf(first(await readForm(c), BROADCAST_ID)) : undefined);
     return c.json(c.var.ctx.services.broadcasts.cancel(c.var.user!, id), 200);
   })
+  // The account's WhatsApp templates with their approval (the sandbox's demo ones without Twilio); 502 when Twilio
+  // cannot be asked.
+  .get("/WhatsAppTemplates", requireUser, async (c) => c.json(await c.var.ctx.services.broadcasts.whatsappTemplates()))
+  // Who on WhatsApp a broadcast of the business would reach now and who it would skip, before sending.
+  .get("/WhatsAppAudience", requireUser, (c) =>
+    c.json(c.var.ctx.services.broadcasts.whatsappAudience(c.var.user!, queryId(c, "businessId"))),
+  )
   .get("/GetSubscriberCount", requireUser, (c) =>
     c.json(c.var.ctx.services.broadcasts.subscriberCount(c.var.user!, queryId(c, "businessId"))),
   )

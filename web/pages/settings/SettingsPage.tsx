@@ -13,6 +13,7 @@ import { useSubmit } from "../../components/useSubmit.ts";
 import { loadSite, site } from "../../state/site.ts";
 import { notify } from "../../state/toasts.ts";
 import { changesOf, settingsFormSchema, usesTwilio, valuesOf } from "./settings-form.ts";
+import { WhatsAppTemplates } from "./WhatsAppTemplates.tsx";
 import "./settings.css";
 
 export const SAVED_TITLE = "Settings Saved";
@@ -62,6 +63,7 @@ export function SettingsPage() {
           }}
         />
       )}
+      {view !== null && <WhatsAppTemplates />}
     </section>
   );
 }
