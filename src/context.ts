@@ -74,6 +74,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const uploads = createUploadsService({ repos, config, clock, quotaMb: () => settings.current().uploadQuotaMb, diskSpace });
   const mailer = createSmtpMailer({ settings: () => settings.current() });
   const whatsappTemplates = createWhatsAppTemplatesService({ messaging: () => settings.messaging(), clock });
+  const broadcasts = createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates });
   const services = {
     settings,
     auth: createAuthService({ repos, clock, config, logger, settings, mailer }),
@@ -84,7 +85,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     posters: createPostersService({ repos, config, settings }),
     subscriptions: createSubscriptionsService({ repos, clock, config }),
     customers: createCustomersService({ repos, clock, config }),
-    broadcasts: createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates }),
+    broadcasts,
     whatsappTemplates,
     optOuts: createOptOutsService({ repos }),
     statusCallbacks: createStatusCallbacksService({ repos, clock, logger }),
@@ -92,7 +93,14 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     customerMessages: createCustomerMessagesService({ repos }),
     uploads,
     checklist: createChecklistService({ repos, clock, config, settings }),
-    broadcastEstimate: createBroadcastEstimateService({ repos, settings }),
+    broadcastEstimate: createBroadcastEstimateService({
+      repos,
+      settings,
+      whatsappSkips: (actor, businessId, withTemplate) => {
+        const a = broadcasts.whatsappAudience(actor, businessId);
+        return a.marketingStopped + (withTemplate ? a.usNumbers : a.needTemplate);
+      },
+    }),
     // Its messenger is made per test send, from the settings of that moment (newMessenger is defined below).
     testSend: createTestSendService({ repos, clock, uploads, openMessenger: () => newMessenger(), closeMessenger: (m) => closeMessenger(m) }),
   };

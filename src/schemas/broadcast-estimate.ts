@@ -6,7 +6,11 @@ export interface BroadcastEstimate {
   /** Active subscribers now (a scheduled broadcast's recipients are decided when it starts). */
   recipients: number;
   sms: number;
+  /** WhatsApp recipients who will be sent to (not counting `skipped`). */
   whatsapp: number;
+  /** WhatsApp recipients the broadcast will skip (no template outside the 24-hour window, US numbers, marketing
+   * turned off); not in `recipients`. */
+  skipped: number;
   /** True when an image goes with it: each SMS becomes one MMS. */
   mms: boolean;
   encoding: SmsEncoding;
@@ -35,5 +39,6 @@ export function estimateQuestion(e: BroadcastEstimate, when?: string | null): st
         ? "under $0.01"
         : `about $${e.estimatedCost.toFixed(2)}`;
   const at = when ? ` at ${when}` : "";
-  return `Send to ${s(e.recipients, "customer")}${at}: ${s(e.messages, "message")} (${s(e.totalSegments, "segment")}), ${cost}`;
+  const skipped = e.skipped > 0 ? ` (${s(e.skipped, "WhatsApp customer")} skipped)` : "";
+  return `Send to ${s(e.recipients, "customer")}${at}${skipped}: ${s(e.messages, "message")} (${s(e.totalSegments, "segment")}), ${cost}`;
 }

@@ -23,14 +23,27 @@ export interface EstimateInput {
   messageText: unknown;
   /** true/"true"/"1" when an image goes with it. */
   hasImage?: unknown;
+  /** true when a WhatsApp template goes with it (it changes who on WhatsApp is skipped). */
+  withTemplate?: unknown;
 }
+
+/** Who on WhatsApp a broadcast of this business would skip (the broadcasts service's audience, whatsapp-skips.ts). */
+type WhatsAppSkips = (actor: Principal, businessId: number, withTemplate: boolean) => number;
 
 function truthy(raw: unknown): boolean {
   if (raw === true) return true;
   return typeof raw === "string" && ["true", "1", "yes", "on"].includes(raw.trim().toLowerCase());
 }
 
-export function createBroadcastEstimateService({ repos, settings }: { repos: Repos; settings: { current(): CurrentSettings } }) {
+export function createBroadcastEstimateService({
+  repos,
+  settings,
+  whatsappSkips,
+}: {
+  repos: Repos;
+  settings: { current(): CurrentSettings };
+  whatsappSkips: WhatsAppSkips;
+}) {
   return {
     /** 400 naming BusinessId or MessageText; 404 for a business the actor does not manage. Writes nothing. */
     estimate(actor: Principal, input: EstimateInput): BroadcastEstimate {
@@ -44,7 +57,10 @@ export function createBroadcastEstimateService({ repos, settings }: { repos: Rep
       const business = repos.businesses.findById(businessId);
       if (!business || !canManage(actor, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
 
-      const counts = repos.broadcasts.subscriberCounts(businessId);
+      const all = repos.broadcasts.subscriberCounts(businessId);
+      // Skipped WhatsApp recipients get no message and cost nothing: the question counts only who will be sent to.
+      const skipped = all.whatsapp > 0 ? whatsappSkips(actor, businessId, truthy(input.withTemplate)) : 0;
+      const counts = { sms: all.sms, whatsapp: all.whatsapp - skipped, total: all.total - skipped };
       const mms = truthy(input.hasImage);
       const seg = countSegments(text);
       const segmentsPerMessage = mms ? 1 : seg.segments;
@@ -59,6 +75,7 @@ export function createBroadcastEstimateService({ repos, settings }: { repos: Rep
         recipients: counts.total,
         sms: counts.sms,
         whatsapp: counts.whatsapp,
+        skipped,
         mms,
         encoding: seg.encoding,
         segmentsPerMessage,

@@ -3,7 +3,7 @@
 // owner's own number (its button's states, the number entered and changed, the answer shown).
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/before-send.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cleanup, fireEvent, waitFor } from "@testing-library/react";
+import { cleanup, fireEvent, waitFor, within } from "@testing-library/react";
 import { confirmText } from "../../web/components/broadcast/ConfirmSendDialog.tsx";
 import { ADD_PHONE_FIRST, TEST_SEND_LABEL, TEST_SENDING_LABEL, WRITE_FIRST } from "../../web/components/broadcast/TestSendPanel.tsx";
 import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
@@ -68,7 +68,7 @@ describe("the confirm step", () => {
     expect(dialog.textContent).toContain("31 by SMS, 1 segment each (GSM-7)");
     expect(dialog.textContent).toContain("17 by WhatsApp");
     expect(document.activeElement?.textContent).toBe("Cancel");
-    expect(callsTo(`POST ${ESTIMATE}`)[0]!.body).toEqual({ businessId: "7", messageText: "Fresh croissants!", hasImage: false });
+    expect(callsTo(`POST ${ESTIMATE}`)[0]!.body).toEqual({ businessId: "7", messageText: "Fresh croissants!", hasImage: false, withTemplate: false });
     expect(callsTo(`POST ${PUBLISH}`)).toHaveLength(0);
   });
 
@@ -137,7 +137,7 @@ describe("Send a test to my phone", () => {
     expect(view.getByTestId("test-hint").textContent).toBe(WRITE_FIRST);
     view.type("  Fresh croissants!  ");
     expect(view.testButton().disabled).toBe(false);
-    fireEvent.change(view.getByRole("combobox"), { target: { value: "WhatsApp" } });
+    fireEvent.change(within(view.container.querySelector<HTMLElement>(".bc-test")!).getByRole("combobox"), { target: { value: "WhatsApp" } });
     fireEvent.click(view.testButton());
     await settle();
     expect(view.testButton().textContent).toBe(TEST_SENDING_LABEL);
@@ -182,7 +182,7 @@ describe("Send a test to my phone", () => {
     // Enter saves the number; it never sends the broadcast.
     fireEvent.keyDown(input, { key: "Enter" });
     await settle();
-    expect(view.getByRole("alert").textContent).toBe("Please enter a valid mobile number, e.g. +1 415 555 0134.");
+    expect(within(view.container.querySelector<HTMLElement>(".bc-test")!).getByRole("alert").textContent).toBe("Please enter a valid mobile number, e.g. +1 415 555 0134.");
     expect(callsTo(`POST ${ESTIMATE}`)).toHaveLength(0);
     replies[`PUT ${MY_PHONE}`] = { body: { ...OWNER, phone: "+14155550123" } };
     fireEvent.change(input, { target: { value: "(415) 555-0123" } });

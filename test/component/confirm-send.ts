@@ -8,7 +8,7 @@ export const ESTIMATE = "/api/broadcast/Estimate";
 
 /** 48 subscribers (31 SMS, 17 WhatsApp), one segment each, priced. */
 export const ESTIMATE_48: BroadcastEstimate = {
-  recipients: 48, sms: 31, whatsapp: 17, mms: false, encoding: "GSM-7", segmentsPerMessage: 1, messages: 48,
+  recipients: 48, sms: 31, skipped: 0, whatsapp: 17, mms: false, encoding: "GSM-7", segmentsPerMessage: 1, messages: 48,
   totalSegments: 48, estimatedCost: 0.3984, currency: "USD", pricePerSegment: 0.0083,
 };
 

@@ -9,6 +9,7 @@ import type { WhatsAppTemplate } from "../../src/schemas/whatsapp-templates.ts";
 import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
 import { toasts } from "../../web/state/toasts.ts";
 import { mockApi } from "../helpers/mock-api.ts";
+import { confirmSend, ESTIMATE, estimateReply } from "./confirm-send.ts";
 import { renderAt, settle } from "./render-at.tsx";
 
 const BUSINESS = "/api/business/GetBusinessById";
@@ -100,6 +101,7 @@ describe("the WhatsApp template picker", () => {
   });
 
   test("a template: its variables, the rendered preview, the +1 warning; sent as ContentSid + ContentVariables; the answer's warning is a toast", async () => {
+    Object.assign(replies, estimateReply);
     replies[`POST ${PUBLISH}`] = { body: { message: "Broadcast queued: 3 messages to 3 subscribers.", broadcastId: 4, recipients: 3, warning: US_WARNING } };
     const view = await renderPage();
     await waitFor(() => expect(view.select().options.length).toBe(3));
@@ -110,6 +112,8 @@ describe("the WhatsApp template picker", () => {
     expect(view.getByTestId("wa-preview").textContent).toBe("Sunrise Bakery has a new offer: Croissants 2 for 1");
     view.type("Croissants 2 for 1 until noon");
     fireEvent.click(view.sendButton());
+    await confirmSend();
+    expect((callsTo(`POST ${ESTIMATE}`)[0]!.body as { withTemplate: boolean }).withTemplate).toBe(true);
     await waitFor(() => expect(callsTo(`POST ${PUBLISH}`)).toHaveLength(1));
     const form = callsTo(`POST ${PUBLISH}`)[0]!.body as FormData;
     expect(form.get("ContentSid")).toBe("HX11111111111111111111111111111111");

@@ -251,9 +251,13 @@ describe("SendTest", () => {
 describe("Estimate", () => {
   const estimate = (w: World, token: string | undefined, json: unknown) => w.api.post(ESTIMATE, json, token ? { token } : {});
 
-  function subscribers(w: World, sms: number, whatsapp: number) {
+  /** WhatsApp subscribers who wrote to us within 24 hours (free-form reaches them), and `away` who did not. */
+  function subscribers(w: World, sms: number, whatsapp: number, away = 0) {
     for (let i = 0; i < sms; i++) insertSubscriber(w.ctx, w.bakery.id, { contactPreference: "SMS" });
-    for (let i = 0; i < whatsapp; i++) insertSubscriber(w.ctx, w.bakery.id, { contactPreference: "WhatsApp" });
+    for (let i = 0; i < whatsapp + away; i++) {
+      const { customer } = insertSubscriber(w.ctx, w.bakery.id, { contactPreference: "WhatsApp", phone: `+4479460${String(10000 + i).slice(-5)}` });
+      if (i < whatsapp) w.ctx.repos.customerInbound.record(customer.id, "WhatsApp", w.ctx.clock.now().getTime() - 60_000);
+    }
   }
 
   test("GSM-7 text: segments per SMS, one per WhatsApp message, cost at the default price", async () => {
@@ -264,9 +268,22 @@ describe("Estimate", () => {
       const r = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: text });
       expect(r.status).toBe(200);
       expect(r.body).toEqual({
-        recipients: 5, sms: 3, whatsapp: 2, mms: false, encoding: "GSM-7", segmentsPerMessage: 2, messages: 5,
+        recipients: 5, sms: 3, whatsapp: 2, skipped: 0, mms: false, encoding: "GSM-7", segmentsPerMessage: 2, messages: 5,
         totalSegments: 3 * 2 + 2, estimatedCost: Math.round(8 * 0.0083 * 10_000) / 10_000, currency: "USD", pricePerSegment: 0.0083,
       });
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("WhatsApp people a broadcast would skip are not counted or priced; a template reaches them", async () => {
+    const w = world(fake.settings());
+    try {
+      subscribers(w, 1, 1, 2); // 1 SMS, 1 WhatsApp in the 24-hour window, 2 on WhatsApp outside it (UK numbers)
+      const free = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: "Fresh bread" });
+      expect(free.body).toMatchObject({ recipients: 2, sms: 1, whatsapp: 1, skipped: 2, messages: 2, totalSegments: 2 });
+      const templated = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: "Fresh bread", withTemplate: true });
+      expect(templated.body).toMatchObject({ recipients: 4, sms: 1, whatsapp: 3, skipped: 0, messages: 4, totalSegments: 4 });
     } finally {
       w.ctx.close();
     }

@@ -47,7 +47,7 @@ describe("nearcast broadcast send asks first", () => {
     const w = world();
     const r = runNearcast(["broadcast", "send", "--business", String(w.businessId), "--message", LONG, "--no-wait"], w.dir, env);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("Send to 3 customers: 3 messages (5 segments), no cost in the sandbox.");
+    expect(r.stderr).toContain("Send to 2 customers (1 WhatsApp customer skipped): 2 messages (4 segments), no cost in the sandbox.");
     expect(r.stderr).toContain(NO_TTY_REFUSAL);
     expect(r.stderr).toContain("--yes");
     expect(broadcastCount(w.dir)).toBe(0);
@@ -76,8 +76,8 @@ describe("nearcast broadcast send asks first", () => {
     const at = ["--at", new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) + "T09:00-05:00"];
     const twilio = { TWILIO_ACCOUNT_SID: `AC${"0".repeat(32)}`, TWILIO_AUTH_TOKEN: "a-token-of-16-chars", TWILIO_FROM: "+15550001111", NEARCAST_PRICE_PER_SEGMENT: "0.01" };
     const r = onTerminal(["broadcast", "send", "--business", String(w.businessId), "--message", LONG, ...at], w.dir, "y\n", twilio);
-    expect(r.output).toContain("Send to 3 customers at ");
-    expect(r.output).toContain("3 messages (5 segments), about $0.05. Send? [y/N]");
+    expect(r.output).toContain("Send to 2 customers at ");
+    expect(r.output).toContain("(1 WhatsApp customer skipped): 2 messages (4 segments), about $0.04. Send? [y/N]");
     expect(r.code).toBe(0);
     expect(r.output).toContain("Broadcast scheduled for");
     expect(broadcastCount(w.dir)).toBe(1);
@@ -86,7 +86,7 @@ describe("nearcast broadcast send asks first", () => {
   test("on a terminal: anything but y sends nothing (exit 1)", () => {
     const w = world();
     const r = onTerminal(["broadcast", "send", "--business", String(w.businessId), "--message", "Hello", "--no-wait"], w.dir, "n\n");
-    expect(r.output).toContain("Send to 3 customers: 3 messages (3 segments), no cost in the sandbox. Send? [y/N]");
+    expect(r.output).toContain("Send to 2 customers (1 WhatsApp customer skipped): 2 messages (2 segments), no cost in the sandbox. Send? [y/N]");
     expect(r.output).toContain("not sent");
     expect(r.code).toBe(1);
     expect(broadcastCount(w.dir)).toBe(0);

@@ -16,8 +16,8 @@ export interface TestSendResponse {
 }
 
 export const beforeSendApi = {
-  estimate: (businessId: number | string, messageText: string, hasImage: boolean) =>
-    api.post<BroadcastEstimate>("/api/broadcast/Estimate", { businessId: String(businessId), messageText, hasImage }),
+  estimate: (businessId: number | string, messageText: string, hasImage: boolean, withTemplate = false) =>
+    api.post<BroadcastEstimate>("/api/broadcast/Estimate", { businessId: String(businessId), messageText, hasImage, withTemplate }),
   /** Multipart, like a publish: the image (when chosen) goes with it. */
   sendTest: (businessId: number | string, messageText: string, channel: TestChannel, image: File | null) => {
     const form = new FormData();

@@ -145,7 +145,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     }
     if (later && sendLaterError(laterAt)) return;
     if (templatePickProblem(template, !!image)) return;
-    await confirmStep.ask(message, !!image, when, () => void send(false));
+    await confirmStep.ask(message, !!image, when, () => void send(false), template !== null);
   }
 
   /** A 409 duplicate_broadcast: the earlier broadcast's id, else null. */

@@ -67,17 +67,17 @@ export function ConfirmSendDialog({
  * `checking` is true while the estimate loads; `dialog` is rendered where the page wants it.
  */
 export function useConfirmSend(businessId: string): {
-  ask: (text: string, hasImage: boolean, when: string | null, go: () => void) => Promise<void>;
+  ask: (text: string, hasImage: boolean, when: string | null, go: () => void, withTemplate?: boolean) => Promise<void>;
   checking: boolean;
   dialog: ReactNode;
 } {
   const [checking, setChecking] = useState(false);
   const [open, setOpen] = useState<{ estimate: BroadcastEstimate; when: string | null; go: () => void } | null>(null);
 
-  async function ask(text: string, hasImage: boolean, when: string | null, go: () => void) {
+  async function ask(text: string, hasImage: boolean, when: string | null, go: () => void, withTemplate = false) {
     setChecking(true);
     try {
-      const estimate = await beforeSendApi.estimate(businessId, text, hasImage);
+      const estimate = await beforeSendApi.estimate(businessId, text, hasImage, withTemplate);
       // Nobody to send to now: the publish itself says so (a scheduled one is still asked about).
       if (estimate.recipients === 0 && !when) go();
       else setOpen({ estimate, when, go });
