@@ -12,9 +12,11 @@ export const WHATSAPP_ERROR_REASONS: Readonly<Record<number, string>> = {
   63018: "WhatsApp's rate limit for this sender was exceeded; send fewer messages per second or try again later.",
   63024: "This number cannot receive WhatsApp messages (not a WhatsApp user, or the number is not valid on WhatsApp).",
   63030: "WhatsApp refused a part of the message (a template variable or the media header does not fit the template).",
-  63032: "WhatsApp did not deliver this message to this person (Meta holds some numbers out of business messages).",
+  // Meta's 472 (Twilio's error-code mapping): the number is in one of Meta's experiments that hold back marketing.
+  63032: "Meta did not deliver this marketing message: the person's number is in a WhatsApp experiment that limits marketing messages. Reach them by SMS.",
   63049: "Meta did not deliver this marketing template; WhatsApp marketing templates do not reach US (+1) numbers. Use SMS for them.",
-  63062: "WhatsApp refused the template: it is not approved (or was paused or disabled) for this sender.",
+  // Twilio's page for 63062: the Marketing Messages API terms are not accepted for the business portfolio.
+  63062: "WhatsApp marketing messages are not enabled for this sender: accept Meta's Marketing Messages API terms of service in Meta Business Manager, then send again.",
   [WHATSAPP_MARKETING_STOPPED_CODE]:
     "The customer turned off marketing messages on WhatsApp. No WhatsApp promotions go to them until they write to you on WhatsApp again.",
 };
