@@ -15,6 +15,7 @@ import { createMessenger } from "./messaging/index.ts";
 import { createRepos } from "./repos/index.ts";
 import { createAuthService } from "./services/auth.ts";
 import { createBroadcastsService } from "./services/broadcasts.ts";
+import { createConfirmationsService } from "./services/confirmations.ts";
 import { createBroadcastEstimateService } from "./services/broadcast-estimate.ts";
 import { createTestSendService } from "./services/test-send.ts";
 import { createBusinessTypesService } from "./services/business-types.ts";
@@ -74,6 +75,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const uploads = createUploadsService({ repos, config, clock, quotaMb: () => settings.current().uploadQuotaMb, diskSpace });
   const mailer = createSmtpMailer({ settings: () => settings.current() });
   const whatsappTemplates = createWhatsAppTemplatesService({ messaging: () => settings.messaging(), clock });
+  const confirmations = createConfirmationsService({ repos, clock, settings });
   const broadcasts = createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates });
   const services = {
     settings,
@@ -83,13 +85,14 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     businesses: createBusinessesService({ repos }),
     qrCodes: createQrCodesService({ repos, settings }),
     posters: createPostersService({ repos, config, settings }),
-    subscriptions: createSubscriptionsService({ repos, clock, config }),
-    customers: createCustomersService({ repos, clock, config }),
+    subscriptions: createSubscriptionsService({ repos, clock, config, settings, confirmations }),
+    confirmations,
+    customers: createCustomersService({ repos, clock, config, confirmations }),
     broadcasts,
     whatsappTemplates,
     optOuts: createOptOutsService({ repos }),
     statusCallbacks: createStatusCallbacksService({ repos, clock, logger }),
-    inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings }),
+    inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings, confirmations }),
     customerMessages: createCustomerMessagesService({ repos }),
     uploads,
     checklist: createChecklistService({ repos, clock, config, settings }),

@@ -88,6 +88,7 @@ function printSummary(s: ImportSummary, file: string): void {
     `  ${s.added.length} added, ${s.readded.length} re-added, ${s.already.length} already subscribed, ` +
       `${s.skipped.length} skipped, ${plural(s.invalid.length, "invalid row")}`,
   );
+  if (s.welcomed !== undefined) out.push(`  ${plural(s.welcomed, "welcome text")} queued (the server sends them, paced).`);
   if (s.invalid.length) {
     out.push("Invalid rows (not imported):");
     for (const r of s.invalid) out.push(`  line ${r.line}: ${r.message}`);
@@ -168,10 +169,11 @@ export function customersCommand(): Command {
     .requiredOption("--business <id>", "business id")
     .argument("<file>", "CSV file with the header phone,contactPreference")
     .option("--json", "print the summary as JSON", false)
+    .option("--welcome", "send the people added a welcome text (the opt-in confirmation), paced like a broadcast", false)
     .addOption(dataDirOption())
     .addHelpText(
       "after",
-      `${examples("nearcast customers import --business 3 contacts.csv", "nearcast customers import --business 3 contacts.csv --json")}
+      `${examples("nearcast customers import --business 3 contacts.csv", "nearcast customers import --business 3 contacts.csv --welcome", "nearcast customers import --business 3 contacts.csv --json")}
 Rows with a problem are listed with their line number and left out; every valid row is written in one
 transaction (all or nothing). People who unsubscribed from the business are not re-added.
 contacts.csv:
@@ -190,7 +192,7 @@ contacts.csv:
       }
       const rows = readImportFile(text, file);
       return withContext(opts, (ctx) => {
-        const summary = ctx.services.customers.importRows(businessId, rows, basename(file));
+        const summary = ctx.services.customers.importRows(businessId, rows, basename(file), { welcome: opts.welcome });
         if (opts.json) printJson(summary);
         else printSummary(summary, basename(file));
       });

@@ -60,6 +60,9 @@ function recipientsOf(businessId: number) {
   );
 }
 
+/** The business's broadcasts an owner sent: its history and the repeat check leave out opt-in confirmations. */
+const promotionsOf = (businessId: number) => and(eq(broadcasts.businessId, businessId), eq(broadcasts.kind, "promotion"));
+
 const withOwner = { ...getTableColumns(broadcasts), ownerId: businesses.ownerId };
 const newestFirst = [desc(broadcasts.createdAt), desc(broadcasts.id)] as const;
 
@@ -123,14 +126,14 @@ export function broadcastsRepo(db: Db) {
         .select(withOwner)
         .from(broadcasts)
         .innerJoin(businesses, eq(businesses.id, broadcasts.businessId))
-        .where(eq(broadcasts.businessId, businessId))
+        .where(promotionsOf(businessId))
         .orderBy(...newestFirst)
         .limit(limit)
         .all();
     },
     /** Delivery counts by status for the broadcasts listByBusiness() returns. */
     countsForBusiness(businessId: number, limit = 100): Map<number, StatusCounts> {
-      const listed = db.select({ id: broadcasts.id }).from(broadcasts).where(eq(broadcasts.businessId, businessId)).orderBy(...newestFirst).limit(limit);
+      const listed = db.select({ id: broadcasts.id }).from(broadcasts).where(promotionsOf(businessId)).orderBy(...newestFirst).limit(limit);
       const rows = db
         .select({ broadcastId: deliveries.broadcastId, status: deliveries.status, n: count() })
         .from(deliveries)
@@ -187,7 +190,7 @@ export function broadcastsRepo(db: Db) {
         .innerJoin(businesses, eq(businesses.id, broadcasts.businessId))
         .where(
           and(
-            eq(broadcasts.businessId, businessId),
+            promotionsOf(businessId),
             eq(broadcasts.messageText, messageText),
             gte(broadcasts.createdAt, new Date(since)),
             isNull(broadcasts.cancelledAt),

@@ -70,6 +70,10 @@ const COLUMNS = `id, broadcast_id AS broadcastId, customer_id AS customerId, bus
   updated_at AS updatedAt, provider_id AS providerId, provider_status AS providerStatus, error_code AS errorCode,
   error_message AS errorMessage`;
 
+/** Whether a deliveries row belongs to an opt-in confirmation: those are sent to 'unconfirmed' (double opt-in)
+ * subscriptions too, and are not marketing (no quiet hours, not in the daily cap). */
+const IS_CONFIRMATION = `(SELECT kind FROM broadcasts b WHERE b.id = deliveries.broadcast_id) = 'confirmation'`;
+
 function prepare(sqlite: Database) {
   return {
     // One delivery per active subscriber, leaving out anyone under an all-business opt-out (a STOP to our number
@@ -88,13 +92,14 @@ function prepare(sqlite: Database) {
     claim: sqlite.prepare<ClaimedDelivery, [number, number]>(
       `UPDATE deliveries SET
          status = CASE WHEN EXISTS (SELECT 1 FROM subscriptions s WHERE s.customer_id = deliveries.customer_id
-                                     AND s.business_id = deliveries.business_id AND s.status = 'active')
+                                     AND s.business_id = deliveries.business_id
+                                     AND (s.status = 'active' OR (s.status = 'unconfirmed' AND ${IS_CONFIRMATION})))
                   THEN 'Sending' ELSE 'Skipped' END,
          attempts = attempts + 1, claimed_at = ?1, updated_at = ?1, deferred_reason = NULL
        WHERE id IN (SELECT id FROM deliveries WHERE status = 'Queued' AND next_attempt_at <= ?1
                     ORDER BY next_attempt_at, id LIMIT ?2)
        RETURNING id, broadcast_id AS broadcastId, customer_id AS customerId, channel, to_phone AS toPhone, attempts,
-                 claimed_at AS claimedAt, status, business_id AS businessId`,
+                 claimed_at AS claimedAt, status, business_id AS businessId, ${IS_CONFIRMATION} AS confirmation`,
     ),
     // A claimed row that may not go yet (quiet hours, daily cap): Queued again until `notBefore`, the attempt not counted.
     defer: sqlite.prepare<unknown, [number, number, string]>(
@@ -107,13 +112,13 @@ function prepare(sqlite: Database) {
       `SELECT COALESCE(sent_at, claimed_at) AS at FROM deliveries
        WHERE customer_id = ?1 AND COALESCE(sent_at, claimed_at) > ?2
          AND (sent_at IS NOT NULL OR status IN ('Sending', 'Uncertain'))
-         AND NOT (status = 'Sending' AND claimed_at = ?3)
+         AND NOT (status = 'Sending' AND claimed_at = ?3) AND NOT ${IS_CONFIRMATION}
        ORDER BY at DESC`,
     ),
     businessZone: sqlite.prepare<{ zone: string | null }, [number]>(`SELECT time_zone AS zone FROM businesses WHERE id = ?1`),
     waitingByBroadcast: sqlite.prepare<{ reason: "quiet_hours" | "daily_limit"; n: number }, [number]>(
       `SELECT deferred_reason AS reason, COUNT(*) AS n FROM deliveries
-       WHERE broadcast_id = ?1 AND status = 'Queued' AND deferred_reason IS NOT NULL GROUP BY deferred_reason`,
+       WHERE broadcast_id = ?1 AND status = 'Queued' AND deferred_reason IN ('quiet_hours', 'daily_limit') GROUP BY deferred_reason`,
     ),
     skippedText: sqlite.prepare<unknown, [string, number]>(
       `UPDATE deliveries SET error_message = ?1, attempts = attempts - 1 WHERE id = ?2`,
@@ -230,7 +235,7 @@ export function deliveriesRepo(db: Db) {
   const sq = () => (ss ??= prepareScheduledStarts(sqlite));
 
   function stripBusiness(r: ClaimedDelivery): ClaimedDelivery {
-    const { businessId: _, ...rest } = r as ClaimedDelivery & { businessId?: number };
+    const { businessId: _, confirmation: __, ...rest } = r as ClaimedDelivery & { businessId?: number; confirmation?: number };
     return rest;
   }
 
@@ -301,7 +306,7 @@ export function deliveriesRepo(db: Db) {
           for (const r of rows) {
             if (r.status === "Skipped") {
               q().skippedText.run(SKIPPED_MESSAGE, r.id);
-            } else if (policy) {
+            } else if (policy && !(r as { confirmation?: number }).confirmation) {
               const wait = deferral(r as ClaimedDelivery & { businessId: number }, now, policy, zonesOf, businessZones, sendsOf);
               if (wait) {
                 q().defer.run(r.id, wait.notBefore, wait.reason);

@@ -20,6 +20,8 @@ export interface DeliveryHistoryRow {
   sentAt: Date | null;
   queuedAt: Date;
   messageText: string;
+  /** A promotion, or an opt-in confirmation. */
+  kind: "promotion" | "confirmation";
   imagePath: string | null;
   errorCode: number | null;
   errorMessage: string | null;
@@ -115,6 +117,7 @@ export function deliveryHistoryRepo(db: Db) {
           sentAt: deliveries.sentAt,
           queuedAt: broadcasts.createdAt,
           messageText: broadcasts.messageText,
+          kind: broadcasts.kind,
           imagePath: broadcasts.imagePath,
           errorCode: deliveries.errorCode,
           errorMessage: deliveries.errorMessage,

@@ -2,6 +2,7 @@ import type { Db } from "../db/client.ts";
 import { broadcastsRepo } from "./broadcasts.ts";
 import { businessTypesRepo } from "./business-types.ts";
 import { businessesRepo } from "./businesses.ts";
+import { confirmationsRepo } from "./confirmations.ts";
 import { consentEventsRepo } from "./consent-events.ts";
 import { customerInboundRepo } from "./customer-inbound.ts";
 import { customersRepo } from "./customers.ts";
@@ -37,6 +38,7 @@ export function createRepos(db: Db) {
     settings: settingsRepo(db),
     inboundMessages: inboundMessagesRepo(db),
     customerInbound: customerInboundRepo(db),
+    confirmations: confirmationsRepo(db),
   };
 }
 

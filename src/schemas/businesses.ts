@@ -67,6 +67,8 @@ export const businessSchema = v.object({
     v.maxValue(MAX_MESSAGES_PER_WEEK, MESSAGES_PER_WEEK_RANGE),
   ),
   isActive: v.optional(v.boolean("isActive must be true or false"), true),
+  // Double opt-in: a person subscribing on the public page (or by START) is 'unconfirmed' until they reply YES.
+  doubleOptIn: v.optional(v.boolean("doubleOptIn must be true or false"), false),
   logoImagePath: imagePath,
   sampleImagePath: v.pipe(
     v.optional(v.nullable(v.string("Sample product image is required")), null),

@@ -36,6 +36,9 @@ export const createCustomerSchema = v.object({
   phone: phoneField,
   contactPreference: contactPreferenceField,
   businessId: businessIdField(SELECT_BUSINESS),
+  // The opt-in confirmation text to the person added (CTIA); the owner may untick it (e.g. they just confirmed in
+  // person). Left out: sent.
+  sendConfirmation: v.optional(v.boolean("sendConfirmation must be true or false"), true),
 });
 
 export type CreateCustomerInput = v.InferOutput<typeof createCustomerSchema>;

@@ -8,6 +8,8 @@ export interface CustomerMessage {
   businessName: string;
   status: CustomerMessageStatus;
   messageType: "SMS" | "WhatsApp";
+  /** What the message was: a broadcast's promotion, or the opt-in confirmation sent when the person subscribed. */
+  kind: "Promotion" | "Confirmation";
   /** When the provider took it (ISO 8601); null when it was never sent. */
   sentAt: string | null;
   messageText: string;

@@ -31,6 +31,7 @@ export function toCustomerMessage(row: DeliveryHistoryRow): CustomerMessage {
     businessName: row.businessName,
     status,
     messageType: row.channel,
+    kind: row.kind === "confirmation" ? "Confirmation" : "Promotion",
     sentAt: row.sentAt ? row.sentAt.toISOString() : null,
     messageText: row.messageText,
     imageUrl: row.imagePath || null,

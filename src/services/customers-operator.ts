@@ -3,6 +3,7 @@
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { NotFoundError } from "../errors.ts";
+import type { ConfirmationsService } from "./confirmations.ts";
 import type { Repos } from "../repos/index.ts";
 import type { SubscriberRow } from "../repos/subscriptions.ts";
 import { check } from "../schemas/check.ts";
@@ -30,6 +31,8 @@ export interface ImportSummary {
   already: { line: number; phone: string }[];
   skipped: { line: number; phone: string; reason: string }[];
   invalid: { line: number; message: string }[];
+  /** With "send a welcome text": how many confirmations were queued (one Confirmation broadcast, paced). */
+  welcomed?: number;
 }
 
 export interface ForgetResult {
@@ -41,7 +44,17 @@ export interface ForgetResult {
   businesses: string[];
 }
 
-export function customerOperatorActions({ repos, clock, config }: { repos: Repos; clock: Clock; config: Config }) {
+export function customerOperatorActions({
+  repos,
+  clock,
+  config,
+  confirmations,
+}: {
+  repos: Repos;
+  clock: Clock;
+  config: Config;
+  confirmations: ConfirmationsService;
+}) {
   function anyBusiness(businessId: number) {
     const business = repos.businesses.findById(businessId);
     if (!business) throw new NotFoundError(`No business has the id ${businessId}.`);
@@ -61,7 +74,7 @@ export function customerOperatorActions({ repos, clock, config }: { repos: Repos
      * who unsubscribed from the business, or who replied STOP to our number (any business), is not added: the row
      * is reported as skipped, with its line, and nothing of it is written.
      */
-    importRows(businessId: number, rows: ImportRow[], fileName: string): ImportSummary {
+    importRows(businessId: number, rows: ImportRow[], fileName: string, options: { welcome?: boolean } = {}): ImportSummary {
       const business = anyBusiness(businessId);
       const summary: ImportSummary = { business: { id: business.id, name: business.name }, added: [], readded: [], already: [], skipped: [], invalid: [] };
       const valid: { line: number; phone: string; contactPreference: "WhatsApp" | "SMS" }[] = [];
@@ -88,8 +101,9 @@ export function customerOperatorActions({ repos, clock, config }: { repos: Repos
       const at = clock.now();
       const consentText = importConsentText(business.name, fileName);
       repos.transaction(() => {
+        const joined: number[] = [];
         for (const row of valid) {
-          const { outcome } = enrollByOwner(repos, row.phone, row.contactPreference, {
+          const { customerId, outcome } = enrollByOwner(repos, row.phone, row.contactPreference, {
             businessId: business.id,
             source: "import",
             consentText,
@@ -97,12 +111,15 @@ export function customerOperatorActions({ repos, clock, config }: { repos: Repos
             at,
           }, { skipStopped: true });
           const item = { line: row.line, phone: row.phone };
+          if (outcome === "subscribed" || outcome === "resubscribed") joined.push(customerId);
           if (outcome === "subscribed") summary.added.push(item);
           else if (outcome === "resubscribed") summary.readded.push(item);
           else if (outcome === "already") summary.already.push(item);
           else if (outcome === "stopped") summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_STOP });
           else summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_UNSUBSCRIBED });
         }
+        // One Confirmation broadcast for everyone the import added: the dispatcher paces it like any other.
+        if (options.welcome) summary.welcomed = confirmations.queue({ businessId: business.id, customerIds: joined, origin: "import" })?.total ?? 0;
       });
       return summary;
     },

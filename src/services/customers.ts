@@ -12,6 +12,7 @@ import { type SubscriptionRequestView, subscriptionRequestSchema } from "../sche
 import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { canManage, ownerScope } from "./principal.ts";
+import type { ConfirmationsService } from "./confirmations.ts";
 import { enrollByOwner } from "./customer-enrollment.ts";
 import { customerOperatorActions } from "./customers-operator.ts";
 import { type RequestMeta, e164OrThrow } from "./subscriptions.ts";
@@ -62,7 +63,17 @@ function toViews(rows: CustomerSubscriptionRow[], admin: boolean): CustomerView[
   return list.sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id - a.id);
 }
 
-export function createCustomersService({ repos, clock, config }: { repos: Repos; clock: Clock; config: Config }) {
+export function createCustomersService({
+  repos,
+  clock,
+  config,
+  confirmations,
+}: {
+  repos: Repos;
+  clock: Clock;
+  config: Config;
+  confirmations: ConfirmationsService;
+}) {
   function view(user: UserRow, id: number): CustomerView {
     const [found] = toViews(repos.customers.visibleForCustomer(id, ownerScope(user)), user.role === "admin");
     if (!found) throw new NotFoundError(CUSTOMER_NOT_FOUND);
@@ -145,7 +156,7 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
   }
 
   return {
-    ...customerOperatorActions({ repos, clock, config }),
+    ...customerOperatorActions({ repos, clock, config, confirmations }),
 
     /** An owner's customers (subscribed to one of their businesses, not removed); the admin's: everyone's. */
     list(user: UserRow): CustomerView[] {
@@ -174,6 +185,9 @@ export function createCustomersService({ repos, clock, config }: { repos: Repos;
         // any other (the STOP is not this owner's to know; the broadcast enqueue keeps it in force).
         if (outcome === "already") throw new ConflictError(alreadySubscribedMessage(phone, business.name));
         if (outcome === "opted-out") throw new ConflictError(optedOutMessage(phone, business.name));
+        if (data.sendConfirmation && (outcome === "subscribed" || outcome === "resubscribed")) {
+          confirmations.queue({ businessId: business.id, customerIds: [customerId], origin: "owner", createdBy: user.id });
+        }
         return customerId;
       });
       return view(user, id);

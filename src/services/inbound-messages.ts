@@ -9,8 +9,12 @@ import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { SETTING_DEFAULTS } from "../schemas/settings.ts";
-import { countSegments, GSM7_SINGLE, isGsm7 } from "../schemas/sms-segments.ts";
+import { fitSeptets, toGsm7 } from "../schemas/gsm7-text.ts";
+import { countSegments, GSM7_SINGLE } from "../schemas/sms-segments.ts";
+
+export { toGsm7 };
 import { createOptOutsService, type OptOutsService } from "./opt-outs.ts";
+import type { ConfirmationsService } from "./confirmations.ts";
 import type { SettingsService } from "./settings.ts";
 
 // Text messages people send to our number (POST /api/webhooks/twilio/inbound). Only the keywords mean anything:
@@ -72,37 +76,6 @@ export interface HelpContact {
 
 /** One SMS segment: the HELP reply never costs the person (or us) more than one message. */
 export const HELP_MAX = GSM7_SINGLE;
-
-/** Latin letters whose stroke is not a combining mark, so NFKD leaves them whole. */
-const LETTERS_WITHOUT_DECOMPOSITION: Record<string, string> = { Ł: "L", ł: "l", Đ: "D", đ: "d", Ħ: "H", ħ: "h", ı: "i", œ: "oe", Œ: "OE" };
-
-/**
- * `text` in GSM-7 only, so a name cannot switch the whole reply to UCS-2 (70 characters): accented letters GSM-7
- * lacks lose their accent (ô -> o), anything else with no GSM-7 form (emoji, CJK, curly quotes) is dropped.
- */
-export function toGsm7(text: string): string {
-  let out = "";
-  for (const char of text.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/[\u2013\u2014]/g, "-")) {
-    if (isGsm7(char)) out += char;
-    else {
-      const bare = (LETTERS_WITHOUT_DECOMPOSITION[char] ?? char).normalize("NFKD").replace(/\p{M}/gu, "");
-      if (bare && isGsm7(bare)) out += bare;
-    }
-  }
-  return out.replace(/\s+/g, " ").trim();
-}
-
-/** `text` cut to at most `septets` GSM-7 septets, with "..." when it was cut. */
-function fitSeptets(text: string, septets: number): string {
-  const cost = (t: string) => countSegments(t).characters;
-  if (cost(text) <= septets) return text;
-  let out = "";
-  for (const char of text) {
-    if (cost(`${out}${char}...`) > septets) break;
-    out += char;
-  }
-  return `${out.trimEnd()}...`;
-}
 
 /**
  * HELP: who is writing (the business that messaged the person most recently, see repos.businesses.helpContactFor),
@@ -179,6 +152,8 @@ export function createInboundMessagesService(deps: {
   /** The brand the replies name. */
   settings: Pick<SettingsService, "current">;
   optOuts?: OptOutsService;
+  /** START renews subscriptions: each renewed business sends its opt-in confirmation through the outbox. */
+  confirmations?: Pick<ConfirmationsService, "queue">;
 }) {
   const { repos, clock, config, logger } = deps;
   const brand = () => deps.settings.current().brandName;
@@ -192,6 +167,16 @@ export function createInboundMessagesService(deps: {
     if (exact) return { customer: exact, phone: raw, whatsapp };
     const phone = toE164(raw, config.defaultCountry);
     return { customer: phone ? repos.customers.findByPhone(phone) : undefined, phone: phone ?? raw, whatsapp };
+  }
+
+  /** Double opt-in: the person's YES (or START) makes their unconfirmed subscriptions active. How many. */
+  function confirmUnconfirmed(customerId: number, source: string, at: Date, note: string | undefined): number {
+    const waiting = repos.subscriptions.listByCustomer(customerId).filter((s) => s.status === "unconfirmed");
+    for (const s of waiting) {
+      repos.subscriptions.update(s.id, { status: "active" });
+      repos.consentEvents.insert({ customerId, businessId: s.businessId, kind: "subscribed", source, consentText: note ?? null, ip: null, userAgent: null, at });
+    }
+    return waiting.length;
   }
 
   function activeBusinessNames(customerId: number): string[] {
@@ -288,8 +273,14 @@ export function createInboundMessagesService(deps: {
       return { intent, reply: intent === "help" ? helpReply(undefined, brand()) : notSubscribedReply(brand()), known: false };
     }
     if (intent === "start") {
+      const confirmed = confirmUnconfirmed(customer.id, `${channel}-yes`, at, note);
       const r = optOuts.optInCustomer(customer.id, { source: `${channel}-start`, at, ...(note ? { note } : {}) });
-      logger.info(`${who} opted in (${channel}): ${r.businessIds.length} subscription(s) resumed`);
+      logger.info(`${who} opted in (${channel}): ${r.businessIds.length} subscription(s) resumed, ${confirmed} confirmed`);
+      // A renewed subscription gets its business's confirmation (frequency, rates, STOP/HELP) through the outbox, one
+      // per business; then that is the answer, and the keyword gets no second text. Nothing renewed (a YES to a
+      // double opt-in, or START when subscribed already): the short reply below says where they stand.
+      const queued = r.businessIds.filter((businessId) => deps.confirmations?.queue({ businessId, customerIds: [customer.id], origin: "keyword" }));
+      if (queued.length > 0) return { intent, reply: null, known: true };
       return { intent, reply: startReply(activeBusinessNames(customer.id), brand()), known: true };
     }
     return { intent, reply: helpReply(repos.businesses.helpContactFor(customer.id), brand()), known: true };

@@ -27,7 +27,7 @@ import { setupDue } from "./setup.ts";
 export interface SettingsDeps {
   repos: Repos;
   clock: Clock;
-  config: Pick<Config, "envSettings" | "port" | "twilioApiBase" | "adminEmail">;
+  config: Pick<Config, "envSettings" | "port" | "twilioApiBase" | "adminEmail" | "defaultCountry">;
 }
 
 /** The settings in use, typed. */
@@ -50,6 +50,13 @@ export interface CurrentSettings {
   maxPerDay: number;
   /** US dollars per SMS segment, for the estimate before a broadcast. */
   pricePerSegment: number;
+  /** Countries whose numbers the public subscribe page takes (ISO codes); null = any ("*"). Unset: the default
+   * country. */
+  allowedCountries: string[] | null;
+  /** Opt-in confirmations the public page may trigger per rolling hour (SMS pumping); past it they wait. */
+  confirmationsPerHour: number;
+  /** The WhatsApp utility template (Content SID) for opt-in confirmations; null: none configured. */
+  whatsappConfirmationTemplate: string | null;
 }
 
 type Resolved = Record<SettingKey, { value: string | null; source: SettingView["source"] }>;
@@ -65,6 +72,10 @@ function twilioOf(get: (k: SettingKey) => string | null): { twilio: TwilioConfig
   const missing = [!accountSid && "account SID", !authToken && "auth token", !hasSender && "an SMS or WhatsApp sender"].filter(Boolean);
   if (missing.length) return { twilio: null, problem: `Twilio needs its ${missing.join(", ")}; until then messages go to the sandbox` };
   return { twilio: { accountSid: accountSid!, authToken: authToken!, from, messagingServiceSid, whatsappFrom }, problem: null };
+}
+
+function allowedCountriesOf(value: string): string[] | null {
+  return value.trim() === "*" ? null : value.toUpperCase().split(",").map((c) => c.trim()).filter(Boolean);
 }
 
 /** An SMTP URL without its password, to show which server and user are set. */
@@ -115,6 +126,9 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       quietHours: parseQuietHours(get("quietHours")!) ?? null,
       maxPerDay: Number(get("maxPerDay")),
       pricePerSegment: Number(get("pricePerSegment")),
+      allowedCountries: allowedCountriesOf(get("allowedCountries") ?? config.defaultCountry),
+      confirmationsPerHour: Number(get("confirmationsPerHour")),
+      whatsappConfirmationTemplate: get("whatsappConfirmationTemplate"),
     };
   }
 

@@ -9,11 +9,16 @@ import { consentText } from "../schemas/consent.ts";
 import type { ContactPreference } from "../schemas/customers.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { type SubscribeResponse, subscribeSchema } from "../schemas/subscriptions.ts";
+import { looksLikeShortCode, SHORT_CODE, subscribeNumberProblem } from "../schemas/subscribe-number.ts";
+import type { ConfirmationsService } from "./confirmations.ts";
+import type { CurrentSettings } from "./settings.ts";
 import { validate } from "./validate.ts";
 
 export const SUBSCRIBE_WINDOW_MS = 10 * 60 * 1000;
 export const SUBSCRIBE_BUSINESS_NOT_FOUND = "This business was not found or is not taking subscriptions right now.";
 export const INVALID_PHONE = "Please enter a valid phone number";
+/** Added to the success text of a business with double opt-in. */
+export const REPLY_YES_TO_CONFIRM = "To confirm, reply YES to the text we are sending you.";
 
 export function subscribeLimitMessage(seconds: number): string {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
@@ -56,6 +61,9 @@ export interface Enrollment {
    * only the owner may take back someone they removed (the person's attempt becomes a pending request).
    */
   byThePerson: boolean;
+  /** 'unconfirmed': the business asks for double opt-in (the person subscribing on its page, or by START); the
+   * subscription waits for their YES. Default 'active'. */
+  status?: "active" | "unconfirmed";
 }
 
 /**
@@ -79,10 +87,11 @@ export function enroll(repos: Repos, e: Enrollment): EnrollOutcome {
     userAgent,
     at: e.at,
   });
+  const status = e.status ?? "active";
   const inserted = repos.subscriptions.insertIfNew({
     customerId: e.customerId,
     businessId: e.businessId,
-    status: "active",
+    status,
     contactPreference: e.contactPreference,
     source: e.source,
     consentAt: e.at,
@@ -107,12 +116,25 @@ export function enroll(repos: Repos, e: Enrollment): EnrollOutcome {
     repos.consentEvents.insert(event("requested"));
     return "requested";
   }
-  repos.subscriptions.update(current.id, { ...consent, status: "active", unsubscribedAt: null });
+  // An unconfirmed person subscribing again stays unconfirmed (their YES is still awaited); an owner's add confirms.
+  repos.subscriptions.update(current.id, { ...consent, status, unsubscribedAt: null });
   repos.consentEvents.insert(event("resubscribed"));
   return "resubscribed";
 }
 
-export function createSubscriptionsService({ repos, clock, config }: { repos: Repos; clock: Clock; config: Config }) {
+export function createSubscriptionsService({
+  repos,
+  clock,
+  config,
+  settings,
+  confirmations,
+}: {
+  repos: Repos;
+  clock: Clock;
+  config: Config;
+  settings: { current(): CurrentSettings };
+  confirmations: ConfirmationsService;
+}) {
   const limiter = new RateLimiter(clock, config.subscribeLimit, SUBSCRIBE_WINDOW_MS);
 
   return {
@@ -130,13 +152,17 @@ export function createSubscriptionsService({ repos, clock, config }: { repos: Re
       limiter.record(key);
 
       const data = validate(subscribeSchema, input);
+      if (looksLikeShortCode(data.phone)) throw new ValidationError(SHORT_CODE, { phone: SHORT_CODE });
       const phone = e164OrThrow(data.phone, config.defaultCountry);
+      const problem = subscribeNumberProblem(phone, settings.current().allowedCountries);
+      if (problem) throw new ValidationError(problem, { phone: problem });
       const at = clock.now();
       const message = repos.transaction(() => {
         const business = repos.subscriptions.business(data.businessId);
         if (!business?.isActive) throw new NotFoundError(SUBSCRIBE_BUSINESS_NOT_FOUND);
-        enroll(repos, {
-          customerId: repos.customers.upsertId(phone, at),
+        const customerId = repos.customers.upsertId(phone, at);
+        const outcome = enroll(repos, {
+          customerId,
           businessId: business.id,
           contactPreference: data.contactPreference,
           source: data.source,
@@ -144,8 +170,13 @@ export function createSubscriptionsService({ repos, clock, config }: { repos: Re
           meta,
           at,
           byThePerson: true,
+          status: business.doubleOptIn ? "unconfirmed" : "active",
         });
-        return business.successMessage || DEFAULT_SUCCESS_MESSAGE;
+        if (outcome === "subscribed" || outcome === "resubscribed") {
+          confirmations.queue({ businessId: business.id, customerIds: [customerId], origin: "public" });
+        }
+        const success = business.successMessage || DEFAULT_SUCCESS_MESSAGE;
+        return business.doubleOptIn ? `${success} ${REPLY_YES_TO_CONFIRM}` : success;
       });
       return { message };
     },

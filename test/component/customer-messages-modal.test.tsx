@@ -41,6 +41,7 @@ const msg = (over: Partial<CustomerMessage> = {}): CustomerMessage => ({
   businessName: "Sunrise Bakery",
   status: "Delivered",
   messageType: "SMS",
+  kind: "Promotion",
   sentAt: "2026-11-22T20:04:00.000Z",
   messageText: "Fresh croissants 20% off until noon!",
   imageUrl: null,

@@ -29,6 +29,7 @@ const BUSINESS: PublicBusiness = {
   successMessage: "Thanks!",
   posterOffer: null,
   messagesPerWeek: 4,
+  doubleOptIn: false,
   isActive: true,
   createdAt: "2026-01-02T03:04:05.000Z",
 };

@@ -32,7 +32,7 @@ describe("nearcast broadcast send --template", () => {
   test("--var n=value fills the template, stored on the broadcast; the WhatsApp subscriber (no recent message) is not skipped", () => {
     const w = world();
     const r = nearcast(
-      ["broadcast", "send", "--business", String(w.businessId), "--message", "Fresh bread at 7", "--template", SANDBOX_TEXT_TEMPLATE_SID, "--var", "1=Ana's Bakery", "--var", "2=Fresh bread at 7"],
+      ["broadcast", "send", "--business", String(w.businessId), "--message", "Fresh bread at 7", "--template", SANDBOX_TEXT_TEMPLATE_SID, "--var", "1=Ana's Bakery", "--var", "2=Fresh bread at 7", "--yes"],
       w.dir,
     );
     expect(r.stderr).not.toContain("error");
@@ -46,7 +46,7 @@ describe("nearcast broadcast send --template", () => {
 
   test("--content-variables JSON with a missing variable: exit 2 naming it, nothing stored", () => {
     const w = world();
-    const r = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "Hi", "--template", SANDBOX_TEXT_TEMPLATE_SID, "--content-variables", '{"1":"Ana"}', "--no-wait"], w.dir);
+    const r = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "Hi", "--template", SANDBOX_TEXT_TEMPLATE_SID, "--content-variables", '{"1":"Ana"}', "--no-wait", "--yes"], w.dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("ContentVariables is missing {{2}}.");
     expect(withDataDir(w.dir, (ctx) => ctx.db.select().from(broadcasts).all())).toHaveLength(0);
@@ -54,7 +54,7 @@ describe("nearcast broadcast send --template", () => {
 
   test("--var that is not n=value: exit 2", () => {
     const w = world();
-    const r = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "Hi", "--template", SANDBOX_TEXT_TEMPLATE_SID, "--var", "oops", "--no-wait"], w.dir);
+    const r = nearcast(["broadcast", "send", "--business", String(w.businessId), "--message", "Hi", "--template", SANDBOX_TEXT_TEMPLATE_SID, "--var", "oops", "--no-wait", "--yes"], w.dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("--var must be n=value");
   });

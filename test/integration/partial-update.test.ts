@@ -86,6 +86,7 @@ describe("a PUT with only some fields keeps every other field", () => {
       posterOffer: "",
       messagesPerWeek: 2,
       isActive: true,
+      doubleOptIn: true,
       logoImagePath: await upload(api, owner, "Logo", GIF),
       sampleImagePath: await upload(api, owner, "SampleImage", bmp()),
     };

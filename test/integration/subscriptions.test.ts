@@ -72,9 +72,9 @@ describe("POST /api/subscription/Subscribe: one person, one customer", () => {
 
   test("the default country comes from NEARCAST_DEFAULT_COUNTRY", async () => {
     const { ctx, api, business } = setup({ NEARCAST_DEFAULT_COUNTRY: "GB" });
-    const res = await api.post(PATH, { businessId: business.id, phone: "7911 123456", contactPreference: "WhatsApp" });
+    const res = await api.post(PATH, { businessId: business.id, phone: "7400 123456", contactPreference: "WhatsApp" });
     expect(res.status).toBe(200);
-    expect(customerTables(ctx).customers[0]?.phone).toBe("+447911123456");
+    expect(customerTables(ctx).customers[0]?.phone).toBe("+447400123456");
   });
 
   test("subscribing twice answers the same and writes nothing new", async () => {

@@ -469,11 +469,15 @@ describe("inbound webhook: keywords", () => {
         await w.post(INBOUND, inbound(w.phone, "stop"));
         const res = await w.post(INBOUND, inbound(w.phone, body));
         expect(res.status).toBe(200);
-        expect(res.body).toBe(
-          twiml("You are subscribed to Nearcast messages from Rosa's Bakery and Iron & Oak Gym. Msg & data rates may apply. Reply STOP to unsubscribe."),
-        );
-        expect(res.body).toContain("Iron &amp; Oak Gym");
-        expect(res.body).toContain("Rosa&apos;s Bakery");
+        // Each renewed business confirms through the outbox (frequency, rates, STOP/HELP); the keyword gets no second text.
+        expect(res.body).toBe(twiml(null));
+        const confirmations = w.ctx.db.$client
+          .query("SELECT b.business_id AS businessId, b.origin, b.message_text AS text, d.to_phone AS phone FROM broadcasts b JOIN deliveries d ON d.broadcast_id = b.id WHERE b.kind = 'confirmation' ORDER BY b.id")
+          .all();
+        expect(confirmations).toEqual([
+          { businessId: w.bakery.id, origin: "keyword", phone: w.phone, text: "Rosa's Bakery: you're subscribed to promotions, up to 4 msgs/week. Msg & data rates may apply. Reply STOP to cancel, HELP for help." },
+          { businessId: w.gym.id, origin: "keyword", phone: w.phone, text: "Iron & Oak Gym: you're subscribed to promotions, up to 4 msgs/week. Msg & data rates may apply. Reply STOP to cancel, HELP for help." },
+        ]);
         expect(customerTables(w.ctx).subscriptions.map((s) => s.status)).toEqual(["active", "active", "removed"]);
         // The opt-out ends (one all-business event), and each business the STOP ended comes back.
         const resubscribed = customerTables(w.ctx).consentEvents.filter((e) => e.kind === "resubscribed");

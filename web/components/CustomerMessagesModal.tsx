@@ -32,6 +32,7 @@ function MessageItem({ m }: { m: CustomerMessage }) {
       </div>
       <div className="msg-meta">
         <span className={`msg-type msg-type-${String(m.messageType).toLowerCase()}`}>{m.messageType}</span>
+        {m.kind === "Confirmation" && <span className="msg-type msg-type-confirmation">Confirmation</span>}
         <span aria-hidden="true">·</span>
         {when ? (
           <time className="msg-date" dateTime={m.sentAt ?? undefined}>

@@ -20,6 +20,7 @@ import "../../styles/businesses.css";
 // Spec texts (section 8).
 export const CREATE_FAILED = "Error creating business. Please try again.";
 export const UPDATE_FAILED = "Error updating business. Please try again.";
+export const DOUBLE_OPT_IN_NOTE = "New subscribers from your poster get nothing until they reply YES to the confirmation text.";
 export const MESSAGES_PER_WEEK_HINT = "How many promotions you send at most, shown to customers";
 
 // The text fields; the two images are handled beside the form (a chosen file has no path until it is uploaded).
@@ -38,6 +39,7 @@ const EMPTY: Values = {
   posterOffer: sampleDealText(null),
   messagesPerWeek: String(DEFAULT_MESSAGES_PER_WEEK),
   isActive: true,
+  doubleOptIn: false,
 };
 
 function valuesOf(b: Business): Values {
@@ -54,6 +56,7 @@ function valuesOf(b: Business): Values {
     posterOffer: b.posterOffer ?? sampleDealText(b.businessType?.name),
     messagesPerWeek: String(b.messagesPerWeek ?? DEFAULT_MESSAGES_PER_WEEK),
     isActive: b.isActive,
+    doubleOptIn: b.doubleOptIn ?? false,
   };
 }
 
@@ -218,6 +221,11 @@ export function BusinessFormPage() {
                   rows={2}
                   placeholder={DEFAULT_SUCCESS_MESSAGE}
                   {...form.bind("successMessage")}
+                />
+                <CheckboxField
+                  label="Double opt-in"
+                  note={DOUBLE_OPT_IN_NOTE}
+                  {...form.bind("doubleOptIn")}
                 />
                 <CheckboxField
                   label="Active"

@@ -5,7 +5,7 @@ import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
 import { createCustomerSchema, editCustomerSchema } from "../../../src/schemas/customer-admin.ts";
 import { ApiError } from "../../api/client.ts";
 import { customerApi, customerBusinessApi } from "../../api/customers.ts";
-import { SelectField } from "../../components/ChoiceFields.tsx";
+import { CheckboxField, SelectField } from "../../components/ChoiceFields.tsx";
 import { ContactPreferenceCards } from "../../components/ContactPreferenceCards.tsx";
 import { type FormValues, useForm } from "../../components/form.tsx";
 import { FormActions } from "../../components/FormActions.tsx";
@@ -22,7 +22,8 @@ export const UPDATE_CUSTOMER_FAILED = "Error updating customer. Please try again
 // Add asks which business too; edit validates the same values without it.
 type Schema = typeof createCustomerSchema | typeof editCustomerSchema;
 type Values = FormValues<typeof createCustomerSchema>;
-const EMPTY: Values = { phone: "", contactPreference: "", businessId: "" };
+const EMPTY: Values = { phone: "", contactPreference: "", businessId: "", sendConfirmation: true };
+export const SEND_CONFIRMATION_NOTE = "A text saying they subscribed, how often you send, and how to stop (carriers expect it).";
 type BusinessOption = Pick<PublicBusiness, "id" | "name" | "isActive">;
 
 /** The owner's businesses (the admin's: every business), for the "which business" select. */
@@ -57,7 +58,7 @@ export function CustomerFormPage() {
       setFailure(null);
       const body = { phone: out.phone, contactPreference: out.contactPreference };
       if (id !== undefined) await customerApi.update(id, body);
-      else if ("businessId" in out) await customerApi.create({ ...body, businessId: out.businessId });
+      else if ("businessId" in out) await customerApi.create({ ...body, businessId: out.businessId, sendConfirmation: out.sendConfirmation });
       navigate(paths.customers);
     },
     fail(err) {
@@ -74,7 +75,7 @@ export function CustomerFormPage() {
         .get(id)
         .then((c) => {
           if (!live) return;
-          form.reset({ phone: c.phone, contactPreference: c.contactPreference, businessId: "" });
+          form.reset({ phone: c.phone, contactPreference: c.contactPreference, businessId: "", sendConfirmation: false });
           setLoading(false);
         })
         .catch(() => {
@@ -148,6 +149,7 @@ export function CustomerFormPage() {
                 form.touch("contactPreference");
               }}
             />
+            {!editing && <CheckboxField label="Send a confirmation text" note={SEND_CONFIRMATION_NOTE} {...form.bind("sendConfirmation")} />}
             <FormActions cancelHref={paths.customers} saving={busy} valid={form.valid} label={editing ? "Update Customer" : "Add Customer"} />
           </form>
         )}
