@@ -290,6 +290,7 @@ describe("add business: upload, then save", () => {
       posterOffer: DEFAULT_DEAL_TEXT,
       messagesPerWeek: 4,
       isActive: true,
+      doubleOptIn: false,
       logoImagePath: "/uploads/logo-path.png",
       sampleImagePath: "/uploads/sample-path.jpg",
     });

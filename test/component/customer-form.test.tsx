@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { CREATE_CUSTOMER_FAILED, CustomerFormPage, UPDATE_CUSTOMER_FAILED } from "../../web/pages/customers/CustomerForm.tsx";
+import { CREATE_CUSTOMER_FAILED, CustomerFormPage, UPDATE_CUSTOMER_FAILED, SEND_CONFIRMATION_NOTE } from "../../web/pages/customers/CustomerForm.tsx";
 import { CustomersListPage, DELETE_CUSTOMER_FAILED, NO_CUSTOMERS, deleteConfirmText, shortDate } from "../../web/pages/customers/CustomersList.tsx";
 import { clearSession } from "../../web/state/session.ts";
 import { toasts } from "../../web/state/toasts.ts";
@@ -81,7 +81,28 @@ describe("customer form: add", () => {
       fireEvent.submit(container.querySelector("form")!);
     });
     await waitFor(() => expect(at()).toBe("/customers"));
-    expect(calls.find((c) => c.method === "POST")?.body).toEqual({ phone: "(415) 555-0134", contactPreference: "WhatsApp", businessId: 3 });
+    expect(calls.find((c) => c.method === "POST")?.body).toEqual({ phone: "(415) 555-0134", contactPreference: "WhatsApp", businessId: 3, sendConfirmation: true });
+  });
+
+  test("the confirmation text box starts ticked; unticked, the add says sendConfirmation false; editing has no box", async () => {
+    routes["GET /api/business/GetMyBusinesses"] = { body: [BAKERY] };
+    routes["POST /api/customer/CreateCustomer"] = { status: 201, body: CUSTOMER };
+    routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
+    const { container, at } = renderAt("/customers/add");
+    await waitFor(() => expect(container.querySelector<HTMLSelectElement>("select[name=businessId]")?.value).toBe("3"));
+    const box = container.querySelector<HTMLInputElement>("input[type=checkbox][name=sendConfirmation]")!;
+    expect(box.checked).toBe(true);
+    expect(container.textContent).toContain(SEND_CONFIRMATION_NOTE);
+    fireEvent.click(box);
+    expect(box.checked).toBe(false);
+    fireEvent.change(phoneInput(container), { target: { value: "(415) 555-0134" } });
+    fireEvent.click(radio(container, "SMS"));
+    await waitFor(() => expect(submitButton(container).disabled).toBe(false));
+    await act(async () => {
+      fireEvent.submit(container.querySelector("form")!);
+    });
+    await waitFor(() => expect(at()).toBe("/customers"));
+    expect((calls.find((c) => c.method === "POST")?.body as { sendConfirmation: boolean }).sendConfirmation).toBe(false);
   });
 
   test("a failed save shows 'Error creating customer. Please try again.' with the server's reason", async () => {

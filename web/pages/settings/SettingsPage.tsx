@@ -242,6 +242,18 @@ function SettingsForm({ view, onSaved }: { view: SettingsView; onSaved: (next: S
         </div>
       </section>
 
+      <section className="card settings-section" aria-labelledby="settings-signups">
+        <h2 id="settings-signups">Sign-ups</h2>
+        <p className="muted">
+          Who the public subscribe page takes, and how many confirmation texts it may trigger: a form that texts any number can be abused to run up your bill.
+        </p>
+        <div className="two-cols">
+          {field("allowedCountries", "Allowed countries", "Two-letter codes, e.g. US,CA, or * for any; mobile numbers only. The default country unless set.", { placeholder: "US" })}
+          {field("confirmationsPerHour", "Confirmations per hour", "From the subscribe page; past it they wait. 100 unless set.", { inputMode: "numeric" })}
+          {field("whatsappConfirmationTemplate", "WhatsApp confirmation template", "An approved utility template's Content SID (HX…): {{1}} business, {{2}} messages per week. Without it, WhatsApp subscribers get no confirmation.", { placeholder: "HX…" })}
+        </div>
+      </section>
+
       <div className="form-actions settings-actions">
         {dirty && <span className="muted settings-unsaved">Unsaved changes</span>}
         <SubmitButton busy={busy} disabled={!dirty} label="Save Settings" busyLabel="Saving..." />
