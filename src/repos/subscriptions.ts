@@ -21,14 +21,14 @@ export type SubscriptionRequestRow = Pick<SubscriptionRow, "customerId" | "busin
   Pick<CustomerRow, "phone"> & { businessName: string; requestedAt: Date };
 
 /** What the subscribe path needs to know about a business. */
-export type SubscribableBusiness = Pick<BusinessRow, "id" | "name" | "isActive" | "successMessage" | "doubleOptIn">;
+export type SubscribableBusiness = Pick<BusinessRow, "id" | "name" | "isActive" | "successMessage" | "doubleOptIn" | "messagesPerWeek">;
 
 export function subscriptionsRepo(db: Db) {
   // Every scan of a poster runs these two: prepared once, because drizzle otherwise builds and prepares the SQL again
   // on every call (bench/README.md, subscribe).
-  const { name, isActive, successMessage, doubleOptIn } = businesses;
+  const { name, isActive, successMessage, doubleOptIn, messagesPerWeek } = businesses;
   const businessById = db
-    .select({ id: businesses.id, name, isActive, successMessage, doubleOptIn })
+    .select({ id: businesses.id, name, isActive, successMessage, doubleOptIn, messagesPerWeek })
     .from(businesses)
     .where(eq(businesses.id, sql.placeholder("id")))
     .prepare();

@@ -1,20 +1,38 @@
 import type { ContactPreference } from "./customers.ts";
 
 // The words a person agrees to. ONE function builds them for both the subscribe page (what is shown next to the
-// button) and the server (what is stored with the subscription), so the record is exactly what was on screen.
+// button) and the server (what is stored with the subscription), so the record is exactly what was on screen. The
+// posters print the same programme words and disclosure (poster-text.ts posterDisclosure).
 
 function channelWords(contactPreference: ContactPreference | null | undefined): string {
   if (contactPreference === "WhatsApp") return "WhatsApp";
-  if (contactPreference === "SMS") return "text message (SMS)";
-  return "text message (SMS) or WhatsApp";
+  if (contactPreference === "SMS") return "SMS";
+  return "SMS/WhatsApp";
 }
 
-/** The consent line of the public subscribe page for one business and the chosen channel. */
-export function consentText(businessName: string, contactPreference?: ContactPreference | null): string {
+/** What a business tells people where they give consent: its name (the programme's brand) and how often it sends. */
+export interface ConsentBusiness {
+  name: string;
+  messagesPerWeek: number;
+}
+
+/** The last sentence of the consent text; the subscribe page links its two names to /terms and /privacy. */
+export const CONSENT_LEGAL = "See our Terms and Privacy Policy.";
+
+/** The carrier disclosure (CTIA) every place consent is given repeats. */
+export const RATES_STOP_HELP = "Msg & data rates may apply. Reply STOP to cancel, HELP for help.";
+
+/** "recurring promotional messages by SMS/WhatsApp, up to 4 per week" */
+export function programmeWords(messagesPerWeek: number, contactPreference?: ContactPreference | null): string {
+  return `recurring promotional messages by ${channelWords(contactPreference)}, up to ${messagesPerWeek} per week`;
+}
+
+/** The consent text of the public subscribe page for one business and the chosen channel: shown next to the button
+ * (pressing Subscribe is the consent; nothing is pre-checked) and stored, word for word, with the consent event. */
+export function consentText(business: ConsentBusiness, contactPreference?: ContactPreference | null): string {
   return (
-    `By subscribing, you agree to receive promotions, offers, deals and event news from ${businessName.trim()} ` +
-    `by ${channelWords(contactPreference)} at this number. Subscribing is free; message and data rates may apply. ` +
-    "Reply STOP at any time to unsubscribe."
+    `By subscribing, you agree to receive ${programmeWords(business.messagesPerWeek, contactPreference)}, from ` +
+    `${business.name.trim()} at this number. Consent is not a condition of purchase. ${RATES_STOP_HELP} ${CONSENT_LEGAL}`
   );
 }
 

@@ -1,12 +1,22 @@
 // The words on a business's QR poster, shared by the print page (web/pages/PrintPoster.tsx) and the PDF poster
-// (src/services/posters.ts) so both always say the same thing. Pure: no imports, no I/O.
+// (src/services/posters.ts) so both always say the same thing. Pure: no I/O.
+import { programmeWords, RATES_STOP_HELP } from "./consent.ts";
 
 /** Spec, section 2 (Printing): the deal text when no keyword matches. */
 export const DEFAULT_DEAL_TEXT = "SPECIAL OFFER: 25% OFF your next purchase!";
 /** Spec, section 1: the note every poster carries. */
 export const UNSUBSCRIBE_NOTE = "To unsubscribe, reply with a Unsubscribe message";
-/** Carrier-required disclosure next to any SMS call to action. */
-export const SMS_DISCLOSURE = "Msg & data rates may apply. Reply STOP to opt out, HELP for help.";
+/** The disclosure next to the poster's call to action (CTIA): what, how often, rates, STOP and HELP. */
+export function posterDisclosure(messagesPerWeek: number): string {
+  const words = programmeWords(messagesPerWeek);
+  return `${words[0]!.toUpperCase()}${words.slice(1)}. ${RATES_STOP_HELP}`;
+}
+
+/** The printed addresses of the terms and privacy pages (a poster cannot link). */
+export function legalLinks(baseUrl: string): string {
+  const base = baseUrl.replace(/\/+$/, "").replace(/^https?:\/\//, "");
+  return `Terms: ${base}/terms · Privacy: ${base}/privacy`;
+}
 
 /** The fixed words of the poster, one object for both renderings (the print page's markup and the PDF's layout). */
 export const POSTER_WORDS = {
@@ -15,7 +25,6 @@ export const POSTER_WORDS = {
   steps: ["Scan the QR code", "Enter your number", "Get the deals"],
   linkLabel: "No camera? Visit",
   unsubscribeNote: UNSUBSCRIBE_NOTE,
-  smsDisclosure: SMS_DISCLOSURE,
   footer: "Powered by Nearcast",
 } as const;
 

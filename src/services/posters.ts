@@ -8,7 +8,8 @@ import fontPath from "../assets/fonts/Inter-SemiBold.ttf" with { type: "file" };
 import type { Config } from "../config.ts";
 import type { Repos } from "../repos/index.ts";
 import type { PublicBusiness } from "../schemas/businesses.ts";
-import { POSTER_WORDS, initials, posterOfferDeal, subscribeLink } from "../schemas/poster-text.ts";
+import { DEFAULT_MESSAGES_PER_WEEK } from "../schemas/businesses.ts";
+import { POSTER_WORDS, initials, legalLinks, posterDisclosure, posterOfferDeal, subscribeLink } from "../schemas/poster-text.ts";
 import { createBusinessesService } from "./businesses.ts";
 import type { Principal } from "./principal.ts";
 import type { SettingsService } from "./settings.ts";
@@ -18,7 +19,8 @@ import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 /** What a poster shows; `logo` is the bytes of a JPEG or PNG (anything else is left out). */
 export interface PosterData {
   business: Pick<PublicBusiness, "id" | "name" | "businessType" | "qrMessage"> &
-    Partial<Pick<PublicBusiness, "sampleProductText" | "posterOffer">>;
+    Partial<Pick<PublicBusiness, "sampleProductText" | "posterOffer" | "messagesPerWeek">>;
+  /** The subscribe link the QR code encodes (the public URL's /subscribe?id=…). */
   url: string;
   logo?: Uint8Array | null;
 }
@@ -285,7 +287,8 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
   y += 10;
   y = centred(doc, `${POSTER_WORDS.linkLabel} ${data.url}`, y, { size: 10, minSize: 7, color: C.ink2, width: 520, gap: 3 });
   y = centred(doc, POSTER_WORDS.unsubscribeNote, y, { size: 10, color: C.ink, width: 520, gap: 3 });
-  y = centred(doc, POSTER_WORDS.smsDisclosure, y, { size: 9, color: C.muted, width: 520, gap: 3 });
+  y = centred(doc, posterDisclosure(data.business.messagesPerWeek ?? DEFAULT_MESSAGES_PER_WEEK), y, { size: 9, minSize: 8, color: C.muted, width: 520, maxLines: 2, gap: 3 });
+  y = centred(doc, legalLinks(data.url.replace(/\/subscribe\?.*$/, "")), y, { size: 8, minSize: 6.5, color: C.muted, width: 520, gap: 3 });
   centred(doc, POSTER_WORDS.footer, Math.max(y + 4, PAGE.height - 22), { size: 7.5, color: C.muted, width: 300 });
 
   doc.end();

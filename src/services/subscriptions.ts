@@ -166,7 +166,7 @@ export function createSubscriptionsService({
           businessId: business.id,
           contactPreference: data.contactPreference,
           source: data.source,
-          consentText: consentText(business.name, data.contactPreference),
+          consentText: consentText(business, data.contactPreference),
           meta,
           at,
           byThePerson: true,

@@ -5,7 +5,7 @@ import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react
 import { useState } from "react";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
-import { SMS_DISCLOSURE, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
+import { posterDisclosure, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
 import { QrModal } from "../../web/components/QrModal.tsx";
 import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../web/pages/PrintPoster.tsx";
 import { token } from "../../web/state/session.ts";
@@ -214,7 +214,7 @@ describe("PrintPosterPage", () => {
     expect(view.getByText("PAMPER DEAL")).toBeTruthy();
     expect(view.getByText("20% OFF your next cut, color or treatment!")).toBeTruthy();
     expect(view.getByText(UNSUBSCRIBE_NOTE)).toBeTruthy();
-    expect(view.getByText(SMS_DISCLOSURE)).toBeTruthy();
+    expect(view.getByText(posterDisclosure(4))).toBeTruthy();
     expect(view.getByText(`${window.location.origin}/subscribe?id=7`)).toBeTruthy();
     view.unmount();
     expect(document.body.classList.contains("print-page")).toBe(false);

@@ -24,6 +24,8 @@ const BUSINESS = {
   sampleProductText: "Two croissants for $3",
   qrMessage: "Scan me",
   successMessage: "Thanks! Deals are on their way.",
+  messagesPerWeek: 6,
+  doubleOptIn: false,
   isActive: true,
   createdAt: "2026-01-01T00:00:00.000Z",
 };
@@ -56,10 +58,15 @@ describe("subscribe page", () => {
     expect(container.textContent).toContain("Two croissants for $3");
     expect(container.querySelector<HTMLImageElement>(".sub-offer-img")?.getAttribute("src")).toBe(BUSINESS.sampleImagePath);
     expect(container.querySelector(".sub-mark")?.textContent).toBe("SB");
-    expect(consentLine(container)).toBe(consentText("Sunrise Bakery"));
+    expect(consentLine(container)).toBe(consentText({ name: "Sunrise Bakery", messagesPerWeek: 6 }));
     fireEvent.click(container.querySelector("input[value=WhatsApp]")!);
-    expect(consentLine(container)).toBe(consentText("Sunrise Bakery", "WhatsApp"));
-    expect(consentLine(container)).toContain("Reply STOP");
+    expect(consentLine(container)).toBe(consentText({ name: "Sunrise Bakery", messagesPerWeek: 6 }, "WhatsApp"));
+    expect(consentLine(container)).toContain("up to 6 per week");
+    expect(consentLine(container)).toContain("Msg & data rates may apply. Reply STOP to cancel, HELP for help.");
+    // The legal sentence links to the two pages; no consent box is there to be pre-checked (pressing Subscribe is it).
+    const links = [...container.querySelectorAll<HTMLAnchorElement>("[data-testid=consent] a")].map((a) => [a.textContent, a.getAttribute("href")]);
+    expect(links).toEqual([["Terms", "/terms"], ["Privacy Policy", "/privacy"]]);
+    expect(container.querySelector("form input[type=checkbox]")).toBeNull();
     expect(calls[0]?.url).toBe("/api/business/GetBusinessById?id=5");
   });
 

@@ -161,13 +161,13 @@ describe("a person the owner removed asks to subscribe again: a pending request"
     expect(subOf(w, w.alice.id, w.bakery.id)).toMatchObject({
       status: "active",
       contactPreference: "WhatsApp",
-      consentText: consentText("A Bakery", "WhatsApp"),
+      consentText: consentText({ name: "A Bakery", messagesPerWeek: 4 }, "WhatsApp"),
       ip: "198.51.100.9",
       unsubscribedAt: null,
     });
     const events = customerTables(w.ctx).consentEvents.filter((e) => e.customerId === w.alice.id);
     expect(events.map((e) => e.kind)).toEqual(["subscribed", "removed", "requested", "resubscribed"]);
-    expect(events.at(-1)?.consentText).toContain(consentText("A Bakery", "WhatsApp"));
+    expect(events.at(-1)?.consentText).toContain(consentText({ name: "A Bakery", messagesPerWeek: 4 }, "WhatsApp"));
     expect(w.ctx.repos.broadcasts.recipients(w.bakery.id)).toEqual([{ customerId: w.alice.id, phone: PHONE, channel: "WhatsApp" }]);
     expect((await w.api.get(`${C}/GetCustomerById?id=${w.alice.id}`, { token: w.ownerA.token })).body).toMatchObject({ contactPreference: "WhatsApp" });
     expect((await w.api.get(`${C}/GetSubscriptionRequests`, { token: w.ownerA.token })).body).toEqual([]);

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import QRCode from "qrcode";
-import { SMS_DISCLOSURE, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
+import { posterDisclosure, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
 import { imageKind, posterFileName, qrRects, readUploadedImage, renderPoster } from "../../src/services/posters.ts";
 import { QR_QUIET_ZONE, QrPngCache, renderQrPng } from "../../src/services/qr-codes.ts";
 import { apiClient, signUp } from "../helpers/api.ts";
@@ -137,7 +137,8 @@ describe("GET /api/business/GetPosterPdf", () => {
     expect(text).toContain(`${PUBLIC_URL}/subscribe?id=${active.id}`);
     expect(text.replace(/\s*\n\s*/g, " ")).toContain("Scan this QR code to get notified of promotions, offers and deals!");
     expect(text).toContain(UNSUBSCRIBE_NOTE);
-    expect(text).toContain(SMS_DISCLOSURE);
+    expect(text.replace(/\s*\n\s*/g, " ")).toContain(posterDisclosure(4)); // two lines of fine print
+    expect(text).toContain("Terms: deals.example.com/terms · Privacy: deals.example.com/privacy");
     expect(text).toContain("Fresh bread daily"); // the sample product text, as the business form says
   });
 

@@ -143,7 +143,7 @@ describe("POST /api/subscription/Subscribe: one person, one customer", () => {
       businessId: business.id,
       ip: "198.51.100.44",
       userAgent: "Phone/1",
-      consentText: consentText("Sunrise Bakery", "WhatsApp"),
+      consentText: consentText({ name: "Sunrise Bakery", messagesPerWeek: 4 }, "WhatsApp"),
     });
     expect(ctx.repos.broadcasts.recipients(business.id)).toEqual([]);
   });
@@ -172,7 +172,7 @@ describe("POST /api/subscription/Subscribe: a person who replied STOP subscribes
     const t = customerTables(ctx);
     expect(t.customers).toEqual(before.customers);
     expect(t.subscriptions.slice(before.subscriptions.length)).toMatchObject([
-      { customerId, businessId: business.id, status: "active", contactPreference: "WhatsApp", source: "qr", consentText: consentText("Sunrise Bakery", "WhatsApp"), ip: "198.51.100.23", userAgent: UA },
+      { customerId, businessId: business.id, status: "active", contactPreference: "WhatsApp", source: "qr", consentText: consentText({ name: "Sunrise Bakery", messagesPerWeek: 4 }, "WhatsApp"), ip: "198.51.100.23", userAgent: UA },
     ]);
     expect(t.consentEvents.slice(before.consentEvents.length)).toMatchObject([
       { customerId, businessId: business.id, kind: "subscribed", source: "qr", ip: "198.51.100.23", userAgent: UA, at: ctx.clock.now() },
@@ -211,7 +211,7 @@ describe("POST /api/subscription/Subscribe: consent record", () => {
     );
     expect(res.status).toBe(200);
     const { subscriptions: [sub], consentEvents: [event] } = customerTables(ctx);
-    const shown = consentText("Sunrise Bakery", "WhatsApp");
+    const shown = consentText({ name: "Sunrise Bakery", messagesPerWeek: 4 }, "WhatsApp");
     expect(shown).toContain("Sunrise Bakery");
     expect(shown).toContain("Reply STOP");
     expect(sub).toMatchObject({
@@ -241,10 +241,13 @@ describe("POST /api/subscription/Subscribe: consent record", () => {
     expect(customerTables(ctx).subscriptions[0]?.source).toBe("list");
   });
 
-  test("the consent text names the channel chosen", () => {
-    expect(consentText("A", "SMS")).toContain("by text message (SMS)");
-    expect(consentText("A", "WhatsApp")).toContain("by WhatsApp");
-    expect(consentText("A")).toContain("by text message (SMS) or WhatsApp");
+  test("the consent text: the business, recurring promotions by the channel chosen, up to N per week, rates, STOP/HELP, terms", () => {
+    expect(consentText({ name: " Ana's Bakery ", messagesPerWeek: 6 }, "SMS")).toBe(
+      "By subscribing, you agree to receive recurring promotional messages by SMS, up to 6 per week, from Ana's Bakery at this number. " +
+        "Consent is not a condition of purchase. Msg & data rates may apply. Reply STOP to cancel, HELP for help. See our Terms and Privacy Policy.",
+    );
+    expect(consentText({ name: "A", messagesPerWeek: 4 }, "WhatsApp")).toContain("by WhatsApp, up to 4 per week");
+    expect(consentText({ name: "A", messagesPerWeek: 4 })).toContain("by SMS/WhatsApp, up to 4 per week");
   });
 });
 
@@ -509,7 +512,7 @@ describe("POST /api/subscription/Subscribe over a real socket (startServer)", ()
     expect(res.body).toEqual({ message: "Thanks! Fresh deals are on their way." });
     const t = customerTables(s.ctx);
     const sub = t.subscriptions.find((x) => x.userAgent === UA)!;
-    expect(sub).toMatchObject({ businessId: s.business.id, status: "active", source: "qr", ip: "127.0.0.1", consentText: consentText("Sunrise Bakery", "WhatsApp") });
+    expect(sub).toMatchObject({ businessId: s.business.id, status: "active", source: "qr", ip: "127.0.0.1", consentText: consentText({ name: "Sunrise Bakery", messagesPerWeek: 4 }, "WhatsApp") });
     expect(t.consentEvents.find((e) => e.customerId === sub.customerId)).toMatchObject({ kind: "subscribed", ip: "127.0.0.1", userAgent: UA });
     expect(t.customers.find((c) => c.id === sub.customerId)?.phone).toBe("+14155550134");
   });

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
-import { SMS_DISCLOSURE, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
+import { posterDisclosure, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { isPdf, pdfText } from "../helpers/pdf-text.ts";
 import { isPng } from "../helpers/png.ts";
@@ -63,7 +63,7 @@ test("nearcast poster writes a valid PDF with the embedded font", () => {
   expect(text).toContain("Your first week FREE, no strings attached!");
   expect(text).toContain(`${PUBLIC_URL}/subscribe?id=${businessId}`);
   expect(text).toContain(UNSUBSCRIBE_NOTE);
-  expect(text).toContain(SMS_DISCLOSURE);
+  expect(text.replace(/\s*\n\s*/g, " ")).toContain(posterDisclosure(4));
 });
 
 test("--out - writes the PDF to stdout; a localhost URL gets a warning", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import {
   DEFAULT_DEAL_TEXT,
-  SMS_DISCLOSURE,
+  legalLinks,
+  posterDisclosure,
   UNSUBSCRIBE_NOTE,
   initials,
   posterDeal,
@@ -79,7 +80,8 @@ describe("sampleDealText", () => {
 
 test("the poster's fixed texts", () => {
   expect(UNSUBSCRIBE_NOTE).toBe("To unsubscribe, reply with a Unsubscribe message");
-  expect(SMS_DISCLOSURE).toBe("Msg & data rates may apply. Reply STOP to opt out, HELP for help.");
+  expect(posterDisclosure(3)).toBe("Recurring promotional messages by SMS/WhatsApp, up to 3 per week. Msg & data rates may apply. Reply STOP to cancel, HELP for help.");
+  expect(legalLinks("https://deals.example.com/")).toBe("Terms: deals.example.com/terms · Privacy: deals.example.com/privacy");
 });
 
 test("initials: up to the given number of letters", () => {

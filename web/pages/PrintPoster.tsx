@@ -2,10 +2,10 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
-import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
+import { DEFAULT_MESSAGES_PER_WEEK, DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
 import { BUSINESS_NOT_FOUND } from "../../src/schemas/texts.ts";
 import { BUSINESS_LOAD_FAILED } from "../api/broadcast-errors.ts";
-import { POSTER_WORDS, posterOfferDeal, subscribeLink } from "../../src/schemas/poster-text.ts";
+import { legalLinks, POSTER_WORDS, posterDisclosure, posterOfferDeal, subscribeLink } from "../../src/schemas/poster-text.ts";
 import { ApiError, api } from "../api/client.ts";
 import { BusinessBadge, linkBase, QR_IMAGE_ERROR, qrImageUrl, UnreachableLinkWarning } from "../components/QrModal.tsx";
 import { Spinner } from "../components/Spinner.tsx";
@@ -73,7 +73,8 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
           {POSTER_WORDS.linkLabel} <span>{link}</span>
         </p>
         <p className="ps-unsub">{POSTER_WORDS.unsubscribeNote}</p>
-        <p className="ps-disclosure">{POSTER_WORDS.smsDisclosure}</p>
+        <p className="ps-disclosure">{posterDisclosure(business.messagesPerWeek ?? DEFAULT_MESSAGES_PER_WEEK)}</p>
+        <p className="ps-disclosure ps-legal">{legalLinks(origin)}</p>
         <p className="ps-powered">{POSTER_WORDS.footer}</p>
       </footer>
     </article>

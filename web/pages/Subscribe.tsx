@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useSearch } from "wouter";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
-import { consentText } from "../../src/schemas/consent.ts";
+import { CONSENT_LEGAL, consentText } from "../../src/schemas/consent.ts";
 import { editCustomerSchema } from "../../src/schemas/customer-admin.ts";
 import { publicSource } from "../../src/schemas/subscriptions.ts";
 import { ApiError, CONNECTION_ERROR } from "../api/client.ts";
@@ -25,6 +25,21 @@ type State =
 export const SUBSCRIBE_NOT_FOUND_TITLE = "Business not found";
 export const SUBSCRIBE_NOT_FOUND_TEXT = "This subscription link is not valid, or the business is no longer taking subscribers.";
 const LOAD_FAILED = "We couldn't load this page. Please check your connection and try again.";
+
+/** The consent text as stored, its last sentence's two names linked to the pages they name. */
+function ConsentLine({ text }: { text: string }) {
+  const lead = text.endsWith(CONSENT_LEGAL) ? text.slice(0, -CONSENT_LEGAL.length) : text;
+  return (
+    <p className="sub-consent" data-testid="consent">
+      {lead}
+      {lead !== text && (
+        <>
+          See our <Link href={paths.terms}>Terms</Link> and <Link href={paths.privacy}>Privacy Policy</Link>.
+        </>
+      )}
+    </p>
+  );
+}
 
 function BusinessMark({ business, size = "lg" }: { business: PublicBusiness; size?: "lg" | "sm" }) {
   const [broken, setBroken] = useState(false);
@@ -212,9 +227,7 @@ function SubscribeForm({
           )}
           <PhoneField label="Phone number" hint="We'll only use it for these notifications." autoComplete="tel" {...form.bind("phone")} />
           <ContactPreferenceCards legend="Send my deals by" {...form.bind("contactPreference")} onBlur={undefined} />
-          <p className="sub-consent" data-testid="consent">
-            {consentText(business.name, pref)}
-          </p>
+          <ConsentLine text={consentText(business, pref)} />
           <SubmitButton className="btn-block btn-lg sub-submit" busy={busy} label="Subscribe" busyLabel="Subscribing..." />
         </form>
         <p className="sub-footnote">
