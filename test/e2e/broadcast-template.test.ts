@@ -79,6 +79,10 @@ for (const [device, viewport] of [
       await screenshot(page, `broadcast-template-form-${device}`);
 
       await page.getByRole("button", { name: "Schedule Broadcast" }).click();
+      const confirm = page.getByRole("dialog", { name: "Schedule this broadcast?" });
+      await confirm.waitFor();
+      await screenshot(page, `broadcast-template-confirm-${device}`);
+      await confirm.getByRole("button", { name: "Schedule", exact: true }).click();
       await page.getByText("Broadcast Scheduled", { exact: true }).waitFor();
       await page.locator(".bc-history-item", { hasText: text }).getByText("Scheduled", { exact: true }).waitFor();
 
