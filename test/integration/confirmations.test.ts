@@ -1,19 +1,17 @@
 // Opt-in confirmations (issue 11, item 2), double opt-in, and the subscribe page's guards against SMS pumping
 // (item 3): through the API, the outbox and the fake Twilio, on the injected clock.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createDispatcher } from "../../src/dispatch/dispatcher.ts";
-import { createMessenger } from "../../src/messaging/index.ts";
 import { CONFIRMATION_RATES, CONFIRMATION_STOP_HELP, confirmationText } from "../../src/schemas/confirmation.ts";
 import { countSegments } from "../../src/schemas/sms-segments.ts";
 import { countryNotAllowed, NOT_A_MOBILE, SHORT_CODE } from "../../src/schemas/subscribe-number.ts";
 import { REPLY_YES_TO_CONFIRM } from "../../src/services/subscriptions.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
+import { dispatchUntil } from "../helpers/dispatch-run.ts";
 import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { allDeliveries, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
-import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
 
 const SUBSCRIBE = "/api/subscription/Subscribe";
 const CREATE = "/api/customer/CreateCustomer";
@@ -48,22 +46,8 @@ function world(env: Record<string, string> = {}, business: { doubleOptIn?: boole
 }
 
 /** Runs the dispatcher against the fake Twilio until every delivery is finished. */
-async function dispatchAll(ctx: ReturnType<typeof testContext>, rate: number) {
-  const sched = new VirtualScheduler(ctx.clock);
-  const messenger = createMessenger(ctx.services.settings.messaging(), { clock: ctx.clock, twilioTimeoutMs: 2000 });
-  const d = createDispatcher({
-    store: { ...ctx.repos.deliveries, claim: (now, limit) => ctx.repos.deliveries.claim(now, limit, ctx.services.settings.deferralPolicy()) },
-    messenger,
-    logger: ctx.logger,
-    rate,
-    scheduler: sched,
-    reconcileAfterMs: 30_000,
-  });
-  d.start();
-  await until(() => allDeliveries(ctx).every((r) => r.status !== "Queued" && r.status !== "Sending"));
-  await d.stop();
-  messenger.close();
-}
+const dispatchAll = (ctx: ReturnType<typeof testContext>, rate: number) =>
+  dispatchUntil(ctx, () => allDeliveries(ctx).every((r) => r.status !== "Queued" && r.status !== "Sending"), rate);
 
 describe("the confirmation text", () => {
   test("business, frequency, rates, STOP and HELP, in one GSM-7 segment even for a long accented name", () => {

@@ -4,8 +4,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { subscriptions } from "../../src/db/schema.ts";
-import { createDispatcher } from "../../src/dispatch/dispatcher.ts";
-import { createMessenger } from "../../src/messaging/index.ts";
 import { SUBSCRIPTION_REQUEST_NOT_FOUND } from "../../src/services/customers.ts";
 import { consentText } from "../../src/schemas/consent.ts";
 import { apiClient } from "../helpers/api.ts";
@@ -14,7 +12,7 @@ import { customerTables, insertSubscriber, sessionFor } from "../helpers/custome
 import { allDeliveries } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
-import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
+import { dispatchUntil } from "../helpers/dispatch-run.ts";
 
 const C = "/api/customer";
 const SUBSCRIBE = "/api/subscription/Subscribe";
@@ -82,14 +80,8 @@ describe("the channel belongs to each subscription", () => {
       form.append("MessageText", "Warm croissants at 8");
       const published = await w.api.call("POST", "/api/business/PublishMessageToAllCustomers", { body: form, token: w.ownerA.token });
       expect(published.status).toBe(200);
-      const sched = new VirtualScheduler(w.ctx.clock);
-      const messenger = createMessenger(w.ctx.services.settings.messaging(), { clock: w.ctx.clock, twilioTimeoutMs: 2000 });
-      expect(messenger.name).toBe("twilio");
-      const d = createDispatcher({ store: w.ctx.repos.deliveries, messenger, logger: w.ctx.logger, rate: 50, scheduler: sched, reconcileAfterMs: 30_000 });
-      d.start();
-      await until(() => w.ctx.repos.broadcasts.findById(published.body.broadcastId)?.completedAt != null);
-      await d.stop();
-      messenger.close();
+      expect(w.ctx.services.settings.current().twilio).not.toBeNull(); // the fake Twilio, not the sandbox
+      await dispatchUntil(w.ctx, () => w.ctx.repos.broadcasts.findById(published.body.broadcastId)?.completedAt != null);
       expect(allDeliveries(w.ctx).map((r) => ({ channel: r.channel, toPhone: r.toPhone, status: r.status }))).toEqual([
         { channel: "SMS", toPhone: PHONE, status: "Sent" },
       ]);

@@ -1,0 +1,27 @@
+// Runs the real dispatcher of a test context against whatever messenger its settings give (the fake Twilio, or the
+// sandbox) on the context's fake clock, until `done()` holds. Quiet hours and the daily cap are not applied (the fake
+// clock's morning is night in California); their tests claim with the policy themselves.
+import { createDispatcher } from "../../src/dispatch/dispatcher.ts";
+import { createMessenger } from "../../src/messaging/index.ts";
+import type { TestContext } from "./context.ts";
+import { until, VirtualScheduler } from "./virtual-scheduler.ts";
+
+export async function dispatchUntil(ctx: TestContext, done: () => boolean, rate = 50): Promise<void> {
+  const sched = new VirtualScheduler(ctx.clock);
+  const messenger = createMessenger(ctx.services.settings.messaging(), { clock: ctx.clock, twilioTimeoutMs: 2000 });
+  const d = createDispatcher({
+    store: ctx.repos.deliveries,
+    messenger,
+    logger: ctx.logger,
+    rate,
+    scheduler: sched,
+    reconcileAfterMs: 30_000,
+  });
+  d.start();
+  try {
+    await until(done);
+  } finally {
+    await d.stop();
+    messenger.close();
+  }
+}
