@@ -80,6 +80,15 @@ export function customersRepo(db: Db) {
         .orderBy(...order)
         .all();
     },
+    /** The same rows for these customers (a page of ListCustomers), with the statuses asked for. */
+    visibleForCustomers(customerIds: number[], ownerId: number | null, statuses: readonly SubscriptionRow["status"][] = LISTED): CustomerSubscriptionRow[] {
+      if (customerIds.length === 0) return [];
+      const base = and(inArray(customers.id, customerIds), inArray(subscriptions.status, statuses));
+      return visible()
+        .where(ownerId === null ? base : and(base, eq(businesses.ownerId, ownerId)))
+        .orderBy(businesses.name)
+        .all();
+    },
     /** The same rows for one customer. */
     visibleForCustomer(customerId: number, ownerId: number | null): CustomerSubscriptionRow[] {
       const base = and(eq(customers.id, customerId), inArray(subscriptions.status, LISTED));

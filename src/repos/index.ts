@@ -5,6 +5,7 @@ import { businessesRepo } from "./businesses.ts";
 import { confirmationsRepo } from "./confirmations.ts";
 import { consentEventsRepo } from "./consent-events.ts";
 import { customerInboundRepo } from "./customer-inbound.ts";
+import { customerPagesRepo } from "./customer-pages.ts";
 import { customersRepo } from "./customers.ts";
 import { deliveriesRepo } from "./deliveries.ts";
 import { deliveryHistoryRepo } from "./delivery-history.ts";
@@ -29,6 +30,7 @@ export function createRepos(db: Db) {
     businessTypes: businessTypesRepo(db),
     businesses: businessesRepo(db),
     customers: customersRepo(db),
+    customerPages: customerPagesRepo(db),
     subscriptions: subscriptionsRepo(db),
     consentEvents: consentEventsRepo(db),
     uploads: uploadsRepo(db),

@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { ConflictError, NotFoundError, ValidationError } from "../errors.ts";
 import type { CustomerRow, CustomerSubscriptionRow } from "../repos/customers.ts";
 import type { Repos } from "../repos/index.ts";
 import type { SubscriptionWithOwner } from "../repos/subscriptions.ts";
@@ -12,6 +12,7 @@ import { type SubscriptionRequestView, subscriptionRequestSchema } from "../sche
 import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { canManage, ownerScope } from "./principal.ts";
+import { BUSINESS_FILTER_INVALID, type CustomerPage, checkCustomerPageQuery, encodeCursor } from "../schemas/customer-pages.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
 import { enrollByOwner } from "./customer-enrollment.ts";
 import { customerOperatorActions } from "./customers-operator.ts";
@@ -161,6 +162,31 @@ export function createCustomersService({
     /** An owner's customers (subscribed to one of their businesses, not removed); the admin's: everyone's. */
     list(user: UserRow): CustomerView[] {
       return toViews(repos.customers.listVisible(ownerScope(user)), user.role === "admin");
+    },
+
+    /**
+     * GET ListCustomers: one page of the customers GetAllCustomers lists (or of a status filter), newest first, by
+     * keyset; a search by any part of the phone's digits; a filter by one of the viewer's businesses (another
+     * owner's is a 400 naming businessId, as if it did not exist); the total across pages.
+     */
+    page(user: UserRow, query: Record<string, string | undefined>): CustomerPage {
+      const checked = checkCustomerPageQuery(query);
+      if (!checked.ok) throw new ValidationError(Object.values(checked.errors)[0]!, checked.errors);
+      const p = checked.value;
+      if (p.businessId !== null) {
+        const business = repos.businesses.findById(p.businessId);
+        if (!business || !canManage(user, business)) throw new ValidationError(BUSINESS_FILTER_INVALID, { businessId: BUSINESS_FILTER_INVALID });
+      }
+      const scope = ownerScope(user);
+      const filters = { ownerId: scope, businessId: p.businessId, statuses: p.statuses, digits: p.digits };
+      const ids = repos.customerPages.ids({ ...filters, beforeId: p.beforeId, limit: p.limit + 1 });
+      const shown = ids.slice(0, p.limit);
+      const byId = new Map(toViews(repos.customers.visibleForCustomers(shown, scope, p.statuses), user.role === "admin").map((v) => [v.id, v]));
+      return {
+        items: shown.map((id) => byId.get(id)!).filter(Boolean),
+        nextCursor: ids.length > p.limit ? encodeCursor(shown.at(-1)!) : null,
+        total: repos.customerPages.total(filters),
+      };
     },
 
     get(user: UserRow, id: number): CustomerView {

@@ -9,6 +9,7 @@ import type { AppEnv } from "../types.ts";
 export const customerRoutes = new Hono<AppEnv>()
   .use("*", requireUser)
   .get("/GetAllCustomers", (c) => c.json(c.var.ctx.services.customers.list(c.var.user!)))
+  .get("/ListCustomers", (c) => c.json(c.var.ctx.services.customers.page(c.var.user!, c.req.query())))
   .get("/GetCustomerById", (c) => c.json(c.var.ctx.services.customers.get(c.var.user!, queryId(c))))
   .post("/CreateCustomer", smallBody, async (c) => {
     const body = await readJson(c);
