@@ -5,6 +5,7 @@ import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { CREATE_CUSTOMER_FAILED, CustomerFormPage, UPDATE_CUSTOMER_FAILED, SEND_CONFIRMATION_NOTE } from "../../web/pages/customers/CustomerForm.tsx";
+import { CUSTOMERS_PAGE, onePage } from "./customer-page.ts";
 import { CustomersListPage, DELETE_CUSTOMER_FAILED, NO_CUSTOMERS, deleteConfirmText, shortDate } from "../../web/pages/customers/CustomersList.tsx";
 import { clearSession } from "../../web/state/session.ts";
 import { toasts } from "../../web/state/toasts.ts";
@@ -71,7 +72,7 @@ describe("customer form: add", () => {
   test("sends phone, preference and business, then returns to the list", async () => {
     routes["GET /api/business/GetMyBusinesses"] = { body: [BAKERY] };
     routes["POST /api/customer/CreateCustomer"] = { status: 201, body: CUSTOMER };
-    routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
+    routes[CUSTOMERS_PAGE] = { body: onePage([CUSTOMER]) };
     const { container, at } = renderAt("/customers/add");
     await waitFor(() => expect(container.querySelector<HTMLSelectElement>("select[name=businessId]")?.value).toBe("3"));
     fireEvent.change(phoneInput(container), { target: { value: " (415) 555-0134 " } });
@@ -87,7 +88,7 @@ describe("customer form: add", () => {
   test("the confirmation text box starts ticked; unticked, the add says sendConfirmation false; editing has no box", async () => {
     routes["GET /api/business/GetMyBusinesses"] = { body: [BAKERY] };
     routes["POST /api/customer/CreateCustomer"] = { status: 201, body: CUSTOMER };
-    routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
+    routes[CUSTOMERS_PAGE] = { body: onePage([CUSTOMER]) };
     const { container, at } = renderAt("/customers/add");
     await waitFor(() => expect(container.querySelector<HTMLSelectElement>("select[name=businessId]")?.value).toBe("3"));
     const box = container.querySelector<HTMLInputElement>("input[type=checkbox][name=sendConfirmation]")!;
@@ -146,7 +147,7 @@ describe("customer form: edit", () => {
   test("loads the customer, sends the update, returns to the list", async () => {
     routes["GET /api/customer/GetCustomerById"] = { body: CUSTOMER };
     routes["PUT /api/customer/UpdateCustomer"] = { body: CUSTOMER };
-    routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
+    routes[CUSTOMERS_PAGE] = { body: onePage([CUSTOMER]) };
     const { container, at } = renderAt("/customers/edit/9");
     await waitFor(() => expect(phoneInput(container)?.value).toBe("+14155550134"));
     expect(radio(container, "WhatsApp").checked).toBe(true);
@@ -175,7 +176,7 @@ describe("customer form: edit", () => {
 
   test("a record that cannot be loaded sends the user back to the list", async () => {
     routes["GET /api/customer/GetCustomerById"] = { status: 404, body: { error: "Customer not found." } };
-    routes["GET /api/customer/GetAllCustomers"] = { body: [] };
+    routes[CUSTOMERS_PAGE] = { body: onePage([]) };
     const { at } = renderAt("/customers/edit/77");
     await waitFor(() => expect(at()).toBe("/customers"));
   });
@@ -183,7 +184,7 @@ describe("customer form: edit", () => {
 
 describe("customers list", () => {
   test("empty: 'No customers found.' with an 'Add the first one' link", async () => {
-    routes["GET /api/customer/GetAllCustomers"] = { body: [] };
+    routes[CUSTOMERS_PAGE] = { body: onePage([]) };
     const { findByText } = renderAt("/customers");
     expect(await findByText(NO_CUSTOMERS)).toBeTruthy();
     const link = (await findByText("Add the first one")) as HTMLAnchorElement;
@@ -191,7 +192,7 @@ describe("customers list", () => {
   });
 
   test("table: the spec's columns, a preference badge, a short date, the three actions", async () => {
-    routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER, { ...CUSTOMER, id: 10, phone: "+14155550135", contactPreference: "SMS" }] };
+    routes[CUSTOMERS_PAGE] = { body: onePage([CUSTOMER, { ...CUSTOMER, id: 10, phone: "+14155550135", contactPreference: "SMS" }]) };
     const { container, findByText } = renderAt("/customers");
     await findByText("+14155550134");
     const heads = [...container.querySelectorAll("th")].map((th) => th.textContent);
@@ -205,13 +206,13 @@ describe("customers list", () => {
   });
 
   test("delete asks naming the phone number, then reloads; a failure shows the spec's alert", async () => {
-    routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
+    routes[CUSTOMERS_PAGE] = { body: onePage([CUSTOMER]) };
     routes["DELETE /api/customer/DeleteCustomer"] = { body: { message: "Customer deleted." } };
     const { findByText, findByLabelText } = renderAt("/customers");
     fireEvent.click(await findByLabelText("Delete +14155550134"));
     expect(api.confirms).toEqual([deleteConfirmText("+14155550134")]);
     expect(deleteConfirmText("+14155550134")).toContain("+14155550134");
-    await waitFor(() => expect(calls.filter((c) => c.url === "/api/customer/GetAllCustomers")).toHaveLength(2));
+    await waitFor(() => expect(calls.filter((c) => c.url.startsWith("/api/customer/ListCustomers"))).toHaveLength(2));
     expect(calls.find((c) => c.method === "DELETE")?.url).toBe("/api/customer/DeleteCustomer?id=9");
 
     routes["DELETE /api/customer/DeleteCustomer"] = { status: 500, body: { error: "boom" } };
@@ -220,7 +221,7 @@ describe("customers list", () => {
   });
 
   test("declining the confirmation deletes nothing", async () => {
-    routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
+    routes[CUSTOMERS_PAGE] = { body: onePage([CUSTOMER]) };
     api.confirmAnswer = false;
     const { findByLabelText } = renderAt("/customers");
     fireEvent.click(await findByLabelText("Delete +14155550134"));
@@ -228,7 +229,7 @@ describe("customers list", () => {
   });
 
   test("Messages opens the customer's message history and Close closes it", async () => {
-    routes["GET /api/customer/GetAllCustomers"] = { body: [CUSTOMER] };
+    routes[CUSTOMERS_PAGE] = { body: onePage([CUSTOMER]) };
     routes["GET /api/customer/GetCustomerMessages"] = {
       body: [
         {

@@ -1,5 +1,6 @@
 // A list that fails to load says so, with Retry, instead of its empty notice (the failure is still logged, spec §8).
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/list-load-failed.test.tsx
+import { CUSTOMERS_PAGE, onePage } from "./customer-page.ts";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import type { ComponentType } from "react";
@@ -27,17 +28,17 @@ afterEach(() => {
   token.value = null;
 });
 
-const screens: [string, string, ComponentType, string, string][] = [
-  ["/customers", "GET /api/customer/GetAllCustomers", CustomersListPage, "customers", "No customers found."],
+const screens: [string, string, ComponentType, string, string, unknown?][] = [
+  ["/customers", CUSTOMERS_PAGE, CustomersListPage, "customers", "No customers found.", onePage([])],
   ["/my-business", "GET /api/business/GetMyBusinesses", MyBusinessPage, "businesses", "You have not added a business yet."],
   ["/business-types", "GET /api/businesstype/GetAllBusinessTypes", BusinessTypesListPage, "business types", "No business types found."],
   ["/businesses", "GET /api/business/GetAllBusinesses", BusinessListPage, "businesses", "No businesses yet."],
 ];
 
-for (const [path, route, Screen, what, empty] of screens) {
+for (const [path, route, Screen, what, empty, emptyBody = []] of screens) {
   test(`${path}: a failed load logs, shows 'Could not load ${what}.' and Retry, never '${empty}'; Retry reads it again`, async () => {
     let answers = 0;
-    api.routes[route] = () => (++answers === 1 ? { status: 500, body: { error: "boom", code: "internal" } } : { body: [] });
+    api.routes[route] = () => (++answers === 1 ? { status: 500, body: { error: "boom", code: "internal" } } : { body: emptyBody });
     const view = renderAt(path, { [path]: Screen });
     await waitFor(() => view.getByRole("alert"));
     expect(view.getByRole("alert").textContent).toContain(`Could not load ${what}.`);

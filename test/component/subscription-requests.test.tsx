@@ -1,6 +1,7 @@
 // The Customers screen's "Asked to subscribe again" panel: shown only with pending requests; Accept and Decline post
 // the request's ids, and the screen reloads what changed.
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/subscription-requests.test.tsx
+import { CUSTOMERS_PAGE, onePage } from "./customer-page.ts";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import type { SubscriptionRequestView } from "../../src/schemas/subscriptions.ts";
@@ -11,7 +12,7 @@ import { mockApi } from "../helpers/mock-api.ts";
 import { renderAt } from "./render-at.tsx";
 
 const api = mockApi();
-const LIST = "GET /api/customer/GetAllCustomers";
+const LIST = CUSTOMERS_PAGE;
 const REQUESTS = "GET /api/customer/GetSubscriptionRequests";
 const ACCEPT = "POST /api/customer/AcceptSubscriptionRequest";
 const DECLINE = "POST /api/customer/DeclineSubscriptionRequest";
@@ -32,7 +33,7 @@ const count = (key: string) => api.paths().filter((p) => p === key).length;
 beforeEach(() => {
   token.value = "owner-token";
   pending = [request(), request({ customerId: 8, phone: "+14155550151", contactPreference: "SMS" })];
-  api.routes[LIST] = { body: [] };
+  api.routes[LIST] = { body: onePage([]) };
   api.routes[REQUESTS] = () => ({ body: pending });
   api.routes[ACCEPT] = (call) => {
     pending = pending.filter((r) => r.customerId !== (call.body as { customerId: number }).customerId);

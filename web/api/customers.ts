@@ -1,6 +1,7 @@
 import type { Business, PublicBusiness } from "../../src/schemas/businesses.ts";
 import type * as v from "valibot";
 import type { CustomerView, createCustomerSchema } from "../../src/schemas/customer-admin.ts";
+import type { CustomerPage } from "../../src/schemas/customer-pages.ts";
 import type { customerSchema } from "../../src/schemas/customers.ts";
 import type { PublicSource, SubscribeResponse } from "../../src/schemas/subscriptions.ts";
 import { api } from "./client.ts";
@@ -14,8 +15,25 @@ export type CustomerBody = v.InferOutput<typeof customerSchema>;
 /** CreateCustomer also names which of the owner's businesses the person joins. */
 export type CreateCustomerBody = v.InferOutput<typeof createCustomerSchema>;
 
+/** The Customers screen's filters; "" = any. */
+export interface CustomerFilters {
+  q: string;
+  businessId: string;
+  status: "" | "subscribed" | "unsubscribed" | "pending";
+}
+export const CUSTOMERS_PER_PAGE = 50;
+
 export const customerApi = {
   list: () => api.get<CustomerView[]>("/api/customer/GetAllCustomers"),
+  /** One page of the Customers screen (keyset; `cursor` from the previous page). */
+  page: (filters: CustomerFilters, cursor: string | null) => {
+    const params = new URLSearchParams({ limit: String(CUSTOMERS_PER_PAGE) });
+    if (cursor) params.set("cursor", cursor);
+    if (filters.q.replace(/\D/g, "")) params.set("q", filters.q.trim());
+    if (filters.businessId) params.set("businessId", filters.businessId);
+    if (filters.status) params.set("status", filters.status);
+    return api.get<CustomerPage>(`/api/customer/ListCustomers?${params}`);
+  },
   get: (id: number | string) => api.get<CustomerView>(`/api/customer/GetCustomerById?id=${q(id)}`),
   create: (body: CreateCustomerBody) => api.post<CustomerView>("/api/customer/CreateCustomer", body),
   update: (id: number | string, body: CustomerBody) => api.put<CustomerView>(`/api/customer/UpdateCustomer?id=${q(id)}`, body),

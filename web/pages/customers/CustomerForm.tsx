@@ -24,10 +24,10 @@ type Schema = typeof createCustomerSchema | typeof editCustomerSchema;
 type Values = FormValues<typeof createCustomerSchema>;
 const EMPTY: Values = { phone: "", contactPreference: "", businessId: "", sendConfirmation: true };
 export const SEND_CONFIRMATION_NOTE = "A text saying they subscribed, how often you send, and how to stop (carriers expect it).";
-type BusinessOption = Pick<PublicBusiness, "id" | "name" | "isActive">;
+export type BusinessOption = Pick<PublicBusiness, "id" | "name" | "isActive">;
 
 /** The owner's businesses (the admin's: every business), for the "which business" select. */
-async function loadBusinessOptions(admin: boolean): Promise<BusinessOption[]> {
+export async function loadBusinessOptions(admin: boolean): Promise<BusinessOption[]> {
   const mine = await customerBusinessApi.mine();
   const all = admin ? await customerBusinessApi.allActive().catch(() => []) : [];
   const byId = new Map<number, BusinessOption>();

@@ -1,17 +1,79 @@
-import { useState } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { CustomerView } from "../../../src/schemas/customer-admin.ts";
-import { customerApi } from "../../api/customers.ts";
+import { type CustomerFilters, customerApi } from "../../api/customers.ts";
 import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import { CustomerMessagesModal } from "../../components/CustomerMessagesModal.tsx";
 import "../../styles/customers.css";
 import { DeleteButton, ListPage } from "../../components/ListPage.tsx";
-import { useList, useRowDelete } from "../../components/useList.ts";
+import { useRowDelete } from "../../components/useList.ts";
+import { usePagedList } from "../../components/usePagedList.ts";
+import { isAdmin } from "../../state/session.ts";
+import { type BusinessOption, loadBusinessOptions } from "./CustomerForm.tsx";
 import { SubscriptionRequestsPanel } from "./SubscriptionRequests.tsx";
 
 export const DELETE_CUSTOMER_FAILED = "Error deleting customer. Please try again.";
 export const NO_CUSTOMERS = "No customers found.";
+export const NO_MATCHES = "No customers match these filters.";
+export const LOAD_MORE = "Load more";
+export const LOAD_MORE_FAILED = "Could not load more customers.";
+/** How long typing may pause before the search runs. */
+export const SEARCH_DELAY_MS = 250;
+const NO_FILTERS: CustomerFilters = { q: "", businessId: "", status: "" };
+
+/** "Showing 50 of 50,000 customers" */
+export function showingText(shown: number, total: number): string {
+  const n = (x: number) => x.toLocaleString("en-US");
+  return `Showing ${n(shown)} of ${n(total)} customer${total === 1 ? "" : "s"}`;
+}
+
+/** Search by phone, and filters by business and status; the search waits for a pause in typing. */
+function CustomerFilterBar({ onChange }: { onChange: (f: CustomerFilters) => void }) {
+  useSignals();
+  const [q, setQ] = useState("");
+  const [businessId, setBusinessId] = useState("");
+  const [status, setStatus] = useState<CustomerFilters["status"]>("");
+  const [businesses, setBusinesses] = useState<BusinessOption[]>([]);
+  const admin = isAdmin.value;
+  useEffect(() => {
+    loadBusinessOptions(admin).then(setBusinesses, (err) => console.error("Failed to load businesses", err));
+  }, [admin]);
+  useEffect(() => {
+    const t = setTimeout(() => onChange({ q, businessId, status }), SEARCH_DELAY_MS);
+    return () => clearTimeout(t);
+    // onChange is the page's setter (stable).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [q, businessId, status]);
+  return (
+    <div className="cust-filters" role="search">
+      <input
+        className="input"
+        type="search"
+        inputMode="tel"
+        aria-label="Search by phone"
+        placeholder="Search by phone"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+      />
+      <select className="input" aria-label="Business" value={businessId} onChange={(e) => setBusinessId(e.target.value)}>
+        <option value="">All businesses</option>
+        {businesses.map((b) => (
+          <option key={b.id} value={String(b.id)}>
+            {b.name}
+          </option>
+        ))}
+      </select>
+      <select className="input" aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value as CustomerFilters["status"])}>
+        <option value="">Subscribed or unsubscribed</option>
+        <option value="subscribed">Subscribed</option>
+        <option value="unsubscribed">Unsubscribed</option>
+        <option value="pending">Pending</option>
+      </select>
+    </div>
+  );
+}
 
 /** Spec: "Created Date (short date)": en-US short date, e.g. 1/15/26. */
 export function shortDate(iso: string): string {
@@ -44,7 +106,10 @@ function Memberships({ customer }: { customer: CustomerView }) {
 }
 
 export function CustomersListPage() {
-  const { items: customers, loading, reload: load, failure } = useList(customerApi.list, "customers");
+  const [filters, setFilters] = useState<CustomerFilters>(NO_FILTERS);
+  const list = usePagedList(customerApi.page, filters, "customers");
+  const { items: customers, loading, reload: load, failure } = list;
+  const filtered = filters.q !== "" || filters.businessId !== "" || filters.status !== "";
   const [messagesFor, setMessagesFor] = useState<CustomerView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const { deleting, deleteRow } = useRowDelete(customerApi.remove, load, () => setError(DELETE_CUSTOMER_FAILED), { onStart: () => setError(null) });
@@ -70,8 +135,14 @@ export function CustomersListPage() {
         </div>
       )}
 
+      <CustomerFilterBar onChange={setFilters} />
+
       {loading ? (
         <Spinner label="Loading customers..." />
+      ) : customers.length === 0 && filtered ? (
+        <div className="card empty-state cust-empty">
+          <p>{NO_MATCHES}</p>
+        </div>
       ) : customers.length === 0 ? (
         <div className="card empty-state cust-empty">
           <p>{NO_CUSTOMERS}</p>
@@ -118,6 +189,21 @@ export function CustomersListPage() {
               ))}
             </tbody>
           </table>
+          <div className="cust-more">
+            <span className="muted" data-testid="showing">
+              {showingText(customers.length, list.total)}
+            </span>
+            {list.moreFailed && (
+              <span className="field-error" role="alert">
+                {LOAD_MORE_FAILED}
+              </span>
+            )}
+            {list.hasMore && (
+              <button type="button" className="btn btn-secondary" disabled={list.loadingMore} aria-busy={list.loadingMore} onClick={() => void list.loadMore()}>
+                {list.loadingMore ? "Loading..." : list.moreFailed ? "Try again" : LOAD_MORE}
+              </button>
+            )}
+          </div>
         </div>
       )}
       {messagesFor && (
