@@ -279,12 +279,12 @@ test("admin adds Bakery; owner adds a business with logo and sample image and op
     await shot(page, "e2e3-customers-desktop");
 
     // 5. A list that fails to load says so and offers Retry (never "No customers found.").
-    await page.route("**/api/customer/GetAllCustomers", (route) => route.fulfill({ status: 500, contentType: "application/json", body: "{}" }));
+    await page.route("**/api/customer/ListCustomers?*", (route) => route.fulfill({ status: 500, contentType: "application/json", body: "{}" }));
     await page.reload();
     await page.getByText("Could not load customers.").waitFor();
     expect(await page.getByText("No customers found.").count()).toBe(0);
     await shot(page, "e2e3-customers-load-failed-desktop");
-    await page.unroute("**/api/customer/GetAllCustomers");
+    await page.unroute("**/api/customer/ListCustomers?*");
     await page.getByRole("button", { name: "Retry" }).click();
     await row.getByText(VISITOR_E164, { exact: true }).waitFor();
   } finally {

@@ -66,7 +66,7 @@ function CustomerFilterBar({ onChange }: { onChange: (f: CustomerFilters) => voi
         ))}
       </select>
       <select className="input" aria-label="Status" value={status} onChange={(e) => setStatus(e.target.value as CustomerFilters["status"])}>
-        <option value="">Subscribed or unsubscribed</option>
+        <option value="">Any status</option>
         <option value="subscribed">Subscribed</option>
         <option value="unsubscribed">Unsubscribed</option>
         <option value="pending">Pending</option>
