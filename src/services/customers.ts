@@ -178,7 +178,10 @@ export function createCustomersService({
         if (!business || !canManage(user, business)) throw new ValidationError(BUSINESS_FILTER_INVALID, { businessId: BUSINESS_FILTER_INVALID });
       }
       const scope = ownerScope(user);
-      const filters = { ownerId: scope, businessId: p.businessId, statuses: p.statuses, digits: p.digits };
+      // Most shops have one business: then its count is the cheap one (repos.customerPages.total).
+      const only = p.businessId === null && scope !== null ? repos.businesses.listByOwner(scope) : [];
+      const businessId = p.businessId ?? (only.length === 1 ? only[0]!.id : null);
+      const filters = { ownerId: scope, businessId, statuses: p.statuses, digits: p.digits };
       const ids = repos.customerPages.ids({ ...filters, beforeId: p.beforeId, limit: p.limit + 1 });
       const shown = ids.slice(0, p.limit);
       const byId = new Map(toViews(repos.customers.visibleForCustomers(shown, scope, p.statuses), user.role === "admin").map((v) => [v.id, v]));
