@@ -113,7 +113,8 @@ describe("loading", () => {
     expect(view.container.textContent).toContain("Saved: smtp://mailer@mail.example.com:587");
     expect(view.container.textContent).toContain("Messages are sent through your Twilio account.");
     expect(saveButton(view).disabled).toBe(true);
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${SETTINGS}`, "GET /api/business/WhatsAppTemplates"]);
+    // The template list is asked for by its own section, once it is on screen.
+    await waitFor(() => expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${SETTINGS}`, "GET /api/business/WhatsAppTemplates"]));
   });
 
   test("lists the WhatsApp templates with their approval, a rejection's reason too", async () => {

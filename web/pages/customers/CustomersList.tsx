@@ -38,7 +38,14 @@ function CustomerFilterBar({ onChange }: { onChange: (f: CustomerFilters) => voi
   const [businesses, setBusinesses] = useState<BusinessOption[]>([]);
   const admin = isAdmin.value;
   useEffect(() => {
-    loadBusinessOptions(admin).then(setBusinesses, (err) => console.error("Failed to load businesses", err));
+    let live = true;
+    loadBusinessOptions(admin).then(
+      (list) => live && setBusinesses(list),
+      (err) => live && console.error("Failed to load businesses", err),
+    );
+    return () => {
+      live = false;
+    };
   }, [admin]);
   useEffect(() => {
     const t = setTimeout(() => onChange({ q, businessId, status }), SEARCH_DELAY_MS);
