@@ -1,8 +1,7 @@
 import { ConfigError } from "./config.ts";
 import type { AppContext } from "./context.ts";
-import { createApp } from "./http/app.ts";
+import { type AppOptions, createApp } from "./http/app.ts";
 import { DECLARED_BODY_CEILING } from "./http/middleware/body-limit.ts";
-import type { StaticAssets } from "./http/static.ts";
 
 const STOP_GRACE_MS = 2000;
 
@@ -12,8 +11,8 @@ export interface RunningServer {
 }
 
 /** Serves the API and UI until stop() (the CLI calls it on SIGTERM/SIGINT). */
-export function startServer(ctx: AppContext, assets: StaticAssets): RunningServer {
-  const app = createApp(ctx, { assets });
+export function startServer(ctx: AppContext, web: AppOptions): RunningServer {
+  const app = createApp(ctx, web);
   let server: ReturnType<typeof Bun.serve>;
   try {
     server = Bun.serve({

@@ -4,7 +4,7 @@ import { createContext } from "../../src/context.ts";
 import { startCheckpointer } from "../../src/db/checkpointer.ts";
 import { describeMessenger } from "../../src/messaging/index.ts";
 import { startServer } from "../../src/server.ts";
-import { assets } from "../../build/web/manifest.ts";
+import { assets, subscribePage } from "../../build/web/manifest.ts";
 import { dataDirOption, examples } from "../context.ts";
 
 export function serveCommand(): Command {
@@ -30,7 +30,7 @@ export function serveCommand(): Command {
       for (const line of describeMessenger(settings.messaging())) ctx.logger.info(line);
       const problem = settings.current().twilioProblem;
       if (problem) ctx.logger.warn(problem);
-      const server = startServer(ctx, assets);
+      const server = startServer(ctx, { assets, subscribePage });
       ctx.logger.info(`Nearcast listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: links follow the address each request came in on"})`);
       // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
       ctx.dispatcher.start();

@@ -20,6 +20,7 @@ import { settingsRoutes } from "./routes/settings.ts";
 import { checklistRoutes } from "./routes/checklist.ts";
 import { settingsMailRoutes } from "./routes/settings-mail.ts";
 import { siteRoutes } from "./routes/site.ts";
+import { type SubscribePageAssets, subscribePageRoutes } from "./routes/subscribe-page.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -29,6 +30,8 @@ import type { AppEnv } from "./types.ts";
 export interface AppOptions {
   /** The embedded UI bundle; absent in API tests. */
   assets?: StaticAssets;
+  /** Which of those assets the server-rendered subscribe page inlines and loads. */
+  subscribePage?: SubscribePageAssets;
 }
 
 /** Each API area under /api/, in the order they are tried (an area may be served by several route files). */
@@ -71,6 +74,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   // Unknown paths read no body, but cap it as a JSON route would (a 30 MB body answers 413, not 404 after 30 MB).
   app.all("/api/*", smallBody, (c) => errorJson(c, 404, "not_found", "No such API endpoint."));
   app.route("/uploads", uploadFileRoutes);
+  // The page a poster's QR code opens: rendered here, light enough for a phone on one bar of signal.
+  app.route("/subscribe", subscribePageRoutes(options.assets, options.subscribePage));
 
   const assets = options.assets ?? {};
   app.on(["GET", "HEAD"], "*", (c) => {

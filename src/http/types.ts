@@ -14,5 +14,7 @@ export type AppEnv = {
     peer: string | undefined;
     user: UserRow | undefined;
     token: string | undefined;
+    /** This browser's XSRF token (its cookie's, or the one this response hands out): forms echo it in a hidden field. */
+    xsrfToken: string;
   };
 };

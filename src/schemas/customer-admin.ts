@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { CONTACT_PREFERENCES, CUSTOMER_PHONE, type Customer, stripPhone } from "./customers.ts";
 import { positiveId } from "./ids.ts";
 import type { SubscriptionStatus } from "./subscriptions-types.ts";
+import { INVALID_PHONE, PHONE_REQUIRED, PREFERENCE_REQUIRED } from "./texts.ts";
 
 export const SELECT_BUSINESS = "Please select a business";
 
@@ -9,15 +10,15 @@ export const SELECT_BUSINESS = "Please select a business";
 // text (a bare v.string() inside v.object() would answer with valibot's own "Invalid key: ..." wording).
 
 export const phoneField = v.pipe(
-  v.optional(v.string("Phone number is required"), ""),
+  v.optional(v.string(PHONE_REQUIRED), ""),
   v.trim(),
-  v.nonEmpty("Phone number is required"),
-  v.check((s) => CUSTOMER_PHONE.test(stripPhone(s)), "Please enter a valid phone number"),
+  v.nonEmpty(PHONE_REQUIRED),
+  v.check((s) => CUSTOMER_PHONE.test(stripPhone(s)), INVALID_PHONE),
 );
 
 export const contactPreferenceField = v.pipe(
-  v.optional(v.string("Please select a contact preference"), ""),
-  v.picklist(CONTACT_PREFERENCES, "Please select a contact preference"),
+  v.optional(v.string(PREFERENCE_REQUIRED), ""),
+  v.picklist(CONTACT_PREFERENCES, PREFERENCE_REQUIRED),
 );
 
 /** A business id from JSON (number) or a form/query (its digits); a missing one gets the field's own message. */

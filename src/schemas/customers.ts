@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { INVALID_PHONE, PHONE_REQUIRED, PREFERENCE_REQUIRED } from "./texts.ts";
 
 export const CONTACT_PREFERENCES = ["WhatsApp", "SMS"] as const;
 export type ContactPreference = (typeof CONTACT_PREFERENCES)[number];
@@ -12,13 +13,13 @@ export function stripPhone(raw: string): string {
 }
 
 export const customerPhone = v.pipe(
-  v.string("Phone number is required"),
+  v.string(PHONE_REQUIRED),
   v.trim(),
-  v.nonEmpty("Phone number is required"),
-  v.check((s) => CUSTOMER_PHONE.test(stripPhone(s)), "Please enter a valid phone number"),
+  v.nonEmpty(PHONE_REQUIRED),
+  v.check((s) => CUSTOMER_PHONE.test(stripPhone(s)), INVALID_PHONE),
 );
 
-export const contactPreference = v.picklist(CONTACT_PREFERENCES, "Please select a contact preference");
+export const contactPreference = v.picklist(CONTACT_PREFERENCES, PREFERENCE_REQUIRED);
 
 export const customerSchema = v.object({
   phone: customerPhone,

@@ -24,3 +24,12 @@ export const NOT_YOUR_BUSINESS = "You can only broadcast messages for businesses
 export const BUSINESS_NOT_FOUND = "Business not found.";
 /** A business whose type is gone. */
 export const UNKNOWN_TYPE = "Unknown Type";
+
+/** A phone field left empty (customer forms, the subscribe page). */
+export const PHONE_REQUIRED = "Phone number is required";
+/** A phone number that cannot be a real one. */
+export const INVALID_PHONE = "Please enter a valid phone number";
+/** SMS or WhatsApp not chosen. */
+export const PREFERENCE_REQUIRED = "Please select a contact preference";
+/** A request that never reached the server (the browser is offline, the server is down). */
+export const CONNECTION_ERROR = "Unable to connect to server. Please check your internet connection.";

@@ -13,10 +13,12 @@ import { looksLikeShortCode, SHORT_CODE, subscribeNumberProblem } from "../schem
 import type { ConfirmationsService } from "./confirmations.ts";
 import type { CurrentSettings } from "./settings.ts";
 import { validate } from "./validate.ts";
+import { INVALID_PHONE } from "../schemas/texts.ts";
 
 export const SUBSCRIBE_WINDOW_MS = 10 * 60 * 1000;
 export const SUBSCRIBE_BUSINESS_NOT_FOUND = "This business was not found or is not taking subscriptions right now.";
-export const INVALID_PHONE = "Please enter a valid phone number";
+
+export { INVALID_PHONE };
 /** Added to the success text of a business with double opt-in. */
 export const REPLY_YES_TO_CONFIRM = "To confirm, reply YES to the text we are sending you.";
 

@@ -8,8 +8,11 @@ export const SCREENSHOT_DIR = join(import.meta.dir, "..", "..", "test-results", 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 860 };
 
-/** Debian's chromium, headless, with a fresh profile that is removed on close. */
-export async function launchBrowser(viewport = DESKTOP): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+/** Debian's chromium, headless, with a fresh profile that is removed on close; `javaScript: false` turns scripts off. */
+export async function launchBrowser(
+  viewport = DESKTOP,
+  options: { javaScript?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "nearcast-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: "/usr/bin/chromium",
@@ -24,6 +27,7 @@ export async function launchBrowser(viewport = DESKTOP): Promise<{ context: Brow
       "--no-first-run",
     ],
     viewport,
+    javaScriptEnabled: options.javaScript ?? true,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   return {

@@ -60,7 +60,7 @@ describe("import rules", () => {
   test("the scan misses no import Bun itself sees (it adds the type-only ones Bun drops)", () => {
     const transpilers = { ts: new Bun.Transpiler({ loader: "ts" }), tsx: new Bun.Transpiler({ loader: "tsx" }) };
     // What the JSX transform itself adds to a .tsx file is no import of the source.
-    const jsxRuntime = (file: string, spec: string) => file.endsWith("x") && /^react(\/jsx(-dev)?-runtime)?$/.test(spec);
+    const jsxRuntime = (file: string, spec: string) => file.endsWith("x") && /^(react|hono\/jsx)(\/jsx(-dev)?-runtime)?$/.test(spec);
     for (const dir of SCANNED) {
       for (const file of sourceFiles(dir)) {
         const text = readFileSync(join(ROOT, file), "utf8");

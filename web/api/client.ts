@@ -1,5 +1,7 @@
 // The only caller of fetch in the UI. Adds the bearer token and the XSRF header, and turns every failure into an
 // ApiError with the HTTP status (0 when the server could not be reached) and the server's message.
+import { CONNECTION_ERROR } from "../../src/schemas/texts.ts";
+
 export const TOKEN_KEY = "token";
 
 export class ApiError extends Error {
@@ -17,7 +19,7 @@ export class ApiError extends Error {
   }
 }
 
-export const CONNECTION_ERROR = "Unable to connect to server. Please check your internet connection.";
+export { CONNECTION_ERROR };
 
 function readCookie(name: string): string | undefined {
   const match = document.cookie.split("; ").find((c) => c.startsWith(`${name}=`));

@@ -171,11 +171,12 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
         {message}
       </p>
 
-      {/* A visitor on a phone cannot scan the code on their own screen: the page it opens, one tap away. */}
+      {/* A visitor on a phone cannot scan the code on their own screen: the page it opens, one tap away (a page load:
+          the server renders it). */}
       {business.isActive && (
-        <Link href={`${paths.subscribe(business.id)}&src=list`} className="btn btn-secondary btn-block qr-open">
+        <a href={`${paths.subscribe(business.id)}&src=list`} className="btn btn-secondary btn-block qr-open">
           Open subscribe page
-        </Link>
+        </a>
       )}
 
       {loggedIn && (

@@ -20,7 +20,8 @@ export function echoes(cookie: string | undefined, header: string | undefined): 
 
 /**
  * Double-submit cookie: every response hands out a readable XSRF-TOKEN cookie, and an unsafe API call must echo
- * it in X-XSRF-TOKEN. Another site can neither read the cookie nor set the header. Twilio's webhooks are left alone
+ * it in X-XSRF-TOKEN (a server-rendered form, in its hidden field: formEchoesCookie). Another site can neither read the
+ * cookie nor set the header. Twilio's webhooks are left alone
  * (no check, no cookie): Twilio sends neither, and they are checked by signature.
  */
 export const xsrf = createMiddleware<AppEnv>(async (c, next) => {
@@ -30,11 +31,18 @@ export const xsrf = createMiddleware<AppEnv>(async (c, next) => {
   if (!SAFE.has(c.req.method) && path.startsWith("/api/") && !echoes(cookie, c.req.header(XSRF_HEADER))) {
     throw new AppError(403, "xsrf_failed", "Your session token is missing or out of date. Reload the page and try again.");
   }
+  const token = cookie ?? randomToken();
+  c.set("xsrfToken", token);
   await next();
   if (!cookie) {
-    setCookie(c, XSRF_COOKIE, randomToken(), { path: "/", sameSite: "Strict", secure: isHttps(c) });
+    setCookie(c, XSRF_COOKIE, token, { path: "/", sameSite: "Strict", secure: isHttps(c) });
   }
 });
+
+/** For a plain HTML form post (no JavaScript to set the header): the form's hidden field must echo the cookie. */
+export function formEchoesCookie(c: Context<AppEnv>, field: unknown): boolean {
+  return typeof field === "string" && echoes(getCookie(c, XSRF_COOKIE), field);
+}
 
 /** Whether the browser talks HTTPS to us: directly, or to the trusted proxy in front (which terminates TLS). */
 function isHttps(c: Context<AppEnv>): boolean {

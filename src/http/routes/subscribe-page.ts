@@ -1,0 +1,98 @@
+import { type Context, Hono } from "hono";
+import { isDiskFull } from "../../db/disk-full.ts";
+import { AppError, DISK_FULL, DiskFullError, NotFoundError, TooManyRequestsError } from "../../errors.ts";
+import type { PublicBusiness } from "../../schemas/businesses.ts";
+import { CONTACT_PREFERENCES } from "../../schemas/customers.ts";
+import { ID_TEXT } from "../../schemas/ids.ts";
+import { publicSource } from "../../schemas/subscriptions.ts";
+import { smallBody } from "../middleware/body-limit.ts";
+import { formEchoesCookie } from "../middleware/xsrf.ts";
+import { EMPTY_FORM, type FormState, notFoundPage, type PageShell, subscribeFormPage, subscribedPage } from "../pages/subscribe-page.tsx";
+import { requestMeta } from "../request.ts";
+import type { StaticAssets } from "../static.ts";
+import type { AppEnv } from "../types.ts";
+
+/** The build's assets of the server-rendered subscribe page (build/web/manifest.ts `subscribePage`). */
+export interface SubscribePageAssets {
+  css: string;
+  js: string;
+}
+
+/** The same sentence the API's XSRF check answers with (middleware/xsrf.ts), for a form posted with a stale token. */
+const XSRF_FAILED = "Your session token is missing or out of date. Reload the page and try again.";
+
+/**
+ * GET /subscribe?id=N[&src=list]: the page, rendered here (no app bundle). POST /subscribe?id=N: the same page's form
+ * without JavaScript; the answer is the page again (its success card, or the form with the refusal's texts), so a
+ * subscription is one round trip. The subscription itself is the API's (services.subscriptions.subscribe).
+ */
+export function subscribePageRoutes(assets: StaticAssets = {}, page?: SubscribePageAssets) {
+  // Read once, on first use: the stylesheet is inlined in every answer, so the page needs no second request to paint.
+  let css: string | undefined;
+  const shellOf = async (c: Context<AppEnv>): Promise<PageShell> => {
+    const file = page && assets[page.css]?.file;
+    css ??= file ? await Bun.file(file).text() : "";
+    return { brand: c.var.ctx.services.settings.current().brandName, css, script: page?.js ?? null };
+  };
+  const businessOf = (c: Context<AppEnv>): PublicBusiness | null => {
+    const id = c.req.query("id") ?? "";
+    if (!ID_TEXT.test(id)) return null;
+    try {
+      return c.var.ctx.services.businesses.getPublic(Number(id));
+    } catch (err) {
+      if (err instanceof NotFoundError) return null;
+      throw err;
+    }
+  };
+
+  return new Hono<AppEnv>()
+    .get("/", async (c) => {
+      const shell = await shellOf(c);
+      const business = businessOf(c);
+      if (!business) return html(c, notFoundPage(shell), 404);
+      return html(c, subscribeFormPage(shell, business, publicSource(c.req.query("src")), c.var.xsrfToken, EMPTY_FORM));
+    })
+    .post("/", smallBody, async (c) => {
+      const shell = await shellOf(c);
+      const business = businessOf(c);
+      if (!business) return html(c, notFoundPage(shell), 404);
+      const source = publicSource(c.req.query("src"));
+      const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+      const text = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : "");
+      const pref = CONTACT_PREFERENCES.find((p) => p === text("contactPreference")) ?? null;
+      const form: FormState = { ...EMPTY_FORM, phone: text("phone").slice(0, 100), contactPreference: pref };
+      const refused = (status: 400 | 403 | 429 | 507, fields: Record<string, string>, alert: string | null) =>
+        html(c, subscribeFormPage(shell, business, source, c.var.xsrfToken, { ...form, fields, alert: Object.keys(fields).length ? null : alert }), status);
+
+      if (!formEchoesCookie(c, body._xsrf)) return refused(403, {}, XSRF_FAILED);
+      try {
+        if (!c.var.ctx.diskSpace.hasRoomFor(0)) throw new DiskFullError();
+        const input = { businessId: business.id, phone: form.phone, contactPreference: text("contactPreference"), source };
+        const { message } = c.var.ctx.services.subscriptions.subscribe(input, requestMeta(c));
+        return html(c, subscribedPage(shell, business, message));
+      } catch (err) {
+        if (err instanceof NotFoundError) return html(c, notFoundPage(shell), 404);
+        if (err instanceof TooManyRequestsError) {
+          c.header("Retry-After", String(err.retryAfterSeconds));
+          return refused(429, {}, err.message);
+        }
+        if (err instanceof AppError && (err.status === 400 || err.status === 507)) return refused(err.status, err.fields ?? {}, err.message);
+        if (isDiskFull(err)) return refused(507, {}, DISK_FULL);
+        throw err;
+      }
+    });
+}
+
+/**
+ * An HTML answer, gzipped when the browser takes it (the page is ~10 KB with its CSS, ~3 KB compressed). Private and
+ * revalidated: it carries this browser's XSRF token.
+ */
+function html(c: Context<AppEnv>, page: string, status: 200 | 400 | 403 | 404 | 429 | 507 = 200): Response {
+  c.header("Content-Type", "text/html; charset=utf-8");
+  c.header("Cache-Control", "private, no-cache");
+  c.header("Vary", "Accept-Encoding");
+  if (!/\bgzip\b/.test(c.req.header("accept-encoding") ?? "")) return c.body(page, status);
+  c.header("Content-Encoding", "gzip");
+  return c.body(Bun.gzipSync(page), status);
+}
+
