@@ -467,7 +467,8 @@ describe("the public URL: env > saved > request origin > http://localhost:PORT",
   }
 
   test("Twilio's StatusCallback and MediaUrl: http://localhost:PORT when nothing is set, the saved URL once saved", async () => {
-    const ctx = testContext({ ...fake.settings(), NEARCAST_PORT: "3000", NEARCAST_SEND_RATE: "100" }, { dataDir });
+    // Quiet hours off: the dispatcher runs on the real clock, and +1 415 numbers are quiet for 12 hours of every UTC day.
+    const ctx = testContext({ ...fake.settings(), NEARCAST_PORT: "3000", NEARCAST_SEND_RATE: "100", NEARCAST_QUIET_HOURS: "off" }, { dataDir });
     try {
       const before = await twilioSendOf(ctx);
       expect(before.form.StatusCallback).toBe(`http://localhost:3000/api/webhooks/twilio/status?delivery=${before.deliveryId}`);
@@ -489,7 +490,7 @@ describe("the server's dispatcher follows the saved Twilio settings, without a r
     const fake = startFakeTwilio();
     const logger = new MemoryLogger();
     // Like testContext, with the dispatcher looking for changed settings every 20 ms instead of every 2 s.
-    const ctx = createContext(loadConfig({ NEARCAST_DATA_DIR: "/nonexistent-test-dir", TWILIO_API_BASE: fake.url }), {
+    const ctx = createContext(loadConfig({ NEARCAST_DATA_DIR: "/nonexistent-test-dir", TWILIO_API_BASE: fake.url, NEARCAST_QUIET_HOURS: "off" }), {
       dbPath: ":memory:",
       clock: new FakeClock(),
       logger,

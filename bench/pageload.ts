@@ -1,0 +1,203 @@
+// The customer in the shop (issue 12, item 1): a phone on Slow 4G (150 ms RTT, 1.6 Mbps down, 750 kbps up, CPU 4x
+// slower) opens the subscribe page. Side by side in one run, each load in a fresh browser context (no cache, no open
+// connection):
+//   - the static floor: a plain HTML form with the same fields and consent words, served by a bare Bun server;
+//   - this build's server-rendered /subscribe;
+//   - with --baseline DIST, an older build (the React app's /subscribe).
+// For each: time until the phone field is in the page, bytes transferred, requests, and the requests and time a
+// subscription then takes. Home, /businesses and /login of each build are reported too (time to their first heading
+// or field, bytes).
+//
+//   npx bun scripts/build.ts && npx bun bench/pageload.ts [--baseline /tmp/nearcast-before/dist/nearcast] [--runs 5]
+//
+// Targets: phone field within 1.3x the static floor; at most 30 KB on first load; a subscription in at most 3 round
+// trips after the page is there.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { consentText } from "../src/schemas/consent.ts";
+import { insertUser } from "../test/helpers/factories.ts";
+import { seedShop } from "../test/helpers/seed-shop.ts";
+import { type RunningBinary, startBinary } from "../test/helpers/server.ts";
+
+const args = process.argv.slice(2);
+const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const RUNS = Number(opt("--runs") ?? 5);
+const BUSINESS = "Rosa's Corner Bakery";
+const SLOW_4G = { offline: false, latency: 150, downloadThroughput: (1.6e6 / 8) * 0.9, uploadThroughput: (750e3 / 8) * 0.9 };
+const PHONE_VIEWPORT = { width: 390, height: 844 };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** The floor: the page a person would hand-write, with no server work, no CSS, no script. */
+function staticForm(): ReturnType<typeof Bun.serve> {
+  const consent = consentText({ name: BUSINESS, messagesPerWeek: 4 }, null);
+  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Subscribe</title><link rel="icon" href="data:,"></head>
+<body><h1>${BUSINESS.replace("'", "&#39;")}</h1><form method="post" action="/subscribe"><h2>Get deals on your phone</h2>
+<label for="phone">Phone number</label><input id="phone" name="phone" type="tel" autocomplete="tel">
+<fieldset><legend>Send my deals by</legend><label><input type="radio" name="contactPreference" value="WhatsApp"> WhatsApp</label>
+<label><input type="radio" name="contactPreference" value="SMS"> SMS</label></fieldset>
+<p>${consent.replace(/&/g, "&amp;").replace(/'/g, "&#39;")}</p><button type="submit">Subscribe</button></form></body></html>`;
+  const done = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Subscribed</title><link rel="icon" href="data:,"></head><body><h1>You're subscribed!</h1></body></html>`;
+  return Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req) => new Response(req.method === "POST" ? done : page, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  });
+}
+
+interface Load {
+  ms: number;
+  /** When the page's HTML had fully arrived (navigation responseEnd). */
+  htmlMs: number;
+  bytes: number;
+  requests: number;
+}
+
+/** One load of `url` in a fresh context on the Slow 4G phone: until `selector` is in the page. */
+async function load(browser: Browser, url: string, selector: string, after?: (page: Page) => Promise<Load>): Promise<{ load: Load; after?: Load }> {
+  const context = await browser.newContext({ viewport: PHONE_VIEWPORT, isMobile: true, hasTouch: true });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    await cdp.send("Network.emulateNetworkConditions", SLOW_4G);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    let bytes = 0;
+    let requests = 0;
+    cdp.on("Network.requestWillBeSent", () => requests++);
+    cdp.on("Network.loadingFinished", (e: { encodedDataLength: number }) => {
+      bytes += e.encodedDataLength;
+    });
+    // The moment the element is inserted, on the page's own clock (0 = navigation start).
+    await page.addInitScript((sel: string) => {
+      const w = window as unknown as { __seenAt?: number };
+      const check = () => {
+        if (w.__seenAt === undefined && document.querySelector(sel)) w.__seenAt = performance.now();
+      };
+      new MutationObserver(check).observe(document, { childList: true, subtree: true });
+    }, selector);
+    await page.goto(url, { waitUntil: "commit" });
+    await page.waitForFunction(() => (window as unknown as { __seenAt?: number }).__seenAt !== undefined, undefined, { timeout: 60_000, polling: 50 });
+    const { ms, htmlMs } = await page.evaluate(() => ({
+      ms: (window as unknown as { __seenAt: number }).__seenAt,
+      htmlMs: (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).responseEnd,
+    }));
+    // Everything the first load brings (scripts, styles, data) counts towards its bytes, not only what came before the field.
+    await page.waitForLoadState("networkidle");
+    const first = { ms, htmlMs, bytes, requests };
+    if (!after) return { load: first };
+    bytes = 0;
+    requests = 0;
+    const sub = await after(page);
+    return { load: first, after: { ...sub, bytes, requests } };
+  } finally {
+    await context.close();
+  }
+}
+
+let phoneSeq = 0;
+/** Fills the form and subscribes; the time until the answer is on screen. */
+async function subscribe(page: Page, done: string): Promise<Load> {
+  phoneSeq++;
+  await page.fill("input[name=phone]", `(415) 555-${String(1000 + phoneSeq).padStart(4, "0")}`);
+  await page.check("input[name=contactPreference][value=SMS]");
+  const t0 = await page.evaluate(() => performance.now());
+  const nav = page.waitForEvent("load").catch(() => null);
+  await page.click("button[type=submit]");
+  await page.getByText(done).first().waitFor({ timeout: 60_000 });
+  await Promise.race([nav, Bun.sleep(0)]);
+  const t1 = await page.evaluate(() => performance.now()).catch(() => 0);
+  // A page load (the form without JS) restarts the page clock: its time is then the new page's own.
+  return { ms: t1 > t0 ? t1 - t0 : t1, htmlMs: 0, bytes: 0, requests: 0 };
+}
+
+interface Row {
+  name: string;
+  field: Load;
+  sub?: Load;
+}
+
+interface Target {
+  name: string;
+  url: string;
+  selector: string;
+  /** The text the page shows once subscribed; absent for pages without the form. */
+  done?: string;
+}
+
+/**
+ * RUNS loads of every target, taken in turns (one of each, then again) after one warm-up round, so a slower moment
+ * of the machine weighs on every target alike; the median of each.
+ */
+async function measureAll(browser: Browser, targets: Target[]): Promise<Row[]> {
+  const loads = targets.map(() => [] as Load[]);
+  const subs = targets.map(() => [] as Load[]);
+  for (let round = 0; round <= RUNS; round++) {
+    for (const [i, t] of targets.entries()) {
+      const r = await load(browser, t.url, t.selector, t.done ? (page) => subscribe(page, t.done!) : undefined);
+      if (round === 0) continue;
+      loads[i]!.push(r.load);
+      if (r.after) subs[i]!.push(r.after);
+    }
+  }
+  const pick = (xs: Load[]) => ({ ms: median(xs.map((x) => x.ms)), htmlMs: median(xs.map((x) => x.htmlMs)), bytes: median(xs.map((x) => x.bytes)), requests: median(xs.map((x) => x.requests)) });
+  return targets.map((t, i) => ({ name: t.name, field: pick(loads[i]!), sub: subs[i]!.length ? pick(subs[i]!) : undefined }));
+}
+
+async function shop(binary: string): Promise<{ server: RunningBinary; businessId: number; dataDir: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), "nearcast-bench-pageload-"));
+  const businessId = await seedShop(dataDir, { ownerEmail: "rosa@example.com", businessName: BUSINESS, subscribers: 0, firstNumber: 0 }, (ctx, id) => {
+    insertUser(ctx, { role: "admin", email: "admin@example.com" }); // or the pages open the first-run setup
+    return id;
+  });
+  // Every subscription of the bench comes from one address: no per-IP limit in the way.
+  const server = await startBinary({ NEARCAST_LOG_LEVEL: "error", NEARCAST_SUBSCRIBE_LIMIT: "0" }, dataDir, { binary });
+  return { server, businessId, dataDir };
+}
+
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+let rows: Row[] = [];
+const floor = staticForm();
+const started: { server: RunningBinary; dataDir: string }[] = [];
+try {
+  const targets: Target[] = [{ name: "static HTML form (floor)", url: `http://127.0.0.1:${floor.port}/`, selector: "input[name=phone]", done: "You're subscribed!" }];
+  const builds: [string, string][] = [["this build", join(import.meta.dir, "..", "dist", "nearcast")]];
+  if (opt("--baseline")) builds.push(["baseline", opt("--baseline")!]);
+  for (const [label, binary] of builds) {
+    const { server, businessId, dataDir } = await shop(binary);
+    started.push({ server, dataDir });
+    targets.push(
+      { name: `${label}: /subscribe`, url: `${server.url}/subscribe?id=${businessId}`, selector: "input[name=phone]", done: "You're subscribed!" },
+      { name: `${label}: home`, url: `${server.url}/`, selector: "main h1" },
+      { name: `${label}: /businesses`, url: `${server.url}/businesses`, selector: "main h1" },
+      { name: `${label}: /login`, url: `${server.url}/login`, selector: "input[type=password]" },
+    );
+  }
+  rows = await measureAll(browser, targets);
+} finally {
+  floor.stop(true);
+  await browser.close();
+  for (const { server, dataDir } of started) {
+    await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+console.log(`Slow 4G phone (150 ms RTT, 1.6 Mbps down, CPU 4x), median of ${RUNS} fresh loads, ${new Date().toISOString().slice(0, 10)}`);
+console.log(`${"page".padEnd(34)} ${"HTML in".padStart(8)} ${"field/heading".padStart(13)} ${"transferred".padStart(12)} ${"requests".padStart(9)}   subscription`);
+for (const r of rows) {
+  const sub = r.sub ? `${r.sub.requests} request(s), ${r.sub.ms.toFixed(0)} ms, ${kb(r.sub.bytes)}` : "";
+  console.log(`${r.name.padEnd(34)} ${`${r.field.htmlMs.toFixed(0)} ms`.padStart(8)} ${`${r.field.ms.toFixed(0)} ms`.padStart(13)} ${kb(r.field.bytes).padStart(12)} ${String(r.field.requests).padStart(9)}   ${sub}`);
+}
+const floorRow = rows[0]!;
+for (const r of rows.filter((x) => x.name.endsWith("/subscribe"))) {
+  console.log(`ratio ${r.name} / static floor: phone field ${(r.field.ms / floorRow.field.ms).toFixed(2)}x, bytes ${(r.field.bytes / floorRow.field.bytes).toFixed(1)}x`);
+}
