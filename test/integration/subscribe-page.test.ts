@@ -88,20 +88,28 @@ describe("GET /subscribe", () => {
     expect(html).toContain("<h1>Sunrise Bakery</h1>");
   });
 
-  test("with the build's assets: the stylesheet inlined, the small script linked, nothing of the app bundle", async () => {
+  test("with the build's assets: the stylesheet and the small script inlined (the script with the CSP's nonce), nothing of the app bundle", async () => {
     const ctx = testContext();
     const business = insertBusiness(ctx, { name: "Sunrise Bakery" });
     const dir = mkdtempSync(join(tmpdir(), "nearcast-page-assets-"));
     writeFileSync(join(dir, "page.css"), ".sub-card>p{border-radius:16px}");
+    writeFileSync(join(dir, "enhance.js"), 'document.body.dataset.x="</script>";');
     const asset = (file: string, type: string) => ({ file: join(dir, file), type, immutable: true });
     const app = createApp(ctx, {
-      assets: { "/assets/subscribe-page-H.css": asset("page.css", "text/css"), "/assets/app-H.js": asset("app.js", "text/javascript") },
+      assets: { "/assets/subscribe-page-H.css": asset("page.css", "text/css"), "/assets/app-H.js": asset("app.js", "text/javascript"), "/assets/enhance-H.js": asset("enhance.js", "text/javascript") },
       subscribePage: { css: "/assets/subscribe-page-H.css", js: "/assets/enhance-H.js" },
     });
     const res = await answerOf<string>(await app.request(`/subscribe?id=${business.id}`, {}, { requestIP: () => ({ address: "203.0.113.1" }) }));
     expect(res.body).toContain("<style>.sub-card>p{border-radius:16px}</style>");
-    expect(res.body).toContain('<script type="module" src="/assets/enhance-H.js"></script>');
+    const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/=]{16,}$/);
+    // A "</script" inside the script cannot end the element early.
+    expect(res.body).toContain(`<script type="module" nonce="${nonce}">document.body.dataset.x="<\\/script>";</script></body>`);
     expect(res.body).not.toContain("app-H.js");
+    expect(res.body).not.toContain("enhance-H.js");
+    // A fresh nonce for every answer.
+    const again = await app.request(`/subscribe?id=${business.id}`, {}, { requestIP: () => ({ address: "203.0.113.1" }) });
+    expect(again.headers.get("content-security-policy")).not.toContain(nonce!);
   });
 });
 

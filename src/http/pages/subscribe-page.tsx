@@ -21,8 +21,10 @@ export interface PageShell {
   brand: string;
   /** The page's stylesheet, inlined. */
   css: string;
-  /** The hashed URL of the enhancement script. */
+  /** The enhancement script (a module), inlined at the end of the body; null in API tests. */
   script: string | null;
+  /** The response's CSP nonce, which the inline script must carry. */
+  nonce: string;
 }
 
 /** What the form shows: the values typed so far and, after a refused post, why. */
@@ -51,7 +53,6 @@ function Document({ shell, title, children }: { shell: PageShell; title: string;
         <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='8' fill='%230f766e'/%3E%3Ccircle cx='11' cy='21' r='3' fill='white'/%3E%3C/svg%3E" />
         {/* The build's own stylesheet, as is: escaped text would break its child selectors (a > b). */}
         {shell.css && <style dangerouslySetInnerHTML={{ __html: shell.css }} />}
-        {shell.script && <script type="module" src={shell.script} />}
       </head>
       <body>
         <div class="app">
@@ -74,6 +75,7 @@ function Document({ shell, title, children }: { shell: PageShell; title: string;
             {children}
           </main>
         </div>
+        {shell.script && <script type="module" nonce={shell.nonce} dangerouslySetInnerHTML={{ __html: shell.script }} />}
       </body>
     </html>
   );
