@@ -17,6 +17,12 @@ export class ValidationError extends AppError {
   }
 }
 
+/** A 400 naming every bad field (its first message as the answer's), when `errors` has any. */
+export function throwIfInvalid(errors: Record<string, string>): void {
+  const first = Object.values(errors)[0];
+  if (first !== undefined) throw new ValidationError(first, errors);
+}
+
 export class UnauthorizedError extends AppError {
   constructor(message = "Please log in to continue.") {
     super(401, "unauthorized", message);

@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { broadcasts, businesses, deliveries } from "../db/schema.ts";
+import type { Keyset } from "../schemas/paging.ts";
 
 // Reads of sent messages (the customer messages modal) and the few writes that come from outside the dispatcher:
 // status callbacks moving a delivery forward, and an opt-out skipping what was not sent yet. The dispatcher's own
@@ -54,7 +55,38 @@ function prepareCallbackStatements(db: Db) {
   };
 }
 
+/** When the modal says a message happened: sent, else queued (ms). */
+const SHOWN_AT = sql<number>`coalesce(${deliveries.sentAt}, ${broadcasts.createdAt})`;
+
+const visibleTo = (customerId: number, ownerId: number | null) =>
+  ownerId === null ? eq(deliveries.customerId, customerId) : and(eq(deliveries.customerId, customerId), eq(businesses.ownerId, ownerId));
+
 export function deliveryHistoryRepo(db: Db) {
+  function historyOf<X extends Record<string, SQL>>(customerId: number, ownerId: number | null, past?: SQL, extra?: X) {
+    return db
+      .select({
+        id: deliveries.id,
+        businessId: businesses.id,
+        businessName: businesses.name,
+        ownerId: businesses.ownerId,
+        status: deliveries.status,
+        channel: deliveries.channel,
+        sentAt: deliveries.sentAt,
+        queuedAt: broadcasts.createdAt,
+        messageText: broadcasts.messageText,
+        kind: broadcasts.kind,
+        imagePath: broadcasts.imagePath,
+        errorCode: deliveries.errorCode,
+        errorMessage: deliveries.errorMessage,
+        ...(extra as X),
+      })
+      .from(deliveries)
+      .innerJoin(broadcasts, eq(broadcasts.id, deliveries.broadcastId))
+      .innerJoin(businesses, eq(businesses.id, deliveries.businessId))
+      .where(and(visibleTo(customerId, ownerId), past))
+      .$dynamic();
+  }
+
   let statements: ReturnType<typeof prepareCallbackStatements> | undefined;
   const q = () => (statements ??= prepareCallbackStatements(db));
   const ms = (d: Date | null) => (d ? d.getTime() : null);
@@ -104,30 +136,27 @@ export function deliveryHistoryRepo(db: Db) {
      * every business (null, the admin). Newest = sent time, or the time it was queued for one not sent yet.
      */
     listForCustomer(customerId: number, ownerId: number | null): DeliveryHistoryRow[] {
-      const mine = eq(deliveries.customerId, customerId);
-      const when = sql`coalesce(${deliveries.sentAt}, ${broadcasts.createdAt})`;
-      return db
-        .select({
-          id: deliveries.id,
-          businessId: businesses.id,
-          businessName: businesses.name,
-          ownerId: businesses.ownerId,
-          status: deliveries.status,
-          channel: deliveries.channel,
-          sentAt: deliveries.sentAt,
-          queuedAt: broadcasts.createdAt,
-          messageText: broadcasts.messageText,
-          kind: broadcasts.kind,
-          imagePath: broadcasts.imagePath,
-          errorCode: deliveries.errorCode,
-          errorMessage: deliveries.errorMessage,
-        })
-        .from(deliveries)
-        .innerJoin(broadcasts, eq(broadcasts.id, deliveries.broadcastId))
-        .innerJoin(businesses, eq(businesses.id, deliveries.businessId))
-        .where(ownerId === null ? mine : and(mine, eq(businesses.ownerId, ownerId)))
-        .orderBy(desc(when), desc(deliveries.id))
-        .all();
+      return historyOf(customerId, ownerId).orderBy(desc(SHOWN_AT), desc(deliveries.id)).all();
+    },
+    /**
+     * One page of the same list (ListCustomerMessages): `limit` rows after the keyset `after` (the shown time in ms,
+     * and the id). Reads the customer's deliveries by deliveries_customer_idx: a person gets one message per
+     * broadcast, so sorting theirs is cheap however big the table.
+     */
+    pageForCustomer(customerId: number, ownerId: number | null, after: Keyset<number> | null, limit: number): (DeliveryHistoryRow & { shownAt: number })[] {
+      const past = after ? sql`(${SHOWN_AT} < ${after.key} OR (${SHOWN_AT} = ${after.key} AND ${deliveries.id} < ${after.id}))` : undefined;
+      return historyOf(customerId, ownerId, past, { shownAt: SHOWN_AT }).orderBy(desc(SHOWN_AT), desc(deliveries.id)).limit(limit).all();
+    },
+    /** How many messages the list has for this viewer. */
+    countForCustomer(customerId: number, ownerId: number | null): number {
+      return (
+        db
+          .select({ n: count() })
+          .from(deliveries)
+          .innerJoin(businesses, eq(businesses.id, deliveries.businessId))
+          .where(visibleTo(customerId, ownerId))
+          .get()?.n ?? 0
+      );
     },
     /** Status counts of a customer's deliveries (for tests and the CLI). */
     countByStatus(customerId: number, statuses: DeliveryStatusValue[]): number {

@@ -3,12 +3,9 @@
 import type { FieldErrors } from "./check.ts";
 import type { CustomerView } from "./customer-admin.ts";
 import { parseIdText } from "./ids.ts";
+import { checkPageParams, type Page } from "./paging.ts";
 import type { SubscriptionStatus } from "./subscriptions-types.ts";
 
-export const PAGE_LIMIT_DEFAULT = 50;
-export const PAGE_LIMIT_MAX = 200;
-export const LIMIT_INVALID = `limit must be a whole number from 1 to ${PAGE_LIMIT_MAX}`;
-export const CURSOR_INVALID = "cursor is not one this list gave out; start again without it";
 export const STATUS_INVALID = "status must be subscribed, unsubscribed or pending";
 export const BUSINESS_FILTER_INVALID = "businessId must be the id of one of your businesses";
 export const SEARCH_INVALID = "q must be part of a phone number (up to 16 digits)";
@@ -22,13 +19,7 @@ export const STATUS_FILTERS: Record<string, readonly SubscriptionStatus[]> = {
 };
 export const LISTED_STATUSES: readonly SubscriptionStatus[] = ["active", "unsubscribed"];
 
-export interface CustomerPage {
-  items: CustomerView[];
-  /** Pass as `cursor` for the next page; null on the last one. */
-  nextCursor: string | null;
-  /** Customers matching the filters, across all pages. */
-  total: number;
-}
+export type CustomerPage = Page<CustomerView>;
 
 export interface CustomerPageParams {
   beforeId: number | null;
@@ -38,28 +29,12 @@ export interface CustomerPageParams {
   statuses: readonly SubscriptionStatus[];
 }
 
-export const encodeCursor = (id: number) => Buffer.from(`c${id}`).toString("base64url");
-
-function decodeCursor(raw: string): number | null {
-  if (!/^[A-Za-z0-9_-]{1,24}$/.test(raw)) return null;
-  const text = Buffer.from(raw, "base64url").toString();
-  return /^c[1-9]\d{0,15}$/.test(text) ? parseIdText(text.slice(1)) : null;
-}
-
 /** The query string checked: every bad value named by its field. */
 export function checkCustomerPageQuery(q: Record<string, string | undefined>): { ok: true; value: CustomerPageParams } | { ok: false; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const given = (k: string) => q[k] !== undefined && q[k] !== "";
-  let beforeId: number | null = null;
-  if (given("cursor")) {
-    beforeId = decodeCursor(q.cursor!);
-    if (beforeId === null) errors.cursor = CURSOR_INVALID;
-  }
-  let limit = PAGE_LIMIT_DEFAULT;
-  if (given("limit")) {
-    limit = /^\d{1,3}$/.test(q.limit!) ? Number(q.limit) : 0;
-    if (limit < 1 || limit > PAGE_LIMIT_MAX) errors.limit = LIMIT_INVALID;
-  }
+  const { after, limit } = checkPageParams<number>(q, "number", errors);
+  const beforeId = after?.id ?? null;
   let digits: string | null = null;
   if (given("q")) {
     digits = q.q!.replace(/\D/g, "");

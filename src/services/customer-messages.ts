@@ -1,8 +1,9 @@
-import { NotFoundError } from "../errors.ts";
+import { NotFoundError, throwIfInvalid } from "../errors.ts";
 import type { DeliveryHistoryRow } from "../repos/delivery-history.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
 import type { CustomerMessage, CustomerMessageStatus } from "../schemas/customer-messages.ts";
+import { checkPageParams, type Page, pageOf } from "../schemas/paging.ts";
 import { CUSTOMER_NOT_FOUND } from "./customers.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "./opt-outs.ts";
 import { ownerScope } from "./principal.ts";
@@ -50,6 +51,18 @@ export function createCustomerMessagesService({ repos }: { repos: Repos }) {
       const scope = ownerScope(user);
       if (repos.customers.visibleForCustomer(customerId, scope).length === 0) throw new NotFoundError(CUSTOMER_NOT_FOUND);
       return repos.deliveryHistory.listForCustomer(customerId, scope).map(toCustomerMessage);
+    },
+
+    /** GET ListCustomerMessages: the same list a page at a time (cursor, limit), with the total. */
+    page(user: UserRow, customerId: number, query: Record<string, string | undefined>): Page<CustomerMessage> {
+      const errors = {};
+      const { after, limit } = checkPageParams<number>(query, "number", errors);
+      throwIfInvalid(errors);
+      const scope = ownerScope(user);
+      if (repos.customers.visibleForCustomer(customerId, scope).length === 0) throw new NotFoundError(CUSTOMER_NOT_FOUND);
+      const rows = repos.deliveryHistory.pageForCustomer(customerId, scope, after, limit + 1);
+      const total = repos.deliveryHistory.countForCustomer(customerId, scope);
+      return pageOf(rows, limit, (r) => ({ key: r.shownAt, id: r.id }), total, (shown) => shown.map(toCustomerMessage));
     },
   };
 }

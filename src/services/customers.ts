@@ -12,7 +12,8 @@ import { type SubscriptionRequestView, subscriptionRequestSchema } from "../sche
 import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { canManage, ownerScope } from "./principal.ts";
-import { BUSINESS_FILTER_INVALID, type CustomerPage, checkCustomerPageQuery, encodeCursor } from "../schemas/customer-pages.ts";
+import { BUSINESS_FILTER_INVALID, type CustomerPage, checkCustomerPageQuery } from "../schemas/customer-pages.ts";
+import { encodeCursor } from "../schemas/paging.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
 import { enrollByOwner } from "./customer-enrollment.ts";
 import { customerOperatorActions } from "./customers-operator.ts";
@@ -187,7 +188,7 @@ export function createCustomersService({
       const byId = new Map(toViews(repos.customers.visibleForCustomers(shown, scope, p.statuses), user.role === "admin").map((v) => [v.id, v]));
       return {
         items: shown.map((id) => byId.get(id)!).filter(Boolean),
-        nextCursor: ids.length > p.limit ? encodeCursor(shown.at(-1)!) : null,
+        nextCursor: ids.length > p.limit ? encodeCursor({ key: shown.at(-1)!, id: shown.at(-1)! }) : null,
         total: repos.customerPages.total(filters),
       };
     },

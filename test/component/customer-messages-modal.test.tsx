@@ -3,7 +3,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render } from "@testing-library/react";
 import type { CustomerMessage } from "../../web/api/broadcasts.ts";
-import { CustomerMessagesModal } from "../../web/components/CustomerMessagesModal.tsx";
+import { CustomerMessagesModal, MORE_MESSAGES_FAILED } from "../../web/components/CustomerMessagesModal.tsx";
+import { LOAD_MORE } from "../../web/components/LoadMore.tsx";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { settle } from "./render-at.tsx";
 
@@ -17,7 +18,7 @@ beforeEach(() => {
   // Dates are shown in local time: pin it so the expected strings are exact.
   process.env.TZ = "America/New_York";
   closed = 0;
-  api.fallback = { body: [] };
+  api.fallback = { body: page([]) };
   console.error = () => {};
   localStorage.setItem("token", "owner-token");
 });
@@ -36,6 +37,9 @@ async function open(customerId: number | string = 12, customerName = "+141555501
   await settle();
   return view;
 }
+
+/** One answer of ListCustomerMessages: `items`, and a next page when `nextCursor` is given. */
+const page = (items: CustomerMessage[], nextCursor: string | null = null, total = items.length) => ({ items, nextCursor, total });
 
 const msg = (over: Partial<CustomerMessage> = {}): CustomerMessage => ({
   businessName: "Sunrise Bakery",
@@ -57,7 +61,7 @@ describe("CustomerMessagesModal", () => {
     expect(view.getByRole("dialog", { name: "Customer Messages" })).toBe(dialog);
     expect(view.getByRole("heading", { level: 2 }).textContent).toBe("Customer Messages");
     expect(view.getByText("+14155550123")).toBeTruthy();
-    expect(urls()).toEqual(["/api/customer/GetCustomerMessages?customerId=12"]);
+    expect(urls()).toEqual(["/api/customer/ListCustomerMessages?customerId=12&limit=20"]);
   });
 
   test("loading: a spinner until the answer comes", async () => {
@@ -65,7 +69,7 @@ describe("CustomerMessagesModal", () => {
     api.fallback = () => new Promise<Answer>((r) => (release = r));
     const view = await open();
     expect(view.getByRole("status").textContent).toContain("Loading messages...");
-    release({ body: [] });
+    release({ body: page([]) });
     await settle();
     expect(view.queryByText("Loading messages...")).toBeNull();
   });
@@ -85,7 +89,7 @@ describe("CustomerMessagesModal", () => {
     api.fallback = answer as Answer;
     const view = await open();
     expect(view.getByRole("alert").textContent).toBe("Failed to load customer messages. Please try again.");
-    api.fallback = { body: [msg()] };
+    api.fallback = { body: page([msg()]) };
     fireEvent.click(view.getByRole("button", { name: "Try again" }));
     await settle();
     expect(view.queryByRole("alert")).toBeNull();
@@ -95,12 +99,12 @@ describe("CustomerMessagesModal", () => {
 
   test("results: count, 'Sorted by most recent', and each message in the server's order", async () => {
     api.fallback = {
-      body: [
+      body: page([
         msg({ businessName: "Sunrise Bakery", status: "Sent", messageType: "WhatsApp", sentAt: "2026-11-22T20:04:00.000Z" }),
         msg({ businessName: "Corner Salon", status: "Delivered", sentAt: "2026-03-05T09:30:00.000Z" }),
         msg({ businessName: "Pizza Place", status: "Failed", errorMessage: "Twilio error 30006: landline or unreachable carrier", sentAt: "2026-01-02T00:05:00.000Z" }),
         msg({ businessName: "Gym", status: "Queued", sentAt: null }),
-      ],
+      ]),
     };
     const view = await open();
     expect(view.getByRole("heading", { name: "4 message(s) found" })).toBeTruthy();
@@ -112,7 +116,7 @@ describe("CustomerMessagesModal", () => {
   });
 
   test("status badges: Sent green, Delivered yellow, Failed red, Queued grey", async () => {
-    api.fallback = { body: (["Sent", "Delivered", "Failed", "Queued"] as const).map((status) => msg({ status })) };
+    api.fallback = { body: page((["Sent", "Delivered", "Failed", "Queued"] as const).map((status) => msg({ status }))) };
     const view = await open();
     const badges = [...view.container.querySelectorAll(".msg-status")].map((b) => [b.textContent, b.className]);
     expect(badges).toEqual([
@@ -125,11 +129,11 @@ describe("CustomerMessagesModal", () => {
 
   test("date and time in US English: short month, day, year and time (local)", async () => {
     api.fallback = {
-      body: [
+      body: page([
         msg({ sentAt: "2026-11-22T20:04:00.000Z" }),
         msg({ sentAt: "2026-07-04T04:30:00.000Z" }),
         msg({ sentAt: null, status: "Queued" }),
-      ],
+      ]),
     };
     const view = await open();
     const dates = [...view.container.querySelectorAll(".msg-date")];
@@ -139,13 +143,13 @@ describe("CustomerMessagesModal", () => {
 
   test("images: http(s) URLs as is, anything else relative to the site origin; hidden if they fail to load", async () => {
     api.fallback = {
-      body: [
+      body: page([
         msg({ imageUrl: "https://cdn.example.com/promo.jpg" }),
         msg({ imageUrl: "http://cdn.example.com/a.png" }),
         msg({ imageUrl: "/uploads/abc.png" }),
         msg({ imageUrl: "uploads/def.png" }),
         msg({ imageUrl: null }),
-      ],
+      ]),
     };
     const view = await open();
     const srcs = () => [...view.container.querySelectorAll<HTMLImageElement>(".msg-image")].map((i) => i.getAttribute("src"));
@@ -161,7 +165,7 @@ describe("CustomerMessagesModal", () => {
   });
 
   test("an error message, when present, is labelled 'Error'", async () => {
-    api.fallback = { body: [msg({ status: "Failed", errorMessage: "Unreachable destination handset." }), msg()] };
+    api.fallback = { body: page([msg({ status: "Failed", errorMessage: "Unreachable destination handset." }), msg()]) };
     const view = await open();
     const errors = [...view.container.querySelectorAll(".msg-error")];
     expect(errors.length).toBe(1);
@@ -170,13 +174,42 @@ describe("CustomerMessagesModal", () => {
   });
 
   test("the list is the scroll area (max-height 600px in the stylesheet)", async () => {
-    api.fallback = { body: [msg()] };
+    api.fallback = { body: page([msg()]) };
     const view = await open();
     const list = view.getByRole("list", { name: "Messages" });
     expect(list.className).toBe("msg-list");
     const css = await Bun.file(new URL("../../web/styles/broadcast.css", import.meta.url)).text();
     expect(css).toMatch(/\.msg-list \{[^}]*max-height: 600px;[^}]*overflow-y: auto;/);
     expect(css).toMatch(/\.msg-image \{[^}]*max-width: 200px;[^}]*max-height: 200px;/);
+  });
+});
+
+describe("CustomerMessagesModal: long histories come a page at a time", () => {
+  test("the total in the heading; Load more appends the next page; a failed one keeps the rows and says so", async () => {
+    let failNext = false;
+    api.fallback = (call) => {
+      const cursor = new URL(call.url, "http://x").searchParams.get("cursor");
+      if (cursor && failNext) return { status: 500, body: { error: "x", code: "internal" } };
+      return cursor === "p2"
+        ? { body: page([msg({ businessName: "Third" })], null, 3) }
+        : { body: page([msg({ businessName: "First" }), msg({ businessName: "Second" })], "p2", 3) };
+    };
+    failNext = true;
+    const view = await open();
+    expect(view.getByRole("heading", { name: "3 message(s) found" })).toBeTruthy();
+    expect(view.getByTestId("showing").textContent).toBe("Showing 2 of 3 messages");
+    fireEvent.click(view.getByRole("button", { name: LOAD_MORE }));
+    await settle();
+    expect(view.getByText(MORE_MESSAGES_FAILED)).toBeTruthy();
+    expect(view.container.querySelectorAll(".msg-item").length).toBe(2);
+    failNext = false;
+    fireEvent.click(view.getByRole("button", { name: "Try again" }));
+    await settle();
+    const names = [...view.container.querySelectorAll(".msg-business")].map((n) => n.textContent);
+    expect(names).toEqual(["First", "Second", "Third"]);
+    expect(view.getByTestId("showing").textContent).toBe("Showing 3 of 3 messages");
+    expect(view.queryByRole("button", { name: LOAD_MORE })).toBeNull();
+    expect(urls().map((u) => new URL(u, "http://x").searchParams.get("cursor"))).toEqual([null, "p2", "p2"]);
   });
 });
 

@@ -2,7 +2,8 @@
 // of each (loading, empty, no match, a failed "load more" that keeps the rows).
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import { CustomersListPage, LOAD_MORE, LOAD_MORE_FAILED, NO_MATCHES, showingText } from "../../web/pages/customers/CustomersList.tsx";
+import { LOAD_MORE, showingText } from "../../web/components/LoadMore.tsx";
+import { CUSTOMER_NOUNS, CustomersListPage, LOAD_MORE_FAILED, NO_MATCHES } from "../../web/pages/customers/CustomersList.tsx";
 import { clearSession } from "../../web/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { CUSTOMERS_PAGE } from "./customer-page.ts";
@@ -41,12 +42,12 @@ describe("the paged customers list", () => {
     };
     const view = open();
     await view.findByText("+14155551004");
-    expect(view.getByTestId("showing").textContent).toBe(showingText(2, 4));
-    expect(showingText(50, 50000)).toBe("Showing 50 of 50,000 customers");
+    expect(view.getByTestId("showing").textContent).toBe(showingText(2, 4, CUSTOMER_NOUNS));
+    expect(showingText(50, 50000, CUSTOMER_NOUNS)).toBe("Showing 50 of 50,000 customers");
     await act(async () => void fireEvent.click(view.getByRole("button", { name: LOAD_MORE })));
     await view.findByText("+14155551001");
     expect([...view.container.querySelectorAll(".cust-phone")].map((e) => e.textContent)).toEqual(["+14155551004", "+14155551003", "+14155551002", "+14155551001"]);
-    expect(view.getByTestId("showing").textContent).toBe(showingText(4, 4));
+    expect(view.getByTestId("showing").textContent).toBe(showingText(4, 4, CUSTOMER_NOUNS));
     expect(view.queryByRole("button", { name: LOAD_MORE })).toBeNull();
     expect(pageCalls().map((p) => p.get("cursor"))).toEqual([null, "p2"]);
   });

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { subscriptions } from "../../src/db/schema.ts";
 import { CUSTOMER_NOT_FOUND } from "../../src/services/customers.ts";
+import { CURSOR_INVALID, LIMIT_INVALID } from "../../src/schemas/paging.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
@@ -195,5 +196,84 @@ describe("GetCustomerMessages: contents", () => {
     insertDelivery(w.ctx, b, w.alice, { status: "Failed" });
     const res = await w.api.get(`${PATH}?customerId=${w.alice.id}`, { token: w.ownerA.token });
     expect(res.body[0]).toMatchObject({ status: "Failed", errorMessage: "Not delivered" });
+  });
+});
+
+describe("ListCustomerMessages: the same list a page at a time (issue 12)", () => {
+  const LIST = "/api/customer/ListCustomerMessages";
+  type MessagePage = { items: { businessName: string; messageText: string }[]; nextCursor: string | null; total: number };
+  async function walk(w: World, token: string | undefined, customerId: number, limit: number, between?: () => void): Promise<MessagePage[]> {
+    const pages: MessagePage[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { status: number; body: unknown } = await w.api.get(`${LIST}?customerId=${customerId}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`, { token });
+      expect(res.status).toBe(200);
+      pages.push(res.body as MessagePage);
+      cursor = (res.body as MessagePage).nextCursor;
+      between?.();
+    } while (cursor && pages.length < 10);
+    return pages;
+  }
+
+  for (const role of ["ownerA", "ownerB", "admin"] as const) {
+    test(`${role}: the pages, joined, are GetCustomerMessages' list in its order; the total on each`, async () => {
+      const w = world();
+      const whole = (await w.api.get(`${PATH}?customerId=${w.sam.id}`, { token: tokenOf(w, role) })).body as { messageText: string }[];
+      const pages = await walk(w, tokenOf(w, role), w.sam.id, 2);
+      expect(pages.flatMap((p) => p.items.map((m) => m.messageText))).toEqual(whole.map((m) => m.messageText));
+      expect(pages.map((p) => p.total)).toEqual(pages.map(() => whole.length));
+      expect(pages.map((p) => p.items.length)).toEqual([2, 2, 2, 2].slice(0, pages.length - 1).concat([whole.length - 2 * (pages.length - 1)]));
+      expect(pages.at(-1)!.nextCursor).toBeNull();
+    });
+  }
+
+  test("a message queued while paging shows on no later page (it is newer than the cursor), and none repeats", async () => {
+    const w = world();
+    let added = false;
+    const pages = await walk(w, w.admin.token, w.sam.id, 3, () => {
+      if (added) return;
+      added = true;
+      insertDelivery(w.ctx, insertBroadcast(w.ctx, { businessId: w.bakery.id, messageText: "Late news", createdAt: at("2026-02-01T09:00:00Z") }), w.sam);
+    });
+    const texts = pages.flatMap((p) => p.items.map((m) => m.messageText));
+    expect(texts).not.toContain("Late news");
+    expect(new Set(texts).size).toBe(7);
+    expect(pages.at(-1)!.total).toBe(8);
+    const fresh = await walk(w, w.admin.token, w.sam.id, 50);
+    expect(fresh[0]!.items[0]!.messageText).toBe("Late news");
+  });
+
+  test("owners: another owner's customer is 404, an unknown one too; nobody signed in is 401", async () => {
+    const w = world();
+    expect((await w.api.get(`${LIST}?customerId=${w.bob.id}`, { token: w.ownerA.token })).status).toBe(404);
+    expect((await w.api.get(`${LIST}?customerId=${w.alice.id}`, { token: w.ownerB.token })).status).toBe(404);
+    expect((await w.api.get(`${LIST}?customerId=999999`, { token: w.admin.token })).status).toBe(404);
+    expect((await w.api.get(`${LIST}?customerId=${w.sam.id}`)).status).toBe(401);
+  });
+
+  test("an owner's cursor cannot reach another owner's messages: the same customer, the other owner's rows only", async () => {
+    const w = world();
+    const first = (await w.api.get(`${LIST}?customerId=${w.sam.id}&limit=1`, { token: w.ownerA.token })).body as MessagePage;
+    const rest = (await w.api.get(`${LIST}?customerId=${w.sam.id}&cursor=${first.nextCursor}`, { token: w.ownerB.token })).body as MessagePage;
+    expect(new Set(rest.items.map((m) => m.businessName))).toEqual(new Set(["B Gym"]));
+  });
+
+  test("bad cursor, limit and customerId: 400 naming the field; nothing else in the body", async () => {
+    const w = world();
+    const other = Buffer.from(JSON.stringify(["A Bakery", 3])).toString("base64url"); // a name-keyed list's cursor
+    const cases: [string, string, string][] = [
+      [`customerId=${w.sam.id}&cursor=%%%`, "cursor", CURSOR_INVALID],
+      [`customerId=${w.sam.id}&cursor=${other}`, "cursor", CURSOR_INVALID],
+      [`customerId=${w.sam.id}&cursor=${Buffer.from("[1,-2]").toString("base64url")}`, "cursor", CURSOR_INVALID],
+      [`customerId=${w.sam.id}&limit=0`, "limit", LIMIT_INVALID],
+      [`customerId=${w.sam.id}&limit=201`, "limit", LIMIT_INVALID],
+      [`customerId=${w.sam.id}&limit=ten`, "limit", LIMIT_INVALID],
+    ];
+    for (const [query, field, text] of cases) {
+      const res = await w.api.get(`${LIST}?${query}`, { token: w.admin.token });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: text, code: "validation_failed", fields: { [field]: text } });
+    }
+    expect((await w.api.get(`${LIST}?customerId=abc`, { token: w.admin.token })).status).toBe(400);
   });
 });

@@ -1,7 +1,8 @@
 // GET /api/customer/ListCustomers (issue 12, item 2): keyset pages of the customers list, search, filters, totals,
 // ownership and bad input. The spec's GetAllCustomers stays as it is (its own tests).
 import { afterEach, describe, expect, test } from "bun:test";
-import { BUSINESS_FILTER_INVALID, CURSOR_INVALID, LIMIT_INVALID, SEARCH_INVALID, STATUS_INVALID } from "../../src/schemas/customer-pages.ts";
+import { BUSINESS_FILTER_INVALID, SEARCH_INVALID, STATUS_INVALID } from "../../src/schemas/customer-pages.ts";
+import { CURSOR_INVALID, LIMIT_INVALID } from "../../src/schemas/paging.ts";
 import { apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";

@@ -88,6 +88,8 @@ describe("ownership matrix: owner B on owner A's customer answers 404 and nothin
     ["delete", (w) => w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token: w.ownerB.token })],
     ["add to A's business", (w) => w.api.post(`${C}/CreateCustomer`, { phone: "4155550101", contactPreference: "SMS", businessId: w.cafe.id }, { token: w.ownerB.token })],
     ["get a customer id that does not exist", (w) => w.api.get(`${C}/GetCustomerById?id=9999`, { token: w.ownerB.token })],
+    ["read their messages", (w) => w.api.get(`${C}/GetCustomerMessages?customerId=${w.alice.id}`, { token: w.ownerB.token })],
+    ["read their messages a page at a time", (w) => w.api.get(`${C}/ListCustomerMessages?customerId=${w.alice.id}&limit=5`, { token: w.ownerB.token })],
   ];
   for (const [name, attempt] of attempts) {
     test(name, async () => {

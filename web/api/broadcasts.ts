@@ -1,6 +1,7 @@
 import type { BroadcastSummary as SharedBroadcastSummary } from "../../src/schemas/broadcasts.ts";
 import type { CustomerMessage, CustomerMessageStatus } from "../../src/schemas/customer-messages.ts";
-import { api } from "./client.ts";
+import type { Page } from "../../src/schemas/paging.ts";
+import { api, listQuery } from "./client.ts";
 
 // Typed wrappers for the broadcast screen and the customer messages modal (spec section 7, plus the subscriber
 // count, history and retry calls of the broadcast feature).
@@ -96,9 +97,14 @@ export const broadcastApi = {
     api.post<RetryResponse>(`/api/business/RetryFailedDeliveries?broadcastId=${q(broadcastId)}`),
 };
 
+export const MESSAGES_PER_PAGE = 20;
+
 export const customerMessagesApi = {
   /** Newest first. */
   list: (customerId: number | string) => api.get<CustomerMessage[]>(`/api/customer/GetCustomerMessages?customerId=${q(customerId)}`),
+  /** The same list a page at a time (`cursor` from the previous page). */
+  page: ({ customerId }: { customerId: number | string }, cursor: string | null) =>
+    api.get<Page<CustomerMessage>>(`/api/customer/ListCustomerMessages?${listQuery({ customerId, limit: MESSAGES_PER_PAGE }, cursor)}`),
 };
 
 /** Spec: an image URL starting with http is used as is; anything else is relative to the site origin. */

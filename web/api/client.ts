@@ -82,3 +82,11 @@ export const api = {
   put: <T>(path: string, body?: unknown) => request<T>("PUT", path, body ?? {}),
   del: <T>(path: string) => request<T>("DELETE", path),
 };
+
+/** A paged list's query string: the filters given (empty ones left out), then the cursor of the page wanted. */
+export function listQuery(params: Record<string, string | number | null | undefined>, cursor: string | null): string {
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) if (value !== null && value !== undefined && value !== "") query.set(key, String(value));
+  if (cursor) query.set("cursor", cursor);
+  return query.toString();
+}

@@ -4,7 +4,7 @@ import type { CustomerView, createCustomerSchema } from "../../src/schemas/custo
 import type { CustomerPage } from "../../src/schemas/customer-pages.ts";
 import type { customerSchema } from "../../src/schemas/customers.ts";
 import type { PublicSource, SubscribeResponse } from "../../src/schemas/subscriptions.ts";
-import { api } from "./client.ts";
+import { api, listQuery } from "./client.ts";
 
 // Typed wrappers for /api/customer/* and /api/subscription/* (spec section 7), and the business reads these
 // screens need.
@@ -27,12 +27,9 @@ export const customerApi = {
   list: () => api.get<CustomerView[]>("/api/customer/GetAllCustomers"),
   /** One page of the Customers screen (keyset; `cursor` from the previous page). */
   page: (filters: CustomerFilters, cursor: string | null) => {
-    const params = new URLSearchParams({ limit: String(CUSTOMERS_PER_PAGE) });
-    if (cursor) params.set("cursor", cursor);
-    if (filters.q.replace(/\D/g, "")) params.set("q", filters.q.trim());
-    if (filters.businessId) params.set("businessId", filters.businessId);
-    if (filters.status) params.set("status", filters.status);
-    return api.get<CustomerPage>(`/api/customer/ListCustomers?${params}`);
+    const search = filters.q.replace(/\D/g, "") ? filters.q.trim() : null;
+    const query = listQuery({ limit: CUSTOMERS_PER_PAGE, q: search, businessId: filters.businessId, status: filters.status }, cursor);
+    return api.get<CustomerPage>(`/api/customer/ListCustomers?${query}`);
   },
   get: (id: number | string) => api.get<CustomerView>(`/api/customer/GetCustomerById?id=${q(id)}`),
   create: (body: CreateCustomerBody) => api.post<CustomerView>("/api/customer/CreateCustomer", body),

@@ -1,12 +1,16 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { absoluteImageUrl, type CustomerMessage, customerMessagesApi, formatDateTime, type MessageStatus } from "../api/broadcasts.ts";
 import { Dialog } from "./Dialog.tsx";
+import { LoadMore } from "./LoadMore.tsx";
 import { Spinner } from "./Spinner.tsx";
+import { usePagedList } from "./usePagedList.ts";
 import "../styles/broadcast.css";
 
 export const MESSAGES_LOAD_FAILED = "Failed to load customer messages. Please try again.";
 export const NO_MESSAGES_TITLE = "No Messages Found";
 export const NO_MESSAGES_TEXT = "This customer hasn't received any messages yet.";
+export const MORE_MESSAGES_FAILED = "Could not load more messages.";
+const MESSAGE_NOUNS = ["message", "messages"] as const;
 
 /** Spec: Sent green, Delivered yellow, Failed red; Queued (not sent yet) grey. */
 export const STATUS_BADGE: Record<MessageStatus, string> = {
@@ -53,9 +57,7 @@ function MessageItem({ m }: { m: CustomerMessage }) {
   );
 }
 
-type State = { kind: "loading" } | { kind: "error" } | { kind: "ready"; messages: CustomerMessage[] };
-
-/** The messages sent to one customer, newest first. `customerName` (the phone number) labels it. */
+/** The messages sent to one customer, newest first, a page at a time. `customerName` (the phone number) labels it. */
 export function CustomerMessagesModal({
   customerId,
   customerName,
@@ -68,26 +70,8 @@ export function CustomerMessagesModal({
   const titleId = useId();
   const subtitleId = useId();
   const closeRef = useRef<HTMLButtonElement>(null);
-  const [state, setState] = useState<State>({ kind: "loading" });
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let cancelled = false;
-    setState({ kind: "loading" });
-    customerMessagesApi.list(customerId).then(
-      (answer) => {
-        if (!cancelled) setState({ kind: "ready", messages: Array.isArray(answer) ? answer : [] });
-      },
-      (err) => {
-        if (cancelled) return;
-        console.error("Error loading customer messages:", err);
-        setState({ kind: "error" });
-      },
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [customerId, attempt]);
+  const list = usePagedList(customerMessagesApi.page, { customerId }, "customer messages");
+  const { items: messages, loading, failure } = list;
 
   return (
     <Dialog
@@ -113,18 +97,18 @@ export function CustomerMessagesModal({
       </header>
 
       <div className="msg-modal-body">
-        {state.kind === "loading" && <Spinner label="Loading messages..." />}
-        {state.kind === "error" && (
+        {loading && <Spinner label="Loading messages..." />}
+        {failure && (
           <div className="msg-modal-error">
             <div className="alert alert-error" role="alert">
               {MESSAGES_LOAD_FAILED}
             </div>
-            <button type="button" className="btn btn-secondary btn-sm" onClick={() => setAttempt((n) => n + 1)}>
+            <button type="button" className="btn btn-secondary btn-sm" onClick={failure.retry}>
               Try again
             </button>
           </div>
         )}
-        {state.kind === "ready" && state.messages.length === 0 && (
+        {!loading && !failure && messages.length === 0 && (
           <div className="msg-empty">
             <span className="msg-empty-icon" aria-hidden="true">
               <svg viewBox="0 0 24 24" width="28" height="28" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round">
@@ -135,17 +119,18 @@ export function CustomerMessagesModal({
             <p>{NO_MESSAGES_TEXT}</p>
           </div>
         )}
-        {state.kind === "ready" && state.messages.length > 0 && (
+        {!loading && !failure && messages.length > 0 && (
           <>
             <div className="msg-summary">
-              <h3>{state.messages.length} message(s) found</h3>
+              <h3>{list.total} message(s) found</h3>
               <span className="msg-sorted">Sorted by most recent</span>
             </div>
             <ul className="msg-list" aria-label="Messages" tabIndex={0}>
-              {state.messages.map((m, i) => (
+              {messages.map((m, i) => (
                 <MessageItem key={i} m={m} />
               ))}
             </ul>
+            <LoadMore list={list} noun={MESSAGE_NOUNS} failedText={MORE_MESSAGES_FAILED} className="msg-more" />
           </>
         )}
       </div>

@@ -9,6 +9,7 @@ import { CustomerMessagesModal } from "../../components/CustomerMessagesModal.ts
 import "../../styles/customers.css";
 import { DeleteButton, ListPage } from "../../components/ListPage.tsx";
 import { useRowDelete } from "../../components/useList.ts";
+import { LoadMore } from "../../components/LoadMore.tsx";
 import { usePagedList } from "../../components/usePagedList.ts";
 import { isAdmin } from "../../state/session.ts";
 import { type BusinessOption, loadBusinessOptions } from "./CustomerForm.tsx";
@@ -17,17 +18,11 @@ import { SubscriptionRequestsPanel } from "./SubscriptionRequests.tsx";
 export const DELETE_CUSTOMER_FAILED = "Error deleting customer. Please try again.";
 export const NO_CUSTOMERS = "No customers found.";
 export const NO_MATCHES = "No customers match these filters.";
-export const LOAD_MORE = "Load more";
 export const LOAD_MORE_FAILED = "Could not load more customers.";
+export const CUSTOMER_NOUNS = ["customer", "customers"] as const;
 /** How long typing may pause before the search runs. */
 export const SEARCH_DELAY_MS = 250;
 const NO_FILTERS: CustomerFilters = { q: "", businessId: "", status: "" };
-
-/** "Showing 50 of 50,000 customers" */
-export function showingText(shown: number, total: number): string {
-  const n = (x: number) => x.toLocaleString("en-US");
-  return `Showing ${n(shown)} of ${n(total)} customer${total === 1 ? "" : "s"}`;
-}
 
 /** Search by phone, and filters by business and status; the search waits for a pause in typing. */
 function CustomerFilterBar({ onChange }: { onChange: (f: CustomerFilters) => void }) {
@@ -196,21 +191,7 @@ export function CustomersListPage() {
               ))}
             </tbody>
           </table>
-          <div className="cust-more">
-            <span className="muted" data-testid="showing">
-              {showingText(customers.length, list.total)}
-            </span>
-            {list.moreFailed && (
-              <span className="field-error" role="alert">
-                {LOAD_MORE_FAILED}
-              </span>
-            )}
-            {list.hasMore && (
-              <button type="button" className="btn btn-secondary" disabled={list.loadingMore} aria-busy={list.loadingMore} onClick={() => void list.loadMore()}>
-                {list.loadingMore ? "Loading..." : list.moreFailed ? "Try again" : LOAD_MORE}
-              </button>
-            )}
-          </div>
+          <LoadMore list={list} noun={CUSTOMER_NOUNS} failedText={LOAD_MORE_FAILED} />
         </div>
       )}
       {messagesFor && (
