@@ -1,6 +1,7 @@
-import { eq, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { businessTypes } from "../db/schema.ts";
+import type { Keyset } from "../schemas/paging.ts";
 
 export type BusinessTypeRow = typeof businessTypes.$inferSelect;
 export type BusinessTypeFields = Omit<typeof businessTypes.$inferInsert, "id" | "createdAt">;
@@ -9,6 +10,8 @@ export type BusinessTypeFields = Omit<typeof businessTypes.$inferInsert, "id" | 
 export function nameKey(name: string): string {
   return name.trim().normalize("NFC").toLocaleLowerCase("en-US");
 }
+
+const matching = (search: string | null) => (search === null ? undefined : sql`instr(lower(${businessTypes.name}), lower(${search})) > 0`);
 
 export function businessTypesRepo(db: Db) {
   return {
@@ -19,6 +22,22 @@ export function businessTypesRepo(db: Db) {
         .from(businessTypes)
         .orderBy(sql`${businessTypes.name} collate nocase`, businessTypes.id)
         .all();
+    },
+    /** One page of the same order (ListBusinessTypes): after the keyset `after`, names containing `search` (ASCII case-insensitive). */
+    page(search: string | null, after: Keyset<string> | null, limit: number): BusinessTypeRow[] {
+      const past = after
+        ? sql`(${businessTypes.name} > ${after.key} COLLATE NOCASE OR (${businessTypes.name} = ${after.key} COLLATE NOCASE AND ${businessTypes.id} > ${after.id}))`
+        : undefined;
+      return db
+        .select()
+        .from(businessTypes)
+        .where(and(matching(search), past))
+        .orderBy(sql`${businessTypes.name} collate nocase`, businessTypes.id)
+        .limit(limit)
+        .all();
+    },
+    count(search: string | null): number {
+      return db.select({ n: count() }).from(businessTypes).where(matching(search)).get()?.n ?? 0;
     },
     findById(id: number): BusinessTypeRow | undefined {
       return db.select().from(businessTypes).where(eq(businessTypes.id, id)).get();

@@ -1,6 +1,7 @@
-import { and, desc, eq, getTableColumns, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { businesses, businessTypes, deliveries, subscriptions } from "../db/schema.ts";
+import type { Keyset } from "../schemas/paging.ts";
 
 export type BusinessRow = typeof businesses.$inferSelect;
 export type BusinessFields = Omit<typeof businesses.$inferInsert, "id" | "createdAt">;
@@ -8,6 +9,18 @@ export type BusinessFields = Omit<typeof businesses.$inferInsert, "id" | "create
 export type BusinessWithType = BusinessRow & { typeName: string | null };
 
 const withType = { ...getTableColumns(businesses), typeName: businessTypes.name };
+
+export interface PublicFilter {
+  search: string | null;
+  businessTypeId: number | null;
+}
+
+const activeMatching = (f: PublicFilter) =>
+  and(
+    eq(businesses.isActive, true),
+    f.businessTypeId === null ? undefined : eq(businesses.businessTypeId, f.businessTypeId),
+    f.search === null ? undefined : sql`instr(lower(${businesses.name}), lower(${f.search})) > 0`,
+  );
 
 export function businessesRepo(db: Db) {
   const base = () => db.select(withType).from(businesses).leftJoin(businessTypes, eq(businessTypes.id, businesses.businessTypeId));
@@ -29,6 +42,17 @@ export function businessesRepo(db: Db) {
         .where(and(eq(businesses.businessTypeId, businessTypeId), eq(businesses.isActive, true)))
         .orderBy(businesses.name)
         .all();
+    },
+    /**
+     * One page of the public list (ListBusinesses): active businesses by name then id, after the keyset `after`,
+     * whose name contains `search` (ASCII letters in any case) and of one type when given.
+     */
+    pageActive(filter: PublicFilter, after: Keyset<string> | null, limit: number): BusinessWithType[] {
+      const past = after ? sql`(${businesses.name} > ${after.key} OR (${businesses.name} = ${after.key} AND ${businesses.id} > ${after.id}))` : undefined;
+      return base().where(and(activeMatching(filter), past)).orderBy(businesses.name, businesses.id).limit(limit).all();
+    },
+    countActive(filter: PublicFilter): number {
+      return db.select({ n: count() }).from(businesses).where(activeMatching(filter)).get()?.n ?? 0;
     },
     insert(fields: BusinessFields): BusinessRow {
       return db.insert(businesses).values(fields).returning().get();

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, inArray, ne, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { businesses, customers, subscriptions } from "../db/schema.ts";
 import { placeholders } from "./placeholders.ts";
@@ -40,6 +40,18 @@ export function subscriptionsRepo(db: Db) {
     .prepare();
 
   return {
+    /**
+     * Active subscribers of each of an owner's businesses, in one grouped read of subscriptions_business_status_idx
+     * (the My Business cards). A business without any is absent.
+     */
+    activeCountsOfOwner(ownerId: number): { businessId: number; subscribers: number }[] {
+      return db
+        .select({ businessId: subscriptions.businessId, subscribers: count() })
+        .from(subscriptions)
+        .where(and(inArray(subscriptions.businessId, db.select({ id: businesses.id }).from(businesses).where(eq(businesses.ownerId, ownerId))), eq(subscriptions.status, "active")))
+        .groupBy(subscriptions.businessId)
+        .all();
+    },
     business(id: number): SubscribableBusiness | undefined {
       return businessById.get({ id });
     },

@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from "../errors.ts";
+import { NotFoundError, ValidationError, throwIfInvalid } from "../errors.ts";
 import type { BusinessWithType } from "../repos/businesses.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
@@ -9,6 +9,8 @@ import {
   type PublicBusiness,
   businessSchema,
 } from "../schemas/businesses.ts";
+import { parseIdText } from "../schemas/ids.ts";
+import { checkNameSearch, checkPageParams, type Page, pageOf } from "../schemas/paging.ts";
 import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { toCsv } from "../lib/csv.ts";
@@ -16,6 +18,8 @@ import { type Principal, actingUserId, canManage, ownerScope } from "./principal
 import { storedFileName, uploadPath } from "./uploads.ts";
 import { validate } from "./validate.ts";
 
+
+export const BUSINESS_TYPE_FILTER_INVALID = "businessTypeId must be a positive whole number";
 
 /**
  * The public view of a stored business: every column but the owner's id, with the type's name, the default texts
@@ -84,6 +88,18 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
     listPublic(): PublicBusiness[] {
       return repos.businesses.listActive().map(toPublicBusiness);
     },
+    /** GET ListBusinesses: the public list a page at a time, by name; a search in the names, a filter by type. */
+    pagePublic(query: Record<string, string | undefined>): Page<PublicBusiness> {
+      const errors: Record<string, string> = {};
+      const { after, limit } = checkPageParams<string>(query, "string", errors);
+      const search = checkNameSearch(query, errors);
+      const businessTypeId = query.businessTypeId ? parseIdText(query.businessTypeId) : null;
+      if (query.businessTypeId && businessTypeId === null) errors.businessTypeId = BUSINESS_TYPE_FILTER_INVALID;
+      throwIfInvalid(errors);
+      const filter = { search, businessTypeId };
+      const rows = repos.businesses.pageActive(filter, after, limit + 1);
+      return pageOf(rows, limit, (r) => ({ key: r.name, id: r.id }), repos.businesses.countActive(filter), (shown) => shown.map(toPublicBusiness));
+    },
     listPublicByType(businessTypeId: number): PublicBusiness[] {
       return repos.businesses.listActiveByType(businessTypeId).map(toPublicBusiness);
     },
@@ -105,6 +121,11 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
     /** "My businesses": the ones this user owns (an admin too: their own, not everyone's). */
     listMine(user: UserRow): Business[] {
       return repos.businesses.listByOwner(user.id).map(toBusiness);
+    },
+    /** GET GetMySubscriberCounts: active subscribers of each of the user's businesses (0 included). */
+    mySubscriberCounts(user: UserRow): { businessId: number; subscribers: number }[] {
+      const counted = new Map(repos.subscriptions.activeCountsOfOwner(user.id).map((r) => [r.businessId, r.subscribers]));
+      return repos.businesses.listByOwner(user.id).map((b) => ({ businessId: b.id, subscribers: counted.get(b.id) ?? 0 }));
     },
     /** Every business the actor manages, newest first, or only those of one owner. */
     list(actor: Principal, filter: { ownerId?: number } = {}): Business[] {

@@ -13,6 +13,7 @@ import { DELETE_FAILED, MyBusinessPage } from "../../web/pages/businesses/MyBusi
 import { token } from "../../web/state/session.ts";
 import { GIF, JPEG, padded, PNG } from "../helpers/images.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
+import { onePage } from "./customer-page.ts";
 import { renderAt as renderScreens } from "./render-at.tsx";
 
 const api = mockApi();
@@ -188,7 +189,7 @@ describe("add business: fields and validation", () => {
   test("the poster offer: over 100 characters is refused; the owner may clear it, and it is sent empty", async () => {
     replies[`POST ${B}/UploadSampleImage`] = { status: 201, body: { filePath: "/uploads/sample-path.jpg" } };
     replies[`POST ${B}/CreateBusiness`] = { status: 201, body: business };
-    replies[`GET ${B}/GetAllBusinesses`] = { body: [] };
+    replies[`GET ${B}/ListBusinesses`] = { body: onePage([]) };
     const view = renderAt("/businesses/add");
     await fillValid(view);
     const field = view.getByLabelText("Poster Offer");
@@ -253,7 +254,7 @@ describe("add business: upload, then save", () => {
   beforeEach(() => {
     replies[`GET ${TYPES}`] = { body: [bakery, pizza, retired] };
     // After a save the public list loads.
-    replies[`GET ${B}/GetAllBusinesses`] = { body: [] };
+    replies[`GET ${B}/ListBusinesses`] = { body: onePage([]) };
   });
 
   test("uploads the logo, then the sample image, then sends the business with both paths; then goes to /businesses", async () => {
@@ -271,7 +272,7 @@ describe("add business: upload, then save", () => {
       `POST ${B}/UploadLogo`,
       `POST ${B}/UploadSampleImage`,
       `POST ${B}/CreateBusiness`,
-      `GET ${B}/GetAllBusinesses`,
+      `GET ${B}/ListBusinesses`,
     ]);
     const [, upLogo, upSample, create] = calls;
     expect(upLogo!.body).toBeInstanceOf(FormData);
@@ -305,7 +306,7 @@ describe("add business: upload, then save", () => {
     await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
     await submit(view);
     await waitFor(() => expect(view.at()).toBe("/businesses"));
-    expect(calledPaths()).toEqual([`GET ${TYPES}`, `POST ${B}/UploadSampleImage`, `POST ${B}/CreateBusiness`, `GET ${B}/GetAllBusinesses`]);
+    expect(calledPaths()).toEqual([`GET ${TYPES}`, `POST ${B}/UploadSampleImage`, `POST ${B}/CreateBusiness`, `GET ${B}/ListBusinesses`]);
     expect((calls.find((c) => c.url.endsWith("CreateBusiness"))!.body as { logoImagePath: unknown }).logoImagePath).toBeNull();
   });
 
@@ -355,7 +356,7 @@ describe("add business: upload, then save", () => {
     replies[`POST ${B}/CreateBusiness`] = { status: 201, body: business };
     await submit(view);
     await waitFor(() => expect(view.at()).toBe("/businesses"));
-    expect(calledPaths().slice(3)).toEqual([`POST ${B}/UploadSampleImage`, `POST ${B}/CreateBusiness`, `GET ${B}/GetAllBusinesses`]);
+    expect(calledPaths().slice(3)).toEqual([`POST ${B}/UploadSampleImage`, `POST ${B}/CreateBusiness`, `GET ${B}/ListBusinesses`]);
     expect(calls.find((c) => c.url.endsWith("CreateBusiness"))!.body).toMatchObject({ logoImagePath: "/uploads/logo-path.png", sampleImagePath: "/uploads/sample-path.jpg" });
   });
 
@@ -375,7 +376,7 @@ describe("add business: upload, then save", () => {
 describe("edit business", () => {
   beforeEach(() => {
     replies[`GET ${TYPES}`] = { body: [bakery, pizza, retired] };
-    replies[`GET ${B}/GetAllBusinesses`] = { body: [] };
+    replies[`GET ${B}/ListBusinesses`] = { body: onePage([]) };
   });
 
   test("loads the record with its images; a retired current type stays selectable; defaults show as empty", async () => {
@@ -573,7 +574,7 @@ describe("My Business", () => {
 describe("public business list", () => {
   test("title, subtitle, cards with logo or three initials, type or 'Unknown Type', address, SUBSCRIBE opens the QR modal", async () => {
     const noType = { ...business, id: 5, name: "Joe's Pizza Place Downtown", logoImagePath: null, businessType: null };
-    replies[`GET ${B}/GetAllBusinesses`] = { body: [business, noType] };
+    replies[`GET ${B}/ListBusinesses`] = { body: onePage([business, noType]) };
     const view = renderAt("/businesses");
     expect(view.getByRole("heading", { level: 1 }).textContent).toBe("Nearcast Businesses");
     expect(view.getByText("Subscribe to get notifications from your favorite businesses")).toBeTruthy();

@@ -5,6 +5,7 @@ import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import { BusinessTypeFormPage } from "../../web/pages/business-types/BusinessTypeForm.tsx";
 import { BusinessTypesListPage } from "../../web/pages/business-types/BusinessTypesList.tsx";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
+import { onePage } from "./customer-page.ts";
 import { renderAt as renderScreens } from "./render-at.tsx";
 
 const api = mockApi();
@@ -26,7 +27,9 @@ afterEach(() => {
   localStorage.clear();
 });
 
-const LIST = "/api/businesstype/GetAllBusinessTypes";
+// The list screen reads ListBusinessTypes a page at a time.
+const LIST = "/api/businesstype/ListBusinessTypes";
+const LIST_URL = `${LIST}?limit=24`;
 const GET = "/api/businesstype/GetBusinessTypeById";
 const CREATE = "/api/businesstype/CreateBusinessType";
 const UPDATE = "/api/businesstype/UpdateBusinessType";
@@ -107,7 +110,7 @@ describe("add business type", () => {
 
   test("a successful create sends the trimmed body with the XSRF header and goes back to the list", async () => {
     replies[`POST ${CREATE}`] = { status: 201, body: { ...bakery, isActive: false } };
-    replies[`GET ${LIST}`] = { body: [{ ...bakery, isActive: false }] };
+    replies[`GET ${LIST}`] = { body: onePage([{ ...bakery, isActive: false }]) };
     const view = renderAt("/business-types/add");
     type(view.getByLabelText("Name"), "  Bakery ");
     type(view.getByLabelText("Description"), " Bread and cakes ");
@@ -131,7 +134,7 @@ describe("add business type", () => {
   test("while saving the button says so and a second click sends nothing", async () => {
     let release: () => void = () => {};
     replies[`POST ${CREATE}`] = () => new Promise<Answer>((resolve) => (release = () => resolve({ status: 201, body: bakery })));
-    replies[`GET ${LIST}`] = { body: [] };
+    replies[`GET ${LIST}`] = { body: onePage([]) };
     const view = renderAt("/business-types/add");
     type(view.getByLabelText("Name"), "Bakery");
     fireEvent.click(submitButton(view));
@@ -175,7 +178,7 @@ describe("edit business type", () => {
   test("loads the record, then sends the changes to UpdateBusinessType?id= and goes back", async () => {
     replies[`GET ${GET}`] = { body: bakery };
     replies[`PUT ${UPDATE}`] = { body: { ...bakery, name: "Bread & Cakes" } };
-    replies[`GET ${LIST}`] = { body: [] };
+    replies[`GET ${LIST}`] = { body: onePage([]) };
     const view = renderAt("/business-types/edit/7");
     expect(view.getByRole("heading", { level: 1 }).textContent).toBe("Edit Business Type");
     const name = (await view.findByDisplayValue("Bakery")) as HTMLInputElement;
@@ -194,7 +197,7 @@ describe("edit business type", () => {
 
   test("a record that cannot be loaded sends the admin back to the list", async () => {
     replies[`GET ${GET}`] = { status: 404, body: { error: "Business type not found.", code: "not_found" } };
-    replies[`GET ${LIST}`] = { body: [] };
+    replies[`GET ${LIST}`] = { body: onePage([]) };
     const view = renderAt("/business-types/edit/99");
     await waitFor(() => expect(view.at()).toBe("/business-types"));
     expect(alerts).toEqual([]);
@@ -222,7 +225,7 @@ describe("edit business type", () => {
 
 describe("business types list", () => {
   test("shows a spinner, then one row per type with its description, status and short date", async () => {
-    replies[`GET ${LIST}`] = { body: [bakery, florist] };
+    replies[`GET ${LIST}`] = { body: onePage([bakery, florist]) };
     const view = renderAt("/business-types");
     expect(view.getByRole("status")).toBeTruthy();
     await view.findByText("Bakery");
@@ -246,7 +249,7 @@ describe("business types list", () => {
   });
 
   test("no types: the empty state with a way to add one", async () => {
-    replies[`GET ${LIST}`] = { body: [] };
+    replies[`GET ${LIST}`] = { body: onePage([]) };
     const view = renderAt("/business-types");
     await view.findByText("No business types found.");
     expect(view.getByRole("link", { name: "Add the first one" }).getAttribute("href")).toBe("/business-types/add");
@@ -262,7 +265,7 @@ describe("business types list", () => {
 
   test("delete asks, naming the type, then reloads the list", async () => {
     let list = [bakery, florist];
-    replies[`GET ${LIST}`] = () => ({ body: list });
+    replies[`GET ${LIST}`] = () => ({ body: onePage(list) });
     replies[`DELETE ${DELETE}`] = () => {
       list = [bakery];
       return { body: { message: "Business type deleted." } };
@@ -271,12 +274,12 @@ describe("business types list", () => {
     fireEvent.click(await view.findByRole("button", { name: "Delete Florist" }));
     expect(confirms).toEqual(['Are you sure you want to delete the business type "Florist"?']);
     await waitFor(() => expect(view.queryByText("Florist") === null).toBe(true));
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${LIST}`, `DELETE ${DELETE}?id=8`, `GET ${LIST}`]);
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([`GET ${LIST_URL}`, `DELETE ${DELETE}?id=8`, `GET ${LIST_URL}`]);
     expect(alerts).toEqual([]);
   });
 
   test("declining the confirmation sends nothing", async () => {
-    replies[`GET ${LIST}`] = { body: [bakery] };
+    replies[`GET ${LIST}`] = { body: onePage([bakery]) };
     api.confirmAnswer = false;
     const view = renderAt("/business-types");
     fireEvent.click(await view.findByRole("button", { name: "Delete Bakery" }));
@@ -285,7 +288,7 @@ describe("business types list", () => {
   });
 
   test("a type in use (409) alerts the server's reason; other failures the spec's sentence", async () => {
-    replies[`GET ${LIST}`] = { body: [bakery] };
+    replies[`GET ${LIST}`] = { body: onePage([bakery]) };
     const inUse = '"Bakery" is used by 2 businesses and cannot be deleted. Mark it inactive instead.';
     let status = 409;
     replies[`DELETE ${DELETE}`] = () => ({ status, body: { error: status === 409 ? inUse : "boom", code: "x" } });

@@ -230,8 +230,8 @@ describe("customers list", () => {
 
   test("Messages opens the customer's message history and Close closes it", async () => {
     routes[CUSTOMERS_PAGE] = { body: onePage([CUSTOMER]) };
-    routes["GET /api/customer/GetCustomerMessages"] = {
-      body: [
+    routes["GET /api/customer/ListCustomerMessages"] = {
+      body: onePage([
         {
           businessName: "Sunrise Bakery",
           status: "Delivered",
@@ -241,7 +241,7 @@ describe("customers list", () => {
           imageUrl: null,
           errorMessage: null,
         },
-      ],
+      ]),
     };
     const mem = memoryLocation({ path: "/customers" });
     const { findByText, findByRole, queryByRole } = render(
@@ -253,7 +253,7 @@ describe("customers list", () => {
     const dialog = await findByRole("dialog");
     expect(dialog.textContent).toContain("Customer Messages");
     expect(await findByText("Croissants 2 for 1 today!")).toBeTruthy();
-    expect(calls.some((c) => c.url.includes("GetCustomerMessages?customerId=9"))).toBe(true);
+    expect(calls.some((c) => c.url.includes("ListCustomerMessages?customerId=9"))).toBe(true);
     fireEvent.click(await findByText("Close"));
     await waitFor(() => expect(queryByRole("dialog")).toBeNull());
   });

@@ -31,8 +31,8 @@ afterEach(() => {
 const screens: [string, string, ComponentType, string, string, unknown?][] = [
   ["/customers", CUSTOMERS_PAGE, CustomersListPage, "customers", "No customers found.", onePage([])],
   ["/my-business", "GET /api/business/GetMyBusinesses", MyBusinessPage, "businesses", "You have not added a business yet."],
-  ["/business-types", "GET /api/businesstype/GetAllBusinessTypes", BusinessTypesListPage, "business types", "No business types found."],
-  ["/businesses", "GET /api/business/GetAllBusinesses", BusinessListPage, "businesses", "No businesses yet."],
+  ["/business-types", "GET /api/businesstype/ListBusinessTypes", BusinessTypesListPage, "business types", "No business types found.", onePage([])],
+  ["/businesses", "GET /api/business/ListBusinesses", BusinessListPage, "businesses", "No businesses yet.", onePage([])],
 ];
 
 for (const [path, route, Screen, what, empty, emptyBody = []] of screens) {

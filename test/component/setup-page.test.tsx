@@ -25,6 +25,7 @@ beforeEach(() => {
   site.value = siteInfo({ setupNeeded: true });
   // The screens behind the routes load their lists; an empty one will do.
   api.fallback = { body: [] };
+  api.routes["GET /api/business/ListBusinesses"] = { body: { items: [], nextCursor: null, total: 0 } };
   // The admin's home (where setup ends) loads the setup checklist.
   api.routes["GET /api/settings/Checklist"] = { body: { items: [] } };
 });

@@ -1,6 +1,7 @@
 import type * as v from "valibot";
 import type { Business, PublicBusiness, businessSchema } from "../../src/schemas/businesses.ts";
-import { api } from "./client.ts";
+import type { Page } from "../../src/schemas/paging.ts";
+import { api, LIST_PAGE_SIZE, listQuery } from "./client.ts";
 
 // Typed wrappers for the spec's /api/business/* calls (section 7).
 
@@ -18,6 +19,11 @@ function upload(path: string, file: File): Promise<{ filePath: string }> {
 export const businessApi = {
   /** Active businesses, public fields (the public list). */
   listPublic: () => api.get<PublicBusiness[]>("/api/business/GetAllBusinesses"),
+  /** The public list a page at a time, by name; `q` searches the names. */
+  pagePublic: ({ q }: { q: string }, cursor: string | null) =>
+    api.get<Page<PublicBusiness>>(`/api/business/ListBusinesses?${listQuery({ q: q.trim(), limit: LIST_PAGE_SIZE }, cursor)}`),
+  /** Active subscribers of each of the caller's businesses (the My Business cards). */
+  subscriberCounts: () => api.get<{ businessId: number; subscribers: number }[]>("/api/business/GetMySubscriberCounts"),
   /** The caller's own businesses, inactive included. */
   listMine: () => api.get<Business[]>("/api/business/GetMyBusinesses"),
   /** The full record for its owner (or an admin); the public view of an active business for anyone else. */

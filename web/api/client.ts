@@ -83,6 +83,9 @@ export const api = {
   del: <T>(path: string) => request<T>("DELETE", path),
 };
 
+/** Rows per page of the smaller paged lists (businesses, business types). */
+export const LIST_PAGE_SIZE = 24;
+
 /** A paged list's query string: the filters given (empty ones left out), then the cursor of the page wanted. */
 export function listQuery(params: Record<string, string | number | null | undefined>, cursor: string | null): string {
   const query = new URLSearchParams();

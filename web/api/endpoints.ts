@@ -4,7 +4,8 @@ import type { BusinessType, businessTypeSchema } from "../../src/schemas/busines
 import type { SettingsUpdate, SettingsView, SiteInfo } from "../../src/schemas/settings.ts";
 import type { ChecklistItem } from "../../src/schemas/checklist.ts";
 import type { SubscriptionRequestView } from "../../src/schemas/subscriptions.ts";
-import { api } from "./client.ts";
+import type { Page } from "../../src/schemas/paging.ts";
+import { api, LIST_PAGE_SIZE, listQuery } from "./client.ts";
 
 // Typed wrappers for the spec's API paths (section 7), and Nearcast's own (site, settings).
 export const siteApi = {
@@ -38,6 +39,9 @@ export type BusinessTypeBody = Required<v.InferInput<typeof businessTypeSchema>>
 
 export const businessTypeApi = {
   list: () => api.get<BusinessType[]>("/api/businesstype/GetAllBusinessTypes"),
+  /** The admin's screen a page at a time; `q` searches the names. */
+  page: ({ q }: { q: string }, cursor: string | null) =>
+    api.get<Page<BusinessType>>(`/api/businesstype/ListBusinessTypes?${listQuery({ q: q.trim(), limit: LIST_PAGE_SIZE }, cursor)}`),
   get: (id: number | string) => api.get<BusinessType>(`/api/businesstype/GetBusinessTypeById?id=${encodeURIComponent(id)}`),
   create: (body: BusinessTypeBody) => api.post<BusinessType>("/api/businesstype/CreateBusinessType", body),
   update: (id: number | string, body: BusinessTypeBody) =>

@@ -21,7 +21,9 @@ async function upload(c: Context<AppEnv>, kind: UploadKind) {
 // manages only their own businesses (another owner's id answers 404), an admin manages all.
 export const businessRoutes = new Hono<AppEnv>()
   .get("/GetAllBusinesses", (c) => c.json(c.var.ctx.services.businesses.listPublic()))
+  .get("/ListBusinesses", (c) => c.json(c.var.ctx.services.businesses.pagePublic(c.req.query())))
   .get("/GetMyBusinesses", requireUser, (c) => c.json(c.var.ctx.services.businesses.listMine(c.var.user!)))
+  .get("/GetMySubscriberCounts", requireUser, (c) => c.json(c.var.ctx.services.businesses.mySubscriberCounts(c.var.user!)))
   .get("/GetBusinessById", (c) => {
     const id = queryId(c);
     const { businesses } = c.var.ctx.services;

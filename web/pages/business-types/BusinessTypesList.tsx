@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { Link } from "wouter";
 import type { BusinessType } from "../../../src/schemas/business-types.ts";
 import { ApiError } from "../../api/client.ts";
@@ -6,9 +7,14 @@ import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
 import "../../styles/admin.css";
 import { DeleteButton, ListPage } from "../../components/ListPage.tsx";
-import { useList, useRowDelete } from "../../components/useList.ts";
+import { LoadMore } from "../../components/LoadMore.tsx";
+import { SearchBox } from "../../components/SearchBox.tsx";
+import { useRowDelete } from "../../components/useList.ts";
+import { usePagedList } from "../../components/usePagedList.ts";
 
 export const DELETE_FAILED = "Error deleting business type. Please try again.";
+export const MORE_TYPES_FAILED = "Could not load more business types.";
+const TYPE_NOUNS = ["business type", "business types"] as const;
 
 /** The created date as a short US date (11/22/26), the full date for a tooltip. */
 export function shortDate(iso: string): string {
@@ -27,9 +33,11 @@ export function deleteErrorMessage(err: unknown): string {
   return DELETE_FAILED;
 }
 
-/** /business-types (admin): every type, active or not, with edit and delete. */
+/** /business-types (admin): every type, active or not, a page at a time, with a search, edit and delete. */
 export function BusinessTypesListPage() {
-  const { items: types, loading, reload: load, failure } = useList(businessTypeApi.list, "business types");
+  const [filters, setFilters] = useState({ q: "" });
+  const paged = usePagedList(businessTypeApi.page, filters, "business types");
+  const { items: types, loading, reload: load, failure } = paged;
   const { deleting, deleteRow } = useRowDelete(businessTypeApi.remove, load, (err) => window.alert(deleteErrorMessage(err)), { oneAtATime: true });
   const onDelete = (type: BusinessType) => deleteRow(type.id, `Are you sure you want to delete the business type "${type.name}"?`);
 
@@ -45,9 +53,13 @@ export function BusinessTypesListPage() {
         </Link>
       }
     >
-
+      <SearchBox label="Search by name" onSearch={(q) => setFilters({ q: q.trim() })} />
       {loading ? (
         <Spinner label="Loading business types..." />
+      ) : types.length === 0 && filters.q ? (
+        <div className="card empty-state">
+          <p>No business types match "{filters.q}".</p>
+        </div>
       ) : types.length === 0 ? (
         <div className="card empty-state">
           <p>No business types found.</p>
@@ -103,6 +115,7 @@ export function BusinessTypesListPage() {
               ))}
             </tbody>
           </table>
+          <LoadMore list={paged} noun={TYPE_NOUNS} failedText={MORE_TYPES_FAILED} />
         </div>
       )}
     </ListPage>

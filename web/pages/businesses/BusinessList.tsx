@@ -5,14 +5,22 @@ import { businessApi } from "../../api/businesses.ts";
 import { BusinessAvatar } from "../../components/BusinessAvatar.tsx";
 import { QrModal } from "../../components/QrModal.tsx";
 import { ListLoadFailed } from "../../components/ListPage.tsx";
+import { LoadMore } from "../../components/LoadMore.tsx";
+import { SearchBox } from "../../components/SearchBox.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
-import { useList } from "../../components/useList.ts";
+import { usePagedList } from "../../components/usePagedList.ts";
 import { BrandName } from "../../components/Brand.tsx";
 import "../../styles/businesses.css";
 
-/** /businesses: every active business, each with a SUBSCRIBE button that opens its QR code. */
+export const MORE_BUSINESSES_FAILED = "Could not load more businesses.";
+export const noMatchText = (q: string) => `No businesses match "${q}".`;
+const BUSINESS_NOUNS = ["business", "businesses"] as const;
+
+/** /businesses: the active businesses by name, a page at a time, each with a SUBSCRIBE button that opens its QR code. */
 export function BusinessListPage() {
-  const { items: list, loading, failure } = useList(businessApi.listPublic, "businesses");
+  const [filters, setFilters] = useState({ q: "" });
+  const paged = usePagedList(businessApi.pagePublic, filters, "businesses");
+  const { items: list, loading, failure } = paged;
   const [qrFor, setQrFor] = useState<PublicBusiness | null>(null);
 
   return (
@@ -26,10 +34,15 @@ export function BusinessListPage() {
         </div>
       </header>
       <div className="container page biz-public-body">
+        {(loading || filters.q || paged.total > 0) && <SearchBox label="Search by name" onSearch={(q) => setFilters({ q: q.trim() })} />}
         {loading ? (
           <Spinner label="Loading businesses..." />
         ) : failure ? (
           <ListLoadFailed failure={failure} />
+        ) : list.length === 0 && filters.q ? (
+          <div className="card empty-state biz-empty">
+            <p>{noMatchText(filters.q)}</p>
+          </div>
         ) : list.length === 0 ? (
           <div className="card empty-state biz-empty">
             <p className="biz-empty-title">No businesses yet.</p>
@@ -56,6 +69,7 @@ export function BusinessListPage() {
             ))}
           </ul>
         )}
+        {!loading && !failure && list.length > 0 && <LoadMore list={paged} noun={BUSINESS_NOUNS} failedText={MORE_BUSINESSES_FAILED} />}
       </div>
       {qrFor && <QrModal business={qrFor} onClose={() => setQrFor(null)} />}
     </section>

@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { Business } from "../../../src/schemas/businesses.ts";
 import { UNKNOWN_TYPE } from "../../../src/schemas/texts.ts";
@@ -56,12 +56,35 @@ const ICONS = {
   delete: "M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6",
 };
 
+/**
+ * Active subscribers of each card's business, in one request once the cards are there (again when they change);
+ * null until it answers or when it fails (the cards then show no count, not a wrong one).
+ */
+function useSubscriberCounts(enabled: boolean, list: Business[]): Map<number, number> | null {
+  const [counts, setCounts] = useState<Map<number, number> | null>(null);
+  useEffect(() => {
+    if (!enabled || list.length === 0) return;
+    let live = true;
+    businessApi.subscriberCounts().then(
+      (rows) => live && setCounts(new Map(rows.map((r) => [r.businessId, r.subscribers]))),
+      (err) => live && console.error("Error loading subscriber counts:", err),
+    );
+    return () => {
+      live = false;
+    };
+  }, [enabled, list]);
+  return counts;
+}
+
+export const subscribersText = (n: number) => `${n.toLocaleString("en-US")} subscriber${n === 1 ? "" : "s"}`;
+
 /** /my-business: the user's own businesses with Broadcast, Edit, QR Code and Delete. */
 export function MyBusinessPage() {
   useSignals();
   const loggedIn = isAuthenticated.value;
   const { items: list, loading, reload: load, failure } = useList(businessApi.listMine, "businesses");
   const [qrFor, setQrFor] = useState<Business | null>(null);
+  const counts = useSubscriberCounts(loggedIn, list);
 
   const { deleting, deleteRow } = useRowDelete(
     businessApi.remove,
@@ -123,6 +146,12 @@ export function MyBusinessPage() {
                   <dt>Phone</dt>
                   <dd>{b.phone}</dd>
                 </div>
+                {counts && (
+                  <div>
+                    <dt>Subscribers</dt>
+                    <dd data-testid="subscribers">{subscribersText(counts.get(b.id) ?? 0)}</dd>
+                  </div>
+                )}
                 <div>
                   <dt>Created</dt>
                   <dd>

@@ -10,6 +10,7 @@ import "../../styles/customers.css";
 import { DeleteButton, ListPage } from "../../components/ListPage.tsx";
 import { useRowDelete } from "../../components/useList.ts";
 import { LoadMore } from "../../components/LoadMore.tsx";
+import { SEARCH_DELAY_MS } from "../../components/SearchBox.tsx";
 import { usePagedList } from "../../components/usePagedList.ts";
 import { isAdmin } from "../../state/session.ts";
 import { type BusinessOption, loadBusinessOptions } from "./CustomerForm.tsx";
@@ -20,8 +21,6 @@ export const NO_CUSTOMERS = "No customers found.";
 export const NO_MATCHES = "No customers match these filters.";
 export const LOAD_MORE_FAILED = "Could not load more customers.";
 export const CUSTOMER_NOUNS = ["customer", "customers"] as const;
-/** How long typing may pause before the search runs. */
-export const SEARCH_DELAY_MS = 250;
 const NO_FILTERS: CustomerFilters = { q: "", businessId: "", status: "" };
 
 /** Search by phone, and filters by business and status; the search waits for a pause in typing. */
