@@ -1,9 +1,13 @@
 // Broadcast benchmark: 100,000 subscribers, against named baselines measured in the same run.
 //
 // 1. Enqueue: the broadcasts service's publish (validation, whether anyone would receive it, then ONE transaction
-//    with the broadcast row and one INSERT ... SELECT writing a delivery per active subscriber not under a STOP),
-//    against the bare floor: the same broadcast row and the INSERT ... SELECT without the opt-out guard, straight on
-//    bun:sqlite in one transaction. Interleaved, median of --rounds each. Target: service <= 2x bare.
+//    with the broadcast row and one INSERT ... SELECT writing a delivery per active subscriber not under a STOP, the
+//    triggers counting each into broadcast_counts), against the bare floor: the same broadcast row and the
+//    INSERT ... SELECT without the opt-out guard and without the counting triggers (dropped for its rounds),
+//    straight on bun:sqlite in one transaction. Interleaved, median of --rounds each. Target: service <= 2x bare.
+//    Then GetBroadcastStatus's read (services.broadcasts.status) of the 100,000-recipient broadcast, half of it
+//    sent, against the COUNT ... GROUP BY it did per poll before the counts were kept (median and p99 of 200).
+//    Target: < 10 ms.
 // 2. Dispatch: the dispatcher (rate unlimited, --concurrency sends in flight) through the Twilio adapter against
 //    the fake Twilio (test/helpers/fake-twilio.ts, in a process of its own: bench/_fake-twilio.ts) on loopback,
 //    against the bare floor: a fetch loop POSTing the same form to the same fake with the same concurrency. In
@@ -17,11 +21,12 @@
 //
 //   npx bun bench/broadcast.ts [--subscribers 100000] [--concurrency 32] [--rounds 3] [--dispatch-rounds 4]
 //                              [--collect-every K]
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
+import { startCheckpointer } from "../src/db/checkpointer.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
 import { OPERATOR } from "../src/services/principal.ts";
 
@@ -131,10 +136,13 @@ try {
     sqlite.prepare("DELETE FROM broadcasts WHERE id = ?1").run(id);
     sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   };
+  const triggers = (sqlite.query("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'deliveries'").all() as { name: string; sql: string }[]);
+  if (triggers.length !== 3) throw new Error(`expected the 3 counting triggers, found ${triggers.length}`);
   const bareTimes: number[] = [];
   const serviceTimes: number[] = [];
   let broadcastId = 0;
   for (let round = 0; round < ROUNDS; round++) {
+    for (const t of triggers) sqlite.exec(`DROP TRIGGER ${t.name}`);
     const t0 = performance.now();
     const bareId = sqlite.transaction(() => {
       const id = (bareBroadcast.get(businessId, TEXT, SUBSCRIBERS, Date.now()) as { id: number }).id;
@@ -143,6 +151,7 @@ try {
     })();
     bareTimes.push(performance.now() - t0);
     drop(bareId);
+    for (const t of triggers) sqlite.exec(t.sql);
 
     const t1 = performance.now();
     const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT });
@@ -160,6 +169,50 @@ try {
   if (!("broadcastId" in queued)) throw new Error("nothing queued");
   broadcastId = queued.broadcastId;
   sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+
+  // --- 1b. The progress read, half of the broadcast sent (then put back for the dispatch) ----------------------------
+  const half = `UPDATE deliveries SET status = ?1 WHERE broadcast_id = ?2 AND id % 2 = 0`;
+  sqlite.prepare(half).run("Sent", broadcastId);
+  const oldCounts = sqlite.prepare("SELECT status, COUNT(*) AS n FROM deliveries WHERE broadcast_id = ?1 GROUP BY status");
+  const oldWaiting = sqlite.prepare(
+    "SELECT deferred_reason AS reason, COUNT(*) AS n FROM deliveries WHERE broadcast_id = ?1 AND status = 'Queued' AND deferred_reason IN ('quiet_hours', 'daily_limit') GROUP BY deferred_reason",
+  );
+  const statusNow: number[] = [];
+  const statusBefore: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const t0 = performance.now();
+    const summary = ctx.services.broadcasts.status(OPERATOR, broadcastId);
+    statusNow.push(performance.now() - t0);
+    const t1 = performance.now();
+    const rows = oldCounts.all(broadcastId) as { status: string; n: number }[];
+    oldWaiting.all(broadcastId);
+    statusBefore.push(performance.now() - t1);
+    if (i === 0 && (summary.sent !== rows.find((r) => r.status === "Sent")?.n || summary.queued + summary.sent !== SUBSCRIBERS)) {
+      throw new Error(`the kept counts ${JSON.stringify(summary)} differ from the rows ${JSON.stringify(rows)}`);
+    }
+  }
+  sqlite.prepare(half).run("Queued", broadcastId);
+  const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.99)]!;
+  const walMb = () => {
+    try {
+      return mb(statSync(join(dir, "nearcast.db-wal")).size);
+    } catch {
+      return 0;
+    }
+  };
+  // The server's checkpointer thread on this connection, as `serve` runs it: the WAL the writes above left behind
+  // (100,000 rows updated twice) is copied, then emptied once nothing has been written for a while.
+  const walAfterWrites = walMb();
+  const truncatedAt = await (async () => {
+    let at = 0;
+    const t0 = performance.now();
+    const cp = startCheckpointer(sqlite, join(dir, "nearcast.db"), { logger: new MemoryLogger(), onReport: (r) => void (r.kind === "truncated" && !at && (at = performance.now() - t0)) });
+    await cp.ready;
+    while (!at && performance.now() - t0 < 30_000) await Bun.sleep(50);
+    await cp.stop();
+    return at;
+  })();
+  const walAfterIdle = walMb();
   const bareMs = median(bareTimes);
   const serviceMs = median(serviceTimes);
   const enqueueRatio = serviceMs / bareMs;
@@ -269,6 +322,11 @@ try {
   console.log(`  service publish            ${serviceMs.toFixed(0).padStart(6)} ms   (${serviceTimes.map((t) => t.toFixed(0)).join(", ")})`);
   console.log(`  bare INSERT ... SELECT     ${bareMs.toFixed(0).padStart(6)} ms   (${bareTimes.map((t) => t.toFixed(0)).join(", ")})`);
   console.log(`  ratio                      ${enqueueRatio.toFixed(2)}x  (target <= ${TARGET_ENQUEUE}x: ${verdict(enqueueRatio <= TARGET_ENQUEUE)})`);
+  console.log(`GetBroadcastStatus's read, ${fmt(SUBSCRIBERS)} recipients, half sent (200 reads):`);
+  console.log(`  kept counts (broadcast_counts)  median ${median(statusNow).toFixed(3)} ms, p99 ${p99(statusNow).toFixed(3)} ms  (target < 10 ms: ${verdict(p99(statusNow) < 10)})`);
+  console.log(`  COUNT ... GROUP BY (before)     median ${median(statusBefore).toFixed(3)} ms, p99 ${p99(statusBefore).toFixed(3)} ms`);
+  console.log(`  ratio (before / now, median)    ${(median(statusBefore) / median(statusNow)).toFixed(0)}x`);
+  console.log(`WAL file: ${walAfterWrites.toFixed(1)} MB after the writes; ${walAfterIdle.toFixed(1)} MB ${(truncatedAt / 1000).toFixed(1)} s later (the checkpointer's idle TRUNCATE)`);
   console.log(`dispatch ${fmt(SUBSCRIBERS)} messages, rate unlimited, ${CONCURRENCY} in flight:`);
   const perSlice = (runs: { ms: number; count: number }[]) => runs.map((r) => fmt((r.count / r.ms) * 1000)).join(", ");
   console.log(`  dispatcher (Twilio adapter)${fmt(dispatchRate).padStart(6)} msg/s (${(dispatchMs / 1000).toFixed(1)} s; slices ${perSlice(dispatchRuns)})`);
@@ -286,6 +344,8 @@ try {
       concurrency: CONCURRENCY,
       collectEvery: COLLECT_EVERY,
       enqueue: { serviceMs, bareMs, ratio: enqueueRatio },
+      status: { medianMs: median(statusNow), p99Ms: p99(statusNow), beforeMedianMs: median(statusBefore) },
+      walMb: { afterWrites: walAfterWrites, afterIdle: walAfterIdle, truncatedAfterMs: truncatedAt },
       dispatch: { perSecond: dispatchRate, baselinePerSecond: baseRate, ratio: dispatchRatio },
       peakRssMb: { dispatcher: dispatchRss, fetchLoop: baselineRss, enqueue: mb(peakRss) },
       ok,

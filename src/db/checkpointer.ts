@@ -18,6 +18,8 @@ const STOP_TIMEOUT_MS = 2000;
 export interface CheckpointerOptions {
   /** Between checkpoints; default 200 ms. */
   everyMs?: number;
+  /** Quiet checkpoints before the WAL file is truncated (checkpoint-worker.ts IDLE_TICKS). */
+  idleTicks?: number;
   logger: Logger;
   /** Every report of the thread (tests). */
   onReport?: (report: CheckpointerReport) => void;
@@ -80,7 +82,7 @@ export function startCheckpointer(sqlite: Database, path: string, options: Check
   worker.onerror = (event) => fail(event.message || "worker error");
   // The thread must not keep the process alive by itself.
   (worker as Worker & { unref?(): void }).unref?.();
-  worker.postMessage({ path, everyMs: options.everyMs ?? 200 } satisfies CheckpointerStart);
+  worker.postMessage({ path, everyMs: options.everyMs ?? 200, idleTicks: options.idleTicks } satisfies CheckpointerStart);
 
   return {
     ready,

@@ -275,6 +275,25 @@ export const deliveries = sqliteTable(
   ],
 );
 
+/**
+ * How many deliveries of each broadcast are in each status (and, while Queued, held back for which reason): kept by
+ * triggers on deliveries (migrations/0011), in the same transaction as every write, so a broadcast's progress is a
+ * read of a few rows however many recipients it has (GetBroadcastStatus while 100,000 send).
+ */
+export const broadcastCounts = sqliteTable(
+  "broadcast_counts",
+  {
+    broadcastId: integer("broadcast_id")
+      .notNull()
+      .references(() => broadcasts.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped"] }).notNull(),
+    /** A Queued delivery's deferred_reason; '' for none and for every other status. */
+    reason: text("reason").notNull().default(""),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.broadcastId, t.status, t.reason] })],
+);
+
 /** The MessageSid of every inbound message acted on (a keyword), so a replayed signed request is ignored. */
 export const inboundMessages = sqliteTable("inbound_messages", {
   messageSid: text("message_sid").primaryKey(),

@@ -20,7 +20,7 @@ import { settingsRoutes } from "./routes/settings.ts";
 import { checklistRoutes } from "./routes/checklist.ts";
 import { settingsMailRoutes } from "./routes/settings-mail.ts";
 import { siteRoutes } from "./routes/site.ts";
-import { type SubscribePageAssets, subscribePageRoutes } from "./routes/subscribe-page.ts";
+import { loadSubscribePageFiles, type SubscribePageAssets, subscribePageRoutes } from "./routes/subscribe-page.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -66,7 +66,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   });
   // The backstop: no body, on any path, streams past the largest route limit (each route caps its own below it).
   app.use("*", bodyBackstop);
-  app.use("*", securityHeaders, xsrf);
+  const pageFiles = loadSubscribePageFiles(options.assets, options.subscribePage);
+  app.use("*", securityHeaders(pageFiles.scriptHash ? [pageFiles.scriptHash] : []), xsrf);
   app.use("/api/*", resolveUser);
   app.use("/api/*", diskSpaceGuard); // 507 for writes while the disk is down to its margin (logins still work)
   for (const [base, routes] of API_ROUTES) app.route(`/api/${base}`, routes);
@@ -75,7 +76,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.all("/api/*", smallBody, (c) => errorJson(c, 404, "not_found", "No such API endpoint."));
   app.route("/uploads", uploadFileRoutes);
   // The page a poster's QR code opens: rendered here, light enough for a phone on one bar of signal.
-  app.route("/subscribe", subscribePageRoutes(options.assets, options.subscribePage));
+  app.route("/subscribe", subscribePageRoutes(pageFiles));
 
   const assets = options.assets ?? {};
   app.on(["GET", "HEAD"], "*", (c) => {

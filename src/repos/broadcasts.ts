@@ -2,7 +2,7 @@
 // also writes them: the enqueue is outbox SQL).
 import { and, count, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { broadcasts, businesses, customers, deliveries, subscriptions } from "../db/schema.ts";
+import { broadcastCounts, broadcasts, businesses, customers, deliveries, subscriptions } from "../db/schema.ts";
 import { underOptOutSql } from "./consent-events.ts";
 import { emptyCounts, type StatusCounts } from "./deliveries.ts";
 import { skipUnreachableWhatsApp } from "./whatsapp-skips.ts";
@@ -135,10 +135,10 @@ export function broadcastsRepo(db: Db) {
     countsForBusiness(businessId: number, limit = 100): Map<number, StatusCounts> {
       const listed = db.select({ id: broadcasts.id }).from(broadcasts).where(promotionsOf(businessId)).orderBy(...newestFirst).limit(limit);
       const rows = db
-        .select({ broadcastId: deliveries.broadcastId, status: deliveries.status, n: count() })
-        .from(deliveries)
-        .where(inArray(deliveries.broadcastId, listed))
-        .groupBy(deliveries.broadcastId, deliveries.status)
+        .select({ broadcastId: broadcastCounts.broadcastId, status: broadcastCounts.status, n: sql<number>`sum(${broadcastCounts.n})` })
+        .from(broadcastCounts)
+        .where(inArray(broadcastCounts.broadcastId, listed))
+        .groupBy(broadcastCounts.broadcastId, broadcastCounts.status)
         .all();
       const out = new Map<number, StatusCounts>();
       for (const r of rows) {

@@ -117,8 +117,7 @@ function prepare(sqlite: Database) {
     ),
     businessZone: sqlite.prepare<{ zone: string | null }, [number]>(`SELECT time_zone AS zone FROM businesses WHERE id = ?1`),
     waitingByBroadcast: sqlite.prepare<{ reason: "quiet_hours" | "daily_limit"; n: number }, [number]>(
-      `SELECT deferred_reason AS reason, COUNT(*) AS n FROM deliveries
-       WHERE broadcast_id = ?1 AND status = 'Queued' AND deferred_reason IN ('quiet_hours', 'daily_limit') GROUP BY deferred_reason`,
+      `SELECT reason, n FROM broadcast_counts WHERE broadcast_id = ?1 AND status = 'Queued' AND reason IN ('quiet_hours', 'daily_limit')`,
     ),
     skippedText: sqlite.prepare<unknown, [string, number]>(
       `UPDATE deliveries SET error_message = ?1, attempts = attempts - 1 WHERE id = ?2`,
@@ -198,7 +197,8 @@ function prepare(sqlite: Database) {
     ),
     reopen: sqlite.prepare<unknown, [number]>(`UPDATE broadcasts SET completed_at = NULL WHERE id = ?1`),
     countsByBroadcast: sqlite.prepare<{ status: DeliveryStatus; n: number }, [number]>(
-      `SELECT status, COUNT(*) AS n FROM deliveries WHERE broadcast_id = ?1 GROUP BY status`,
+      // The counts the triggers keep (migrations/0011), not a count of the rows: a few rows however big the broadcast.
+      `SELECT status, SUM(n) AS n FROM broadcast_counts WHERE broadcast_id = ?1 GROUP BY status`,
     ),
     listByBroadcast: sqlite.prepare<DeliveryRow, [number]>(`SELECT ${COLUMNS} FROM deliveries WHERE broadcast_id = ?1 ORDER BY id`),
   };

@@ -3,7 +3,8 @@
 // checkpoints by itself again.
 import { until } from "../helpers/until.ts";
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CheckpointerReport } from "../../src/db/checkpoint-worker.ts";
@@ -49,6 +50,35 @@ describe("the checkpointer thread", () => {
     expect(autocheckpoint(sqlite)).toBe(1000);
     expect(logger.lines.filter((l) => l.startsWith("warn"))).toEqual([]);
     expect((sqlite.query("SELECT COUNT(*) AS n FROM t").get() as { n: number }).n).toBe(1000);
+    sqlite.close();
+  });
+
+  test("once writes stop, the WAL file is truncated to nothing (not while a reader still holds an old snapshot)", async () => {
+    const { path, sqlite } = database();
+    const reports: CheckpointerReport[] = [];
+    const cp = startCheckpointer(sqlite, path, { everyMs: 20, idleTicks: 5, logger: new MemoryLogger(), onReport: (r) => reports.push(r) });
+    expect(await cp.ready).toBe(true);
+    const insert = sqlite.prepare("INSERT INTO t (payload) VALUES (?1)");
+    sqlite.transaction(() => {
+      for (let i = 0; i < 4000; i++) insert.run("x".repeat(1000));
+    })();
+    const walSize = () => statSync(`${path}-wal`).size;
+    expect(walSize()).toBeGreaterThan(4_000_000);
+    // A reader in the middle of a read transaction: the WAL may be copied, but not truncated under it.
+    const reader = new Database(path);
+    reader.exec("BEGIN");
+    reader.query("SELECT COUNT(*) FROM t").get();
+    await until(() => reports.filter((r) => r.kind === "checkpointed").length >= 12, 5000, "quiet checkpoints");
+    expect(reports.some((r) => r.kind === "truncated")).toBe(false);
+    expect(walSize()).toBeGreaterThan(4_000_000);
+    reader.exec("COMMIT");
+    reader.close();
+    await until(() => reports.some((r) => r.kind === "truncated"), 5000, "the WAL truncated");
+    expect(walSize()).toBe(0);
+    // Writing again simply grows it again, and the rows are all there.
+    insert.run("after");
+    expect((sqlite.query("SELECT COUNT(*) AS n FROM t").get() as { n: number }).n).toBe(4001);
+    await cp.stop();
     sqlite.close();
   });
 

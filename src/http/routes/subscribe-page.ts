@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { type Context, Hono } from "hono";
 import { isDiskFull } from "../../db/disk-full.ts";
 import { AppError, DISK_FULL, DiskFullError, NotFoundError, TooManyRequestsError } from "../../errors.ts";
@@ -18,6 +20,28 @@ export interface SubscribePageAssets {
   js: string;
 }
 
+/** The page's stylesheet and script as inlined in every answer, and the script's CSP hash ('sha256-…'). */
+export interface SubscribePageFiles {
+  css: string;
+  script: string | null;
+  scriptHash: string | null;
+}
+
+/**
+ * Reads the two files once, at start: both are inlined, so the page is one request (bench/pageload.ts: a second
+ * request for a 1.6 KB script cost ~60 ms of the phone field on Slow 4G). Without a build (API tests): neither.
+ */
+export function loadSubscribePageFiles(assets: StaticAssets = {}, page?: SubscribePageAssets): SubscribePageFiles {
+  const read = (url: string | undefined) => {
+    const file = url && assets[url]?.file;
+    return file ? readFileSync(file, "utf8") : null;
+  };
+  // "</script" inside the script would end the element early; "<\/" means the same in JavaScript strings and regexps.
+  const script = read(page?.js)?.replaceAll("</script", "<\\/script") ?? null;
+  const scriptHash = script === null ? null : `sha256-${createHash("sha256").update(script).digest("base64")}`;
+  return { css: read(page?.css) ?? "", script, scriptHash };
+}
+
 /** The same sentence the API's XSRF check answers with (middleware/xsrf.ts), for a form posted with a stale token. */
 const XSRF_FAILED = "Your session token is missing or out of date. Reload the page and try again.";
 
@@ -26,18 +50,8 @@ const XSRF_FAILED = "Your session token is missing or out of date. Reload the pa
  * without JavaScript; the answer is the page again (its success card, or the form with the refusal's texts), so a
  * subscription is one round trip. The subscription itself is the API's (services.subscriptions.subscribe).
  */
-export function subscribePageRoutes(assets: StaticAssets = {}, page?: SubscribePageAssets) {
-  // Read once, on first use: the stylesheet and the script are inlined in every answer, so the page is one request
-  // (bench/pageload.ts: a second request for a 1.6 KB script cost ~60 ms of the phone field on Slow 4G).
-  let files: { css: string; script: string | null } | undefined;
-  const read = async (url: string | undefined) => {
-    const file = url && assets[url]?.file;
-    return file ? await Bun.file(file).text() : null;
-  };
-  const shellOf = async (c: Context<AppEnv>): Promise<PageShell> => {
-    files ??= { css: (await read(page?.css)) ?? "", script: (await read(page?.js))?.replaceAll("</script", "<\\/script") ?? null };
-    return { brand: c.var.ctx.services.settings.current().brandName, ...files, nonce: c.get("secureHeadersNonce") ?? "" };
-  };
+export function subscribePageRoutes(files: SubscribePageFiles) {
+  const shellOf = (c: Context<AppEnv>): PageShell => ({ brand: c.var.ctx.services.settings.current().brandName, css: files.css, script: files.script });
   const businessOf = (c: Context<AppEnv>): PublicBusiness | null => {
     const id = c.req.query("id") ?? "";
     if (!ID_TEXT.test(id)) return null;
@@ -51,13 +65,13 @@ export function subscribePageRoutes(assets: StaticAssets = {}, page?: SubscribeP
 
   return new Hono<AppEnv>()
     .get("/", async (c) => {
-      const shell = await shellOf(c);
+      const shell = shellOf(c);
       const business = businessOf(c);
       if (!business) return html(c, notFoundPage(shell), 404);
       return html(c, subscribeFormPage(shell, business, publicSource(c.req.query("src")), c.var.xsrfToken, EMPTY_FORM));
     })
     .post("/", smallBody, async (c) => {
-      const shell = await shellOf(c);
+      const shell = shellOf(c);
       const business = businessOf(c);
       if (!business) return html(c, notFoundPage(shell), 404);
       const source = publicSource(c.req.query("src"));
