@@ -12,6 +12,7 @@ import m8 from "./0008_drop_customer_contact_preference.sql" with { type: "text"
 import m9 from "./0009_issue11_frequency_schedule_quiet_hours.sql" with { type: "text" };
 import m10 from "./0010_issue11_templates_confirmations.sql" with { type: "text" };
 import m11 from "./0011_broadcast_counts.sql" with { type: "text" };
+import m12 from "./0012_list_indexes.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -26,5 +27,6 @@ export const migrationSql: Record<string, string> = {
   "0009_issue11_frequency_schedule_quiet_hours": m9,
   "0010_issue11_templates_confirmations": m10,
   "0011_broadcast_counts": m11,
+  "0012_list_indexes": m12,
 };
 export { journal };

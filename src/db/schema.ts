@@ -62,7 +62,11 @@ export const businessTypes = sqliteTable(
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("business_types_name_unique").on(sql`lower(${t.name})`)],
+  (t) => [
+    uniqueIndex("business_types_name_unique").on(sql`lower(${t.name})`),
+    // The admin's list pages in this order (ListBusinessTypes).
+    index("business_types_name_nocase_idx").on(sql`${t.name} collate nocase`, t.id),
+  ],
 );
 
 export const businesses = sqliteTable(
@@ -95,7 +99,12 @@ export const businesses = sqliteTable(
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
     createdAt: createdAt(),
   },
-  (t) => [index("businesses_owner_idx").on(t.ownerId), index("businesses_type_idx").on(t.businessTypeId)],
+  (t) => [
+    index("businesses_owner_idx").on(t.ownerId),
+    index("businesses_type_idx").on(t.businessTypeId),
+    // The public list pages by name (ListBusinesses); only active businesses are in it.
+    index("businesses_public_name_idx").on(t.name, t.id).where(sql`is_active = 1`),
+  ],
 );
 
 // One row per person, keyed by E.164 phone; shared by every business they subscribe to. It holds nothing a business
@@ -223,7 +232,9 @@ export const broadcasts = sqliteTable(
     cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
   },
   (t) => [
-    index("broadcasts_business_idx").on(t.businessId),
+    // A business's broadcasts of one kind, newest first: the history pages down it (ListBroadcasts) without
+    // stepping over the opt-in confirmations, one per new subscriber.
+    index("broadcasts_business_kind_created_idx").on(t.businessId, t.kind, t.createdAt, t.id),
     // One confirmation per number per business per 24 h, and the public page's hourly cap, look back by time.
     index("broadcasts_confirmation_idx").on(t.createdAt).where(sql`kind = 'confirmation'`),
     // The scheduler's queue: only broadcasts waiting for their time are in it.

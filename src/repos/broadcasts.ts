@@ -3,6 +3,7 @@
 import { and, count, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { broadcastCounts, broadcasts, businesses, customers, deliveries, subscriptions } from "../db/schema.ts";
+import type { Keyset } from "../schemas/paging.ts";
 import { underOptOutSql } from "./consent-events.ts";
 import { emptyCounts, type StatusCounts } from "./deliveries.ts";
 import { skipUnreachableWhatsApp } from "./whatsapp-skips.ts";
@@ -131,23 +132,39 @@ export function broadcastsRepo(db: Db) {
         .limit(limit)
         .all();
     },
-    /** Delivery counts by status for the broadcasts listByBusiness() returns. */
-    countsForBusiness(businessId: number, limit = 100): Map<number, StatusCounts> {
-      const listed = db.select({ id: broadcasts.id }).from(broadcasts).where(promotionsOf(businessId)).orderBy(...newestFirst).limit(limit);
+    /**
+     * One page of the history (ListBroadcasts), newest first: after the keyset `after` (created at, in ms, and id),
+     * walking broadcasts_business_kind_created_idx.
+     */
+    pageByBusiness(businessId: number, after: Keyset<number> | null, limit: number): BroadcastRow[] {
+      const past = after
+        ? sql`(${broadcasts.createdAt} < ${after.key} OR (${broadcasts.createdAt} = ${after.key} AND ${broadcasts.id} < ${after.id}))`
+        : undefined;
+      return db
+        .select(withOwner)
+        .from(broadcasts)
+        .innerJoin(businesses, eq(businesses.id, broadcasts.businessId))
+        .where(and(promotionsOf(businessId), past))
+        .orderBy(...newestFirst)
+        .limit(limit)
+        .all();
+    },
+    countByBusiness(businessId: number): number {
+      return db.select({ n: count() }).from(broadcasts).where(promotionsOf(businessId)).get()?.n ?? 0;
+    },
+    /** Delivery counts by status of each of these broadcasts (all zero for none), from the counts the triggers keep. */
+    countsFor(ids: number[]): Map<number, StatusCounts> {
       const rows = db
         .select({ broadcastId: broadcastCounts.broadcastId, status: broadcastCounts.status, n: sql<number>`sum(${broadcastCounts.n})` })
         .from(broadcastCounts)
-        .where(inArray(broadcastCounts.broadcastId, listed))
+        .where(inArray(broadcastCounts.broadcastId, ids))
         .groupBy(broadcastCounts.broadcastId, broadcastCounts.status)
         .all();
-      const out = new Map<number, StatusCounts>();
-      for (const r of rows) {
-        let c = out.get(r.broadcastId);
-        if (!c) out.set(r.broadcastId, (c = emptyCounts()));
-        c[r.status] = r.n;
-      }
+      const out = new Map(ids.map((id) => [id, emptyCounts()]));
+      for (const r of rows) out.get(r.broadcastId)![r.status] = r.n;
       return out;
     },
+
     subscriberCounts(businessId: number): SubscriberCounts {
       const rows = db
         .select({ channel: subscriptions.contactPreference, n: count() })

@@ -15,9 +15,10 @@ export interface PublicFilter {
   businessTypeId: number | null;
 }
 
+// "is_active = 1" written out, not bound: SQLite uses a partial index only for a WHERE it can see matches its own.
 const activeMatching = (f: PublicFilter) =>
   and(
-    eq(businesses.isActive, true),
+    sql`${businesses.isActive} = 1`,
     f.businessTypeId === null ? undefined : eq(businesses.businessTypeId, f.businessTypeId),
     f.search === null ? undefined : sql`instr(lower(${businesses.name}), lower(${f.search})) > 0`,
   );

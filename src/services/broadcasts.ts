@@ -3,7 +3,7 @@
 // (the outbox); the dispatcher (src/dispatch/) sends them. Shared by the HTTP API and the CLI.
 import { unlinkSync } from "node:fs";
 import type { Clock } from "../clock.ts";
-import { AppError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError } from "../errors.ts";
+import { AppError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLargeError, ValidationError, throwIfInvalid } from "../errors.ts";
 import { SNIFF_BYTES, sniffImage } from "../schemas/image-sniff.ts";
 import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
 import type { BroadcastRow, Recipient, SubscriberCounts } from "../repos/broadcasts.ts";
@@ -12,6 +12,7 @@ import type { Repos } from "../repos/index.ts";
 import { type BroadcastState, type BroadcastSummary, MAX_SCHEDULE_DAYS } from "../schemas/broadcasts.ts";
 import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, BUSINESS_NOT_FOUND, MESSAGE_REQUIRED, NOT_YOUR_BUSINESS } from "../schemas/texts.ts";
 import { parseIdText } from "../schemas/ids.ts";
+import { checkPageParams, type Page, pageOf } from "../schemas/paging.ts";
 import { type Principal, actingUserId, canManage } from "./principal.ts";
 import type { UploadsService } from "./uploads.ts";
 import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
@@ -303,6 +304,12 @@ export function createBroadcastsService({
     return row;
   }
 
+  /** Several broadcasts' summaries: their counts in one read; only an unfinished one can have deliveries waiting. */
+  function summaries(rows: BroadcastRow[]): BroadcastSummary[] {
+    const counts = repos.broadcasts.countsFor(rows.map((r) => r.id));
+    return rows.map((row) => toSummary(row, counts.get(row.id)!, row.completedAt === null ? repos.deliveries.waiting(row.id) : undefined));
+  }
+
   function summary(row: BroadcastRow): BroadcastSummary {
     return toSummary(row, repos.deliveries.counts(row.id), repos.deliveries.waiting(row.id));
   }
@@ -538,11 +545,17 @@ export function createBroadcastsService({
     /** The business's broadcasts, newest first (at most 100). */
     list(actor: Principal, businessId: number): BroadcastSummary[] {
       readable(actor, businessId);
-      const counts = repos.broadcasts.countsForBusiness(businessId);
-      return repos.broadcasts
-        .listByBusiness(businessId)
-        // Only an unfinished broadcast can have deliveries waiting (one indexed look-up each).
-        .map((row) => toSummary(row, counts.get(row.id) ?? repos.deliveries.counts(row.id), row.completedAt === null ? repos.deliveries.waiting(row.id) : undefined));
+      return summaries(repos.broadcasts.listByBusiness(businessId));
+    },
+
+    /** GET ListBroadcasts: the history a page at a time, newest first (cursor, limit), with the total. */
+    page(actor: Principal, businessId: number, query: Record<string, string | undefined>): Page<BroadcastSummary> {
+      const errors: Record<string, string> = {};
+      const { after, limit } = checkPageParams<number>(query, "number", errors);
+      throwIfInvalid(errors);
+      readable(actor, businessId);
+      const rows = repos.broadcasts.pageByBusiness(businessId, after, limit + 1);
+      return pageOf(rows, limit, (r) => ({ key: new Date(r.createdAt).getTime(), id: r.id }), repos.broadcasts.countByBusiness(businessId), summaries);
     },
 
     status(actor: Principal, id: number): BroadcastSummary {

@@ -13,6 +13,7 @@ import { PNG } from "../helpers/images.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { ESTIMATE, ESTIMATE_48 } from "./confirm-send.ts";
 import { renderAt, settle } from "./render-at.tsx";
+import { onePage } from "./customer-page.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const SEND_TEST = "/api/broadcast/SendTest";
@@ -28,7 +29,7 @@ beforeEach(() => {
   Object.assign(replies, {
     "GET /api/business/GetBusinessById": { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     "GET /api/business/GetSubscriberCount": { body: { total: 48, sms: 31, whatsapp: 17 } },
-    "GET /api/business/GetBroadcasts": { body: [] },
+    "GET /api/business/ListBroadcasts": { body: onePage([]) },
     [`POST ${ESTIMATE}`]: { body: ESTIMATE_48 },
     [`POST ${PUBLISH}`]: { body: { message: "Broadcast queued: 48 messages to 48 subscribers.", broadcastId: 9, recipients: 48 } },
   });

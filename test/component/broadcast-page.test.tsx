@@ -10,10 +10,12 @@ import { DISGUISED, GIF, PNG, REAL_IMAGES } from "../helpers/images.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { renderAt as renderScreens, settle } from "./render-at.tsx";
 import { confirmSend, estimateReply } from "./confirm-send.ts";
+import { onePage } from "./customer-page.ts";
 
 const BUSINESS = "/api/business/GetBusinessById";
 const COUNT = "/api/business/GetSubscriberCount";
-const HISTORY = "/api/business/GetBroadcasts";
+// The history reads ListBroadcasts a page at a time.
+const HISTORY = "/api/business/ListBroadcasts";
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const RETRY = "/api/business/RetryFailedDeliveries";
 
@@ -53,7 +55,7 @@ beforeEach(() => {
     // The full view, which only the business's owner (or an admin) gets: it carries ownerId.
     [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     [`GET ${COUNT}`]: { body: { total: 48, sms: 31, whatsapp: 17 } },
-    [`GET ${HISTORY}`]: { body: [] },
+    [`GET ${HISTORY}`]: { body: onePage([]) },
     // Someone is on WhatsApp: the template picker asks for these (whatsapp-template-field.test.tsx tests it).
     ["GET /api/business/WhatsAppTemplates"]: { body: [] },
     ["GET /api/business/WhatsAppAudience"]: { body: { whatsapp: 17, inWindow: 17, needTemplate: 0, usNumbers: 0, marketingStopped: 0, warningWithoutTemplate: null, warningWithTemplate: null } },
@@ -117,7 +119,7 @@ describe("the screen", () => {
     expect(view.getByTestId("business-name").textContent).toBe("Sunrise Bakery");
     expect(calledPaths(`GET ${BUSINESS}`)[0]!.url).toBe("/api/business/GetBusinessById?id=7");
     expect(calledPaths(`GET ${COUNT}`)[0]!.url).toBe("/api/business/GetSubscriberCount?businessId=7");
-    expect(calledPaths(`GET ${HISTORY}`)[0]!.url).toBe("/api/business/GetBroadcasts?businessId=7");
+    expect(calledPaths(`GET ${HISTORY}`)[0]!.url).toBe("/api/business/ListBroadcasts?businessId=7&limit=10");
     expect(view.textarea().placeholder).toBe("Enter your message to send to all customers...");
     expect(view.textarea().required).toBe(true);
     expect(view.getByText("This message will be sent to all customers subscribed to Sunrise Bakery.")).toBeTruthy();
@@ -507,10 +509,10 @@ describe("sending", () => {
 describe("broadcast history", () => {
   test("rows: date, text, thumbnail, counts, progress bar, status; Retry failed only when something failed", async () => {
     replies[`GET ${HISTORY}`] = {
-      body: [
+      body: onePage([
         broadcast({ id: 6, imagePath: "/uploads/promo.png", delivered: 40, failed: 8, messageText: "Weekend special" }),
         broadcast({ id: 5 }),
-      ],
+      ]),
     };
     const view = await renderPage();
     const six = view.getByTestId("broadcast-6");
@@ -538,7 +540,7 @@ describe("broadcast history", () => {
       [broadcast({ queued: 0, sent: 0, delivered: 47, failed: 1 })],
     ];
     let i = 0;
-    replies[`GET ${HISTORY}`] = () => ({ body: answers[Math.min(i++, answers.length - 1)] });
+    replies[`GET ${HISTORY}`] = () => ({ body: onePage(answers[Math.min(i++, answers.length - 1)]!) });
     jest.useFakeTimers();
     const view = await renderPage();
     const row = () => view.getByTestId("broadcast-5");
@@ -568,7 +570,7 @@ describe("broadcast history", () => {
       [broadcast({ queued: 0, sent: 8, delivered: 40, failed: 0 })],
     ];
     let i = 0;
-    replies[`GET ${HISTORY}`] = () => ({ body: answers[Math.min(i++, answers.length - 1)] });
+    replies[`GET ${HISTORY}`] = () => ({ body: onePage(answers[Math.min(i++, answers.length - 1)]!) });
     jest.useFakeTimers();
     const view = await renderPage();
     await act(async () => void jest.advanceTimersByTime(HISTORY_POLL_MS));
@@ -585,7 +587,7 @@ describe("broadcast history", () => {
   });
 
   test("polling stops when the screen is left", async () => {
-    replies[`GET ${HISTORY}`] = { body: [broadcast({ queued: 48, delivered: 0, completedAt: null })] };
+    replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ queued: 48, delivered: 0, completedAt: null })]) };
     jest.useFakeTimers();
     const view = await renderPage();
     expect(calledPaths(`GET ${HISTORY}`).length).toBe(1);
@@ -597,7 +599,7 @@ describe("broadcast history", () => {
 
   test("Retry failed: POST RetryFailedDeliveries?broadcastId=, a toast, then the history is read again", async () => {
     let failed = 8;
-    replies[`GET ${HISTORY}`] = () => ({ body: [broadcast({ id: 6, delivered: 40, failed, queued: 8 - failed, completedAt: failed ? "2026-11-22T15:06:00.000Z" : null })] });
+    replies[`GET ${HISTORY}`] = () => ({ body: onePage([broadcast({ id: 6, delivered: 40, failed, queued: 8 - failed, completedAt: failed ? "2026-11-22T15:06:00.000Z" : null })]) });
     replies[`POST ${RETRY}`] = () => {
       failed = 0;
       return { body: { message: "8 failed messages queued again.", requeued: 8 } };
@@ -617,7 +619,7 @@ describe("broadcast history", () => {
   });
 
   test("Retry failed with nothing retryable: an info 'Nothing to retry' with the server's reason, never 'Retry Started'", async () => {
-    replies[`GET ${HISTORY}`] = { body: [broadcast({ id: 6, delivered: 40, failed: 8 })] };
+    replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ id: 6, delivered: 40, failed: 8 })]) };
     replies[`POST ${RETRY}`] = { body: { message: "No failed messages can be retried.", requeued: 0 } };
     const view = await renderPage();
     const before = calledPaths(`GET ${HISTORY}`).length;
@@ -629,7 +631,7 @@ describe("broadcast history", () => {
   });
 
   test("a failed retry shows the server's reason", async () => {
-    replies[`GET ${HISTORY}`] = { body: [broadcast({ id: 6, delivered: 40, failed: 8 })] };
+    replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ id: 6, delivered: 40, failed: 8 })]) };
     replies[`POST ${RETRY}`] = { status: 409, body: { error: "Those numbers opted out; they cannot be retried.", code: "conflict" } };
     const view = await renderPage();
     fireEvent.click(view.getByRole("button", { name: "Retry failed" }));

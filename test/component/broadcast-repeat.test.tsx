@@ -9,6 +9,7 @@ import { toasts } from "../../web/state/toasts.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { renderAt, settle } from "./render-at.tsx";
 import { confirmSend, estimateReply } from "./confirm-send.ts";
+import { onePage } from "./customer-page.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const STATUS = "/api/business/GetBroadcastStatus";
@@ -27,7 +28,7 @@ beforeEach(() => {
   Object.assign(replies, estimateReply, {
     "GET /api/business/GetBusinessById": { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     "GET /api/business/GetSubscriberCount": { body: { total: 48, sms: 31, whatsapp: 17 } },
-    "GET /api/business/GetBroadcasts": { body: [] },
+    "GET /api/business/ListBroadcasts": { body: onePage([]) },
     [`GET ${STATUS}`]: {
       body: { id: 5, businessId: 7, messageText: "Fresh croissants!", imagePath: null, createdAt: EARLIER_AT, total: 48, queued: 0, sent: 48, delivered: 0, failed: 0, skipped: 0, completedAt: null },
     },

@@ -11,10 +11,12 @@ import { toasts } from "../../web/state/toasts.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { renderAt, settle } from "./render-at.tsx";
 import { confirmSend, estimateReply } from "./confirm-send.ts";
+import { onePage } from "./customer-page.ts";
 
 const BUSINESS = "/api/business/GetBusinessById";
 const COUNT = "/api/business/GetSubscriberCount";
-const HISTORY = "/api/business/GetBroadcasts";
+// The history reads ListBroadcasts a page at a time.
+const HISTORY = "/api/business/ListBroadcasts";
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const CANCEL = "/api/business/CancelBroadcast";
 const UPDATE = "/api/business/UpdateScheduledBroadcast";
@@ -50,7 +52,7 @@ beforeEach(() => {
   Object.assign(replies, estimateReply, {
     [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     [`GET ${COUNT}`]: { body: { total: 2, sms: 2, whatsapp: 0 } },
-    [`GET ${HISTORY}`]: { body: [] },
+    [`GET ${HISTORY}`]: { body: onePage([]) },
   });
   document.cookie = "XSRF-TOKEN=xsrf-123";
   localStorage.setItem("token", "owner-token");
@@ -127,7 +129,7 @@ describe("the Send later toggle", () => {
     fireEvent.click(view.toggle());
     fireEvent.change(view.picker()!, { target: { value: at } });
     expect(view.getByTestId("preview-when").textContent).toMatch(/^Scheduled: goes out \w{3}, \w{3} \d{1,2}, \d{1,2}:\d{2} [AP]M$/);
-    replies[`GET ${HISTORY}`] = { body: [scheduled()] };
+    replies[`GET ${HISTORY}`] = { body: onePage([scheduled()]) };
     fireEvent.click(view.sendButton());
     // The confirm step names the time.
     await waitFor(() => expect(view.getByTestId("confirm-text").textContent).toContain(` at ${formatWhen(sendLaterIso(at)!)}:`));
@@ -145,13 +147,13 @@ describe("the Send later toggle", () => {
 
 describe("the history's scheduled broadcasts", () => {
   test("Edit and Cancel; Cancel asks the server and shows it Cancelled", async () => {
-    replies[`GET ${HISTORY}`] = { body: [scheduled()] };
+    replies[`GET ${HISTORY}`] = { body: onePage([scheduled()]) };
     const view = await renderPage();
     const row = () => view.getByTestId("broadcast-9");
     await waitFor(() => expect(row().textContent).toContain("Goes out"));
     expect(view.getByRole("button", { name: "Edit" })).toBeTruthy();
     replies[`POST ${CANCEL}`] = { body: { message: "Scheduled broadcast cancelled; it will not be sent.", broadcast: scheduled({ state: "cancelled" }) } };
-    replies[`GET ${HISTORY}`] = { body: [scheduled({ state: "cancelled", cancelledAt: new Date().toISOString() })] };
+    replies[`GET ${HISTORY}`] = { body: onePage([scheduled({ state: "cancelled", cancelledAt: new Date().toISOString() })]) };
     fireEvent.click(view.getByRole("button", { name: "Cancel scheduled broadcast" }));
     await waitFor(() => expect(row().textContent).toContain("Cancelled"));
     expect(callsTo(`POST ${CANCEL}`)[0]!.url).toBe("/api/business/CancelBroadcast?broadcastId=9");
@@ -159,7 +161,7 @@ describe("the history's scheduled broadcasts", () => {
   });
 
   test("Edit sends the new text and time; a 409 (it started meanwhile) shows the server's sentence", async () => {
-    replies[`GET ${HISTORY}`] = { body: [scheduled()] };
+    replies[`GET ${HISTORY}`] = { body: onePage([scheduled()]) };
     const view = await renderPage();
     await waitFor(() => expect(view.getByRole("button", { name: "Edit" })).toBeTruthy());
     fireEvent.click(view.getByRole("button", { name: "Edit" }));

@@ -2,7 +2,9 @@
 // search, Load more, no match), and the subscriber counts on the My Business cards.
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/paged-lists.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
+import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
+import { BroadcastHistory, mergeFirstPage } from "../../web/components/broadcast/BroadcastHistory.tsx";
 import { LOAD_MORE } from "../../web/components/LoadMore.tsx";
 import { SEARCH_DELAY_MS } from "../../web/components/SearchBox.tsx";
 import { BusinessTypesListPage } from "../../web/pages/business-types/BusinessTypesList.tsx";
@@ -128,5 +130,58 @@ describe("/my-business: subscriber counts on the cards", () => {
     await waitFor(() => expect(api.calls.some((c) => c.url.includes("GetMySubscriberCounts"))).toBe(true));
     await act(async () => {});
     expect(view.queryByTestId("subscribers")).toBeNull();
+  });
+});
+
+describe("the broadcast history, a page at a time", () => {
+  const done = (id: number, createdAt: string, over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
+    id,
+    messageText: `Deal ${id}`,
+    imagePath: null,
+    createdAt,
+    total: 10,
+    queued: 0,
+    sent: 0,
+    delivered: 10,
+    failed: 0,
+    completedAt: createdAt,
+    scheduledFor: null,
+    startedAt: createdAt,
+    cancelledAt: null,
+    state: "completed",
+    ...over,
+  });
+
+  test("Load more appends older broadcasts; reading the first page again (a new send) keeps them, in order", async () => {
+    const b3 = done(3, "2026-11-20T10:00:00.000Z");
+    const b2 = done(2, "2026-11-19T10:00:00.000Z");
+    const b1 = done(1, "2026-11-18T10:00:00.000Z");
+    const b4 = done(4, "2026-11-21T10:00:00.000Z");
+    let firstPage: BroadcastSummary[] = [b3, b2];
+    let total = 3;
+    api.routes["GET /api/business/ListBroadcasts"] = (call) =>
+      queryOf(call.url).get("cursor") === "older" ? { body: { items: [b1], nextCursor: null, total } } : { body: { items: firstPage, nextCursor: "older", total } };
+    const ids = (el: HTMLElement) => [...el.querySelectorAll("[data-testid^=broadcast-]")].map((n) => n.getAttribute("data-testid"));
+    const view = render(<BroadcastHistory businessId="7" />);
+    await view.findByText("Deal 3");
+    expect(view.getByTestId("showing").textContent).toBe("Showing 2 of 3 broadcasts");
+    await act(async () => void fireEvent.click(view.getByRole("button", { name: LOAD_MORE })));
+    await view.findByText("Deal 1");
+    expect(ids(view.container)).toEqual(["broadcast-3", "broadcast-2", "broadcast-1"]);
+    expect(view.queryByRole("button", { name: LOAD_MORE })).toBeNull();
+    // A broadcast was just sent: the first page is now 4 and 3; 2 (off it now) and 1 stay shown.
+    firstPage = [b4, b3];
+    total = 4;
+    view.rerender(<BroadcastHistory businessId="7" refreshKey={1} />);
+    await view.findByText("Deal 4");
+    expect(ids(view.container)).toEqual(["broadcast-4", "broadcast-3", "broadcast-2", "broadcast-1"]);
+    expect(view.getByTestId("showing").textContent).toBe("Showing 4 of 4 broadcasts");
+  });
+
+  test("mergeFirstPage: fresh rows replace shown ones by id; the rest stay; newest first", () => {
+    const old = done(1, "2026-11-18T10:00:00.000Z");
+    const sending = done(2, "2026-11-19T10:00:00.000Z", { queued: 5, delivered: 5 });
+    const fresh = done(2, "2026-11-19T10:00:00.000Z", { queued: 0, delivered: 10 });
+    expect(mergeFirstPage([sending, old], [fresh]).map((b) => [b.id, b.queued])).toEqual([[2, 0], [1, 0]]);
   });
 });

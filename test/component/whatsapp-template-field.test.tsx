@@ -11,10 +11,12 @@ import { toasts } from "../../web/state/toasts.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { confirmSend, ESTIMATE, estimateReply } from "./confirm-send.ts";
 import { renderAt, settle } from "./render-at.tsx";
+import { onePage } from "./customer-page.ts";
 
 const BUSINESS = "/api/business/GetBusinessById";
 const COUNT = "/api/business/GetSubscriberCount";
-const HISTORY = "/api/business/GetBroadcasts";
+// The history reads ListBroadcasts a page at a time.
+const HISTORY = "/api/business/ListBroadcasts";
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const TEMPLATES = "/api/business/WhatsAppTemplates";
 const AUDIENCE = "/api/business/WhatsAppAudience";
@@ -50,7 +52,7 @@ beforeEach(() => {
   Object.assign(replies, {
     [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
     [`GET ${COUNT}`]: { body: { total: 3, sms: 1, whatsapp: 2 } },
-    [`GET ${HISTORY}`]: { body: [] },
+    [`GET ${HISTORY}`]: { body: onePage([]) },
     [`GET ${TEMPLATES}`]: {
       body: [
         template({}),

@@ -16,6 +16,8 @@ import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { DISGUISED, GIF, JPEG, padded, PNG } from "../helpers/images.ts";
+import { insertBroadcast } from "../helpers/delivery-factories.ts";
+import { CURSOR_INVALID, LIMIT_INVALID } from "../../src/schemas/paging.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 
@@ -431,6 +433,44 @@ describe("reads: subscriber count, history, status", () => {
     expect((await api.get(`/api/business/GetBroadcastStatus?id=${second.body.broadcastId}`, { token: other.token })).status).toBe(404);
     expect((await api.get(`/api/business/GetBroadcastStatus?id=${second.body.broadcastId}`, { token: admin.token })).status).toBe(200);
     expect((await api.get("/api/business/GetBroadcastStatus?id=99999999", { token: owner.token })).status).toBe(404);
+  });
+
+  test("ListBroadcasts: the same summaries a page at a time, newest first; confirmations never; a cursor stable under new sends", async () => {
+    const { business } = businessWithSubscribers(owner.id, 3);
+    const ids: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      ids.push((await publish(owner.token, { BusinessId: String(business.id), MessageText: `Deal ${i}` })).body.broadcastId);
+      ctx.clock.advance(i === 2 ? 0 : 60_000); // two share a creation time: the id orders them
+    }
+    insertBroadcast(ctx, { businessId: business.id, kind: "confirmation", messageText: "Reply YES" });
+    const LIST = `/api/business/ListBroadcasts?businessId=${business.id}&limit=2`;
+    const first = await api.get(LIST, { token: owner.token });
+    expect(first.status).toBe(200);
+    expect(first.body.total).toBe(5);
+    expect(first.body.items.map((b: { id: number }) => b.id)).toEqual(ids.slice(3).reverse());
+    const whole = (await api.get(`/api/business/GetBroadcasts?businessId=${business.id}`, { token: owner.token })).body;
+    expect(first.body.items).toEqual(whole.slice(0, 2));
+    // A send between pages: the next page goes on from where the first ended.
+    await publish(owner.token, { BusinessId: String(business.id), MessageText: "Deal 6" });
+    const second = await api.get(`${LIST}&cursor=${first.body.nextCursor}`, { token: owner.token });
+    const third = await api.get(`${LIST}&cursor=${second.body.nextCursor}`, { token: owner.token });
+    expect([...second.body.items, ...third.body.items].map((b: { id: number }) => b.id)).toEqual(ids.slice(0, 3).reverse());
+    expect(third.body.nextCursor).toBeNull();
+    expect(third.body.total).toBe(6);
+  });
+
+  test("ListBroadcasts: another owner's business is 404, the admin may read it, nobody signed in 401; bad cursor or limit 400", async () => {
+    const { business } = businessWithSubscribers(owner.id, 1);
+    await publish(owner.token, { BusinessId: String(business.id), MessageText: "Hello" });
+    const LIST = `/api/business/ListBroadcasts?businessId=${business.id}`;
+    expect((await api.get(LIST, { token: other.token })).status).toBe(404);
+    expect((await api.get(LIST, { token: admin.token })).body.total).toBe(1);
+    expect((await api.get(LIST)).status).toBe(401);
+    const bad = await api.get(`${LIST}&cursor=${Buffer.from('["x",1]').toString("base64url")}`, { token: owner.token });
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields).toEqual({ cursor: CURSOR_INVALID });
+    expect((await api.get(`${LIST}&limit=500`, { token: owner.token })).body.fields).toEqual({ limit: LIMIT_INVALID });
+    expect((await api.get("/api/business/ListBroadcasts", { token: owner.token })).status).toBe(400);
   });
 
   test("a business without broadcasts: []", async () => {

@@ -93,11 +93,15 @@ export const broadcastApi = {
   status: (id: number | string) => api.get<BroadcastSummary>(`/api/business/GetBroadcastStatus?id=${q(id)}`),
   /** Newest first. */
   history: (businessId: number | string) => api.get<BroadcastSummary[]>(`/api/business/GetBroadcasts?businessId=${q(businessId)}`),
+  /** The same history a page at a time (`cursor` from the previous page). */
+  historyPage: (businessId: number | string, cursor: string | null) =>
+    api.get<Page<BroadcastSummary>>(`/api/business/ListBroadcasts?${listQuery({ businessId, limit: BROADCASTS_PER_PAGE }, cursor)}`),
   retryFailed: (broadcastId: number | string) =>
     api.post<RetryResponse>(`/api/business/RetryFailedDeliveries?broadcastId=${q(broadcastId)}`),
 };
 
 export const MESSAGES_PER_PAGE = 20;
+export const BROADCASTS_PER_PAGE = 10;
 
 export const customerMessagesApi = {
   /** Newest first. */

@@ -134,6 +134,9 @@ export const broadcastRoutes = new Hono<AppEnv>()
     c.json(c.var.ctx.services.broadcasts.subscriberCount(c.var.user!, queryId(c, "businessId"))),
   )
   .get("/GetBroadcasts", requireUser, (c) => c.json(c.var.ctx.services.broadcasts.list(c.var.user!, queryId(c, "businessId"))))
+  .get("/ListBroadcasts", requireUser, (c) =>
+    c.json(c.var.ctx.services.broadcasts.page(c.var.user!, queryId(c, "businessId"), c.req.query())),
+  )
   .get("/GetBroadcastStatus", requireUser, (c) => c.json(c.var.ctx.services.broadcasts.status(c.var.user!, queryId(c))))
   .post("/RetryFailedDeliveries", requireUser, (c) =>
     c.json(c.var.ctx.services.broadcasts.retryFailed(c.var.user!, queryId(c, "broadcastId"))),
