@@ -2,16 +2,14 @@
 import type { AppContext } from "../src/context.ts";
 import type { BroadcastSummary } from "../src/schemas/broadcasts.ts";
 import { OPERATOR } from "../src/services/principal.ts";
+import { bar, ProgressPrinter } from "./progress-bar.ts";
 
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** "[#########-----------] 45% 450/1000 · 440 sent · 0 delivered · 10 failed" */
+/** "[#########-----------]  45% 450/1000 · 440 sent · 0 delivered · 10 failed" */
 export function progressLine(s: BroadcastSummary, width = 24): string {
   const done = s.total - s.queued;
-  const ratio = s.total === 0 ? 1 : done / s.total;
-  const filled = Math.round(ratio * width);
-  const bar = `${"#".repeat(filled)}${"-".repeat(width - filled)}`;
-  return `[${bar}] ${String(Math.floor(ratio * 100)).padStart(3)}% ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${waitingText(s)}`;
+  return `${bar(s.total === 0 ? 1 : done / s.total, width)} ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${waitingText(s)}`;
 }
 
 /** " · 3 waiting for quiet hours / 1 for the daily limit", or "" when nothing waits. */
@@ -46,26 +44,17 @@ export async function follow(ctx: AppContext, broadcastId: number): Promise<void
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  const tty = process.stderr.isTTY === true;
-  let last = "";
-  let lastPrinted = 0;
+  const progress = new ProgressPrinter();
   let summary = ctx.services.broadcasts.status(OPERATOR, broadcastId);
   try {
     for (;;) {
       summary = ctx.services.broadcasts.status(OPERATOR, broadcastId);
-      const line = progressLine(summary);
-      if (tty) process.stderr.write(`\r${line}`);
-      else if (line !== last && (Date.now() - lastPrinted >= 2000 || summary.completedAt)) {
-        // Not a terminal (a log, a pipe): a line every 2 s at most, and the final one.
-        process.stderr.write(`${line}\n`);
-        lastPrinted = Date.now();
-        last = line;
-      }
+      progress.update(progressLine(summary), summary.completedAt !== null);
       if (summary.completedAt || interrupted) break;
       await Bun.sleep(200);
     }
   } finally {
-    if (tty) process.stderr.write("\n");
+    progress.done();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     await dispatcher.stop();

@@ -13,6 +13,7 @@ import m9 from "./0009_issue11_frequency_schedule_quiet_hours.sql" with { type: 
 import m10 from "./0010_issue11_templates_confirmations.sql" with { type: "text" };
 import m11 from "./0011_broadcast_counts.sql" with { type: "text" };
 import m12 from "./0012_list_indexes.sql" with { type: "text" };
+import m13 from "./0013_chunked_enqueue.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -28,5 +29,6 @@ export const migrationSql: Record<string, string> = {
   "0010_issue11_templates_confirmations": m10,
   "0011_broadcast_counts": m11,
   "0012_list_indexes": m12,
+  "0013_chunked_enqueue": m13,
 };
 export { journal };

@@ -1,10 +1,13 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
+import { bar, ProgressPrinter } from "../progress-bar.ts";
 import { Command } from "commander";
 import { ValidationError } from "../../src/errors.ts";
 import type { ImportRow, ImportSummary } from "../../src/services/customers-operator.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
+
+const n = (x: number) => Math.round(x).toLocaleString("en-US");
 
 /**
  * CSV records with the line each starts on (RFC 4180: quoted fields may hold commas, "" and line breaks).
@@ -174,8 +177,10 @@ export function customersCommand(): Command {
     .addHelpText(
       "after",
       `${examples("nearcast customers import --business 3 contacts.csv", "nearcast customers import --business 3 contacts.csv --welcome", "nearcast customers import --business 3 contacts.csv --json")}
-Rows with a problem are listed with their line number and left out; every valid row is written in one
-transaction (all or nothing). People who unsubscribed from the business are not re-added.
+Rows with a problem are listed with their line number and left out. Rows are written in short transactions
+(250 at a time, so a running server keeps answering), with a progress bar on stderr; a run that stops half-way
+can simply be run again: what it wrote shows as already subscribed. People who unsubscribed from the business are
+not re-added.
 contacts.csv:
   phone,contactPreference
   (415) 555-0134,SMS
@@ -191,10 +196,22 @@ contacts.csv:
         throw new ValidationError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
       const rows = readImportFile(text, file);
-      return withContext(opts, (ctx) => {
-        const summary = ctx.services.customers.importRows(businessId, rows, basename(file), { welcome: opts.welcome });
-        if (opts.json) printJson(summary);
-        else printSummary(summary, basename(file));
+      return withContext(opts, async (ctx) => {
+        const progress = new ProgressPrinter();
+        const started = performance.now();
+        const onProgress = ({ done, total }: { done: number; total: number }) => {
+          const perSecond = done / Math.max(0.001, (performance.now() - started) / 1000);
+          progress.update(`${bar(done / total)} ${n(done)}/${n(total)} rows · ${n(perSecond)} rows/s`, done === total);
+        };
+        try {
+          const summary = await ctx.services.customers.importRows(businessId, rows, basename(file), { welcome: opts.welcome, onProgress });
+          progress.done();
+          if (opts.json) printJson(summary);
+          else printSummary(summary, basename(file));
+        } catch (e) {
+          progress.done();
+          throw e;
+        }
       });
     });
 

@@ -229,6 +229,10 @@ export const broadcasts = sqliteTable(
     // startedAt is null until then; an immediate broadcast starts when it is created.
     scheduledFor: integer("scheduled_for", { mode: "timestamp_ms" }),
     startedAt: integer("started_at", { mode: "timestamp_ms" }),
+    // While its deliveries are being written, a chunk per transaction (so a 100,000-recipient broadcast never holds
+    // the server for long): the last subscriptions.id written so far (0 before the first chunk). NULL once every
+    // recipient has a delivery. A crash leaves it set, and the dispatcher goes on from it.
+    enqueuedThrough: integer("enqueued_through"),
     cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
   },
   (t) => [
@@ -239,6 +243,8 @@ export const broadcasts = sqliteTable(
     index("broadcasts_confirmation_idx").on(t.createdAt).where(sql`kind = 'confirmation'`),
     // The scheduler's queue: only broadcasts waiting for their time are in it.
     index("broadcasts_scheduled_idx").on(t.scheduledFor).where(sql`started_at IS NULL AND cancelled_at IS NULL`),
+    // The broadcasts whose deliveries are still being written (the dispatcher goes on with them).
+    index("broadcasts_enqueuing_idx").on(t.id).where(sql`enqueued_through IS NOT NULL`),
   ],
 );
 

@@ -19,6 +19,8 @@ import type { DispatcherStats } from "./stats.ts";
 import type { ClaimedDelivery, DispatchMessenger, DispatchStore } from "./store.ts";
 
 const HOUSEKEEPING_EVERY_MS = 1_000;
+/** Between chunks of a broadcast's deliveries being written: the server answers what came meanwhile. */
+const ENQUEUE_PAUSE_MS = 10;
 const CLAIM_FAILED_PAUSE_MS = 1_000;
 
 export interface SendLoopDeps {
@@ -51,6 +53,8 @@ const errText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 export class SendLoop {
   private readonly ready: ClaimedDelivery[] = [];
   private lastHousekeeping = Number.NEGATIVE_INFINITY;
+  /** Deliveries of some broadcast were still to be written at the last housekeeping. */
+  private enqueuing = false;
   private startsSinceCollect = 0;
 
   constructor(private readonly deps: SendLoopDeps) {}
@@ -69,9 +73,10 @@ export class SendLoop {
         if (!this.deps.recorder.flush()) continue;
       }
       if (now - this.lastHousekeeping >= HOUSEKEEPING_EVERY_MS) this.housekeeping(now);
+      else if (this.enqueuing) this.enqueuing = this.deps.starter?.startDue(now) ?? false;
       const slot = pacer.next(now);
       if (this.ready.length === 0 && slot > now) {
-        await sleep(Math.min(slot - now, this.deps.idlePollMs));
+        await sleep(Math.min(slot - now, this.deps.idlePollMs, this.enqueuing ? ENQUEUE_PAUSE_MS : Number.POSITIVE_INFINITY));
         continue;
       }
       this.collectGarbageIfDue();
@@ -93,7 +98,7 @@ export class SendLoop {
         continue;
       }
       if (slot > now) {
-        await sleep(slot - now);
+        await sleep(Math.min(slot - now, this.enqueuing ? ENQUEUE_PAUSE_MS : Number.POSITIVE_INFINITY));
         continue;
       }
       pacer.take(now);
@@ -103,7 +108,7 @@ export class SendLoop {
   }
 
   private housekeeping(now: number): void {
-    this.deps.starter?.startDue(now);
+    this.enqueuing = this.deps.starter?.startDue(now) ?? false;
     this.deps.reconciler.housekeeping(now);
     this.lastHousekeeping = now;
   }
@@ -146,7 +151,8 @@ export class SendLoop {
       next = null;
     }
     const { idlePollMs, inFlight, sleep } = this.deps;
-    const wait = next === null ? idlePollMs : Math.min(idlePollMs, Math.max(10, next - now));
+    // A broadcast's deliveries still being written: back for the next chunks at once (its first rows may be sent).
+    const wait = this.enqueuing ? 10 : next === null ? idlePollMs : Math.min(idlePollMs, Math.max(10, next - now));
     if (inFlight.size > 0) await Promise.race([sleep(wait), inFlight.waitForSlot()]);
     else await sleep(wait);
   }

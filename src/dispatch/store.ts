@@ -62,9 +62,12 @@ export interface DispatchStore {
   postpone(id: number, at: number, now: number, reason: string): void;
   /** When the next Queued or Uncertain delivery, or the next scheduled broadcast's start, is due; null when none. */
   nextDueAt(): number | null;
-  /** Starts the scheduled broadcasts due at `now` (started_at and their deliveries in one durable transaction each);
-   * a broadcast with nobody to send to completes with total 0. What was started. */
-  startDueBroadcasts(now: number): Array<{ id: number; total: number }>;
+  /** Starts the scheduled broadcasts due at `now` (their deliveries then follow by enqueueNextChunk). Their ids. */
+  startDueBroadcasts(now: number): number[];
+  /** The broadcasts whose deliveries are still being written: scheduled ones just started, or a publish cut short. */
+  pendingEnqueues(): number[];
+  /** Writes the next chunk of a broadcast's deliveries (one short durable transaction); `done` after the last. */
+  enqueueNextChunk(broadcastId: number, now: number): { written: number; done: boolean; total: number | null };
   /** Marks every broadcast with nothing pending as completed; their ids. */
   completeFinished(now: number): number[];
   broadcastMessage(broadcastId: number): BroadcastMessage | undefined;

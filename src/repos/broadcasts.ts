@@ -69,7 +69,7 @@ const newestFirst = [desc(broadcasts.createdAt), desc(broadcasts.id)] as const;
 
 export function broadcastsRepo(db: Db) {
   return {
-    /** Inserts the broadcast with total 0; setTotal() once its deliveries are written (same transaction). */
+    /** Inserts the broadcast with total 0; its deliveries follow by deliveries.enqueueNextChunk (total grows with them). */
     insert(row: NewBroadcast): number {
       // An immediate broadcast starts (its deliveries are written) as it is created; a scheduled one when the
       // dispatcher starts it (deliveries.startDueBroadcasts).
@@ -80,6 +80,8 @@ export function broadcastsRepo(db: Db) {
         createdAt: new Date(row.createdAt),
         scheduledFor: scheduled ? new Date(row.scheduledFor!) : null,
         startedAt: scheduled ? null : new Date(row.createdAt),
+        // An immediate broadcast's deliveries follow, a chunk at a time (deliveries.enqueueNextChunk).
+        enqueuedThrough: scheduled ? null : 0,
       };
       return db.insert(broadcasts).values(values).returning({ id: broadcasts.id }).get().id;
     },
@@ -115,8 +117,9 @@ export function broadcastsRepo(db: Db) {
       }
       return out;
     },
-    setTotal(id: number, total: number): void {
-      db.update(broadcasts).set({ total }).where(eq(broadcasts.id, id)).run();
+    /** Removes a broadcast that ended up with no delivery at all (nobody subscribed by the time it was written). */
+    deleteIfEmpty(id: number): boolean {
+      return db.delete(broadcasts).where(and(eq(broadcasts.id, id), eq(broadcasts.total, 0), isNull(broadcasts.enqueuedThrough))).returning({ id: broadcasts.id }).all().length > 0;
     },
     findById(id: number): BroadcastRow | undefined {
       return db.select(withOwner).from(broadcasts).innerJoin(businesses, eq(businesses.id, broadcasts.businessId)).where(eq(broadcasts.id, id)).get();

@@ -21,6 +21,17 @@ import { prepareScheduledStarts, type ScheduledStartStatements } from "./schedul
 import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
 import { skipUnreachableWhatsApp } from "./whatsapp-skips.ts";
 
+/** Subscriptions per enqueue transaction: a few milliseconds of writing, so the server answers in between. */
+export const ENQUEUE_CHUNK = 2000;
+
+/** One chunk of a broadcast's enqueue: rows written, whether it was the last, and the broadcast's total so far
+ * (null when it was not being enqueued). */
+export interface EnqueueStep {
+  written: number;
+  done: boolean;
+  total: number | null;
+}
+
 export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped";
 export type DeliveryChannel = "SMS" | "WhatsApp";
 
@@ -72,6 +83,10 @@ const COLUMNS = `id, broadcast_id AS broadcastId, customer_id AS customerId, bus
 
 /** Whether a deliveries row belongs to an opt-in confirmation: those are sent to 'unconfirmed' (double opt-in)
  * subscriptions too, and are not marketing (no quiet hours, not in the daily cap). */
+/** A delivery whose broadcast is still being written: not sent until all of it is (a publish that fails half-way
+ * takes every row back, and none may have gone). */
+const STILL_ENQUEUING = `(SELECT enqueued_through FROM broadcasts b WHERE b.id = deliveries.broadcast_id) IS NOT NULL`;
+
 const IS_CONFIRMATION = `(SELECT kind FROM broadcasts b WHERE b.id = deliveries.broadcast_id) = 'confirmation'`;
 
 function prepare(sqlite: Database) {
@@ -80,13 +95,29 @@ function prepare(sqlite: Database) {
     // not followed by START: e.g. a person who subscribed again on the page after texting STOP). The carrier would
     // refuse those sends (Twilio 21610), and they must not be attempted at all. The channel is the subscription's
     // (this business's), never another business's choice.
-    enqueue: sqlite.prepare<unknown, [number, number, number]>(
+    // One chunk: the subscriptions with ids in (?4, ?5], walked in id order down subscriptions_business_status_idx.
+    enqueueRange: sqlite.prepare<unknown, [number, number, number, number, number]>(
       `INSERT INTO deliveries (broadcast_id, customer_id, business_id, channel, to_phone, status, attempts, next_attempt_at)
        SELECT ?1, c.id, s.business_id, s.contact_preference, c.phone, 'Queued', 0, ?3
        FROM subscriptions s JOIN customers c ON c.id = s.customer_id
-       WHERE s.business_id = ?2 AND s.status = 'active' AND NOT ${underOptOutSql("s.customer_id")}
+       WHERE s.business_id = ?2 AND s.status = 'active' AND s.id > ?4 AND s.id <= ?5 AND NOT ${underOptOutSql("s.customer_id")}
        ORDER BY s.id`,
     ),
+    // Where the chunk after ?2 ends: the id of the ?3-th active subscription after it (none: the chunk is the last).
+    chunkEnd: sqlite.prepare<{ id: number }, [number, number, number]>(
+      `SELECT id FROM subscriptions WHERE business_id = ?1 AND status = 'active' AND id > ?2 ORDER BY id LIMIT 1 OFFSET ?3`,
+    ),
+    enqueueState: sqlite.prepare<{ businessId: number; through: number | null }, [number]>(
+      `SELECT business_id AS businessId, enqueued_through AS through FROM broadcasts WHERE id = ?1`,
+    ),
+    // After a chunk: where the next one starts (NULL: every recipient is written), and the total so far.
+    advanceEnqueue: sqlite.prepare<{ total: number }, [number, number | null, number]>(
+      `UPDATE broadcasts SET enqueued_through = ?2, total = total + ?3 WHERE id = ?1 RETURNING total`,
+    ),
+    deleteBroadcastDeliveries: sqlite.prepare<unknown, [number]>(`DELETE FROM deliveries WHERE broadcast_id = ?1`),
+    deleteBroadcast: sqlite.prepare<unknown, [number]>(`DELETE FROM broadcasts WHERE id = ?1`),
+    pendingEnqueues: sqlite.prepare<{ id: number }, []>(`SELECT id FROM broadcasts WHERE enqueued_through IS NOT NULL ORDER BY id`),
+    lastDeliveryId: sqlite.prepare<{ id: number }, []>(`SELECT coalesce(max(id), 0) AS id FROM deliveries`),
     // Claims the due rows in order; a row whose customer is no longer an active subscriber of the business becomes
     // Skipped in the same statement (a STOP that arrived mid-broadcast).
     claim: sqlite.prepare<ClaimedDelivery, [number, number]>(
@@ -97,6 +128,7 @@ function prepare(sqlite: Database) {
                   THEN 'Sending' ELSE 'Skipped' END,
          attempts = attempts + 1, claimed_at = ?1, updated_at = ?1, deferred_reason = NULL
        WHERE id IN (SELECT id FROM deliveries WHERE status = 'Queued' AND next_attempt_at <= ?1
+                      AND NOT ${STILL_ENQUEUING}
                     ORDER BY next_attempt_at, id LIMIT ?2)
        RETURNING id, broadcast_id AS broadcastId, customer_id AS customerId, channel, to_phone AS toPhone, attempts,
                  claimed_at AS claimedAt, status, business_id AS businessId, ${IS_CONFIRMATION} AS confirmation`,
@@ -179,7 +211,7 @@ function prepare(sqlite: Database) {
     // A scheduled broadcast still waiting to start has no deliveries yet: it is not finished.
     completeFinished: sqlite.prepare<{ id: number }, [number]>(
       `UPDATE broadcasts SET completed_at = ?1
-       WHERE completed_at IS NULL AND (scheduled_for IS NULL OR started_at IS NOT NULL) AND NOT EXISTS (
+       WHERE completed_at IS NULL AND (scheduled_for IS NULL OR started_at IS NOT NULL) AND enqueued_through IS NULL AND NOT EXISTS (
          SELECT 1 FROM deliveries d WHERE d.broadcast_id = broadcasts.id AND d.status IN ('Queued', 'Sending', 'Uncertain'))
        RETURNING id`,
     ),
@@ -278,12 +310,40 @@ export function deliveriesRepo(db: Db) {
 
   return {
     /**
-     * One Queued delivery per ACTIVE subscriber of the business (channel from the customer's contact preference,
-     * phone snapshotted), with one INSERT ... SELECT. Call inside the transaction that inserted the broadcast.
-     * Returns how many rows it wrote.
+     * Writes the next chunk of a broadcast's deliveries, in one durable transaction of its own: one Queued delivery
+     * per ACTIVE subscriber of the business (channel from the subscription, phone snapshotted), for the next
+     * `chunkSize` subscriptions after broadcasts.enqueued_through, then the WhatsApp rules on them, then moves
+     * enqueued_through on (NULL after the last chunk) and adds them to total. The cursor is read inside the
+     * transaction, so two callers (a publish and the dispatcher picking up after a crash) take turns, never the same
+     * chunk twice. `done` once nothing is left (or the broadcast is not being enqueued).
      */
-    enqueue(broadcastId: number, businessId: number, now: number): number {
-      return q().enqueue.run(broadcastId, businessId, now).changes;
+    enqueueNextChunk(broadcastId: number, now: number, chunkSize = ENQUEUE_CHUNK): EnqueueStep {
+      return durableTransaction(() => {
+        const state = q().enqueueState.get(broadcastId);
+        if (!state || state.through === null) return { written: 0, done: true, total: null };
+        const end = q().chunkEnd.get(state.businessId, state.through, chunkSize - 1)?.id ?? null;
+        const firstNew = q().lastDeliveryId.get()!.id + 1;
+        const written = q().enqueueRange.run(broadcastId, state.businessId, now, state.through, end ?? Number.MAX_SAFE_INTEGER).changes;
+        if (written > 0) skipUnreachableWhatsApp(sqlite, broadcastId, now, firstNew);
+        const { total } = q().advanceEnqueue.get(broadcastId, end, written)!;
+        return { written, done: end === null, total };
+      });
+    },
+
+    /** A publish whose enqueue failed half-way: the broadcast and what was written of it go (none was sent: the
+     * claim waits for a broadcast to be whole). False when it was finished meanwhile (then it stays). */
+    abandonEnqueue(broadcastId: number): boolean {
+      return durableTransaction(() => {
+        if (q().enqueueState.get(broadcastId)?.through == null) return false;
+        q().deleteBroadcastDeliveries.run(broadcastId);
+        q().deleteBroadcast.run(broadcastId);
+        return true;
+      });
+    },
+
+    /** The broadcasts whose deliveries are still being written (after a crash, or a scheduled start), oldest first. */
+    pendingEnqueues(): number[] {
+      return q().pendingEnqueues.all().map((r) => r.id);
     },
 
     /**
@@ -387,17 +447,11 @@ export function deliveriesRepo(db: Db) {
      * its deliveries (the same enqueue as an immediate publish, so the recipients are the active subscribers NOW)
      * and its total; with nobody to send to it completes with total 0. Answers what was started.
      */
-    startDueBroadcasts(now: number, limit = 20): Array<{ id: number; total: number }> {
-      const started: Array<{ id: number; total: number }> = [];
+    startDueBroadcasts(now: number, limit = 20): number[] {
+      const started: number[] = [];
       for (const b of sq().due.all(now, limit)) {
-        const total = durableTransaction(() => {
-          if (sq().markStarted.run(b.id, now).changes === 0) return null; // cancelled or started meanwhile
-          const n = q().enqueue.run(b.id, b.businessId, now).changes;
-          skipUnreachableWhatsApp(sqlite, b.id, now);
-          sq().setStartedTotal.run(b.id, n, now);
-          return n;
-        });
-        if (total !== null) started.push({ id: b.id, total });
+        // Started (enqueued_through = 0): its deliveries follow a chunk at a time (enqueueNextChunk), as a publish's.
+        if (durableTransaction(() => sq().markStarted.run(b.id, now).changes) > 0) started.push(b.id);
       }
       return started;
     },

@@ -12,12 +12,10 @@ export function prepareScheduledStarts(sqlite: Database) {
        ORDER BY scheduled_for, id LIMIT ?2`,
     ),
     // Guarded: a cancel that committed first wins (the row is no longer waiting, nothing is written).
+    // Its deliveries are then written a chunk at a time from enqueued_through = 0 (deliveries.enqueueNextChunk); with
+    // nobody to send to, it completes with total 0 once the last (empty) chunk is done.
     markStarted: sqlite.prepare<unknown, [number, number]>(
-      `UPDATE broadcasts SET started_at = ?2 WHERE id = ?1 AND started_at IS NULL AND cancelled_at IS NULL`,
-    ),
-    // total = what the enqueue wrote; nobody to send to: completed at once with total 0.
-    setStartedTotal: sqlite.prepare<unknown, [number, number, number]>(
-      `UPDATE broadcasts SET total = ?2, completed_at = CASE WHEN ?2 = 0 THEN ?3 ELSE completed_at END WHERE id = ?1`,
+      `UPDATE broadcasts SET started_at = ?2, enqueued_through = 0 WHERE id = ?1 AND started_at IS NULL AND cancelled_at IS NULL`,
     ),
     nextScheduled: sqlite.prepare<{ at: number | null }, []>(
       `SELECT MIN(scheduled_for) AS at FROM broadcasts

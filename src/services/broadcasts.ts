@@ -211,9 +211,6 @@ export function checkBroadcastImage(bytes: Uint8Array): void {
   }
 }
 
-/** Thrown inside the enqueue transaction to roll it back when nobody is subscribed any more. */
-class NobodySubscribed extends Error {}
-
 /** The variables as sent: the owner's, plus the media header's (the stored image's file name, for a template whose
  * media URL ends in …/uploads/{{n}}). */
 function variablesJson(choice: TemplateChoice, imagePath: string | null): string {
@@ -329,29 +326,34 @@ export function createBroadcastsService({
   }
 
   /**
-   * The outbox write: the broadcast row and one delivery per active subscriber, in one synchronous transaction.
-   * null when nobody is subscribed at that moment (nothing is written).
+   * The outbox write: the broadcast row (with the repeat check, in one write transaction), then one delivery per
+   * active subscriber, a chunk per durable transaction with a pause between (deliveries.enqueueNextChunk), so a
+   * 100,000-recipient broadcast never holds the server for long (bench/stall.ts). None is sent before the last chunk
+   * is written; a failure takes it all back. Should the process die meanwhile, enqueued_through tells the dispatcher
+   * where to go on. null when nobody was subscribed after all (the row goes).
    */
-  function enqueue(businessId: number, createdBy: number | null, messageText: string, imagePath: string | null, confirm: boolean, choice: TemplateChoice | null) {
+  async function enqueue(businessId: number, createdBy: number | null, messageText: string, imagePath: string | null, confirm: boolean, choice: TemplateChoice | null) {
     const now = clock.now().getTime();
+    // Durable (fsynced) before the owner is told it is queued: a power cut must not drop a broadcast silently.
+    const id = repos.durableTransaction(() => {
+      // The repeat check and the insert in one write transaction (BEGIN IMMEDIATE): of two identical publishes at
+      // the same moment (two tabs, a double click, the CLI and the web), the second sees the first.
+      if (!confirm) refuseRepeat(businessId, messageText, now);
+      const template = choice ? { contentSid: choice.template.sid, contentVariables: variablesJson(choice, imagePath) } : {};
+      return repos.broadcasts.insert({ businessId, createdBy, messageText, imagePath, createdAt: now, ...template });
+    });
     try {
-      // Durable (fsynced) before the owner is told it is queued: a power cut must not drop a broadcast silently.
-      return repos.durableTransaction(() => {
-        // The repeat check and the insert in one write transaction (BEGIN IMMEDIATE): of two identical publishes at
-        // the same moment (two tabs, a double click, the CLI and the web), the second sees the first.
-        if (!confirm) refuseRepeat(businessId, messageText, now);
-        const template = choice ? { contentSid: choice.template.sid, contentVariables: variablesJson(choice, imagePath) } : {};
-        const id = repos.broadcasts.insert({ businessId, createdBy, messageText, imagePath, createdAt: now, ...template });
-        const n = repos.deliveries.enqueue(id, businessId, now);
-        if (n === 0) throw new NobodySubscribed();
-        repos.broadcasts.skipUnreachableWhatsApp(id, now);
-        repos.broadcasts.setTotal(id, n);
-        return { id, n };
-      });
+      for (let chunk = repos.deliveries.enqueueNextChunk(id, now); !chunk.done; chunk = repos.deliveries.enqueueNextChunk(id, now)) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
     } catch (e) {
-      if (e instanceof NobodySubscribed) return null;
+      // All or nothing, as the owner is told: nothing of it was sent yet (the claim waits for the whole broadcast).
+      repos.deliveries.abandonEnqueue(id);
       throw e;
     }
+    const n = repos.broadcasts.findById(id)?.total ?? 0;
+    if (n === 0 && repos.broadcasts.deleteIfEmpty(id)) return null;
+    return { id, n };
   }
 
   /** 409 when the business got a broadcast with this very text within REPEAT_WINDOW_MS. Same text, whatever the
@@ -433,7 +435,7 @@ export function createBroadcastsService({
     // Told before the enqueue: the same people its WhatsApp rules then skip.
     const warned = skipWarning(business.id, choice);
     try {
-      written = enqueue(business.id, createdBy, messageText, stored?.filePath ?? null, confirm, choice);
+      written = await enqueue(business.id, createdBy, messageText, stored?.filePath ?? null, confirm, choice);
     } catch (e) {
       if (stored) discard(stored.filePath);
       throw e;

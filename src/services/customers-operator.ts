@@ -35,6 +35,44 @@ export interface ImportSummary {
   welcomed?: number;
 }
 
+export interface ImportOptions {
+  /** Queue an opt-in confirmation (a welcome text) to everyone added. */
+  welcome?: boolean;
+  /** Stored with each consent event ("nearcast-cli", or the browser's on the Customers screen). */
+  userAgent?: string;
+  onProgress?: (progress: { done: number; total: number }) => void;
+}
+
+/** Rows per import transaction: a few milliseconds of checking and writing. */
+export const IMPORT_CHUNK = 250;
+/** Between two chunks: long enough for another process's writer (the server, the CLI) to take its turn. */
+const IMPORT_PAUSE_MS = 2;
+
+/** The rows of one chunk that can be imported, in E.164; the others go to the summary (`seen`: numbers met so far). */
+function checkRows(rows: ImportRow[], seen: Map<string, number>, summary: ImportSummary, country: string) {
+  const valid: { line: number; phone: string; contactPreference: "WhatsApp" | "SMS" }[] = [];
+  for (const row of rows) {
+    const result = check(editCustomerSchema, { phone: row.phone, contactPreference: row.contactPreference });
+    if (!result.ok) {
+      summary.invalid.push({ line: row.line, message: Object.values(result.errors).join("; ") });
+      continue;
+    }
+    const phone = toE164(result.value.phone, country);
+    if (!phone) {
+      summary.invalid.push({ line: row.line, message: "Please enter a valid phone number" });
+      continue;
+    }
+    const first = seen.get(phone);
+    if (first !== undefined) {
+      summary.skipped.push({ line: row.line, phone, reason: `same number as line ${first}` });
+      continue;
+    }
+    seen.set(phone, row.line);
+    valid.push({ line: row.line, phone, contactPreference: result.value.contactPreference });
+  }
+  return valid;
+}
+
 export interface ForgetResult {
   phone: string;
   erased: boolean;
@@ -69,58 +107,45 @@ export function customerOperatorActions({
     },
 
     /**
-     * Imports rows into one business (source 'import'). Invalid rows are reported by line and left out; the
-     * valid ones are written in ONE transaction, so an unexpected failure leaves nothing half-imported. A person
-     * who unsubscribed from the business, or who replied STOP to our number (any business), is not added: the row
-     * is reported as skipped, with its line, and nothing of it is written.
+     * Imports rows into one business (source 'import'), IMPORT_CHUNK rows per short transaction with a pause
+     * between, so a 50,000-row file never holds the database (or, in `serve`, the server) for long: another writer
+     * gets its turn between chunks (bench/stall.ts). Invalid rows are reported by line and left out. A person who
+     * unsubscribed from the business, or who replied STOP to our number (any business), is not added: the row is
+     * reported as skipped, with its line. A run that stops half-way can be run again: what it wrote then shows as
+     * already subscribed. `onProgress` hears after each chunk how many rows are done.
      */
-    importRows(businessId: number, rows: ImportRow[], fileName: string, options: { welcome?: boolean } = {}): ImportSummary {
+    async importRows(businessId: number, rows: ImportRow[], fileName: string, options: ImportOptions = {}): Promise<ImportSummary> {
       const business = anyBusiness(businessId);
       const summary: ImportSummary = { business: { id: business.id, name: business.name }, added: [], readded: [], already: [], skipped: [], invalid: [] };
-      const valid: { line: number; phone: string; contactPreference: "WhatsApp" | "SMS" }[] = [];
       const seen = new Map<string, number>();
-      for (const row of rows) {
-        const result = check(editCustomerSchema, { phone: row.phone, contactPreference: row.contactPreference });
-        if (!result.ok) {
-          summary.invalid.push({ line: row.line, message: Object.values(result.errors).join("; ") });
-          continue;
-        }
-        const phone = toE164(result.value.phone, config.defaultCountry);
-        if (!phone) {
-          summary.invalid.push({ line: row.line, message: "Please enter a valid phone number" });
-          continue;
-        }
-        const first = seen.get(phone);
-        if (first !== undefined) {
-          summary.skipped.push({ line: row.line, phone, reason: `same number as line ${first}` });
-          continue;
-        }
-        seen.set(phone, row.line);
-        valid.push({ line: row.line, phone, contactPreference: result.value.contactPreference });
-      }
+      const joined: number[] = [];
       const at = clock.now();
       const consentText = importConsentText(business.name, fileName);
-      repos.transaction(() => {
-        const joined: number[] = [];
-        for (const row of valid) {
-          const { customerId, outcome } = enrollByOwner(repos, row.phone, row.contactPreference, {
-            businessId: business.id,
-            source: "import",
-            consentText,
-            meta: { ip: null, userAgent: "nearcast-cli" },
-            at,
-          }, { skipStopped: true });
-          const item = { line: row.line, phone: row.phone };
-          if (outcome === "subscribed" || outcome === "resubscribed") joined.push(customerId);
-          if (outcome === "subscribed") summary.added.push(item);
-          else if (outcome === "resubscribed") summary.readded.push(item);
-          else if (outcome === "already") summary.already.push(item);
-          else if (outcome === "stopped") summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_STOP });
-          else summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_UNSUBSCRIBED });
-        }
-        // One Confirmation broadcast for everyone the import added: the dispatcher paces it like any other.
-        if (options.welcome) summary.welcomed = confirmations.queue({ businessId: business.id, customerIds: joined, origin: "import" })?.total ?? 0;
-      });
+      for (let start = 0; start < rows.length; start += IMPORT_CHUNK) {
+        if (start > 0) await Bun.sleep(IMPORT_PAUSE_MS);
+        const valid = checkRows(rows.slice(start, start + IMPORT_CHUNK), seen, summary, config.defaultCountry);
+        repos.transaction(() => {
+          for (const row of valid) {
+            const { customerId, outcome } = enrollByOwner(repos, row.phone, row.contactPreference, {
+              businessId: business.id,
+              source: "import",
+              consentText,
+              meta: { ip: null, userAgent: options.userAgent ?? "nearcast-cli" },
+              at,
+            }, { skipStopped: true });
+            const item = { line: row.line, phone: row.phone };
+            if (outcome === "subscribed" || outcome === "resubscribed") joined.push(customerId);
+            if (outcome === "subscribed") summary.added.push(item);
+            else if (outcome === "resubscribed") summary.readded.push(item);
+            else if (outcome === "already") summary.already.push(item);
+            else if (outcome === "stopped") summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_STOP });
+            else summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_UNSUBSCRIBED });
+          }
+        });
+        options.onProgress?.({ done: Math.min(start + IMPORT_CHUNK, rows.length), total: rows.length });
+      }
+      // One Confirmation broadcast for everyone the import added: the dispatcher paces it like any other.
+      if (options.welcome) summary.welcomed = repos.transaction(() => confirmations.queue({ businessId: business.id, customerIds: joined, origin: "import" })?.total ?? 0);
       return summary;
     },
 

@@ -196,7 +196,8 @@ describe("UpdateScheduledBroadcast", () => {
 
     const id = await schedule();
     ctx.clock.advance(TOMORROW_MS - ctx.clock.now().getTime());
-    expect(ctx.repos.deliveries.startDueBroadcasts(ctx.clock.now().getTime())).toEqual([{ id, total: 2 }]);
+    expect(ctx.repos.deliveries.startDueBroadcasts(ctx.clock.now().getTime())).toEqual([id]);
+    expect(ctx.repos.deliveries.enqueueNextChunk(id, ctx.clock.now().getTime())).toEqual({ written: 2, done: true, total: 2 });
     owner.token = sessionFor(ctx, owner); // a day later: a fresh session
     const late = await update(owner.token, { BroadcastId: String(id), MessageText: "Too late" });
     expect(late.status).toBe(409);

@@ -120,10 +120,10 @@ describe("when a confirmation goes out", () => {
     const w = world(fake.settings());
     try {
       const rows = [1, 2, 3, 4].map((i) => ({ line: i + 1, phone: `415555020${i}`, contactPreference: "SMS" }));
-      const plain = w.ctx.services.customers.importRows(w.bakery.id, rows.slice(0, 1), "a.csv");
+      const plain = await w.ctx.services.customers.importRows(w.bakery.id, rows.slice(0, 1), "a.csv");
       expect(plain.welcomed).toBeUndefined();
       expect(w.confirmations()).toEqual([]);
-      const summary = w.ctx.services.customers.importRows(w.bakery.id, rows, "b.csv", { welcome: true });
+      const summary = await w.ctx.services.customers.importRows(w.bakery.id, rows, "b.csv", { welcome: true });
       expect(summary.added).toHaveLength(3);
       expect(summary.welcomed).toBe(3); // the one already there is not welcomed again
       const queued = w.confirmations();

@@ -89,7 +89,8 @@ describe("scheduled broadcasts in the dispatcher", () => {
     expect(row(id)).toMatchObject({ total: 0, cancelledAt: null });
     expect(row(id).startedAt?.getTime()).toBe(at);
     expect(fake.sends()).toHaveLength(0);
-    expect(ctx.logger.lines.join("\n")).toContain(`scheduled broadcast ${id} started (0 message(s))`);
+    expect(ctx.logger.lines.join("\n")).toContain(`scheduled broadcast ${id} started`);
+    expect(ctx.logger.lines.join("\n")).toContain(`broadcast ${id} queued (0 message(s))`);
   });
 
   test("a cancelled broadcast never starts; the next scheduled one does", async () => {

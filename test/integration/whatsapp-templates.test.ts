@@ -239,6 +239,7 @@ describe("a broadcast with a template", () => {
     expect(ctx.repos.deliveries.listByBroadcast(res.body.broadcastId)).toHaveLength(0);
     ctx.clock.advance(2 * HOUR);
     ctx.repos.deliveries.startDueBroadcasts(ctx.clock.now().getTime());
+    ctx.repos.deliveries.enqueueNextChunk(res.body.broadcastId, ctx.clock.now().getTime());
     expect(deliveryOf(res.body.broadcastId, uk.customer.id).status).toBe("Queued");
     expect(deliveryOf(res.body.broadcastId, us.customer.id)).toMatchObject({ status: "Skipped", errorMessage: SKIP_US_MARKETING });
     await sendAll(res.body.broadcastId);
