@@ -21,23 +21,32 @@ export function errorJson(c: Context, status: ContentfulStatusCode, code: string
 
 /** The one mapping from a thrown error to an answer. An unexpected error gets one line in the log. */
 export function onError(err: Error, c: Context<AppEnv>) {
+  if (err instanceof TooManyRequestsError) c.header("Retry-After", String(err.retryAfterSeconds));
+  const { status, body } = answerTo(err, c);
+  return c.json(body, status);
+}
+
+/**
+ * The status and body a thrown error answers with; also the last line of an answer already streaming (the CSV
+ * import), where the status can no longer change.
+ */
+export function answerTo(err: Error, c: Context<AppEnv>): { status: ContentfulStatusCode; body: ErrorBody } {
   if (err instanceof AppError) {
-    if (err instanceof TooManyRequestsError) c.header("Retry-After", String(err.retryAfterSeconds));
     const duplicateOf = (err as { duplicateOf?: unknown }).duplicateOf;
-    if (typeof duplicateOf === "number") return c.json({ error: err.message, code: err.code, duplicateOf } satisfies ErrorBody, err.status);
-    return errorJson(c, err.status, err.code, err.message, err.fields);
+    if (typeof duplicateOf === "number") return { status: err.status, body: { error: err.message, code: err.code, duplicateOf } };
+    return { status: err.status, body: err.fields ? { error: err.message, code: err.code, fields: err.fields } : { error: err.message, code: err.code } };
   }
   if (err instanceof HTTPException) {
     const status = err.status as ContentfulStatusCode;
-    if (status === 413) return errorJson(c, 413, "payload_too_large", "Request body is too large.");
-    return errorJson(c, status, "http_error", err.message || "The request could not be processed.");
+    if (status === 413) return { status, body: { error: "Request body is too large.", code: "payload_too_large" } };
+    return { status, body: { error: err.message || "The request could not be processed.", code: "http_error" } };
   }
   if (isDiskFull(err)) {
     c.var.ctx?.logger.error(`${c.req.method} ${c.req.path} refused: the disk is full or read-only`);
-    return errorJson(c, 507, "disk_full", DISK_FULL);
+    return { status: 507, body: { error: DISK_FULL, code: "disk_full" } };
   }
   // Unexpected: log the kind and message only (no stack, no request data), on one line, answer without details.
   const message = String(err.message).replace(/\s+/g, " ").slice(0, 500);
   c.var.ctx?.logger.error(`${c.req.method} ${c.req.path} failed: ${err.name}: ${message}`);
-  return errorJson(c, 500, "internal", "Something went wrong on our side. Please try again.");
+  return { status: 500, body: { error: "Something went wrong on our side. Please try again.", code: "internal" } };
 }

@@ -3,6 +3,8 @@
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { NotFoundError } from "../errors.ts";
+import type { ImportRow } from "../lib/csv-import.ts";
+import type { ImportSummary } from "../schemas/customer-import.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
 import type { Repos } from "../repos/index.ts";
 import type { SubscriberRow } from "../repos/subscriptions.ts";
@@ -17,29 +19,14 @@ import { e164OrThrow } from "./subscriptions.ts";
 export const IMPORT_SKIPPED_STOP = "replied STOP to our messages; only they can subscribe again (by scanning the QR code or texting START)";
 export const IMPORT_SKIPPED_UNSUBSCRIBED = "unsubscribed from this business; only they can subscribe again";
 
-export interface ImportRow {
-  /** 1-based line number in the file, for messages. */
-  line: number;
-  phone: string;
-  contactPreference: string;
-}
+export type { ImportRow, ImportSummary };
 
-export interface ImportSummary {
-  business: { id: number; name: string };
-  added: { line: number; phone: string }[];
-  readded: { line: number; phone: string }[];
-  already: { line: number; phone: string }[];
-  skipped: { line: number; phone: string; reason: string }[];
-  invalid: { line: number; message: string }[];
-  /** With "send a welcome text": how many confirmations were queued (one Confirmation broadcast, paced). */
-  welcomed?: number;
-}
 
 export interface ImportOptions {
   /** Queue an opt-in confirmation (a welcome text) to everyone added. */
   welcome?: boolean;
-  /** Stored with each consent event ("nearcast-cli", or the browser's on the Customers screen). */
-  userAgent?: string;
+  /** Stored with each consent event: the owner's browser on the Customers screen; "nearcast-cli" by default. */
+  meta?: { ip: string | null; userAgent: string | null };
   onProgress?: (progress: { done: number; total: number }) => void;
 }
 
@@ -130,7 +117,7 @@ export function customerOperatorActions({
               businessId: business.id,
               source: "import",
               consentText,
-              meta: { ip: null, userAgent: options.userAgent ?? "nearcast-cli" },
+              meta: options.meta ?? { ip: null, userAgent: "nearcast-cli" },
               at,
             }, { skipStopped: true });
             const item = { line: row.line, phone: row.phone };
@@ -144,6 +131,9 @@ export function customerOperatorActions({
         });
         options.onProgress?.({ done: Math.min(start + IMPORT_CHUNK, rows.length), total: rows.length });
       }
+      // In file order (a duplicate is found while checking, before the rows around it are written).
+      summary.skipped.sort((a, b) => a.line - b.line);
+      summary.invalid.sort((a, b) => a.line - b.line);
       // One Confirmation broadcast for everyone the import added: the dispatcher paces it like any other.
       if (options.welcome) summary.welcomed = repos.transaction(() => confirmations.queue({ businessId: business.id, customerIds: joined, origin: "import" })?.total ?? 0);
       return summary;

@@ -10,6 +10,8 @@ import { type CustomerView, createCustomerSchema, editCustomerSchema } from "../
 import type { ContactPreference } from "../schemas/customers.ts";
 import { type SubscriptionRequestView, subscriptionRequestSchema } from "../schemas/subscriptions.ts";
 import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
+import { IMPORT_MAX_ROWS, IMPORT_NO_ROWS, IMPORT_TOO_MANY_ROWS } from "../schemas/customer-import.ts";
+import { readImportFile } from "../lib/csv-import.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { canManage, ownerScope } from "./principal.ts";
 import { BUSINESS_FILTER_INVALID, type CustomerPage, checkCustomerPageQuery } from "../schemas/customer-pages.ts";
@@ -157,8 +159,9 @@ export function createCustomersService({
     markRemoved(sub, "manual", note, meta, at);
   }
 
+  const operator = customerOperatorActions({ repos, clock, config, confirmations });
   return {
-    ...customerOperatorActions({ repos, clock, config, confirmations }),
+    ...operator,
 
     /** An owner's customers (subscribed to one of their businesses, not removed); the admin's: everyone's. */
     list(user: UserRow): CustomerView[] {
@@ -190,6 +193,25 @@ export function createCustomersService({
         items: shown.map((id) => byId.get(id)!).filter(Boolean),
         nextCursor: ids.length > p.limit ? encodeCursor({ key: shown.at(-1)!, id: shown.at(-1)! }) : null,
         total: repos.customerPages.total(filters),
+      };
+    },
+
+    /**
+     * POST ImportCustomers: a CSV uploaded on the Customers screen into one of the user's businesses (another
+     * owner's is a 404, as if it did not exist). Everything that can be refused is refused here, before anything is
+     * written: the business, the header line, a file without rows. `run` then imports as the CLI does (chunks,
+     * progress), the owner's browser recorded with each consent.
+     */
+    prepareImport(user: UserRow, businessId: number, text: string, fileName: string, meta: RequestMeta) {
+      const business = repos.businesses.findById(businessId);
+      if (!business || !canManage(user, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
+      const rows = readImportFile(text, fileName);
+      if (rows.length === 0) throw new ValidationError(IMPORT_NO_ROWS, { file: IMPORT_NO_ROWS });
+      if (rows.length > IMPORT_MAX_ROWS) throw new ValidationError(IMPORT_TOO_MANY_ROWS, { file: IMPORT_TOO_MANY_ROWS });
+      return {
+        total: rows.length,
+        run: (options: { welcome?: boolean; onProgress?: (p: { done: number; total: number }) => void }) =>
+          operator.importRows(business.id, rows, fileName, { ...options, meta }),
       };
     },
 

@@ -189,21 +189,31 @@ describe("nearcast customers import", () => {
     expect(withDb(dir, customerTables)).toEqual(before);
   });
 
-  test("an unexpected failure half-way leaves nothing half-imported", () => {
+  test("written 250 rows per transaction: a failure half-way keeps the chunks before it, and a re-run completes the file", () => {
     const { dir, bakery } = seeded();
-    // A database trigger makes the third new row fail, as a full disk or a bug would.
+    const phoneOf = (i: number) => `+1628${String(5_000_000 + i)}`;
+    // A database trigger makes row 300 (the second chunk) fail, as a full disk or a bug would.
     withDb(dir, (ctx) =>
-      ctx.db.$client.exec(
-        "CREATE TRIGGER boom BEFORE INSERT ON customers WHEN NEW.phone = '+14155550182' BEGIN SELECT RAISE(ABORT, 'simulated failure'); END",
-      ),
+      ctx.db.$client.exec(`CREATE TRIGGER boom BEFORE INSERT ON customers WHEN NEW.phone = '${phoneOf(300)}' BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`),
     );
-    const before = withDb(dir, customerTables);
+    const before = withDb(dir, customerTables).customers.length;
     const file = join(dir, "c.csv");
-    writeFileSync(file, "phone,contactPreference\n4155550180,SMS\n4155550181,SMS\n4155550182,SMS\n4155550183,SMS\n");
+    writeFileSync(file, `phone,contactPreference\n${Array.from({ length: 600 }, (_, i) => `${phoneOf(i + 1)},SMS`).join("\n")}\n`);
     const res = run(["customers", "import", "--business", String(bakery), file], dir);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("simulated failure");
-    expect(withDb(dir, customerTables)).toEqual(before);
+    // The first chunk (rows 1-250) is in; nothing of the second.
+    const afterFailure = withDb(dir, customerTables).customers.map((c) => c.phone);
+    expect(afterFailure.length).toBe(before + 250);
+    expect(afterFailure).toContain(phoneOf(250));
+    expect(afterFailure).not.toContain(phoneOf(251));
+    withDb(dir, (ctx) => ctx.db.$client.exec("DROP TRIGGER boom"));
+    const again = run(["customers", "import", "--business", String(bakery), file, "--json"], dir);
+    expect(again.code).toBe(0);
+    const summary = JSON.parse(again.stdout) as { added: unknown[]; already: unknown[] };
+    expect([summary.added.length, summary.already.length]).toEqual([350, 250]);
+    // Not a terminal: the progress bar's last line, with the rows and their rate, on stderr only.
+    expect(again.stderr).toMatch(/\[#{24}\] 100% 600\/600 rows · [\d,]+ rows\/s\n$/);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { PayloadTooLargeError } from "../../errors.ts";
+import { IMPORT_MAX_BYTES, IMPORT_TOO_LARGE } from "../../schemas/customer-import.ts";
 import { MAX_IMAGE_BYTES } from "../../schemas/images.ts";
 import { errorJson } from "../errors.ts";
 import { MULTIPART_OVERHEAD } from "../multipart.ts";
@@ -20,7 +21,7 @@ export const JSON_BODY_LIMIT = 64 * 1024;
 /** The cap on the upload routes' bodies: one image and a few text fields. */
 export const UPLOAD_BODY_LIMIT = MAX_IMAGE_BYTES + MULTIPART_OVERHEAD;
 /** The app's backstop, above every route's limit (so a route's own 413 text always comes first). */
-export const MAX_BODY_LIMIT = Math.max(JSON_BODY_LIMIT, UPLOAD_BODY_LIMIT) + 64 * 1024;
+export const MAX_BODY_LIMIT = Math.max(JSON_BODY_LIMIT, UPLOAD_BODY_LIMIT, IMPORT_MAX_BYTES) + 64 * 1024;
 
 /** Bun.serve's maxRequestBodySize: declared lengths above it never reach the app. */
 export const DECLARED_BODY_CEILING = 16 * 1024 * 1024;
@@ -125,6 +126,9 @@ export const smallBody = capBody(JSON_BODY_LIMIT, { buffer: true });
 
 /** For routes that take one image (5 MB) with a few text fields; `message` is the route's 413 text from the spec. */
 export const imageBody = (message: string) => capBody(UPLOAD_BODY_LIMIT, { message });
+
+/** For the Customers screen's CSV import: the file is the body (5 MB at most), read whole before the route. */
+export const csvBody = capBody(IMPORT_MAX_BYTES, { message: IMPORT_TOO_LARGE, buffer: true });
 
 /** The app's backstop on every path (app.ts): chunked bodies stop at MAX_BODY_LIMIT whatever the route does. */
 export const bodyBackstop = capBody(MAX_BODY_LIMIT, { declared: false });
