@@ -94,3 +94,30 @@ for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as cons
     }
   });
 }
+
+test("the Customers screen's CSV import: a file with a bad row, the rows written, the summary with its line, the list grown (desktop)", async () => {
+  const browser = await launchBrowser(DESKTOP);
+  browser.context.setDefaultTimeout(15_000);
+  try {
+    const { page } = browser;
+    await logInOnPage(page, shop.server.url);
+    await page.goto(`${shop.server.url}/customers`);
+    await page.getByText("Showing 50 of 2,003 customers").waitFor();
+    await page.getByRole("button", { name: "Import CSV" }).click();
+    const dialog = page.getByRole("dialog", { name: "Import customers" });
+    await dialog.getByLabel("Business").selectOption({ label: "Rosa's Corner Bakery" });
+    const csv = "phone,contactPreference\n(415) 555-0170,SMS\nnot a phone,SMS\n+1 415 555 0171,whatsapp\n";
+    await dialog.getByLabel("CSV file").setInputFiles({ name: "market-day.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    await dialog.getByRole("button", { name: "Import" }).click();
+    await dialog.getByTestId("import-summary").waitFor();
+    expect(await dialog.getByTestId("import-summary").textContent()).toBe("2 added, 0 re-added, 0 already subscribed, 0 skipped, 1 invalid row");
+    expect(await dialog.getByText("Line 3: Please enter a valid phone number").count()).toBe(1);
+    await screenshot(page, "customers-import-summary-desktop");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await page.getByText("Showing 50 of 2,005 customers").waitFor();
+    const imported = JSON.parse(shop.cli("customers", "list", "--business", String(shop.businessId), "--json")) as { phone: string; source: string }[];
+    expect(imported.filter((c) => c.source === "import").map((c) => c.phone).sort()).toEqual(["+14155550170", "+14155550171"]);
+  } finally {
+    await browser.close();
+  }
+});

@@ -22,6 +22,8 @@ export interface Answer {
   text?: string;
   headers?: Record<string, string>;
   network?: boolean;
+  /** The body as a stream the test feeds (an answer read line by line as it arrives, e.g. the CSV import's). */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 export type Reply = Answer | ((call: ApiCall) => Answer | Promise<Answer>);
@@ -58,6 +60,7 @@ function responseOf(answer: Answer): Response {
     statusText: "",
     headers: new Headers({ "content-type": "application/json", ...answer.headers }),
     text: async () => text,
+    body: answer.stream ?? new Response(text).body,
   } as unknown as Response;
 }
 

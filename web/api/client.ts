@@ -45,7 +45,8 @@ export function serverMessage(body: unknown): string | undefined {
   return undefined;
 }
 
-export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** The session's headers for a call: the bearer token, and on a write the XSRF token echoing the cookie. */
+export function sessionHeaders(method: string): Record<string, string> {
   const headers: Record<string, string> = { Accept: "application/json" };
   const token = getToken();
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -53,6 +54,23 @@ export async function request<T>(method: string, path: string, body?: unknown): 
     const xsrf = readCookie("XSRF-TOKEN");
     if (xsrf) headers["X-XSRF-TOKEN"] = xsrf;
   }
+  return headers;
+}
+
+/** The error of a refused call: the server's sentence (or the status text) and its body. */
+export async function refusal(res: Response): Promise<ApiError> {
+  const text = await res.text().catch(() => "");
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // A plain-text body (a proxy's error page, a bare sentence) stays a string for serverMessage to judge.
+  }
+  return new ApiError(res.status, serverMessage(parsed) ?? res.statusText, parsed);
+}
+
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers = sessionHeaders(method);
   let payload: BodyInit | undefined;
   if (body instanceof FormData || body instanceof URLSearchParams) payload = body;
   else if (body !== undefined) {

@@ -4,7 +4,8 @@ import type { CustomerView, createCustomerSchema } from "../../src/schemas/custo
 import type { CustomerPage } from "../../src/schemas/customer-pages.ts";
 import type { customerSchema } from "../../src/schemas/customers.ts";
 import type { PublicSource, SubscribeResponse } from "../../src/schemas/subscriptions.ts";
-import { api, listQuery } from "./client.ts";
+import { api, ApiError, CONNECTION_ERROR, listQuery, refusal, sessionHeaders } from "./client.ts";
+import type { ImportLine, ImportSummary } from "../../src/schemas/customer-import.ts";
 
 // Typed wrappers for /api/customer/* and /api/subscription/* (spec section 7), and the business reads these
 // screens need.
@@ -54,4 +55,51 @@ export function imageUrl(path: string | null | undefined): string | null {
   if (!path) return null;
   if (/^https?:\/\//i.test(path) || path.startsWith("/")) return path;
   return `/uploads/${path}`;
+}
+
+/**
+ * Uploads a customers CSV into a business (POST ImportCustomers) and follows its NDJSON answer: `onProgress` after
+ * each chunk written, then the summary. A refusal (4xx) or a failure half-way throws an ApiError with the server's
+ * sentence.
+ */
+export async function importCustomersCsv(
+  businessId: number | string,
+  file: File,
+  welcome: boolean,
+  onProgress: (progress: { done: number; total: number }) => void,
+): Promise<ImportSummary> {
+  const query = listQuery({ businessId, fileName: file.name, welcome: welcome ? 1 : null }, null);
+  let res: Response;
+  try {
+    res = await fetch(`/api/customer/ImportCustomers?${query}`, {
+      method: "POST",
+      headers: { ...sessionHeaders("POST"), "Content-Type": "text/csv" },
+      body: file,
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiError(0, CONNECTION_ERROR, null);
+  }
+  if (!res.ok || !res.body) throw await refusal(res);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  for (;;) {
+    let chunk: { done: boolean; value?: string };
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw new ApiError(0, CONNECTION_ERROR, null);
+    }
+    pending += chunk.value ?? "";
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const text of lines.filter((l) => l.trim() !== "")) {
+      const line = JSON.parse(text) as ImportLine;
+      if ("progress" in line) onProgress(line.progress);
+      else if ("summary" in line) return line.summary;
+      else throw new ApiError(500, line.error, line);
+    }
+    // The connection ended before the summary: what was written stays; the file can be uploaded again.
+    if (chunk.done) throw new ApiError(0, CONNECTION_ERROR, null);
+  }
 }

@@ -14,6 +14,7 @@ import { SEARCH_DELAY_MS } from "../../components/SearchBox.tsx";
 import { usePagedList } from "../../components/usePagedList.ts";
 import { isAdmin } from "../../state/session.ts";
 import { type BusinessOption, loadBusinessOptions } from "./CustomerForm.tsx";
+import { ImportCustomersDialog } from "./ImportCustomers.tsx";
 import { SubscriptionRequestsPanel } from "./SubscriptionRequests.tsx";
 
 export const DELETE_CUSTOMER_FAILED = "Error deleting customer. Please try again.";
@@ -112,6 +113,7 @@ export function CustomersListPage() {
   const { items: customers, loading, reload: load, failure } = list;
   const filtered = filters.q !== "" || filters.businessId !== "" || filters.status !== "";
   const [messagesFor, setMessagesFor] = useState<CustomerView | null>(null);
+  const [importing, setImporting] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { deleting, deleteRow } = useRowDelete(customerApi.remove, load, () => setError(DELETE_CUSTOMER_FAILED), { onStart: () => setError(null) });
   const onDelete = (customer: CustomerView) => deleteRow(customer.id, deleteConfirmText(customer.phone));
@@ -123,9 +125,14 @@ export function CustomersListPage() {
       title="Customers"
       subtitle="People subscribed to your businesses."
       action={
-        <Link href={paths.customerAdd} className="btn btn-primary">
-          + Add Customer
-        </Link>
+        <div className="cust-header-actions">
+          <button type="button" className="btn btn-secondary" onClick={() => setImporting(true)}>
+            Import CSV
+          </button>
+          <Link href={paths.customerAdd} className="btn btn-primary">
+            + Add Customer
+          </Link>
+        </div>
       }
     >
       <SubscriptionRequestsPanel onChanged={() => void load()} />
@@ -196,6 +203,7 @@ export function CustomersListPage() {
       {messagesFor && (
         <CustomerMessagesModal customerId={messagesFor.id} customerName={messagesFor.phone} onClose={() => setMessagesFor(null)} />
       )}
+      {importing && <ImportCustomersDialog onClose={() => setImporting(false)} onImported={() => void load()} />}
     </ListPage>
   );
 }
