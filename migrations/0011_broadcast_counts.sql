@@ -7,8 +7,11 @@ CREATE TABLE `broadcast_counts` (
 	FOREIGN KEY (`broadcast_id`) REFERENCES `broadcasts`(`id`) ON UPDATE no action ON DELETE cascade
 );
 --> statement-breakpoint
--- Every write to deliveries moves one count in the same transaction: the counts cannot drift from the rows.
-CREATE TRIGGER `deliveries_counted_insert` AFTER INSERT ON `deliveries` BEGIN
+-- Every write to deliveries moves one count in the same transaction: the counts cannot drift from the rows. The rows
+-- a broadcast's enqueue writes (while broadcasts.enqueued_through is set) are counted by the enqueue, all at once.
+CREATE TRIGGER `deliveries_counted_insert` AFTER INSERT ON `deliveries`
+WHEN (SELECT `enqueued_through` FROM `broadcasts` WHERE `id` = NEW.`broadcast_id`) IS NULL
+BEGIN
 	INSERT INTO `broadcast_counts` (`broadcast_id`, `status`, `reason`, `n`)
 	VALUES (NEW.`broadcast_id`, NEW.`status`, CASE WHEN NEW.`status` = 'Queued' THEN coalesce(NEW.`deferred_reason`, '') ELSE '' END, 1)
 	ON CONFLICT (`broadcast_id`, `status`, `reason`) DO UPDATE SET `n` = `n` + 1;

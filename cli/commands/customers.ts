@@ -84,15 +84,16 @@ export function customersCommand(): Command {
     .addHelpText("after", examples("nearcast customers consent --business 3 --csv > consent.csv", "nearcast customers consent --business 3"))
     .action((opts) => {
       const businessId = parseId(opts.business, "--business");
-      return withContext(opts, (ctx) => {
-        const { csv, events } = ctx.services.businesses.exportConsent(OPERATOR, businessId);
-        if (opts.csv) process.stdout.write(csv);
-        else {
-          printTable(
-            events.map((e) => ({ phone: e.phone, event: e.kind, source: e.source, time: e.at.toISOString(), ip: e.ip ?? "" })),
-            ["phone", "event", "source", "time", "ip"],
-          );
+      return withContext(opts, async (ctx) => {
+        if (opts.csv) {
+          for await (const part of ctx.services.businesses.consentCsv(OPERATOR, businessId).chunks) process.stdout.write(part);
+          return;
         }
+        const { events } = ctx.services.businesses.exportConsent(OPERATOR, businessId);
+        printTable(
+          events.map((e) => ({ phone: e.phone, event: e.kind, source: e.source, time: e.at.toISOString(), ip: e.ip ?? "" })),
+          ["phone", "event", "source", "time", "ip"],
+        );
       });
     });
 

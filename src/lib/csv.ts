@@ -15,7 +15,14 @@ export function csvCell(value: string | number | null | undefined): string {
   return /[",\r\n]|^\s|\s$/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+type CsvRow = readonly (string | number | null | undefined)[];
+
+/** Records, each ended by CRLF (RFC 4180): a piece of a file written a part at a time. */
+export function csvRecords(rows: readonly CsvRow[]): string {
+  return rows.map((row) => `${row.map(csvCell).join(",")}\r\n`).join("");
+}
+
 /** A header row and the data rows, CRLF between records (RFC 4180), one after the last. */
-export function toCsv(header: readonly string[], rows: readonly (readonly (string | number | null | undefined)[])[]): string {
-  return [header, ...rows].map((row) => row.map(csvCell).join(",")).join("\r\n") + "\r\n";
+export function toCsv(header: readonly string[], rows: readonly CsvRow[]): string {
+  return csvRecords([header, ...rows]);
 }

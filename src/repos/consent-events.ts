@@ -1,10 +1,12 @@
-import { and, asc, eq, getTableColumns, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { consentEvents, customers, subscriptions } from "../db/schema.ts";
 import { placeholders } from "./placeholders.ts";
 
 export type ConsentEventRow = typeof consentEvents.$inferSelect;
 export type NewConsentEventRow = Omit<typeof consentEvents.$inferInsert, "id">;
+/** A consent event with the person's phone (the export). */
+export type ConsentExportRow = ConsentEventRow & { phone: string };
 
 /**
  * SQL condition: the customer (a column or parameter of the enclosing statement) is under an all-business opt-out,
@@ -63,6 +65,28 @@ export function consentEventsRepo(db: Db) {
         .innerJoin(customers, eq(customers.id, consentEvents.customerId))
         .where(or(eq(consentEvents.businessId, businessId), and(isNull(consentEvents.businessId), hasSubscription)))
         .orderBy(asc(consentEvents.at), asc(consentEvents.id))
+        .all();
+    },
+    /** One page of the business's own events, by id (consent_events_business_idx), after `afterId`. */
+    pageOfBusiness(businessId: number, afterId: number, limit: number): ConsentExportRow[] {
+      return db
+        .select({ ...getTableColumns(consentEvents), phone: customers.phone })
+        .from(consentEvents)
+        .innerJoin(customers, eq(customers.id, consentEvents.customerId))
+        .where(and(eq(consentEvents.businessId, businessId), gt(consentEvents.id, afterId)))
+        .orderBy(asc(consentEvents.id))
+        .limit(limit)
+        .all();
+    },
+    /** The all-business events (STOP, START, 21610: few) of the business's subscribers, by id. */
+    allBusinessOfSubscribers(businessId: number): ConsentExportRow[] {
+      const hasSubscription = sql`EXISTS (SELECT 1 FROM ${subscriptions} s WHERE s.customer_id = ${consentEvents.customerId} AND s.business_id = ${businessId})`;
+      return db
+        .select({ ...getTableColumns(consentEvents), phone: customers.phone })
+        .from(consentEvents)
+        .innerJoin(customers, eq(customers.id, consentEvents.customerId))
+        .where(and(isNull(consentEvents.businessId), hasSubscription))
+        .orderBy(asc(consentEvents.id))
         .all();
     },
     countByCustomer(customerId: number): number {

@@ -326,8 +326,8 @@ export function createBroadcastsService({
   }
 
   /**
-   * The outbox write: the broadcast row (with the repeat check, in one write transaction), then one delivery per
-   * active subscriber, a chunk per durable transaction with a pause between (deliveries.enqueueNextChunk), so a
+   * The outbox write: the broadcast row (with the repeat check, in one durable write transaction), then one delivery
+   * per active subscriber, a chunk per transaction with a pause between, then one durable commit (deliveries.enqueueNextChunk), so a
    * 100,000-recipient broadcast never holds the server for long (bench/stall.ts). None is sent before the last chunk
    * is written; a failure takes it all back. Should the process die meanwhile, enqueued_through tells the dispatcher
    * where to go on. null when nobody was subscribed after all (the row goes).
@@ -346,6 +346,7 @@ export function createBroadcastsService({
       for (let chunk = repos.deliveries.enqueueNextChunk(id, now); !chunk.done; chunk = repos.deliveries.enqueueNextChunk(id, now)) {
         await new Promise((resolve) => setTimeout(resolve, 0));
       }
+      repos.deliveries.syncEnqueued(id);
     } catch (e) {
       // All or nothing, as the owner is told: nothing of it was sent yet (the claim waits for the whole broadcast).
       repos.deliveries.abandonEnqueue(id);

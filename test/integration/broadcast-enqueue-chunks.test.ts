@@ -32,22 +32,31 @@ function shop() {
 }
 
 describe("a publish writes its deliveries a chunk at a time", () => {
-  test(`${PEOPLE.toLocaleString("en-US")} subscribers: three durable transactions of deliveries; one each, the total, nothing left to enqueue`, async () => {
+  test(`${PEOPLE.toLocaleString("en-US")} subscribers: three chunks, then one durable commit; one delivery each, the total, nothing left to enqueue`, async () => {
     const business = shop();
-    const commits: string[] = [];
+    const durable: string[] = [];
     const exec = sqlite().exec.bind(sqlite());
     sqlite().exec = ((sql: string) => {
-      if (sql === "PRAGMA synchronous = FULL") commits.push(sql);
+      if (sql === "PRAGMA synchronous = FULL") durable.push(sql);
       return exec(sql);
     }) as typeof exec;
+    const chunks: number[] = [];
+    const original = ctx.repos.deliveries.enqueueNextChunk;
+    ctx.repos.deliveries.enqueueNextChunk = (id, now, size) => {
+      const step = original(id, now, size);
+      chunks.push(step.written);
+      return step;
+    };
     let res: { broadcastId: number; recipients: number };
     try {
       res = (await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: "Big sale" })) as typeof res;
     } finally {
       sqlite().exec = exec;
+      ctx.repos.deliveries.enqueueNextChunk = original;
     }
     expect(res.recipients).toBe(PEOPLE);
-    expect(commits.length).toBe(1 + 3); // the broadcast row, then three chunks
+    expect(chunks).toEqual([ENQUEUE_CHUNK, ENQUEUE_CHUNK, 500]);
+    expect(durable.length).toBe(2); // the broadcast row, and the commit after the last chunk
     expect(deliveriesOf(res.broadcastId)).toEqual({ n: PEOPLE, people: PEOPLE });
     expect(broadcastRow(res.broadcastId)).toMatchObject({ total: PEOPLE, through: null });
     expect(ctx.services.broadcasts.status(OPERATOR, res.broadcastId)).toMatchObject({ total: PEOPLE, queued: PEOPLE });

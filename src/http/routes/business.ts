@@ -35,7 +35,15 @@ export const businessRoutes = new Hono<AppEnv>()
   .get("/GetBusinessesByType", (c) => c.json(c.var.ctx.services.businesses.listPublicByType(queryId(c, "businessTypeId"))))
   // CSV of the business's consent events; an attachment so a browser saves it. Owner of the business or an admin.
   .get("/ExportConsent", requireUser, (c) => {
-    const { business, csv } = c.var.ctx.services.businesses.exportConsent(c.var.user!, queryId(c));
+    const { business, chunks } = c.var.ctx.services.businesses.consentCsv(c.var.user!, queryId(c));
+    const encoder = new TextEncoder();
+    const csv = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { value, done } = await chunks.next();
+        if (done) controller.close();
+        else controller.enqueue(encoder.encode(value));
+      },
+    });
     return c.body(csv, 200, {
       "content-type": "text/csv; charset=utf-8",
       "content-disposition": `attachment; filename="consent-business-${business.id}.csv"`,
