@@ -2,6 +2,8 @@
 // admin, and `nearcast customers consent --business ID --csv`, the same bytes from the one writer (src/lib/csv.ts).
 import { afterEach, describe, expect, test } from "bun:test";
 import { consentEvents } from "../../src/db/schema.ts";
+import { CONSENT_PAGE } from "../../src/services/businesses.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
 import { apiClient } from "../helpers/api.ts";
 import { nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
@@ -104,6 +106,40 @@ describe("GET /api/business/ExportConsent", () => {
     }
     expect((await api.get(EXPORT, { token: token.rosa })).body).toMatchObject({ fields: { id: "required" } });
     expect((await api.get(`${EXPORT}?id=99999`, { token: token.rosa })).status).toBe(404);
+  });
+});
+
+describe("a big export comes a page at a time", () => {
+  test(`${CONSENT_PAGE * 2 + 500} events: every one once, in order, with a STOP to every business in its place; the same bytes as one read`, async () => {
+    const ctx = testContext({});
+    try {
+      const owner = insertUser(ctx);
+      const bakery = insertBusiness(ctx, { ownerId: owner.id, name: "Big Bakery" });
+      const sqlite = ctx.db.$client;
+      const at = Date.parse("2026-01-10T09:00:00Z");
+      const people: number[] = [];
+      sqlite.transaction(() => {
+        for (let i = 0; i < CONSENT_PAGE * 2 + 500; i++) {
+          const { id } = sqlite.query("INSERT INTO customers (phone, created_at) VALUES (?, ?) RETURNING id").get(`+1628${5_000_000 + i}`, at) as { id: number };
+          people.push(id);
+          sqlite.run("INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, created_at) VALUES (?, ?, 'active', 'import', ?, 'c', ?)", [id, bakery.id, at, at]);
+          sqlite.run("INSERT INTO consent_events (customer_id, business_id, kind, source, consent_text, at) VALUES (?, ?, 'subscribed', 'import', 'c', ?)", [id, bakery.id, at + i]);
+          // Person 1,200 texts STOP right after subscribing: an all-business event between two pages' worth of rows.
+          if (i === 1200) sqlite.run("INSERT INTO consent_events (customer_id, business_id, kind, source, at) VALUES (?, NULL, 'unsubscribed', 'sms-stop', ?)", [id, at + i]);
+        }
+      })();
+      const api = apiClient(ctx);
+      const res = await api.get(`${EXPORT}?id=${bakery.id}`, { token: sessionFor(ctx, owner) });
+      expect(res.status).toBe(200);
+      const lines = String(res.body).split("\r\n").slice(0, -1);
+      expect(lines.length).toBe(1 + CONSENT_PAGE * 2 + 500 + 1);
+      expect(lines[1202]).toBe(`'+16285001200,unsubscribed,sms-stop,${new Date(at + 1200).toISOString()},,,`);
+      expect(lines[1201]).toStartWith("'+16285001200,subscribed,import,");
+      expect(lines[1203]).toStartWith("'+16285001201,subscribed,import,");
+      expect(res.body).toBe(ctx.services.businesses.exportConsent(OPERATOR, bakery.id).csv);
+    } finally {
+      ctx.close();
+    }
   });
 });
 
