@@ -99,8 +99,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     broadcastEstimate: createBroadcastEstimateService({
       repos,
       settings,
-      whatsappSkips: (actor, businessId, withTemplate) => {
-        const a = broadcasts.whatsappAudience(actor, businessId);
+      whatsappSkips: async (actor, businessId, withTemplate) => {
+        const a = await broadcasts.whatsappAudience(actor, businessId);
         return a.marketingStopped + (withTemplate ? a.usNumbers : a.needTemplate);
       },
     }),

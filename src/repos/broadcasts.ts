@@ -1,8 +1,8 @@
 // Broadcasts: one row per press of Send Broadcast; its deliveries are the outbox (src/repos/deliveries.ts, which
 // also writes them: the enqueue is outbox SQL).
-import { and, count, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { broadcastCounts, broadcasts, businesses, customers, deliveries, subscriptions } from "../db/schema.ts";
+import { broadcastCounts, broadcasts, businesses, customerInbound, customers, deliveries, subscriptions } from "../db/schema.ts";
 import type { Keyset } from "../schemas/paging.ts";
 import { underOptOutSql } from "./consent-events.ts";
 import { emptyCounts, type StatusCounts } from "./deliveries.ts";
@@ -49,6 +49,14 @@ export interface Recipient {
   customerId: number;
   phone: string;
   channel: "SMS" | "WhatsApp";
+}
+
+/** A WhatsApp recipient as the skip rules see it (the broadcast screen's warning, before sending). */
+export interface WhatsAppRecipient {
+  subscriptionId: number;
+  phone: string;
+  inWindow: boolean;
+  marketingStopped: boolean;
 }
 
 /** The people a broadcast of the business goes to: its active subscribers, but no one under an opt-out (the rule the
@@ -102,20 +110,6 @@ export function broadcastsRepo(db: Db) {
      * answers how many. Same transaction as the enqueue. */
     skipUnreachableWhatsApp(id: number, now: number): number {
       return skipUnreachableWhatsApp(db.$client, id, now);
-    },
-    /** WhatsApp customers (of `ids`) who turned marketing off (Meta 131050). */
-    marketingStopped(customerIds: number[]): Set<number> {
-      if (customerIds.length === 0) return new Set();
-      const out = new Set<number>();
-      // In slices: SQLite caps the variables of one statement.
-      for (let i = 0; i < customerIds.length; i += 500) {
-        for (const r of db
-          .select({ id: customers.id })
-          .from(customers)
-          .where(and(inArray(customers.id, customerIds.slice(i, i + 500)), isNotNull(customers.whatsappMarketingStoppedAt)))
-          .all()) out.add(r.id);
-      }
-      return out;
     },
     /** Removes a broadcast that ended up with no delivery at all (nobody subscribed by the time it was written). */
     deleteIfEmpty(id: number): boolean {
@@ -196,6 +190,32 @@ export function broadcastsRepo(db: Db) {
         .where(recipientsOf(businessId))
         .orderBy(subscriptions.id)
         .all();
+    },
+    /** The business's WhatsApp recipients after subscription `after`, `limit` of them in enqueue order, with what the
+     * WhatsApp rules ask of each (whatsapp-skips.ts): wrote to us since `inWindowSince`, stopped marketing. */
+    whatsappRecipientsPage(businessId: number, inWindowSince: number, after: number, limit: number): WhatsAppRecipient[] {
+      return db
+        .select({
+          subscriptionId: subscriptions.id,
+          phone: customers.phone,
+          inWindow: sql<number>`${customerInbound.customerId} IS NOT NULL`,
+          marketingStopped: sql<number>`${customers.whatsappMarketingStoppedAt} IS NOT NULL`,
+        })
+        .from(subscriptions)
+        .innerJoin(customers, eq(customers.id, subscriptions.customerId))
+        .leftJoin(
+          customerInbound,
+          and(
+            eq(customerInbound.customerId, subscriptions.customerId),
+            eq(customerInbound.channel, "WhatsApp"),
+            gt(customerInbound.lastInboundAt, new Date(inWindowSince)),
+          ),
+        )
+        .where(and(recipientsOf(businessId), eq(subscriptions.contactPreference, "WhatsApp"), gt(subscriptions.id, after)))
+        .orderBy(subscriptions.id)
+        .limit(limit)
+        .all()
+        .map((r) => ({ ...r, inWindow: r.inWindow === 1, marketingStopped: r.marketingStopped === 1 }));
     },
     delete(id: number): void {
       db.delete(broadcasts).where(eq(broadcasts.id, id)).run();

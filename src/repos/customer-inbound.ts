@@ -47,17 +47,6 @@ export function customerInboundRepo(db: Db) {
       const row = db.select({ at: customers.whatsappMarketingStoppedAt }).from(customers).where(eq(customers.id, customerId)).get();
       return row?.at ? new Date(row.at).getTime() : null;
     },
-    /** The customers who wrote to us on WhatsApp after `since` (inside the window when since = now - 24 h). */
-    inWindow(since: number): Set<number> {
-      return new Set(
-        db
-          .select({ id: customerInbound.customerId })
-          .from(customerInbound)
-          .where(and(eq(customerInbound.channel, "WhatsApp"), gt(customerInbound.lastInboundAt, new Date(since))))
-          .all()
-          .map((r) => r.id),
-      );
-    },
   };
 }
 

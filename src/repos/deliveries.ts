@@ -22,7 +22,7 @@ import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
 import { skipUnreachableWhatsApp } from "./whatsapp-skips.ts";
 
 /** Subscriptions per enqueue transaction: some 15 ms of writing, so the server answers in between (bench/stall.ts). */
-export const ENQUEUE_CHUNK = 5000;
+export const ENQUEUE_CHUNK = 2000;
 
 /** One chunk of a broadcast's enqueue: rows written, whether it was the last, and the broadcast's total so far
  * (null when it was not being enqueued). */
@@ -124,6 +124,17 @@ function prepare(sqlite: Database) {
     deleteBroadcast: sqlite.prepare<unknown, [number]>(`DELETE FROM broadcasts WHERE id = ?1`),
     pendingEnqueues: sqlite.prepare<{ id: number }, []>(`SELECT id FROM broadcasts WHERE enqueued_through IS NOT NULL ORDER BY id`),
     lastDeliveryId: sqlite.prepare<{ id: number }, []>(`SELECT coalesce(max(id), 0) AS id FROM deliveries`),
+    // The reads before the writes below: with nothing to do, the dispatcher does not wait for the write lock (another
+    // process, e.g. a CLI import, may hold it, and a wait for it blocks the server's event loop).
+    anyDue: sqlite.prepare<{ one: number }, [number]>(
+      `SELECT 1 AS one FROM deliveries WHERE status = 'Queued' AND next_attempt_at <= ?1 AND NOT ${STILL_ENQUEUING} LIMIT 1`,
+    ),
+    anyFinished: sqlite.prepare<{ one: number }, []>(
+      `SELECT 1 AS one FROM broadcasts
+       WHERE completed_at IS NULL AND (scheduled_for IS NULL OR started_at IS NOT NULL) AND enqueued_through IS NULL AND NOT EXISTS (
+         SELECT 1 FROM deliveries d WHERE d.broadcast_id = broadcasts.id AND d.status IN ('Queued', 'Sending', 'Uncertain'))
+       LIMIT 1`,
+    ),
     // Claims the due rows in order; a row whose customer is no longer an active subscriber of the business becomes
     // Skipped in the same statement (a STOP that arrived mid-broadcast).
     claim: sqlite.prepare<ClaimedDelivery, [number, number]>(
@@ -368,7 +379,7 @@ export function deliveriesRepo(db: Db) {
      * is durable (fsynced, see durableTransactionRunner) before this returns, so before the dispatcher calls the provider.
      */
     claim(now: number, limit: number, policy?: DeferralPolicy): ClaimedDelivery[] {
-      if (limit <= 0) return [];
+      if (limit <= 0 || !q().anyDue.get(now)) return [];
       return durableTransaction(() => {
         const out: ClaimedDelivery[] = [];
         // Caches for this claim only: zones per number prefix and business, sends per customer.
@@ -474,6 +485,7 @@ export function deliveriesRepo(db: Db) {
 
     /** Sets completed_at on every broadcast with nothing pending any more; returns their ids. */
     completeFinished(now: number): number[] {
+      if (!q().anyFinished.get()) return [];
       return q().completeFinished.all(now).map((r) => r.id);
     },
 

@@ -28,7 +28,7 @@ export interface EstimateInput {
 }
 
 /** Who on WhatsApp a broadcast of this business would skip (the broadcasts service's audience, whatsapp-skips.ts). */
-type WhatsAppSkips = (actor: Principal, businessId: number, withTemplate: boolean) => number;
+type WhatsAppSkips = (actor: Principal, businessId: number, withTemplate: boolean) => Promise<number>;
 
 function truthy(raw: unknown): boolean {
   if (raw === true) return true;
@@ -46,7 +46,7 @@ export function createBroadcastEstimateService({
 }) {
   return {
     /** 400 naming BusinessId or MessageText; 404 for a business the actor does not manage. Writes nothing. */
-    estimate(actor: Principal, input: EstimateInput): BroadcastEstimate {
+    async estimate(actor: Principal, input: EstimateInput): Promise<BroadcastEstimate> {
       const idText = typeof input.businessId === "number" ? String(input.businessId) : typeof input.businessId === "string" ? input.businessId.trim() : "";
       if (!idText) throw new ValidationError(BUSINESS_ID_REQUIRED, { BusinessId: BUSINESS_ID_REQUIRED });
       const businessId = parseIdText(idText);
@@ -59,7 +59,7 @@ export function createBroadcastEstimateService({
 
       const all = repos.broadcasts.subscriberCounts(businessId);
       // Skipped WhatsApp recipients get no message and cost nothing: the question counts only who will be sent to.
-      const skipped = all.whatsapp > 0 ? whatsappSkips(actor, businessId, truthy(input.withTemplate)) : 0;
+      const skipped = all.whatsapp > 0 ? await whatsappSkips(actor, businessId, truthy(input.withTemplate)) : 0;
       const counts = { sms: all.sms, whatsapp: all.whatsapp - skipped, total: all.total - skipped };
       const mms = truthy(input.hasImage);
       const seg = countSegments(text);

@@ -30,8 +30,9 @@ export interface ImportOptions {
   onProgress?: (progress: { done: number; total: number }) => void;
 }
 
-/** Rows per import transaction: a few milliseconds of checking and writing. */
-export const IMPORT_CHUNK = 250;
+/** Rows per import transaction: about 10 ms of checking and writing on an x64 VPS (bench/stall.ts), a few times that
+ * on a Pi, so an answer of the server never waits long behind one. */
+export const IMPORT_CHUNK = 50;
 /** Between two chunks: long enough for another process's writer (the server, the CLI) to take its turn. */
 const IMPORT_PAUSE_MS = 2;
 

@@ -80,18 +80,21 @@ export function counts(ctx: Ctx) {
   return { customers: t.customers.length, subscriptions: t.subscriptions.length, consentEvents: t.consentEvents.length };
 }
 
-/** `count` active SMS subscribers of a business, phones `+1415` + (firstNumber + i), in one transaction (plain SQL:
- * the smoke tests seed thousands before the executable starts). */
-export function insertManySubscribers(ctx: Ctx, businessId: number, count: number, firstNumber: number): void {
+/** `count` active subscribers (SMS unless told) of a business, phones `+1415` + (firstNumber + i), in one transaction (plain SQL:
+ * the smoke tests seed thousands before the executable starts); answers the customer ids. */
+export function insertManySubscribers(ctx: Ctx, businessId: number, count: number, firstNumber: number, channel: "SMS" | "WhatsApp" = "SMS"): number[] {
   const sqlite = ctx.db.$client;
+  const ids: number[] = [];
   sqlite.transaction(() => {
     const customer = sqlite.prepare("INSERT INTO customers (phone, created_at) VALUES (?1, ?2) RETURNING id");
     const sub = sqlite.prepare(
-      "INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, created_at) VALUES (?1, ?2, 'active', 'qr', ?3, 'test', ?3)",
+      "INSERT INTO subscriptions (customer_id, business_id, status, source, consent_at, consent_text, created_at, contact_preference) VALUES (?1, ?2, 'active', 'qr', ?3, 'test', ?3, ?4)",
     );
     for (let i = 0; i < count; i++) {
       const { id } = customer.get(`+1415${String(firstNumber + i)}`, Date.now()) as { id: number };
-      sub.run(id, businessId, Date.now());
+      sub.run(id, businessId, Date.now(), channel);
+      ids.push(id);
     }
   })();
+  return ids;
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { nearcast, tempDataDirs, withDataDir as withDb } from "../helpers/cli.ts";
 import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
+import { IMPORT_CHUNK } from "../../src/services/customers-operator.ts";
 
 const dirs = tempDataDirs("nearcast-cli-customers");
 const tempDir = dirs.make;
@@ -189,12 +190,12 @@ describe("nearcast customers import", () => {
     expect(withDb(dir, customerTables)).toEqual(before);
   });
 
-  test("written 250 rows per transaction: a failure half-way keeps the chunks before it, and a re-run completes the file", () => {
+  test("written IMPORT_CHUNK rows per transaction: a failure half-way keeps the chunks before it, and a re-run completes the file", () => {
     const { dir, bakery } = seeded();
     const phoneOf = (i: number) => `+1628${String(5_000_000 + i)}`;
-    // A database trigger makes row 300 (the second chunk) fail, as a full disk or a bug would.
+    // A database trigger makes a row of the second chunk fail, as a full disk or a bug would.
     withDb(dir, (ctx) =>
-      ctx.db.$client.exec(`CREATE TRIGGER boom BEFORE INSERT ON customers WHEN NEW.phone = '${phoneOf(300)}' BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`),
+      ctx.db.$client.exec(`CREATE TRIGGER boom BEFORE INSERT ON customers WHEN NEW.phone = '${phoneOf(IMPORT_CHUNK + 10)}' BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`),
     );
     const before = withDb(dir, customerTables).customers.length;
     const file = join(dir, "c.csv");
@@ -202,16 +203,16 @@ describe("nearcast customers import", () => {
     const res = run(["customers", "import", "--business", String(bakery), file], dir);
     expect(res.code).toBe(1);
     expect(res.stderr).toContain("simulated failure");
-    // The first chunk (rows 1-250) is in; nothing of the second.
+    // The first chunk is in; nothing of the second.
     const afterFailure = withDb(dir, customerTables).customers.map((c) => c.phone);
-    expect(afterFailure.length).toBe(before + 250);
-    expect(afterFailure).toContain(phoneOf(250));
-    expect(afterFailure).not.toContain(phoneOf(251));
+    expect(afterFailure.length).toBe(before + IMPORT_CHUNK);
+    expect(afterFailure).toContain(phoneOf(IMPORT_CHUNK));
+    expect(afterFailure).not.toContain(phoneOf(IMPORT_CHUNK + 1));
     withDb(dir, (ctx) => ctx.db.$client.exec("DROP TRIGGER boom"));
     const again = run(["customers", "import", "--business", String(bakery), file, "--json"], dir);
     expect(again.code).toBe(0);
     const summary = JSON.parse(again.stdout) as { added: unknown[]; already: unknown[] };
-    expect([summary.added.length, summary.already.length]).toEqual([350, 250]);
+    expect([summary.added.length, summary.already.length]).toEqual([600 - IMPORT_CHUNK, IMPORT_CHUNK]);
     // Not a terminal: the progress bar's last line, with the rows and their rate, on stderr only.
     expect(again.stderr).toMatch(/\[#{24}\] 100% 600\/600 rows · [\d,]+ rows\/s\n$/);
   });

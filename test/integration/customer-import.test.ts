@@ -1,5 +1,5 @@
 // POST /api/customer/ImportCustomers (issue 12 item 3): the Customers screen's CSV import. Refusals are a 4xx in the
-// one error shape before anything is written; then NDJSON lines: progress after each chunk of 250, then the summary
+// one error shape before anything is written; then NDJSON lines: progress after each chunk of IMPORT_CHUNK rows, then the summary
 // the CLI prints (added, re-added, already, skipped, invalid with line numbers).
 import { afterEach, describe, expect, test } from "bun:test";
 import { IMPORT_CHUNK } from "../../src/services/customers-operator.ts";
@@ -83,20 +83,21 @@ describe("ImportCustomers", () => {
     expect(event).toMatchObject({ source: "import", ip: "203.0.113.1" });
   });
 
-  test("a big file: a progress line after every chunk of 250, then the summary; a second upload finds them all there", async () => {
+  test("a big file: a progress line after every chunk, then the summary; a second upload finds them all there", async () => {
     const w = world();
     const rows = Array.from({ length: IMPORT_CHUNK * 2 + 10 }, (_, i) => `+1628${String(4_000_000 + i)},SMS`);
     const csv = `phone,contactPreference\n${rows.join("\n")}\n`;
     const out = lines((await w.upload(w.rosa, csv)).body);
+    const total = IMPORT_CHUNK * 2 + 10;
     expect(out.slice(0, -1)).toEqual([
-      { progress: { done: 250, total: 510 } },
-      { progress: { done: 500, total: 510 } },
-      { progress: { done: 510, total: 510 } },
+      { progress: { done: IMPORT_CHUNK, total } },
+      { progress: { done: IMPORT_CHUNK * 2, total } },
+      { progress: { done: total, total } },
     ]);
     const last = out.at(-1) as { summary: { added: unknown[] } };
-    expect(last.summary.added).toHaveLength(510);
+    expect(last.summary.added).toHaveLength(total);
     const again = lines((await w.upload(w.admin, csv)).body).at(-1) as { summary: { added: unknown[]; already: unknown[] } };
-    expect([again.summary.added.length, again.summary.already.length]).toEqual([0, 510]);
+    expect([again.summary.added.length, again.summary.already.length]).toEqual([0, total]);
   });
 
   test("welcome=1 queues one welcome text per person added", async () => {
@@ -129,12 +130,13 @@ describe("ImportCustomers", () => {
   test("a failure half-way: the chunks before it stay, the last line says what went wrong (no stack), a re-upload completes it", async () => {
     const w = world();
     const rows = Array.from({ length: 600 }, (_, i) => `+1628${String(6_000_000 + i)},SMS`);
-    ctx.db.$client.exec(`CREATE TEMP TRIGGER boom BEFORE INSERT ON customers WHEN NEW.phone = '${rows[300]!.split(",")[0]}' BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`);
+    // A row of the second chunk fails: the first chunk stays.
+    ctx.db.$client.exec(`CREATE TEMP TRIGGER boom BEFORE INSERT ON customers WHEN NEW.phone = '${rows[IMPORT_CHUNK + 10]!.split(",")[0]}' BEGIN SELECT RAISE(ABORT, 'simulated failure'); END`);
     const out = lines((await w.upload(w.rosa, `phone,contactPreference\n${rows.join("\n")}`)).body);
-    expect(out).toEqual([{ progress: { done: 250, total: 600 } }, { error: "Something went wrong on our side. Please try again.", code: "internal" }]);
+    expect(out).toEqual([{ progress: { done: IMPORT_CHUNK, total: 600 } }, { error: "Something went wrong on our side. Please try again.", code: "internal" }]);
     expect(ctx.logger.lines.join("\n")).toContain("ImportCustomers failed: SQLiteError: simulated failure");
     ctx.db.$client.exec("DROP TRIGGER boom");
     const again = lines((await w.upload(w.rosa, `phone,contactPreference\n${rows.join("\n")}`)).body).at(-1) as { summary: { added: unknown[]; already: unknown[] } };
-    expect([again.summary.added.length, again.summary.already.length]).toEqual([350, 250]);
+    expect([again.summary.added.length, again.summary.already.length]).toEqual([600 - IMPORT_CHUNK, IMPORT_CHUNK]);
   });
 });

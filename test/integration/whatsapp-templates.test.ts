@@ -17,7 +17,7 @@ import { SKIP_MARKETING_STOPPED, SKIP_OUTSIDE_WINDOW, SKIP_US_MARKETING } from "
 import { CONTENT_SID_UNKNOWN, CONTENT_VARIABLES_NOT_JSON, CONTENT_VARIABLES_WITHOUT_SID } from "../../src/services/broadcasts.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
-import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
+import { insertManySubscribers, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import {
   FAKE_ACCOUNT_SID,
@@ -293,6 +293,26 @@ describe("a broadcast with a template", () => {
     expect(res.body.warning).toBe(audience.body.warningWithTemplate);
     expect(deliveryOf(res.body.broadcastId, us.customer.id)).toMatchObject({ status: "Skipped", errorMessage: SKIP_US_MARKETING });
     expect(deliveryOf(res.body.broadcastId, ca.customer.id).status).toBe("Queued");
+  });
+});
+
+describe("the audience of a big business", () => {
+  test("counted a page at a time: 2,600 WhatsApp subscribers give the same counts as the skips the publish writes", async () => {
+    const b = insertBusiness(ctx, { ownerId: owner.id });
+    const us = insertManySubscribers(ctx, b.id, 2_600, 5_550_000, "WhatsApp");
+    insertManySubscribers(ctx, b.id, 40, 6_660_000); // SMS: not counted
+    insertSubscriber(ctx, b.id, { phone: UK, contactPreference: "WhatsApp" });
+    insertSubscriber(ctx, b.id, { phone: BR, contactPreference: "WhatsApp", status: "unsubscribed" });
+    for (const id of [us[0]!, us[1_999]!, us[2_000]!, us[2_599]!]) wroteAgo(id, HOUR);
+    for (const id of [us[1]!, us[2_001]!, us[2_002]!]) ctx.db.update(customers).set({ whatsappMarketingStoppedAt: ctx.clock.now() }).where(eq(customers.id, id)).run();
+    const audience = await api.get(`${AUDIENCE}?businessId=${b.id}`, { token: owner.token });
+    expect(audience.body).toMatchObject({ whatsapp: 2_601, inWindow: 4, marketingStopped: 3, needTemplate: 2_601 - 4 - 3, usNumbers: 2_600 - 3 });
+    const estimate = await api.post("/api/broadcast/Estimate", { businessId: b.id, messageText: "Hi", withTemplate: true }, { token: owner.token });
+    expect(estimate.body).toMatchObject({ skipped: 3 + 2_597, recipients: 2_641 - 3 - 2_597 });
+    const res = await publish({ BusinessId: String(b.id), MessageText: "Hi", ContentSid: FAKE_TEXT_TEMPLATE_SID, ContentVariables: '{"1":"Rosa","2":"Hi"}' });
+    expect(res.body.warning).toBe(audience.body.warningWithTemplate);
+    const skipped = ctx.db.$client.prepare("SELECT count(*) AS n FROM deliveries WHERE broadcast_id = ? AND status = 'Skipped'").get(res.body.broadcastId) as { n: number };
+    expect(skipped.n).toBe(3 + 2_597);
   });
 });
 

@@ -31,5 +31,5 @@ export const broadcastCheckRoutes = new Hono<AppEnv>()
   .post("/Estimate", requireUser, smallBody, async (c) => {
     const body = (await readJson(c)) as Record<string, unknown> | null;
     const input = body && typeof body === "object" ? body : {};
-    return c.json(c.var.ctx.services.broadcastEstimate.estimate(c.var.user!, { businessId: input.businessId, messageText: input.messageText, hasImage: input.hasImage, withTemplate: input.withTemplate }));
+    return c.json(await c.var.ctx.services.broadcastEstimate.estimate(c.var.user!, { businessId: input.businessId, messageText: input.messageText, hasImage: input.hasImage, withTemplate: input.withTemplate }));
   });

@@ -127,8 +127,8 @@ export const broadcastRoutes = new Hono<AppEnv>()
   // cannot be asked.
   .get("/WhatsAppTemplates", requireUser, async (c) => c.json(await c.var.ctx.services.broadcasts.whatsappTemplates()))
   // Who on WhatsApp a broadcast of the business would reach now and who it would skip, before sending.
-  .get("/WhatsAppAudience", requireUser, (c) =>
-    c.json(c.var.ctx.services.broadcasts.whatsappAudience(c.var.user!, queryId(c, "businessId"))),
+  .get("/WhatsAppAudience", requireUser, async (c) =>
+    c.json(await c.var.ctx.services.broadcasts.whatsappAudience(c.var.user!, queryId(c, "businessId"))),
   )
   .get("/GetSubscriberCount", requireUser, (c) =>
     c.json(c.var.ctx.services.broadcasts.subscriberCount(c.var.user!, queryId(c, "businessId"))),
