@@ -236,6 +236,9 @@ try {
   }
   if (ENQUEUE_ONLY) {
     console.log(enqueueReport());
+    // Exiting here skips the finally below: the fake Twilio goes too (it shares this process's stderr).
+    fakeProc.kill();
+    rmSync(dir, { recursive: true, force: true });
     process.exit(enqueueRatio <= TARGET_ENQUEUE && p99(statusNow) < 10 ? 0 : 1);
   }
   // --- 2. Dispatch: each side in a fresh process of its own (bench/_dispatch.ts), as a server would run it ---------

@@ -55,6 +55,9 @@ export class SendLoop {
   private lastHousekeeping = Number.NEGATIVE_INFINITY;
   /** Deliveries of some broadcast were still to be written at the last housekeeping. */
   private enqueuing = false;
+  /** The turn (its `now`) in which the starter last wrote deliveries: once per turn, so a claim and an idle
+   * housekeeping in the same turn do not add their own chunks to the time the server waits (bench/stall.ts). */
+  private startedIn = Number.NaN;
   private startsSinceCollect = 0;
 
   constructor(private readonly deps: SendLoopDeps) {}
@@ -73,7 +76,7 @@ export class SendLoop {
         if (!this.deps.recorder.flush()) continue;
       }
       if (now - this.lastHousekeeping >= HOUSEKEEPING_EVERY_MS) this.housekeeping(now);
-      else if (this.enqueuing) this.enqueuing = this.deps.starter?.startDue(now) ?? false;
+      else if (this.enqueuing) this.startDue(now);
       const slot = pacer.next(now);
       if (this.ready.length === 0 && slot > now) {
         await sleep(Math.min(slot - now, this.deps.idlePollMs, this.enqueuing ? ENQUEUE_PAUSE_MS : Number.POSITIVE_INFINITY));
@@ -108,9 +111,15 @@ export class SendLoop {
   }
 
   private housekeeping(now: number): void {
-    this.enqueuing = this.deps.starter?.startDue(now) ?? false;
+    this.startDue(now);
     this.deps.reconciler.housekeeping(now);
     this.lastHousekeeping = now;
+  }
+
+  private startDue(now: number): void {
+    if (this.startedIn === now) return;
+    this.startedIn = now;
+    this.enqueuing = this.deps.starter?.startDue(now) ?? false;
   }
 
   private lowWater(): number {

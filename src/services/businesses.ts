@@ -18,6 +18,7 @@ import type { ConsentExportRow } from "../repos/consent-events.ts";
 import { type Principal, actingUserId, canManage, ownerScope } from "./principal.ts";
 import { storedFileName, uploadPath } from "./uploads.ts";
 import { validate } from "./validate.ts";
+import { nextTurn } from "../lib/next-turn.ts";
 
 
 export const BUSINESS_TYPE_FILTER_INVALID = "businessTypeId must be a positive whole number";
@@ -196,7 +197,7 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
           yield csvRecords(merged.map(consentRecord));
           if (more) {
             after = page.at(-1)!.id;
-            await Bun.sleep(0);
+            await nextTurn();
           }
         }
       }
