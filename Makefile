@@ -3,12 +3,17 @@ BUN := node_modules/.bin/bun
 WEB_SOURCES := $(shell find web src/schemas -type f 2>/dev/null)
 APP_SOURCES := $(shell find src cli migrations -type f 2>/dev/null)
 
-.PHONY: run test build web install chromium typecheck migrations bench clean
+.PHONY: run test build release web install chromium typecheck migrations bench clean
 
 run: build
 	./dist/nearcast serve --data-dir ./data
 
-build: dist/nearcast
+# `make build` for this machine; `make build TARGET=linux-arm64` (or linux-x64) writes dist/nearcast-<target>.
+build: $(if $(TARGET),dist/nearcast-$(TARGET),dist/nearcast)
+
+# Both platforms and dist/SHA256SUMS.
+release: node_modules/.installed
+	$(BUN) scripts/build.ts --release
 
 test: install chromium web
 	./scripts/run-tests.sh
@@ -19,9 +24,13 @@ node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	touch $@
 
-# Browser tests drive Debian's chromium, the claim-durability smoke test traces the server with strace; installed once.
+# Browser tests drive Debian's chromium, the claim-durability smoke test traces the server with strace, the arm64
+# smoke test runs dist/nearcast-linux-arm64 under qemu-user; installed once. A machine that cannot install them (no
+# root, no apt) goes on: the tests that need them print why they skip.
 chromium:
-	@test -x /usr/bin/chromium -a -x /usr/bin/strace || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium strace)
+	@test -x /usr/bin/chromium -a -x /usr/bin/strace -a -x /usr/bin/qemu-aarch64-static -a -d /usr/aarch64-linux-gnu/lib || \
+	  (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium strace qemu-user-static libc6-arm64-cross) || \
+	  echo "make: could not install chromium, strace, qemu-user-static and libc6-arm64-cross"
 
 web: build/web/manifest.ts
 
@@ -30,6 +39,9 @@ build/web/manifest.ts: node_modules/.installed $(WEB_SOURCES) scripts/build.ts
 
 dist/nearcast: node_modules/.installed $(WEB_SOURCES) $(APP_SOURCES) scripts/build.ts
 	$(BUN) scripts/build.ts
+
+dist/nearcast-%: node_modules/.installed $(WEB_SOURCES) $(APP_SOURCES) scripts/build.ts
+	$(BUN) scripts/build.ts --target $*
 
 typecheck: install web
 	node_modules/.bin/tsc --noEmit -p .

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { ConfigError } from "../src/config.ts";
 import { AppError } from "../src/errors.ts";
-import { VERSION } from "../src/http/routes/health.ts";
+import { VERSION } from "../src/version.ts";
 import { examples } from "./context.ts";
 
 /**
@@ -18,6 +18,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   broadcast: async () => (await import("./commands/broadcast.ts")).broadcastCommand(),
   settings: async () => (await import("./commands/settings.ts")).settingsCommand(),
   doctor: async () => (await import("./commands/doctor.ts")).doctorCommand(),
+  "install-service": async () => (await import("./commands/install-service.ts")).installServiceCommand(),
 };
 
 /** The command line: every subcommand, or only those named in `only` (what a run needs). */

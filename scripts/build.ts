@@ -1,6 +1,9 @@
 // Builds the UI bundle (esbuild), embeds it with a generated manifest, and compiles the single executable.
-//   bun scripts/build.ts          UI bundle + dist/nearcast
-//   bun scripts/build.ts --web    UI bundle and manifest only (what the tests need)
+//   bun scripts/build.ts                       UI bundle + dist/nearcast (for this machine)
+//   bun scripts/build.ts --target linux-arm64  UI bundle + dist/nearcast-linux-arm64 (Bun fetches that runtime from npm)
+//   bun scripts/build.ts --release             UI bundle + dist/nearcast-linux-x64, dist/nearcast-linux-arm64, dist/SHA256SUMS
+//   bun scripts/build.ts --web                 UI bundle and manifest only (what the tests need)
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import * as esbuild from "esbuild";
@@ -9,6 +12,12 @@ const root = join(import.meta.dir, "..");
 const outDir = join(root, "build", "web");
 const assetsDir = join(outDir, "assets");
 const webOnly = process.argv.includes("--web");
+const release = process.argv.includes("--release");
+const targetArg = process.argv.includes("--target") ? process.argv[process.argv.indexOf("--target") + 1] : undefined;
+
+/** The platforms a release is built for: 64-bit Linux (Bun has no 32-bit ARM target, so no armv7 Pi OS). */
+export const TARGETS = ["linux-x64", "linux-arm64"] as const;
+export type Target = (typeof TARGETS)[number];
 
 const TYPES: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -119,13 +128,27 @@ export const COMPILE_FLAGS = [
 /** Code that runs in a Worker thread: an entry point of its own in the executable (`new Worker(new URL(...))`). */
 export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts")];
 
-/** Compiles entry (a .ts file), and `workers`, into one executable at outfile with COMPILE_FLAGS. */
+/** The commit being built (short hash, ".dirty" with uncommitted changes), or "unknown" outside a git checkout. */
+export function buildCommit(): string {
+  const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  const head = git("rev-parse", "--short=10", "HEAD");
+  if (head.exitCode !== 0) return "unknown";
+  const dirty = git("status", "--porcelain", "--untracked-files=no").stdout.toString().trim() !== "";
+  return `${head.stdout.toString().trim()}${dirty ? ".dirty" : ""}`;
+}
+
+/** Compiles entry (a .ts file), and `workers`, into one executable at outfile with COMPILE_FLAGS (for `target`, a
+ * platform of TARGETS, or this machine's; `commit` becomes src/version.ts's COMMIT). */
 export function compileExecutable(
   entry: string,
   outfile: string,
-  options: { cwd?: string; quiet?: boolean; workers?: string[] } = {},
+  options: { cwd?: string; quiet?: boolean; workers?: string[]; target?: Target; commit?: string } = {},
 ): void {
-  const proc = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, entry, ...(options.workers ?? []), "--outfile", outfile], {
+  const extra = [
+    ...(options.target ? [`--target=bun-${options.target}`] : []),
+    ...(options.commit ? [`--define=NEARCAST_COMMIT=${JSON.stringify(options.commit)}`] : []),
+  ];
+  const proc = Bun.spawnSync([process.execPath, "build", ...COMPILE_FLAGS, ...extra, entry, ...(options.workers ?? []), "--outfile", outfile], {
     cwd: options.cwd ?? root,
     stdout: options.quiet ? "pipe" : "inherit",
     stderr: options.quiet ? "pipe" : "inherit",
@@ -135,14 +158,32 @@ export function compileExecutable(
   }
 }
 
-async function compile(): Promise<void> {
+/** dist/nearcast (this machine), or dist/nearcast-<target>; its path. */
+function compile(target?: Target): string {
   mkdirSync(join(root, "dist"), { recursive: true });
-  compileExecutable(join(root, "cli", "main.ts"), join(root, "dist", "nearcast"), { workers: WORKER_ENTRIES });
+  const outfile = join(root, "dist", target ? `nearcast-${target}` : "nearcast");
+  compileExecutable(join(root, "cli", "main.ts"), outfile, { workers: WORKER_ENTRIES, target, commit: buildCommit() });
+  return outfile;
+}
+
+/** Both platforms and their checksums, in the format `sha256sum -c SHA256SUMS` reads. */
+function buildRelease(): void {
+  const lines = TARGETS.map((target) => {
+    const file = compile(target);
+    return `${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${basename(file)}`;
+  });
+  writeFileSync(join(root, "dist", "SHA256SUMS"), `${lines.join("\n")}\n`);
+  console.log(lines.join("\n"));
 }
 
 if (import.meta.main) {
+  if (targetArg !== undefined && !(TARGETS as readonly string[]).includes(targetArg)) {
+    console.error(`build: --target must be one of ${TARGETS.join(", ")} (got ${targetArg || "nothing"})`);
+    process.exit(2);
+  }
   const started = performance.now();
   await buildWeb();
-  if (!webOnly) await compile();
+  if (release) buildRelease();
+  else if (!webOnly) compile(targetArg as Target | undefined);
   console.log(`build done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -28,6 +28,8 @@ suite() {
 
 suite typecheck node_modules/.bin/tsc --noEmit -p .
 suite build $BUN scripts/build.ts
+# The Raspberry Pi release, for test/smoke/arm64.test.ts (qemu-user); Bun fetches its arm64 runtime from npm.
+suite build-arm64 $BUN scripts/build.ts --target linux-arm64
 suite unit-integration $BUN test test/unit test/integration
 suite component $BUN test --preload ./test/helpers/happy-dom.ts test/component
 suite smoke $BUN test test/smoke

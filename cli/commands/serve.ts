@@ -4,6 +4,7 @@ import { createContext } from "../../src/context.ts";
 import { startCheckpointer } from "../../src/db/checkpointer.ts";
 import { describeMessenger } from "../../src/messaging/index.ts";
 import { startServer } from "../../src/server.ts";
+import { VERSION } from "../../src/version.ts";
 import { assets, subscribePage } from "../../build/web/manifest.ts";
 import { dataDirOption, examples } from "../context.ts";
 
@@ -24,6 +25,10 @@ export function serveCommand(): Command {
     .action((opts: { port?: string; host?: string; dataDir?: string }) => {
       const config = loadConfig(process.env, opts);
       const ctx = createContext(config);
+      // A logout of the SSH session that started it sends SIGHUP: the server stays up (set before it listens, so
+      // none can come too early). Nothing to reload: settings changed on the Settings screen or by `nearcast
+      // settings` apply at once, the environment at a restart.
+      process.on("SIGHUP", () => ctx.logger.info("SIGHUP received: ignored (stop the server with SIGTERM or Ctrl-C)"));
       // WAL checkpoints on a thread of their own: the event loop only appends (src/db/checkpointer.ts).
       const checkpointer = startCheckpointer(ctx.db.$client, ctx.dbPath, { logger: ctx.logger });
       const settings = ctx.services.settings;
@@ -31,7 +36,7 @@ export function serveCommand(): Command {
       const problem = settings.current().twilioProblem;
       if (problem) ctx.logger.warn(problem);
       const server = startServer(ctx, { assets, subscribePage });
-      ctx.logger.info(`Nearcast listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: links follow the address each request came in on"})`);
+      ctx.logger.info(`Nearcast ${VERSION} listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: links follow the address each request came in on"})`);
       // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
       ctx.dispatcher.start();
       ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)

@@ -23,6 +23,8 @@ export interface StartOptions {
   cwd?: string;
   /** A command the server runs under, e.g. strace and its options. */
   wrap?: string[];
+  /** How long it may take to answer (default 15 s; an emulated CPU needs more). */
+  startTimeoutMs?: number;
 }
 
 /** A private copy of the executable in a fresh temp folder (others may rebuild dist/ while a long test runs), and a
@@ -60,7 +62,7 @@ export async function startBinary(env: Record<string, string> = {}, dataDir?: st
   let log = "";
   const decoder = new TextDecoder();
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${log}`)), options.startTimeoutMs ?? 15_000);
     (async () => {
       for await (const chunk of proc.stderr as ReadableStream<Uint8Array>) {
         log += decoder.decode(chunk);

@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VERSION } from "../../src/http/routes/health.ts";
+import pkg from "../../package.json" with { type: "json" };
 import { BINARY, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
 
 const SOURCE = process.env.NEARCAST_TEST_BINARY ?? BINARY;
@@ -63,13 +63,17 @@ describe("serving from an empty folder", () => {
     expect(readdirSync(home).sort()).toEqual(["data", "nearcast"]);
   });
 
-  test("GET /api/health answers {status: ok, version}", async () => {
+  test("GET /api/health, --version and the startup line show one version: package.json's and the commit built", async () => {
     const { url } = await start();
     const res = await fetch(`${url}/api/health`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
-    expect(await res.json()).toEqual({ status: "ok", version: VERSION });
-    expect(run(["--version"]).out.trim()).toBe(VERSION);
+    const body = (await res.json()) as { status: string; version: string };
+    expect(body.status).toBe("ok");
+    // Built from a git checkout: the short commit, ".dirty" when it had uncommitted changes.
+    expect(body.version).toMatch(new RegExp(`^${pkg.version.replaceAll(".", "\\.")}\\+[0-9a-f]{10}(\\.dirty)?$`));
+    expect(run(["--version"]).out.trim()).toBe(body.version);
+    expect(server!.log()).toContain(`Nearcast ${body.version} listening on`);
   });
 
   test("GET / is the HTML shell; its hashed JS and CSS answer 200 with their type, gzip when asked", async () => {
