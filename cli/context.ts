@@ -1,6 +1,6 @@
 import { Option } from "commander";
 import { loadConfig } from "../src/config.ts";
-import { type AppContext, createContext } from "../src/context.ts";
+import { type AppContext, createContext, type DatabaseMode } from "../src/context.ts";
 import { ValidationError } from "../src/errors.ts";
 import { type Logger, MemoryLogger } from "../src/lib/logger.ts";
 import { parseIdText } from "../src/schemas/ids.ts";
@@ -19,6 +19,8 @@ export interface ContextChoices {
   env?: Record<string, string | undefined>;
   /** Where the services' log lines go; by default nowhere (a one-shot command prints only its own output). */
   logger?: Logger;
+  /** Default "existing": the database must be there, at this executable's schema (src/context.ts DatabaseMode). */
+  database?: DatabaseMode;
 }
 
 /**
@@ -31,7 +33,7 @@ export async function withContext<T>(
   choices: ContextChoices = {},
 ): Promise<T> {
   const config = loadConfig(choices.env ?? process.env, { dataDir: opts.dataDir });
-  const ctx = createContext(config, { logger: choices.logger ?? new MemoryLogger() });
+  const ctx = createContext(config, { logger: choices.logger ?? new MemoryLogger(), database: choices.database ?? "existing" });
   try {
     return await run(ctx);
   } finally {

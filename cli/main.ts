@@ -18,6 +18,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   broadcast: async () => (await import("./commands/broadcast.ts")).broadcastCommand(),
   settings: async () => (await import("./commands/settings.ts")).settingsCommand(),
   doctor: async () => (await import("./commands/doctor.ts")).doctorCommand(),
+  backup: async () => (await import("./commands/backup.ts")).backupCommand(),
+  restore: async () => (await import("./commands/backup.ts")).restoreCommand(),
+  migrate: async () => (await import("./commands/backup.ts")).migrateCommand(),
   "install-service": async () => (await import("./commands/install-service.ts")).installServiceCommand(),
 };
 

@@ -24,6 +24,10 @@ export interface Config {
   twilioApiBase: string;
   /** NEARCAST_DISK_MARGIN_MB: the room writes leave free on the data dir's disk; null = max(50 MB, 2% of the disk). */
   diskMarginMb: number | null;
+  /** NEARCAST_BACKUP_EVERY ("24h", "30m", "7d", "off"): serve's backups into <dataDir>/backups; null = none. */
+  backupEveryMs: number | null;
+  /** NEARCAST_BACKUP_KEEP: how many of those serve keeps (the newest). */
+  backupKeep: number;
 }
 
 export type EnvSettings = Partial<Record<SettingKey, string>>;
@@ -63,6 +67,17 @@ function numberSetting(name: string, raw: string | undefined, fallback: number, 
     throw new ConfigError(`${name} must be a number from ${min} to ${max} (got ${shown(raw)})`);
   }
   return n;
+}
+
+const DURATION_UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** "off", or a whole number of minutes, hours or days ("90m", "24h", "7d"); at least 10 minutes. */
+function durationSetting(name: string, raw: string): number | null {
+  if (/^(off|0|false|no)$/i.test(raw.trim())) return null;
+  const m = /^\s*(\d{1,6})\s*([mhd])\s*$/i.exec(raw);
+  const ms = m ? Number(m[1]) * DURATION_UNITS[m[2]!.toLowerCase()]! : Number.NaN;
+  if (!(ms >= 10 * 60_000)) throw new ConfigError(`${name} must be off or a duration of at least 10 minutes such as 30m, 24h or 7d (got ${shown(raw)})`);
+  return ms;
 }
 
 function boolSetting(name: string, raw: string | null, fallback: boolean): boolean {
@@ -171,6 +186,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     defaultCountry: country,
     trustProxy: boolSetting("NEARCAST_TRUST_PROXY", opt(env, "NEARCAST_TRUST_PROXY"), false),
     twilioApiBase: urlSetting("TWILIO_API_BASE", opt(env, "TWILIO_API_BASE") ?? "https://api.twilio.com"),
+    backupEveryMs: durationSetting("NEARCAST_BACKUP_EVERY", opt(env, "NEARCAST_BACKUP_EVERY") ?? "24h"),
+    backupKeep: intSetting("NEARCAST_BACKUP_KEEP", opt(env, "NEARCAST_BACKUP_KEEP") ?? undefined, 7, 1, 1000),
     diskMarginMb: opt(env, "NEARCAST_DISK_MARGIN_MB") === null ? null : numberSetting("NEARCAST_DISK_MARGIN_MB", opt(env, "NEARCAST_DISK_MARGIN_MB")!, 0, 0, 1_000_000),
   };
 }

@@ -1,9 +1,11 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Clock, systemClock } from "./clock.ts";
 import { type Config, ConfigError } from "./config.ts";
-import { openDb } from "./db/client.ts";
+import { type Db, openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { appliedSchema, KNOWN_SCHEMA } from "./db/schema-version.ts";
+import { VERSION } from "./version.ts";
 import { lockPathFor, tryLock } from "./db/lock.ts";
 import { createDispatcher, type DispatcherOptions } from "./dispatch/dispatcher.ts";
 import { restartOnChange } from "./dispatch/restart-on-change.ts";
@@ -35,9 +37,20 @@ import { createUploadsService } from "./services/uploads.ts";
 import { createWhatsAppTemplatesService } from "./services/whatsapp-templates.ts";
 import { isMarketingStopped } from "./messaging/whatsapp-errors.ts";
 
+/**
+ * How a command may treat the database: "migrate" creates it or brings it to this executable's schema (serve,
+ * `nearcast migrate`, tests); "create" does the same for a new file only (`users create`); "existing" needs a file
+ * already at this schema (every other command: a mistyped --data-dir is an error, not a new empty database).
+ */
+export type DatabaseMode = "migrate" | "create" | "existing";
+
 export interface ContextOptions {
   /** ":memory:" for tests; defaults to <dataDir>/nearcast.db. */
   dbPath?: string;
+  /** Default "migrate". */
+  database?: DatabaseMode;
+  /** Called before an existing database (schema `from` > 0) is migrated to `to`: serve and migrate back it up then. */
+  beforeUpgrade?: (sqlite: Db["$client"], from: number, to: number) => void;
   clock?: Clock;
   logger?: Logger;
   /** How often the server's dispatcher looks for changed messaging settings (default 2 s; tests use less). */
@@ -53,7 +66,13 @@ export const UPLOAD_SWEEP_EVERY_MS = 60 * 60 * 1000;
 export function createContext(config: Config, options: ContextOptions = {}) {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? consoleLogger;
+  const mode = options.database ?? "migrate";
   let dbPath = options.dbPath;
+  if (!dbPath && mode === "existing" && !existsSync(join(config.dataDir, "nearcast.db"))) {
+    throw new ConfigError(
+      `no database at ${join(config.dataDir, "nearcast.db")}: check --data-dir (or NEARCAST_DATA_DIR); \`nearcast serve\` or \`nearcast migrate\` creates one`,
+    );
+  }
   if (!dbPath) {
     try {
       mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -63,7 +82,20 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     dbPath = join(config.dataDir, "nearcast.db");
   }
   const db = openDb(dbPath);
-  migrate(db);
+  const from = appliedSchema(db.$client);
+  if (from > KNOWN_SCHEMA) {
+    db.$client.close();
+    throw new ConfigError(`${dbPath} has database schema ${from}, newer than this nearcast's ${KNOWN_SCHEMA} (version ${VERSION}): run the newer nearcast that upgraded it`);
+  }
+  if (from < KNOWN_SCHEMA) {
+    if (mode === "existing" || (mode === "create" && from > 0)) {
+      db.$client.close();
+      throw new ConfigError(`${dbPath} has database schema ${from}; this nearcast (version ${VERSION}) needs ${KNOWN_SCHEMA}: run \`nearcast migrate --data-dir ${config.dataDir}\` first`);
+    }
+    if (from > 0) options.beforeUpgrade?.(db.$client, from, KNOWN_SCHEMA);
+    migrate(db);
+    if (from > 0) logger.info(`database upgraded from schema ${from} to ${KNOWN_SCHEMA}`);
+  }
   if (dbPath !== ":memory:") tightenDataDir(config.dataDir, { dbPath, lockPath: lockPathFor(config.dataDir) }, logger);
   const repos = createRepos(db);
   const diskSpace = createDiskSpace({

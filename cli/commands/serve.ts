@@ -1,12 +1,19 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { Command } from "commander";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
+import { DB_FILE } from "../../src/db/backup.ts";
 import { startCheckpointer } from "../../src/db/checkpointer.ts";
+import { checkDatabaseFile } from "../../src/db/integrity.ts";
+import { consoleLogger } from "../../src/lib/logger.ts";
 import { describeMessenger } from "../../src/messaging/index.ts";
 import { startServer } from "../../src/server.ts";
 import { VERSION } from "../../src/version.ts";
 import { assets, subscribePage } from "../../build/web/manifest.ts";
 import { dataDirOption, examples } from "../context.ts";
+import { startScheduledBackups } from "../scheduled-backups.ts";
+import { backupBeforeUpgrade } from "./backup.ts";
 
 export function serveCommand(): Command {
   return new Command("serve")
@@ -24,7 +31,12 @@ export function serveCommand(): Command {
     )
     .action((opts: { port?: string; host?: string; dataDir?: string }) => {
       const config = loadConfig(process.env, opts);
-      const ctx = createContext(config);
+      const dbFile = join(config.dataDir, DB_FILE);
+      const damage = existsSync(dbFile) ? checkDatabaseFile(dbFile, "quick_check") : null;
+      if (damage) {
+        throw new Error(`${dbFile} is damaged (quick_check: ${damage.replace(/\s+/g, " ")}): restore a backup with \`nearcast restore FILE --data-dir ${config.dataDir}\``);
+      }
+      const ctx = createContext(config, { beforeUpgrade: backupBeforeUpgrade(config, consoleLogger) });
       // A logout of the SSH session that started it sends SIGHUP: the server stays up (set before it listens, so
       // none can come too early). Nothing to reload: settings changed on the Settings screen or by `nearcast
       // settings` apply at once, the environment at a restart.
@@ -40,10 +52,12 @@ export function serveCommand(): Command {
       // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
       ctx.dispatcher.start();
       ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)
+      const backups = startScheduledBackups(config, ctx.logger);
       const shutdown = async (signal: string) => {
         ctx.logger.info(`${signal} received, shutting down`);
         // Stop claiming, let sends in flight finish (up to 10 s), put unstarted claims back in the queue; mail that
         // answered requests handed to the background (a reset link) is still sent.
+        backups.stop();
         await Promise.all([server.stop(), ctx.dispatcher.stop()]);
         await Promise.race([ctx.services.auth.idle(), Bun.sleep(10_000)]); // a hung SMTP server does not hold the exit
         await checkpointer.stop();

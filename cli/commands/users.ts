@@ -33,7 +33,7 @@ export function usersCommand(): Command {
         );
         if (opts.json) printJson(user);
         else process.stdout.write(`Created ${user.role} ${user.email} (id ${user.id})\n`);
-      }),
+      }, { database: "create" }),
     );
 
   users

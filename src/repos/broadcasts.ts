@@ -115,6 +115,16 @@ export function broadcastsRepo(db: Db) {
     deleteIfEmpty(id: number): boolean {
       return db.delete(broadcasts).where(and(eq(broadcasts.id, id), eq(broadcasts.total, 0), isNull(broadcasts.enqueuedThrough))).returning({ id: broadcasts.id }).all().length > 0;
     },
+    /** The broadcasts not yet completed nor cancelled (scheduled ones included), oldest first. */
+    unfinished(): BroadcastRow[] {
+      return db
+        .select(withOwner)
+        .from(broadcasts)
+        .innerJoin(businesses, eq(businesses.id, broadcasts.businessId))
+        .where(and(isNull(broadcasts.completedAt), isNull(broadcasts.cancelledAt)))
+        .orderBy(broadcasts.id)
+        .all();
+    },
     findById(id: number): BroadcastRow | undefined {
       return db.select(withOwner).from(broadcasts).innerJoin(businesses, eq(businesses.id, broadcasts.businessId)).where(eq(broadcasts.id, id)).get();
     },

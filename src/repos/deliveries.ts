@@ -203,6 +203,14 @@ function prepare(sqlite: Database) {
          updated_at = ?1, error_message = ?3
        WHERE broadcast_id IN (SELECT id FROM broadcasts WHERE completed_at IS NULL) AND status = 'Sending' RETURNING id`,
     ),
+    // After a restore: every unfinished delivery may have gone out after the backup was taken (a Queued one too,
+    // sent later from the lost database), so each is looked up at the provider since the backup (or its own
+    // earlier claim) before anything is sent.
+    reconcileRestored: sqlite.prepare<{ id: number }, [number, number, string]>(
+      `UPDATE deliveries SET status = 'Uncertain', claimed_at = CASE WHEN status = 'Queued' THEN ?1 ELSE MIN(COALESCE(claimed_at, ?1), ?1) END,
+         next_attempt_at = ?2, updated_at = ?2, error_message = ?3
+       WHERE status IN ('Queued', 'Sending', 'Uncertain') RETURNING id`,
+    ),
     dueUncertain: sqlite.prepare<DeliveryRow, [number, number]>(
       `SELECT ${COLUMNS} FROM deliveries WHERE status = 'Uncertain' AND next_attempt_at <= ?1
        ORDER BY next_attempt_at, id LIMIT ?2`,
@@ -440,6 +448,11 @@ export function deliveriesRepo(db: Db) {
       return q()
         .recoverInFlight.all(now, graceMs, "In flight when the dispatcher stopped; checking with the provider")
         .map((r) => r.id);
+    },
+
+    /** A restored backup taken at `takenAt`: its unfinished deliveries become Uncertain, due now; how many. */
+    reconcileRestored(takenAt: number, now: number): number {
+      return durableTransaction(() => q().reconcileRestored.all(takenAt, now, "Unfinished in a restored backup; checking with the provider").length);
     },
 
     dueUncertain(now: number, limit: number): DeliveryRow[] {

@@ -49,15 +49,25 @@ export function json(run: Run): any {
   return JSON.parse(run.stdout);
 }
 
-/** Temporary data directories named after the test file, removed by `removeAll()` (in an afterAll/afterEach). */
+/**
+ * Temporary data directories named after the test file, removed by `removeAll()` (in an afterAll/afterEach).
+ * make(): one with a fresh database, as after a first `nearcast serve` or `nearcast migrate` (every command but
+ * those refuses a folder without one); makeEmpty(): one with nothing in it.
+ */
 export function tempDataDirs(prefix: string) {
   const dirs: string[] = [];
+  const makeEmpty = (): string => {
+    const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
+    dirs.push(dir);
+    return dir;
+  };
   return {
     make(): string {
-      const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
-      dirs.push(dir);
+      const dir = makeEmpty();
+      createContext(loadConfig({}, { dataDir: dir }), { logger: new MemoryLogger() }).close();
       return dir;
     },
+    makeEmpty,
     get count(): number {
       return dirs.length;
     },
