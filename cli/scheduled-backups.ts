@@ -15,7 +15,14 @@ function self(args: string[]): string[] {
   return Bun.main.startsWith("/$bunfs/") ? [process.execPath, ...args] : [process.execPath, Bun.main, ...args];
 }
 
-export function startScheduledBackups(config: Config, logger: Logger, options: { firstCheckMs?: number } = {}): { stop(): void } {
+export interface ScheduledBackupOptions {
+  /** Default one minute after start. */
+  firstCheckMs?: number;
+  /** The nearcast command line to run `backup` with (tests run the sources); default this executable. */
+  nearcast?: string[];
+}
+
+export function startScheduledBackups(config: Config, logger: Logger, options: ScheduledBackupOptions = {}): { stop(): void } {
   const every = config.backupEveryMs;
   if (every === null) return { stop() {} };
   let running = false;
@@ -24,7 +31,8 @@ export function startScheduledBackups(config: Config, logger: Logger, options: {
     if (running || (newest && Date.now() - newest.mtimeMs < every)) return;
     running = true;
     try {
-      const proc = Bun.spawn(self(["backup", "--data-dir", config.dataDir]), { stdout: "pipe", stderr: "pipe", env: process.env });
+      const args = ["backup", "--data-dir", config.dataDir];
+      const proc = Bun.spawn(options.nearcast ? [...options.nearcast, ...args] : self(args), { stdout: "pipe", stderr: "pipe", env: process.env });
       const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       if (code !== 0) {
         logger.error(`scheduled backup failed: ${err.trim().replace(/^nearcast: /, "") || `exit ${code}`}`);
