@@ -4,6 +4,7 @@ import { type AppContext, createContext, type DatabaseMode } from "../src/contex
 import { ValidationError } from "../src/errors.ts";
 import { type Logger, MemoryLogger } from "../src/lib/logger.ts";
 import { parseIdText } from "../src/schemas/ids.ts";
+import { EXIT_OK, EXIT_USAGE } from "./exit-codes.ts";
 
 // What every command shares: its options, its context, its parsing and its output.
 
@@ -50,7 +51,7 @@ export function parseId(raw: string, what = "ID"): number {
 
 /** Usage mistakes (unknown option, missing argument) exit 2 like every other input error; help exits 0. */
 export function usageExit(err: { exitCode: number }): never {
-  process.exit(err.exitCode === 0 ? 0 : 2);
+  process.exit(err.exitCode === 0 ? EXIT_OK : EXIT_USAGE);
 }
 
 export function printJson(value: unknown): void {

@@ -2,7 +2,8 @@ import { Command } from "commander";
 import { ConfigError } from "../src/config.ts";
 import { AppError } from "../src/errors.ts";
 import { VERSION } from "../src/version.ts";
-import { examples } from "./context.ts";
+import { examples, usageExit } from "./context.ts";
+import { EXIT_CODES_HELP, EXIT_FAILURE, EXIT_USAGE } from "./exit-codes.ts";
 
 /**
  * Every subcommand, in help order, as a loader: a run imports only the module of the command it runs (serve does
@@ -29,14 +30,16 @@ export async function buildProgram(only?: readonly string[]): Promise<Command> {
   const program = new Command("nearcast")
     .description("Nearcast: QR subscriptions and SMS/WhatsApp promotions for local shops, in one file.")
     .version(VERSION)
+    .exitOverride(usageExit)
     .addHelpText(
       "after",
       examples(
         "nearcast serve --port 3000 --data-dir ./data",
         "nearcast users create --email admin@shop.com --password 's3cret!' --admin",
         "nearcast business-types add --name Bakery",
+        "nearcast backup && nearcast restore data/backups/nearcast-20261126T031500Z.tar.gz",
         "nearcast <command> --help",
-      ),
+      ) + EXIT_CODES_HELP,
     );
   const names = Object.keys(COMMANDS).filter((name) => !only || only.includes(name));
   for (const command of await Promise.all(names.map((name) => COMMANDS[name]!()))) program.addCommand(command);
@@ -58,11 +61,11 @@ function fail(err: unknown): never {
     const fields = err instanceof AppError && err.fields ? Object.values(err.fields) : [];
     const extra = fields.filter((f) => f !== err.message);
     process.stderr.write(`nearcast: ${[err.message, ...extra].join("; ")}\n`);
-    process.exit(2);
+    process.exit(EXIT_USAGE);
   }
   const e = err as Error;
   process.stderr.write(`nearcast: ${e?.message ?? String(err)}\n`);
-  process.exit(1);
+  process.exit(EXIT_FAILURE);
 }
 
 /** Runs the command line (only the module of the command it runs is loaded); an error it throws ends in fail(). */

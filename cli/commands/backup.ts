@@ -8,7 +8,9 @@ import { KNOWN_SCHEMA } from "../../src/db/schema-version.ts";
 import { isLocked, lockPathFor } from "../../src/db/lock.ts";
 import { restoreBackup } from "../../src/db/restore.ts";
 import { type Logger, MemoryLogger } from "../../src/lib/logger.ts";
+import { ValidationError } from "../../src/errors.ts";
 import { dataDirOption, examples, printJson, usageExit, withContext } from "../context.ts";
+import { fileProblem } from "../file-errors.ts";
 
 /** "12.3 MB: schema 14; 3 users, 2 businesses, ..." */
 export function describeBackup(r: BackupResult): string {
@@ -46,7 +48,13 @@ export function backupCommand(): Command {
       withContext(opts, (ctx) => {
         const now = new Date();
         const out = opts.out ? resolve(opts.out) : defaultBackupPath(ctx.config.dataDir, now);
-        const r = writeBackup(ctx.db.$client, ctx.config.dataDir, out, now);
+        let r: BackupResult;
+        try {
+          r = writeBackup(ctx.db.$client, ctx.config.dataDir, out, now);
+        } catch (e) {
+          if (!(e as NodeJS.ErrnoException).code) throw e;
+          throw new ValidationError(`--out: cannot write ${out} (${fileProblem(e)})`);
+        }
         if (opts.json) printJson(r);
         else process.stdout.write(`Wrote ${r.file}: ${describeBackup(r)}\n`);
       }),

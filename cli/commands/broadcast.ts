@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { fileProblem } from "../file-errors.ts";
 import { Command, Option } from "commander";
 import type { AppContext } from "../../src/context.ts";
 import { ValidationError } from "../../src/errors.ts";
@@ -22,7 +23,7 @@ function readImage(path: string): Uint8Array {
   try {
     return new Uint8Array(readFileSync(path));
   } catch (e) {
-    throw new ValidationError(`Cannot read the image ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new ValidationError(`Cannot read the image ${path}: ${fileProblem(e)}`);
   }
 }
 

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { bar, ProgressPrinter } from "../progress-bar.ts";
+import { fileProblem } from "../file-errors.ts";
 import { Command } from "commander";
 import { ValidationError } from "../../src/errors.ts";
 import { readImportFile } from "../../src/lib/csv-import.ts";
+import { EXIT_PARTIAL } from "../exit-codes.ts";
 import type { ImportSummary } from "../../src/services/customers-operator.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
@@ -124,7 +126,7 @@ contacts.csv:
       try {
         text = readFileSync(file, "utf8");
       } catch (e) {
-        throw new ValidationError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+        throw new ValidationError(`cannot read ${file}: ${fileProblem(e)}`);
       }
       const rows = readImportFile(text, file);
       return withContext(opts, async (ctx) => {
@@ -139,6 +141,8 @@ contacts.csv:
           progress.done();
           if (opts.json) printJson(summary);
           else printSummary(summary, basename(file));
+          // Partly done: the valid rows are in, the invalid ones (listed above, with their lines) are not.
+          if (summary.invalid.length > 0) process.exitCode = EXIT_PARTIAL;
         } catch (e) {
           progress.done();
           throw e;

@@ -3,6 +3,7 @@ import { dirname, resolve } from "node:path";
 import { Command } from "commander";
 import { ValidationError } from "../../src/errors.ts";
 import { examples, usageExit } from "../context.ts";
+import { fileProblem } from "../file-errors.ts";
 import { ENVIRONMENT_FILE, SERVICE_DEFAULTS, serviceUnit } from "../service-unit.ts";
 
 const UNIT_PATH = "/etc/systemd/system/nearcast.service";
@@ -42,8 +43,8 @@ export function installServiceCommand(): Command {
       try {
         writeFileSync(out, serviceUnit({ user: opts.user, dataDir, execPath: process.execPath }), { mode: 0o644 });
       } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        throw new ValidationError(`--out: cannot write ${out}${code === "EACCES" ? " (permission denied: run it with sudo, or give --out)" : ` (${code ?? "error"})`}`);
+        const denied = (e as NodeJS.ErrnoException).code === "EACCES";
+        throw new ValidationError(`--out: cannot write ${out} (${fileProblem(e)}${denied ? ": run it with sudo, or give --out" : ""})`);
       }
       process.stdout.write(`Wrote ${out} (runs ${process.execPath} serve --data-dir ${dataDir} as ${opts.user}).\n`);
       const steps = setupSteps(opts.user, dataDir).filter((s) => !(s[0] === "useradd" && userExists(opts.user)));

@@ -1,4 +1,6 @@
 import { writeFileSync } from "node:fs";
+import { fileProblem } from "../file-errors.ts";
+import { ValidationError } from "../../src/errors.ts";
 import { resolve } from "node:path";
 import { Command } from "commander";
 import { isPrivateLink } from "../../src/schemas/public-url.ts";
@@ -36,7 +38,11 @@ customers can reach before printing.
             process.stdout.write(pdf);
           } else {
             const out = resolve(opts.out ?? fileName);
-            writeFileSync(out, pdf);
+            try {
+              writeFileSync(out, pdf);
+            } catch (e) {
+              throw new ValidationError(`--out: cannot write ${out} (${fileProblem(e)})`);
+            }
             process.stdout.write(`Wrote the poster of "${business.name}" (id ${business.id}) to ${out} (${(pdf.byteLength / 1024).toFixed(1)} KB)\n`);
             process.stdout.write(`Its QR code opens ${url}\n`);
           }

@@ -11,7 +11,7 @@ import { describeMessenger } from "../../src/messaging/index.ts";
 import { startServer } from "../../src/server.ts";
 import { VERSION } from "../../src/version.ts";
 import { assets, subscribePage } from "../../build/web/manifest.ts";
-import { dataDirOption, examples } from "../context.ts";
+import { dataDirOption, examples, usageExit } from "../context.ts";
 import { startScheduledBackups } from "../scheduled-backups.ts";
 import { backupBeforeUpgrade } from "./backup.ts";
 
@@ -21,6 +21,7 @@ export function serveCommand(): Command {
     .option("--port <port>", "port to listen on (env NEARCAST_PORT)", undefined)
     .option("--host <host>", "address to bind (env NEARCAST_HOST)", undefined)
     .addOption(dataDirOption())
+    .exitOverride(usageExit)
     .addHelpText(
       "after",
       examples(

@@ -1,0 +1,12 @@
+// One exit-code table for every command, shown by `nearcast --help` and the README.
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_PARTIAL = 3;
+
+export const EXIT_CODES_HELP = `
+Exit codes (every command):
+  0  ok
+  1  failure (the server is running, Twilio or the disk said no, ...)
+  2  usage or bad input (unknown command or option, a bad value, no database at --data-dir, a schema to migrate)
+  3  partly done (an import with invalid rows: the valid ones were added)`;
