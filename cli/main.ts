@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   backup: async () => (await import("./commands/backup.ts")).backupCommand(),
   restore: async () => (await import("./commands/backup.ts")).restoreCommand(),
   migrate: async () => (await import("./commands/backup.ts")).migrateCommand(),
+  prune: async () => (await import("./commands/prune.ts")).pruneCommand(),
   "install-service": async () => (await import("./commands/install-service.ts")).installServiceCommand(),
 };
 

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import * as v from "valibot";
+import { LOG_LEVELS, type LogLevel } from "./lib/logger.ts";
 import { SECRET_SETTINGS, SETTING_ENV, SETTING_KEYS, SETTING_SCHEMAS, type SettingKey } from "./schemas/settings.ts";
 
 // The only reader of process.env. Everything else receives a Config.
@@ -28,6 +29,10 @@ export interface Config {
   backupEveryMs: number | null;
   /** NEARCAST_BACKUP_KEEP: how many of those serve keeps (the newest). */
   backupKeep: number;
+  /** NEARCAST_LOG_LEVEL: the least important lines serve writes (default info). */
+  logLevel: LogLevel;
+  /** NEARCAST_ACCESS_LOG: a line per request (method, path without its query, status, ms) at info. */
+  accessLog: boolean;
 }
 
 export type EnvSettings = Partial<Record<SettingKey, string>>;
@@ -67,6 +72,13 @@ function numberSetting(name: string, raw: string | undefined, fallback: number, 
     throw new ConfigError(`${name} must be a number from ${min} to ${max} (got ${shown(raw)})`);
   }
   return n;
+}
+
+function logLevelSetting(raw: string | null): LogLevel {
+  if (raw === null) return "info";
+  const level = raw.trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new ConfigError(`NEARCAST_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")} (got ${shown(raw)})`);
+  return level as LogLevel;
 }
 
 const DURATION_UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
@@ -186,6 +198,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     defaultCountry: country,
     trustProxy: boolSetting("NEARCAST_TRUST_PROXY", opt(env, "NEARCAST_TRUST_PROXY"), false),
     twilioApiBase: urlSetting("TWILIO_API_BASE", opt(env, "TWILIO_API_BASE") ?? "https://api.twilio.com"),
+    logLevel: logLevelSetting(opt(env, "NEARCAST_LOG_LEVEL")),
+    accessLog: boolSetting("NEARCAST_ACCESS_LOG", opt(env, "NEARCAST_ACCESS_LOG"), false),
     backupEveryMs: durationSetting("NEARCAST_BACKUP_EVERY", opt(env, "NEARCAST_BACKUP_EVERY") ?? "24h"),
     backupKeep: intSetting("NEARCAST_BACKUP_KEEP", opt(env, "NEARCAST_BACKUP_KEEP") ?? undefined, 7, 1, 1000),
     diskMarginMb: opt(env, "NEARCAST_DISK_MARGIN_MB") === null ? null : numberSetting("NEARCAST_DISK_MARGIN_MB", opt(env, "NEARCAST_DISK_MARGIN_MB")!, 0, 0, 1_000_000),

@@ -11,7 +11,7 @@ import { createDispatcher, type DispatcherOptions } from "./dispatch/dispatcher.
 import { restartOnChange } from "./dispatch/restart-on-change.ts";
 import { tightenDataDir } from "./lib/data-dir-modes.ts";
 import { createDiskSpace, type DiskSpaceOptions } from "./lib/disk-space.ts";
-import { consoleLogger, type Logger } from "./lib/logger.ts";
+import { createConsoleLogger, type Logger } from "./lib/logger.ts";
 import { createSmtpMailer } from "./mail/mailer.ts";
 import { createMessenger } from "./messaging/index.ts";
 import { createRepos } from "./repos/index.ts";
@@ -26,6 +26,7 @@ import { createChecklistService } from "./services/checklist.ts";
 import { createCustomerMessagesService } from "./services/customer-messages.ts";
 import { createCustomersService } from "./services/customers.ts";
 import { createEmailService } from "./services/email.ts";
+import { createHealthService } from "./services/health.ts";
 import { createInboundMessagesService } from "./services/inbound-messages.ts";
 import { createOptOutsService } from "./services/opt-outs.ts";
 import { createPostersService } from "./services/posters.ts";
@@ -65,7 +66,7 @@ export const UPLOAD_SWEEP_EVERY_MS = 60 * 60 * 1000;
 // Wires everything once; shared by the server, the CLI and the tests.
 export function createContext(config: Config, options: ContextOptions = {}) {
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? consoleLogger;
+  const logger = options.logger ?? createConsoleLogger(config.logLevel);
   const mode = options.database ?? "migrate";
   let dbPath = options.dbPath;
   if (!dbPath && mode === "existing" && !existsSync(join(config.dataDir, "nearcast.db"))) {
@@ -111,6 +112,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const broadcasts = createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates });
   const services = {
     settings,
+    // The dispatcher is made below, from these services; the check reads it when asked.
+    health: createHealthService({ repos, clock, dispatcher: () => dispatcher }),
     auth: createAuthService({ repos, clock, config, logger, settings, mailer }),
     email: createEmailService({ mailer, settings }),
     businessTypes: createBusinessTypesService({ repos }),

@@ -14,6 +14,7 @@ import { dataDirOption, examples, parseId, printJson, printTable, usageExit, wit
 
 /** The dispatcher's warnings and errors go to stderr; its routine lines are not the user's business here. */
 const stderrLogger: Logger = {
+  debug: () => {},
   info: () => {},
   warn: (m) => process.stderr.write(`warning: ${m}\n`),
   error: (m) => process.stderr.write(`error: ${m}\n`),

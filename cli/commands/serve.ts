@@ -6,7 +6,7 @@ import { createContext } from "../../src/context.ts";
 import { DB_FILE } from "../../src/db/backup.ts";
 import { startCheckpointer } from "../../src/db/checkpointer.ts";
 import { checkDatabaseFile } from "../../src/db/integrity.ts";
-import { consoleLogger } from "../../src/lib/logger.ts";
+import { createConsoleLogger } from "../../src/lib/logger.ts";
 import { describeMessenger } from "../../src/messaging/index.ts";
 import { startServer } from "../../src/server.ts";
 import { VERSION } from "../../src/version.ts";
@@ -37,7 +37,8 @@ export function serveCommand(): Command {
       if (damage) {
         throw new Error(`${dbFile} is damaged (quick_check: ${damage.replace(/\s+/g, " ")}): restore a backup with \`nearcast restore FILE --data-dir ${config.dataDir}\``);
       }
-      const ctx = createContext(config, { beforeUpgrade: backupBeforeUpgrade(config, consoleLogger) });
+      const logger = createConsoleLogger(config.logLevel);
+      const ctx = createContext(config, { logger, beforeUpgrade: backupBeforeUpgrade(config, logger) });
       // A logout of the SSH session that started it sends SIGHUP: the server stays up (set before it listens, so
       // none can come too early). Nothing to reload: settings changed on the Settings screen or by `nearcast
       // settings` apply at once, the environment at a restart.

@@ -66,6 +66,7 @@ export class SendLoop {
     const { pacer, inFlight, stopping, sleep } = this.deps;
     while (!stopping()) {
       const now = this.deps.now();
+      this.deps.stats.lastTickAt = now;
       if (this.deps.diskWait.waiting || this.deps.recorder.pending > 0) {
         // No room on the disk: nothing new starts until the answers kept meanwhile are written.
         const wait = this.deps.diskWait.waitMs(now);

@@ -62,7 +62,10 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.use("*", async (c, next) => {
     c.set("ctx", ctx);
     c.set("peer", c.env?.requestIP?.(c.req.raw)?.address);
+    const started = performance.now();
     await next();
+    // The path only: a query string can hold a token (a reset link, an unsubscribe link).
+    if (ctx.config.accessLog) ctx.logger.info(`${c.req.method} ${c.req.path} ${c.res.status} ${(performance.now() - started).toFixed(1)}ms`);
   });
   // The backstop: no body, on any path, streams past the largest route limit (each route caps its own below it).
   app.use("*", bodyBackstop);

@@ -211,6 +211,19 @@ function prepare(sqlite: Database) {
          next_attempt_at = ?2, updated_at = ?2, error_message = ?3
        WHERE status IN ('Queued', 'Sending', 'Uncertain') RETURNING id`,
     ),
+    prunable: sqlite.prepare<{ id: number }, [number]>(
+      `SELECT id FROM broadcasts WHERE completed_at IS NOT NULL AND completed_at < ?1
+         AND EXISTS (SELECT 1 FROM deliveries d WHERE d.broadcast_id = broadcasts.id) ORDER BY id`,
+    ),
+    countsOf: sqlite.prepare<{ status: string; reason: string; n: number }, [number]>(
+      "SELECT status, reason, n FROM broadcast_counts WHERE broadcast_id = ?1",
+    ),
+    putCount: sqlite.prepare<unknown, [number, string, string, number]>(
+      "UPDATE broadcast_counts SET n = ?4 WHERE broadcast_id = ?1 AND status = ?2 AND reason = ?3",
+    ),
+    pruneChunk: sqlite.prepare<unknown, [number, number]>(
+      "DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries WHERE broadcast_id = ?1 LIMIT ?2)",
+    ),
     dueUncertain: sqlite.prepare<DeliveryRow, [number, number]>(
       `SELECT ${COLUMNS} FROM deliveries WHERE status = 'Uncertain' AND next_attempt_at <= ?1
        ORDER BY next_attempt_at, id LIMIT ?2`,
@@ -448,6 +461,25 @@ export function deliveriesRepo(db: Db) {
       return q()
         .recoverInFlight.all(now, graceMs, "In flight when the dispatcher stopped; checking with the provider")
         .map((r) => r.id);
+    },
+
+    /** Finished broadcasts completed before `before` that still have delivery rows (what `nearcast prune` removes). */
+    prunableBroadcasts(before: number): number[] {
+      return q().prunable.all(before).map((r) => r.id);
+    },
+
+    /**
+     * Removes up to `limit` delivery rows of a finished broadcast in one short transaction; how many. The broadcast
+     * keeps its totals (the history still says how many were sent, delivered, failed): the counting trigger's
+     * decrements are put back in the same transaction.
+     */
+    pruneDeliveries(broadcastId: number, limit: number): number {
+      return transaction(() => {
+        const kept = q().countsOf.all(broadcastId);
+        const removed = q().pruneChunk.run(broadcastId, limit).changes;
+        for (const c of kept) q().putCount.run(broadcastId, c.status, c.reason, c.n);
+        return removed;
+      });
     },
 
     /** A restored backup taken at `takenAt`: its unfinished deliveries become Uncertain, due now; how many. */

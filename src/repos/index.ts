@@ -24,6 +24,10 @@ export function createRepos(db: Db) {
     transaction: transactionRunner(db),
     /** The same, fsynced before it returns (synchronous=FULL): for writes the outside world acts on at once. */
     durableTransaction: durableTransactionRunner(db),
+    /** A trivial query, for the health check: throws when the database cannot answer. */
+    ping(): void {
+      db.$client.query("SELECT 1").get();
+    },
     users: usersRepo(db),
     sessions: sessionsRepo(db),
     passwordResets: passwordResetsRepo(db),

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
-import { VERSION } from "../../version.ts";
 import type { AppEnv } from "../types.ts";
 
-
-export const healthRoutes = new Hono<AppEnv>().get("/", (c) => c.json({ status: "ok", version: VERSION }));
+/** 200 with {status: "ok", version, database, dispatcher}; 503 with status "error" when either is broken. */
+export const healthRoutes = new Hono<AppEnv>().get("/", (c) => {
+  const report = c.var.ctx.services.health.check();
+  return c.json(report, report.status === "ok" ? 200 : 503);
+});
