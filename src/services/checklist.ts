@@ -3,6 +3,7 @@
 import { phoneZoneTableSize } from "../lib/phone-time-zones.ts";
 import type { QuietSpan } from "../lib/quiet-hours.ts";
 import type { Clock } from "../clock.ts";
+import { listBackups } from "../db/backup.ts";
 import type { Config } from "../config.ts";
 import { ForbiddenError } from "../errors.ts";
 import { checkTwilioAccount, type TwilioAccountCheck } from "../messaging/twilio-account.ts";
@@ -21,7 +22,7 @@ export const INBOUND_SEEN_EVERY_MS = 60_000;
 export interface ChecklistDeps {
   repos: Repos;
   clock: Clock;
-  config: Pick<Config, "twilioApiBase">;
+  config: Pick<Config, "twilioApiBase" | "dataDir" | "backupEveryMs">;
   settings: SettingsService;
   /** The Twilio account check (a test may replace it); by default one GET to Twilio's Accounts endpoint. */
   checkAccount?: (cfg: TwilioConfig, apiBase: string) => Promise<TwilioAccountCheck>;
@@ -130,6 +131,30 @@ function quietHoursItem(span: QuietSpan | null, maxPerDay: number): ChecklistIte
   return { id: "quietHours", status: "green", title, detail: `No marketing texts ${hhmm(span.start)}-${hhmm(span.end)} in the recipient's zone (${prefixes} number prefixes); ${cap}.` };
 }
 
+/** "3 hours", "2 days": how old a backup is. */
+function age(ms: number): string {
+  const hours = Math.floor(ms / 3_600_000);
+  if (hours < 1) return `${Math.max(1, Math.floor(ms / 60_000))} minute(s)`;
+  return hours < 48 ? `${hours} hour(s)` : `${Math.floor(hours / 24)} days`;
+}
+
+function backupsItem(newest: { file: string; mtimeMs: number } | undefined, everyMs: number | null, now: number): ChecklistItem {
+  const title = "Backups";
+  const offFix = "Run `nearcast backup` from cron, or set NEARCAST_BACKUP_EVERY (e.g. 24h) so the server writes them.";
+  if (!newest) {
+    return {
+      id: "backups",
+      status: "amber",
+      title,
+      detail: everyMs === null ? `None, and the server writes none (NEARCAST_BACKUP_EVERY=off). ${offFix}` : "None yet: the server writes the first a minute after it starts; `nearcast backup` writes one now.",
+    };
+  }
+  const old = now - newest.mtimeMs;
+  const where = `${newest.file}. Copy the backups folder off this machine too.`;
+  if (old > 2 * (everyMs ?? 86_400_000)) return { id: "backups", status: "amber", title, detail: `The last backup is ${age(old)} old: ${where} ${everyMs === null ? offFix : ""}`.trim() };
+  return { id: "backups", status: "green", title, detail: `The last backup is ${age(old)} old: ${where}` };
+}
+
 export function createChecklistService({ repos, clock, config, settings, checkAccount = checkTwilioAccount }: ChecklistDeps) {
   // The last "seen" this process wrote, so a busy inbound webhook reads the database at most once a minute too.
   let lastSeenWrite = 0;
@@ -151,6 +176,7 @@ export function createChecklistService({ repos, clock, config, settings, checkAc
         emailItem(now.smtpUrl, now.mailFrom),
         businessTypesItem(activeTypes),
         quietHoursItem(now.quietHours, now.maxPerDay),
+        backupsItem(listBackups(config.dataDir)[0], config.backupEveryMs, clock.now().getTime()),
       ];
     },
 

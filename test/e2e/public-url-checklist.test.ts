@@ -53,9 +53,10 @@ for (const [device, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as con
     try {
       await page.goto(`${server.url}/`);
       const checklist = page.locator("section.setup-checklist");
-      await checklist.getByText("of 6 done").waitFor();
+      await checklist.getByText("of 7 done").waitFor();
       const items = checklist.locator("li.setup-item");
-      expect(await items.count()).toBe(6);
+      expect(await items.count()).toBe(7);
+      await checklist.getByText("None yet: the server writes the first a minute after it starts", { exact: false }).waitFor();
       expect(await items.first().getAttribute("class")).toContain("is-red"); // no public URL
       await checklist.getByText("Sandbox: messages are recorded, not sent.", { exact: false }).waitFor();
       await checklist.getByText("8 active business types.").waitFor();
@@ -68,7 +69,7 @@ for (const [device, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as con
       await offer.getByRole("button", { name: "Not now" }).click();
       await offer.waitFor({ state: "detached" });
       await page.reload();
-      await checklist.getByText("of 6 done").waitFor();
+      await checklist.getByText("of 7 done").waitFor();
       expect(await page.locator("section.public-url-offer").count()).toBe(0);
     } finally {
       await close();

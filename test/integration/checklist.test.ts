@@ -66,6 +66,7 @@ describe("GET /api/settings/Checklist", () => {
       ["email", "amber"],
       ["businessTypes", "green"],
       ["quietHours", "green"],
+      ["backups", "amber"],
     ]);
     for (const item of res.body.items) {
       expect(item.title).toMatch(/^[A-Z]/);

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { businessTypes } from "../../src/db/schema.ts";
 import { INBOUND_SEEN_KEY } from "../../src/services/checklist.ts";
-import { type Env, type Run, cliEnv, nearcastCommand, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { type Env, type Run, cliEnv, nearcast, nearcastCommand, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 
 setDefaultTimeout(30_000); // every test starts a real process
@@ -54,6 +54,7 @@ describe("nearcast doctor", () => {
       ["warn", "Email"],
       ["ok", "Business types"],
       ["ok", "Quiet hours"],
+      ["warn", "Backups"],
     ]);
     expect(run.stdout).toContain("Sandbox: messages are recorded, not sent.");
     expect(run.stdout).toContain("Forgot-password cannot send email; set SMTP in Settings.");
@@ -66,11 +67,13 @@ describe("nearcast doctor", () => {
   test("everything set and Twilio accepting the credentials: all ok, exit 0; --json prints the items", async () => {
     const dir = dirs.make();
     withDataDir(dir, (ctx) => ctx.repos.settings.save(INBOUND_SEEN_KEY, "2026-11-20T08:15:30.000Z", new Date()));
+    expect(nearcast(["backup"], dir).code).toBe(0);
     const env = { ...fake.settings(), NEARCAST_PUBLIC_URL: "https://deals.example.com", NEARCAST_SMTP_URL: "smtp://u:p@mail.example.com:587" };
     const before = fake.requests.length;
     const run = await doctor(dir, env);
     expect(run).toMatchObject({ code: 0, stderr: "" });
-    expect(marks(run).map((m) => m?.[0])).toEqual(["ok", "ok", "ok", "ok", "ok", "ok"]);
+    expect(marks(run).map((m) => m?.[0])).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok"]);
+    expect(run.stdout).toMatch(/The last backup is 1 minute\(s\) old: .*\/backups\/nearcast-\d{8}T\d{6}Z\.tar\.gz\. Copy the backups folder off this machine too\./);
     expect(run.stdout).toContain(`Twilio accepts the credentials of "My first Twilio account" (${fake.accountSid}).`);
     expect(run.stdout).toContain("Seen 2026-11-20 08:15 UTC");
     // One read-only request: the account itself, with Basic auth.
@@ -88,6 +91,7 @@ describe("nearcast doctor", () => {
       ["email", "green"],
       ["businessTypes", "green"],
       ["quietHours", "green"],
+      ["backups", "green"],
     ]);
   });
 
