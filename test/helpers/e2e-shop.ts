@@ -28,9 +28,10 @@ export async function openShop(prefix: string, env: Record<string, string> = {},
     if (proc.exitCode !== 0) throw new Error(`nearcast ${args.join(" ")} failed: ${proc.stderr.toString()}`);
     return proc.stdout.toString();
   };
-  const type = JSON.parse(cli("business-types", "add", "--name", "Bakery", "--json")) as { id: number };
-  // A server without an admin opens on the first-run setup screen; this one has its admin from the CLI.
+  // A server without an admin opens on the first-run setup screen; this one has its admin from the CLI (which also
+  // makes the database the other commands need).
   cli("users", "create", "--email", "admin@corner-bakery.test", "--password", "flour-and-water", "--admin");
+  const type = JSON.parse(cli("business-types", "add", "--name", "Bakery", "--json")) as { id: number };
   const server = await startBinary(env, dataDir);
   const call = httpClient(server.url);
   expect((await call("POST", "/api/auth/Register", owner)).status).toBe(201);

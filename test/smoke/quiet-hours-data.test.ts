@@ -11,6 +11,7 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 test("doctor finds the time-zone table inside the executable", () => {
   const cwd = mkdtempSync(join(tmpdir(), "nearcast-quiet-cwd-"));
+  expect(Bun.spawnSync([bin, "migrate", "--data-dir", dataDir], { cwd, env: { PATH: process.env.PATH ?? "" } }).exitCode).toBe(0);
   const run = Bun.spawnSync([bin, "doctor", "--json", "--data-dir", dataDir], { cwd, env: { PATH: process.env.PATH ?? "" } });
   rmSync(cwd, { recursive: true, force: true });
   const items = JSON.parse(run.stdout.toString()) as Array<{ id: string; status: string; detail: string }>;

@@ -87,5 +87,6 @@ test("scheduled ~3 s ahead, kill -9 before its time, restart: it starts at its t
   expect(perPhone.size).toBe(RECIPIENTS);
   expect([...perPhone.values()].every((n) => n === 1)).toBe(true);
   expect(fake.sends().every((s) => s.form.Body === TEXT)).toBe(true);
-  expect(second.log()).toContain(`scheduled broadcast ${id} started (${RECIPIENTS} message(s))`);
+  expect(second.log()).toContain(`scheduled broadcast ${id} started`);
+  expect(second.log()).toContain(`broadcast ${id} queued (${RECIPIENTS} message(s))`);
 });
