@@ -50,7 +50,8 @@ export function serveCommand(): Command {
       const problem = settings.current().twilioProblem;
       if (problem) ctx.logger.warn(problem);
       const server = startServer(ctx, { assets, subscribePage });
-      ctx.logger.info(`Nearcast ${VERSION} listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: links follow the address each request came in on"})`);
+      // The one line serve always writes, whatever NEARCAST_LOG_LEVEL: its version, address and data.
+      createConsoleLogger("info").info(`Nearcast ${VERSION} listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: links follow the address each request came in on"})`);
       // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
       ctx.dispatcher.start();
       ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)

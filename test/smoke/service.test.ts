@@ -73,3 +73,14 @@ test("SIGHUP leaves serve running (logged); SIGTERM then stops it gracefully, ex
   expect(await server.proc.exited).toBe(0);
   expect(server.log()).toContain("SIGTERM received, shutting down");
 });
+
+test("NEARCAST_LOG_LEVEL=warn: info lines are left out, but the startup line with the version is always written", async () => {
+  const server = await startBinary({ NEARCAST_LOG_LEVEL: "warn" }, join(work, "quiet-data"), { binary: bin, cwd: work });
+  try {
+    expect(server.log()).toMatch(/ info  Nearcast \S+ listening on http:\/\/127\.0\.0\.1:\d+ /);
+    expect(server.log()).not.toContain("dispatcher: sending messages");
+    expect(server.log()).not.toContain("Messages: sandbox");
+  } finally {
+    await server.stop();
+  }
+});
