@@ -140,13 +140,13 @@ function age(ms: number): string {
 
 function backupsItem(newest: { file: string; mtimeMs: number } | undefined, everyMs: number | null, now: number): ChecklistItem {
   const title = "Backups";
-  const offFix = "Run `nearcast backup` from cron, or set NEARCAST_BACKUP_EVERY (e.g. 24h) so the server writes them.";
+  const offFix = "Run nearcast backup from cron, or set NEARCAST_BACKUP_EVERY (e.g. 24h) so the server writes them.";
   if (!newest) {
     return {
       id: "backups",
       status: "amber",
       title,
-      detail: everyMs === null ? `None, and the server writes none (NEARCAST_BACKUP_EVERY=off). ${offFix}` : "None yet: the server writes the first a minute after it starts; `nearcast backup` writes one now.",
+      detail: everyMs === null ? `None, and the server writes none (NEARCAST_BACKUP_EVERY=off). ${offFix}` : "None yet: the server writes the first a minute after it starts, or run nearcast backup to write one now.",
     };
   }
   const old = now - newest.mtimeMs;
