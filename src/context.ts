@@ -6,7 +6,7 @@ import { type Db, openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { appliedSchema, KNOWN_SCHEMA } from "./db/schema-version.ts";
 import { VERSION } from "./version.ts";
-import { lockPathFor, tryLock } from "./db/lock.ts";
+import { lockPathFor, SERVE_LOCK_FILE, tryLock } from "./db/lock.ts";
 import { createDispatcher, type DispatcherOptions } from "./dispatch/dispatcher.ts";
 import { restartOnChange } from "./dispatch/restart-on-change.ts";
 import { tightenDataDir } from "./lib/data-dir-modes.ts";
@@ -97,7 +97,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     migrate(db);
     if (from > 0) logger.info(`database upgraded from schema ${from} to ${KNOWN_SCHEMA}`);
   }
-  if (dbPath !== ":memory:") tightenDataDir(config.dataDir, { dbPath, lockPath: lockPathFor(config.dataDir) }, logger);
+  if (dbPath !== ":memory:") tightenDataDir(config.dataDir, { dbPath, lockPaths: [lockPathFor(config.dataDir), join(config.dataDir, SERVE_LOCK_FILE)] }, logger);
   const repos = createRepos(db);
   const diskSpace = createDiskSpace({
     dir: config.dataDir,

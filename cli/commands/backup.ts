@@ -5,7 +5,7 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { type BackupResult, DB_FILE, defaultBackupPath, writeBackup } from "../../src/db/backup.ts";
 import { KNOWN_SCHEMA } from "../../src/db/schema-version.ts";
-import { isLocked, lockPathFor } from "../../src/db/lock.ts";
+import { isLocked, isServed, lockPathFor } from "../../src/db/lock.ts";
 import { restoreBackup } from "../../src/db/restore.ts";
 import { type Logger, MemoryLogger } from "../../src/lib/logger.ts";
 import { ValidationError } from "../../src/errors.ts";
@@ -77,7 +77,7 @@ export function restoreCommand(): Command {
     )
     .action((file: string, opts: { json: boolean; dataDir?: string }) => {
       const config = loadConfig(process.env, { dataDir: opts.dataDir });
-      if (isLocked(lockPathFor(config.dataDir))) {
+      if (isServed(config.dataDir) || isLocked(lockPathFor(config.dataDir))) {
         throw new Error(`a nearcast server is running on ${config.dataDir}: stop it first (e.g. systemctl stop nearcast)`);
       }
       const now = new Date();

@@ -5,6 +5,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { DB_FILE } from "../../src/db/backup.ts";
 import { startCheckpointer } from "../../src/db/checkpointer.ts";
+import { holdServeLock } from "../../src/db/lock.ts";
 import { checkDatabaseFile } from "../../src/db/integrity.ts";
 import { createConsoleLogger } from "../../src/lib/logger.ts";
 import { describeMessenger } from "../../src/messaging/index.ts";
@@ -43,6 +44,8 @@ export function serveCommand(): Command {
       // none can come too early). Nothing to reload: settings changed on the Settings screen or by `nearcast
       // settings` apply at once, the environment at a restart.
       process.on("SIGHUP", () => ctx.logger.info("SIGHUP received: ignored (stop the server with SIGTERM or Ctrl-C)"));
+      // Every server on this folder, dispatching or standing by, keeps `nearcast restore` away while it runs.
+      const serving = holdServeLock(config.dataDir);
       // WAL checkpoints on a thread of their own: the event loop only appends (src/db/checkpointer.ts).
       const checkpointer = startCheckpointer(ctx.db.$client, ctx.dbPath, { logger: ctx.logger });
       const settings = ctx.services.settings;
@@ -65,6 +68,7 @@ export function serveCommand(): Command {
         await Promise.race([ctx.services.auth.idle(), Bun.sleep(10_000)]); // a hung SMTP server does not hold the exit
         await checkpointer.stop();
         ctx.close();
+        serving.release();
         process.exit(0);
       };
       process.once("SIGTERM", () => void shutdown("SIGTERM"));

@@ -3,7 +3,7 @@
 // dispatcher runs: SQLite takes an OS file lock (fcntl), which another process (or another connection in this one)
 // cannot get, and which the OS drops when the process dies, kill -9 included. Nothing is ever written to the file.
 import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 export const LOCK_FILE = "dispatcher.lock";
@@ -52,4 +52,45 @@ export function isLocked(path: string): boolean {
   if (!lock) return true;
   lock.release();
   return false;
+}
+
+/** Held by every `serve` on a data directory (the one dispatching and any standing by): `restore` must not swap
+ * the database under any of them. */
+export const SERVE_LOCK_FILE = "serve.lock";
+
+/**
+ * Marks this process as serving the data directory until it exits: a read transaction on <dataDir>/serve.lock
+ * (rollback journal) holds a SHARED lock, which any number of servers can share and which blocks an EXCLUSIVE one.
+ */
+export function holdServeLock(dataDir: string): { release(): void } {
+  const db = new Database(join(dataDir, SERVE_LOCK_FILE), { create: true });
+  db.exec("PRAGMA journal_mode = DELETE");
+  db.exec("BEGIN");
+  db.query("SELECT COUNT(*) FROM sqlite_master").get();
+  held.add(db);
+  return {
+    release() {
+      if (!held.delete(db)) return;
+      db.exec("ROLLBACK");
+      db.close();
+    },
+  };
+}
+
+/** True while some `serve` holds <dataDir>/serve.lock (checked by asking for it exclusively, at once). */
+export function isServed(dataDir: string): boolean {
+  const path = join(dataDir, SERVE_LOCK_FILE);
+  if (!existsSync(path)) return false;
+  const db = new Database(path);
+  try {
+    db.exec("PRAGMA busy_timeout = 0");
+    db.exec("BEGIN EXCLUSIVE");
+    db.exec("ROLLBACK");
+    return false;
+  } catch (e) {
+    if (/locked|busy/i.test((e as Error).message)) return true;
+    throw e;
+  } finally {
+    db.close();
+  }
 }

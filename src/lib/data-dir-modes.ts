@@ -24,11 +24,11 @@ function tighten(path: string, mode: number, logger?: Logger): void {
   }
 }
 
-/** Makes the data dir 0700 and the database (with its WAL/SHM), the dispatcher lock and the uploads 0600/0700. */
-export function tightenDataDir(dataDir: string, files: { dbPath: string; lockPath: string }, logger?: Logger): void {
+/** Makes the data dir 0700 and the database (with its WAL/SHM), the lock files and the uploads 0600/0700. */
+export function tightenDataDir(dataDir: string, files: { dbPath: string; lockPaths: string[] }, logger?: Logger): void {
   tighten(dataDir, DIR_MODE, logger);
   for (const suffix of DB_SUFFIXES) tighten(`${files.dbPath}${suffix}`, FILE_MODE, logger);
-  tighten(files.lockPath, FILE_MODE, logger);
+  for (const lock of files.lockPaths) tighten(lock, FILE_MODE, logger);
   const uploads = join(dataDir, "uploads");
   tighten(uploads, DIR_MODE, logger);
   let names: string[] = [];

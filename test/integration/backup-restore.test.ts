@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import type { BackupManifest } from "../../src/db/backup.ts";
-import { tryLock, lockPathFor } from "../../src/db/lock.ts";
+import { holdServeLock, lockPathFor, tryLock } from "../../src/db/lock.ts";
 import { KNOWN_SCHEMA } from "../../src/db/schema-version.ts";
 import { openDb } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
@@ -173,13 +173,16 @@ describe("nearcast restore", () => {
     shop(dir, 1);
     const out = join(dir, "..", `${Date.now()}-busy.tar.gz`);
     expect(nearcast(["backup", "--out", out], dir).code).toBe(0);
-    const lock = tryLock(lockPathFor(dir))!;
-    try {
-      const busy = nearcast(["restore", out], dir);
-      expect(busy.code).toBe(1);
-      expect(busy.stderr).toBe(`nearcast: a nearcast server is running on ${dir}: stop it first (e.g. systemctl stop nearcast)\n`);
-    } finally {
-      lock.release();
+    // The dispatching server holds the dispatcher lock; every server, one standing by too, the serve lock.
+    for (const hold of [() => tryLock(lockPathFor(dir))!, () => holdServeLock(dir)]) {
+      const lock = hold();
+      try {
+        const busy = nearcast(["restore", out], dir);
+        expect(busy.code).toBe(1);
+        expect(busy.stderr).toBe(`nearcast: a nearcast server is running on ${dir}: stop it first (e.g. systemctl stop nearcast)\n`);
+      } finally {
+        lock.release();
+      }
     }
     const junk = join(dir, "..", `${Date.now()}-junk.tar.gz`);
     writeFileSync(junk, "not a tarball");

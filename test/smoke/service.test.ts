@@ -84,3 +84,23 @@ test("NEARCAST_LOG_LEVEL=warn: info lines are left out, but the startup line wit
     await server.stop();
   }
 });
+
+test("backup while serve runs; restore refused while it runs (with the same line), then done once it stopped", async () => {
+  const dataDir = join(work, "restore-data");
+  const server = await startBinary({}, dataDir, { binary: bin, cwd: work });
+  const out = join(work, "live.tar.gz");
+  try {
+    const backup = run(["backup", "--out", out, "--data-dir", dataDir]);
+    expect(backup.err).toBe("");
+    expect(backup.code).toBe(0);
+    const refused = run(["restore", out, "--data-dir", dataDir]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe(`nearcast: a nearcast server is running on ${dataDir}: stop it first (e.g. systemctl stop nearcast)\n`);
+  } finally {
+    await server.stop();
+  }
+  const restored = run(["restore", out, "--data-dir", dataDir]);
+  expect(restored.err).toBe("");
+  expect(restored.code).toBe(0);
+  expect(restored.out).toContain(`Restored ${out}`);
+});
