@@ -1,9 +1,13 @@
-// Running as a service (issue 13 item 2), with the BUILT executable: the systemd unit install-service writes (and
-// systemd-analyze accepts), nothing else changed without --yes, and SIGHUP (an SSH logout) not stopping serve.
+// Running as a service (issue 13 items 2-4), with the BUILT executable: the systemd unit install-service writes (and
+// systemd-analyze accepts), nothing else changed without --yes, SIGHUP (an SSH logout) not stopping serve, the log
+// level, restore kept away from a running server, and serve's own upgrade of an older database.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { SERVICE_DEFAULTS, serviceUnit } from "../../cli/service-unit.ts";
+import { openDb } from "../../src/db/client.ts";
+import { migrate } from "../../src/db/migrate.ts";
+import { KNOWN_SCHEMA } from "../../src/db/schema-version.ts";
 import { privateBinary, startBinary } from "../helpers/server.ts";
 
 let work: string;
@@ -103,4 +107,22 @@ test("backup while serve runs; restore refused while it runs (with the same line
   expect(restored.err).toBe("");
   expect(restored.code).toBe(0);
   expect(restored.out).toContain(`Restored ${out}`);
+});
+
+test("serve on a database an older nearcast made: backs it up, upgrades it, says so; then serves", async () => {
+  const dataDir = join(work, "older-data");
+  mkdirSync(dataDir);
+  const db = openDb(join(dataDir, "nearcast.db"));
+  migrate(db, KNOWN_SCHEMA - 1);
+  db.$client.close();
+  const server = await startBinary({}, dataDir, { binary: bin, cwd: work });
+  try {
+    expect(server.log()).toMatch(new RegExp(`before upgrading the database from schema ${KNOWN_SCHEMA - 1} to ${KNOWN_SCHEMA}: backup ${dataDir}/backups/nearcast-\\d{8}T\\d{6}Z\\.tar\\.gz`));
+    expect(server.log()).toContain(`database upgraded from schema ${KNOWN_SCHEMA - 1} to ${KNOWN_SCHEMA}`);
+    expect(readdirSync(join(dataDir, "backups")).filter((n) => n.endsWith(".tar.gz"))).toHaveLength(1);
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+  } finally {
+    await server.stop();
+  }
+  expect(run(["users", "list", "--data-dir", dataDir]).code).toBe(0);
 });
