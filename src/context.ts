@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Clock, systemClock } from "./clock.ts";
 import { type Config, ConfigError } from "./config.ts";
-import { type Db, openDb } from "./db/client.ts";
+import { type Db, dbFileIn, openDb } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { appliedSchema, KNOWN_SCHEMA } from "./db/schema-version.ts";
 import { VERSION } from "./version.ts";
@@ -69,9 +69,9 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const logger = options.logger ?? createConsoleLogger(config.logLevel);
   const mode = options.database ?? "migrate";
   let dbPath = options.dbPath;
-  if (!dbPath && mode === "existing" && !existsSync(join(config.dataDir, "nearcast.db"))) {
+  if (!dbPath && mode === "existing" && !existsSync(dbFileIn(config.dataDir))) {
     throw new ConfigError(
-      `no database at ${join(config.dataDir, "nearcast.db")}: check --data-dir (or NEARCAST_DATA_DIR); \`nearcast serve\` or \`nearcast migrate\` creates one`,
+      `no database at ${dbFileIn(config.dataDir)}: check --data-dir (or NEARCAST_DATA_DIR); \`nearcast serve\` or \`nearcast migrate\` creates one`,
     );
   }
   if (!dbPath) {
@@ -80,10 +80,11 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     } catch (err) {
       throw new ConfigError(`--data-dir ${config.dataDir} cannot be created (${(err as { code?: string }).code ?? "error"}): choose a writable folder with --data-dir or NEARCAST_DATA_DIR`);
     }
-    dbPath = join(config.dataDir, "nearcast.db");
+    dbPath = dbFileIn(config.dataDir);
   }
   const db = openDb(dbPath);
   const from = appliedSchema(db.$client);
+  let schemaUpgrade: { from: number; to: number } | null = null;
   if (from > KNOWN_SCHEMA) {
     db.$client.close();
     throw new ConfigError(`${dbPath} has database schema ${from}, newer than this nearcast's ${KNOWN_SCHEMA} (version ${VERSION}): run the newer nearcast that upgraded it`);
@@ -95,7 +96,10 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     }
     if (from > 0) options.beforeUpgrade?.(db.$client, from, KNOWN_SCHEMA);
     migrate(db);
-    if (from > 0) logger.info(`database upgraded from schema ${from} to ${KNOWN_SCHEMA}`);
+    if (from > 0) {
+      schemaUpgrade = { from, to: KNOWN_SCHEMA };
+      logger.info(`database upgraded from schema ${from} to ${KNOWN_SCHEMA}`);
+    }
   }
   if (dbPath !== ":memory:") tightenDataDir(config.dataDir, { dbPath, lockPaths: [lockPathFor(config.dataDir), join(config.dataDir, SERVE_LOCK_FILE)] }, logger);
   const repos = createRepos(db);
@@ -210,6 +214,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     },
     /** The database file (":memory:" in tests). */
     dbPath,
+    /** The schemas an existing database was upgraded between as this context opened it; null when it was not. */
+    schemaUpgrade,
     repos,
     services,
     /** Sends email through the SMTP settings of the moment (src/mail). */

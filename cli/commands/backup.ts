@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { Command } from "commander";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
-import { type BackupResult, DB_FILE, defaultBackupPath, writeBackup } from "../../src/db/backup.ts";
+import { type BackupResult, defaultBackupPath, writeBackup } from "../../src/db/backup.ts";
+import { dbFileIn } from "../../src/db/client.ts";
 import { KNOWN_SCHEMA } from "../../src/db/schema-version.ts";
 import { isLocked, isServed, lockPathFor } from "../../src/db/lock.ts";
 import { restoreBackup } from "../../src/db/restore.ts";
-import { type Logger, MemoryLogger } from "../../src/lib/logger.ts";
+import { MemoryLogger } from "../../src/lib/logger.ts";
 import { ValidationError } from "../../src/errors.ts";
 import { dataDirOption, examples, printJson, usageExit, withContext } from "../context.ts";
 import { fileProblem } from "../file-errors.ts";
@@ -22,12 +23,13 @@ export function describeBackup(r: BackupResult): string {
   );
 }
 
-/** What serve and migrate do before upgrading a database's schema: a backup in <dataDir>/backups, logged. */
-export function backupBeforeUpgrade(config: Config, logger: Logger) {
+/** What serve and migrate do before upgrading a database's schema: a backup in <dataDir>/backups, told to `report`
+ * (serve's log, migrate's output). */
+export function backupBeforeUpgrade(config: Config, report: (line: string) => void) {
   return (sqlite: Parameters<typeof writeBackup>[0], from: number, to: number) => {
     const now = new Date();
     const r = writeBackup(sqlite, config.dataDir, defaultBackupPath(config.dataDir, now), now);
-    logger.info(`before upgrading the database from schema ${from} to ${to}: backup ${r.file} (${describeBackup(r)})`);
+    report(`before upgrading the database from schema ${from} to ${to}: backup ${r.file} (${describeBackup(r)})`);
   };
 }
 
@@ -82,12 +84,12 @@ export function restoreCommand(): Command {
       }
       const now = new Date();
       const restored = restoreBackup(resolve(file), config.dataDir, now);
-      const logger = new MemoryLogger();
-      const ctx = createContext(config, { logger, database: "migrate" });
+      const ctx = createContext(config, { logger: new MemoryLogger(), database: "migrate" });
       try {
         const checked = ctx.repos.deliveries.reconcileRestored(Date.parse(restored.manifest.takenAt), now.getTime());
         const unfinished = ctx.repos.broadcasts.unfinished().map((b) => ({ id: b.id, businessId: b.businessId, total: b.total, scheduledFor: b.scheduledFor?.toISOString() ?? null }));
-        const upgraded = logger.lines.find((l) => l.includes("database upgraded")) ?? null;
+        const up = ctx.schemaUpgrade;
+        const upgraded = up && `upgraded from schema ${up.from} to ${up.to}`;
         if (opts.json) {
           printJson({ file: resolve(file), manifest: restored.manifest, movedAside: restored.movedAside, checkWithProvider: checked, unfinishedBroadcasts: unfinished, upgraded });
           return;
@@ -96,7 +98,7 @@ export function restoreCommand(): Command {
         const lines = [
           `Restored ${resolve(file)} (taken ${restored.manifest.takenAt} by nearcast ${restored.manifest.version}): ${c.users} user(s), ${c.businesses} business(es), ${c.customers} customer(s), ${c.broadcasts} broadcast(s).`,
           ...restored.movedAside.map((p) => `Kept aside: ${p}`),
-          ...(upgraded ? [`The database was ${upgraded.replace(/^.*database upgraded/, "upgraded")}.`] : []),
+          ...(upgraded ? [`The database was ${upgraded}.`] : []),
           unfinished.length === 0
             ? "No broadcast was unfinished."
             : `Unfinished broadcasts: ${unfinished.map((b) => `#${b.id}${b.scheduledFor ? ` (scheduled ${b.scheduledFor})` : ""}`).join(", ")}. ` +
@@ -118,13 +120,13 @@ export function migrateCommand(): Command {
     .addHelpText("after", examples("nearcast migrate --data-dir /var/lib/nearcast"))
     .action((opts: { dataDir?: string }) => {
       const config = loadConfig(process.env, { dataDir: opts.dataDir });
-      const isNew = !existsSync(join(config.dataDir, DB_FILE));
-      const logger = new MemoryLogger();
-      const ctx = createContext(config, { logger, database: "migrate", beforeUpgrade: backupBeforeUpgrade(config, logger) });
+      const isNew = !existsSync(dbFileIn(config.dataDir));
+      const said: string[] = [];
+      const ctx = createContext(config, { logger: new MemoryLogger(), database: "migrate", beforeUpgrade: backupBeforeUpgrade(config, (line) => said.push(line)) });
       ctx.close();
-      const said = logger.lines.filter((l) => /backup|upgraded/.test(l)).map((l) => l.replace(/^info /, ""));
+      const up = ctx.schemaUpgrade;
       if (isNew) process.stdout.write(`Created ${ctx.dbPath} at database schema ${KNOWN_SCHEMA}.\n`);
-      else if (said.length > 0) process.stdout.write(`${said.join("\n")}\n`);
+      else if (up) process.stdout.write(`${[...said, `database upgraded from schema ${up.from} to ${up.to}`].join("\n")}\n`);
       else process.stdout.write(`${ctx.dbPath} is at database schema ${KNOWN_SCHEMA} already; nothing to do.\n`);
     });
 }

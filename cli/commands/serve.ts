@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { Command } from "commander";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
-import { DB_FILE } from "../../src/db/backup.ts";
+import { dbFileIn } from "../../src/db/client.ts";
 import { startCheckpointer } from "../../src/db/checkpointer.ts";
 import { holdServeLock } from "../../src/db/lock.ts";
 import { checkDatabaseFile } from "../../src/db/integrity.ts";
@@ -33,13 +32,13 @@ export function serveCommand(): Command {
     )
     .action((opts: { port?: string; host?: string; dataDir?: string }) => {
       const config = loadConfig(process.env, opts);
-      const dbFile = join(config.dataDir, DB_FILE);
+      const dbFile = dbFileIn(config.dataDir);
       const damage = existsSync(dbFile) ? checkDatabaseFile(dbFile, "quick_check") : null;
       if (damage) {
         throw new Error(`${dbFile} is damaged (quick_check: ${damage.replace(/\s+/g, " ")}): restore a backup with \`nearcast restore FILE --data-dir ${config.dataDir}\``);
       }
       const logger = createConsoleLogger(config.logLevel);
-      const ctx = createContext(config, { logger, beforeUpgrade: backupBeforeUpgrade(config, logger) });
+      const ctx = createContext(config, { logger, beforeUpgrade: backupBeforeUpgrade(config, (line) => logger.info(line)) });
       // A logout of the SSH session that started it sends SIGHUP: the server stays up (set before it listens, so
       // none can come too early). Nothing to reload: settings changed on the Settings screen or by `nearcast
       // settings` apply at once, the environment at a restart.

@@ -7,12 +7,12 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { VERSION } from "../version.ts";
+import { DB_FILE } from "./client.ts";
 import { checkDatabaseFile } from "./integrity.ts";
 import { appliedSchema } from "./schema-version.ts";
 
 export const BACKUPS_DIR = "backups";
 export const MANIFEST = "manifest.json";
-export const DB_FILE = "nearcast.db";
 
 /** The tables a manifest counts (what an owner would miss). */
 const COUNTED = ["users", "businesses", "customers", "subscriptions", "broadcasts", "deliveries", "consent_events"] as const;
@@ -35,10 +35,14 @@ export interface BackupResult {
   manifest: BackupManifest;
 }
 
-/** A backup's default place and name: <dataDir>/backups/nearcast-2026-11-26T001500Z.tar.gz. */
+/** A time as it goes in a file name: 20261126T001500Z. */
+export function fileStamp(at: Date): string {
+  return at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+}
+
+/** A backup's default place and name: <dataDir>/backups/nearcast-20261126T001500Z.tar.gz. */
 export function defaultBackupPath(dataDir: string, at: Date): string {
-  const stamp = at.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return join(dataDir, BACKUPS_DIR, `nearcast-${stamp}.tar.gz`);
+  return join(dataDir, BACKUPS_DIR, `nearcast-${fileStamp(at)}.tar.gz`);
 }
 
 /** Runs tar; its error as one line. */

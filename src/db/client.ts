@@ -1,8 +1,16 @@
 import { Database } from "bun:sqlite";
+import { join } from "node:path";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import * as schema from "./schema.ts";
 
 export type Db = ReturnType<typeof openDb>;
+
+/** The database file in a data dir (with its -wal and -shm beside it while open). */
+export const DB_FILE = "nearcast.db";
+
+export function dbFileIn(dataDir: string): string {
+  return join(dataDir, DB_FILE);
+}
 
 // Opens (or creates) the database file with the PRAGMAs the design requires, and checks they took.
 export function openDb(path: string) {

@@ -5,7 +5,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } 
 import { join } from "node:path";
 import { ConfigError } from "../config.ts";
 import { VERSION } from "../version.ts";
-import { type BackupManifest, BACKUPS_DIR, DB_FILE, MANIFEST, tar } from "./backup.ts";
+import { type BackupManifest, BACKUPS_DIR, fileStamp, MANIFEST, tar } from "./backup.ts";
+import { DB_FILE } from "./client.ts";
 import { checkDatabaseFile } from "./integrity.ts";
 import { KNOWN_SCHEMA } from "./schema-version.ts";
 
@@ -41,7 +42,7 @@ export function restoreBackup(file: string, dataDir: string, now: Date): Restore
     const problem = checkDatabaseFile(join(staging, DB_FILE), "integrity_check");
     if (problem) throw new ConfigError(`${file}: its database fails the integrity check (${problem}); nothing was changed`);
 
-    const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+    const stamp = fileStamp(now);
     const movedAside: string[] = [];
     const aside = (name: string) => {
       const from = join(dataDir, name);
