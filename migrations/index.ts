@@ -14,6 +14,7 @@ import m10 from "./0010_issue11_templates_confirmations.sql" with { type: "text"
 import m11 from "./0011_broadcast_counts.sql" with { type: "text" };
 import m12 from "./0012_list_indexes.sql" with { type: "text" };
 import m13 from "./0013_chunked_enqueue.sql" with { type: "text" };
+import m14 from "./0014_owner_trust.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -30,5 +31,6 @@ export const migrationSql: Record<string, string> = {
   "0011_broadcast_counts": m11,
   "0012_list_indexes": m12,
   "0013_chunked_enqueue": m13,
+  "0014_owner_trust": m14,
 };
 export { journal };

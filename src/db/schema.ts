@@ -18,9 +18,51 @@ export const users = sqliteTable(
     role: text("role", { enum: ["admin", "owner"] }).notNull().default("owner"),
     // The account holder's own mobile (E.164), where "Send a test to my phone" goes; NULL: not given.
     phone: text("phone"),
+    // When that phone answered the 6-digit code texted to it (phone_verifications); NULL: not verified, and no test
+    // send goes there. Cleared whenever the phone changes.
+    phoneVerifiedAt: integer("phone_verified_at", { mode: "timestamp_ms" }),
+    // Owner sign-up (setting ownerSignup): 'pending' owners wait for the admin's approval and nothing is texted for
+    // them; 'refused' ones cannot sign in (their data stays until the admin deletes it). Accounts that existed
+    // before this column count as approved.
+    status: text("status", { enum: ["approved", "pending", "refused"] }).notNull().default("approved"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+  (t) => [uniqueIndex("users_email_unique").on(t.email), index("users_status_idx").on(t.status)],
+);
+
+// The one live code texted to an account holder's phone to verify it: hashed, 5 tries, 10 minutes.
+export const phoneVerifications = sqliteTable("phone_verifications", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  phone: text("phone").notNull(),
+  codeHash: text("code_hash").notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  createdAt: createdAt(),
+});
+
+// One row per text nobody broadcast (opt-in confirmations, welcome texts, test sends, phone-verification codes):
+// slotAt is when it may go under the hourly budgets (per owner and per install) and, for confirmations, the
+// per-number cap of a rolling 24 h. Slots are assigned so that no rolling window ever holds more than its budget.
+export const textBudget = sqliteTable(
+  "text_budget",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["confirmation", "test", "verification"] }).notNull(),
+    // The recipient (E.164); the per-number confirmation cap looks back by it.
+    phone: text("phone").notNull(),
+    slotAt: integer("slot_at", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("text_budget_owner_slot_idx").on(t.ownerId, t.slotAt),
+    index("text_budget_slot_idx").on(t.slotAt),
+    index("text_budget_phone_slot_idx").on(t.phone, t.slotAt).where(sql`kind = 'confirmation'`),
+  ],
 );
 
 export const sessions = sqliteTable(
@@ -278,7 +320,9 @@ export const deliveries = sqliteTable(
     errorCode: integer("error_code"),
     errorMessage: text("error_message"),
     // Why a Queued delivery waits past its time (quiet hours, the daily limit); next_attempt_at is when it may go.
-    deferredReason: text("deferred_reason", { enum: ["quiet_hours", "daily_limit", "confirmation_cap"] }),
+    // owner_pending: the business's owner awaits the admin's approval (next_attempt_at far ahead until then);
+    // text_budget: a text nobody broadcast waiting for its slot under the hourly budgets (confirmation_cap before 0014).
+    deferredReason: text("deferred_reason", { enum: ["quiet_hours", "daily_limit", "confirmation_cap", "owner_pending", "text_budget"] }),
   },
   (t) => [
     uniqueIndex("deliveries_broadcast_customer_unique").on(t.broadcastId, t.customerId),
