@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import * as v from "valibot";
 import { LOG_LEVELS, type LogLevel } from "./lib/logger.ts";
 import { SECRET_SETTINGS, SETTING_ENV, SETTING_KEYS, SETTING_SCHEMAS, type SettingKey } from "./schemas/settings.ts";
+import { isOneLine } from "./schemas/text.ts";
 
 // The only reader of process.env. Everything else receives a Config.
 export interface Config {
@@ -123,6 +124,8 @@ function textSetting(name: string, override: string | undefined, envValue: strin
 
 function opt(env: Env, name: string): string | null {
   const v = env[name]?.trim();
+  // Inside a value (the ends are trimmed): a line break would let the value forge what follows it in a log or header.
+  if (v && !isOneLine(v)) throw new ConfigError(`${name} must be one line, without line breaks or other control characters`);
   return v ? v : null;
 }
 
@@ -132,7 +135,8 @@ function envSettings(env: Env): EnvSettings {
   for (const key of SETTING_KEYS) {
     const raw = opt(env, SETTING_ENV[key]);
     if (raw === null) continue;
-    const result = v.safeParse(SETTING_SCHEMAS[key], raw);
+    // As given, untrimmed: the schema refuses a line break at either end too (the Settings screen and the API do).
+    const result = v.safeParse(SETTING_SCHEMAS[key], env[SETTING_ENV[key]]);
     // A secret's value is never echoed, not even in an error.
     const got = SECRET_SETTINGS.has(key) ? "" : ` (got ${shown(raw)})`;
     if (!result.success) throw new ConfigError(`${SETTING_ENV[key]}: ${result.issues[0].message}${got}`);

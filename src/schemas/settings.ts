@@ -4,6 +4,7 @@
 import * as v from "valibot";
 import { NOT_AN_OBJECT } from "./auth.ts";
 import type { CheckResult, FieldErrors } from "./check.ts";
+import { isOneLine } from "./text.ts";
 import { parseQuietHours } from "../lib/quiet-hours.ts";
 
 export const SETTING_KEYS = [
@@ -76,7 +77,14 @@ export const UPLOAD_QUOTA_MAX_MB = 1_048_576;
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
-const textValue = (label: string) => v.pipe(v.string(`${label} must be text`), v.trim(), v.nonEmpty(`${label} must not be empty`));
+// Checked before trimming: a trailing CR/LF is refused like one inside, never silently cut off.
+const textValue = (label: string) =>
+  v.pipe(
+    v.string(`${label} must be text`),
+    v.check(isOneLine, `${label} must be one line, without line breaks or other control characters`),
+    v.trim(),
+    v.nonEmpty(`${label} must not be empty`),
+  );
 
 function isHttpUrl(s: string): boolean {
   try {

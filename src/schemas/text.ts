@@ -13,3 +13,10 @@ export const requiredText = (required: string, max: number, tooLong: string) =>
 /** A required text, trimmed, between two lengths, each way of missing with its own message. */
 export const boundedText = (required: string, [min, tooShort]: [number, string], [max, tooLong]: [number, string]) =>
   v.pipe(text(required), v.trim(), v.nonEmpty(required), v.minLength(min, tooShort), v.maxLength(max, tooLong));
+
+/** Line breaks (CR, LF, U+2028/9) and every other control character (C0, DEL, C1): none belongs in a one-line text,
+ * and a CR/LF in a value that ends up in an email header, a log line or an SMS could forge what follows it. */
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** True when the text holds none of CONTROL_CHARACTERS. */
+export const isOneLine = (s: string): boolean => !CONTROL_CHARACTERS.test(s);

@@ -52,6 +52,7 @@ const SITE: SiteInfo = {
   publicUrlSource: "saved",
   publicUrlPrivate: false,
   setupNeeded: false,
+  ownerSignup: "approval",
 };
 
 beforeEach(() => {
@@ -236,6 +237,17 @@ describe("saving", () => {
     type(input(view, "Public URL"), "ftp://x");
     fireEvent.blur(input(view, "Public URL"));
     expect(view.getByText("Public URL must be an http:// or https:// address, without a query or fragment")).toBeTruthy();
+    await act(async () => fireEvent.click(saveButton(view)));
+    expect(puts()).toEqual([]);
+  });
+
+  test("a control character (pasted with a value) is refused under its field, and nothing is sent (issue 21)", async () => {
+    const view = await loaded(viewWith());
+    type(input(view, "Brand name"), "Corner\u0007Deals");
+    fireEvent.blur(input(view, "Brand name"));
+    const error = view.getByText("Brand name must be one line, without line breaks or other control characters");
+    expect(error.classList.contains("field-error")).toBe(true);
+    expect(input(view, "Brand name").getAttribute("aria-invalid")).toBe("true");
     await act(async () => fireEvent.click(saveButton(view)));
     expect(puts()).toEqual([]);
   });

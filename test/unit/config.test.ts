@@ -119,7 +119,8 @@ describe("each bad setting throws a ConfigError naming it, on one line", () => {
   }
 
   test("the value shown in the error is escaped, not raw", () => {
-    expect(configError({ NEARCAST_PORT: "80\n80" }).message).toContain('"80\\n80"');
+    // (A line break never gets that far since issue 21: it is refused on its own, without echoing the value.)
+    expect(configError({ NEARCAST_PORT: '80"80' }).message).toContain('"80\\"80"');
   });
 });
 
