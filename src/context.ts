@@ -18,6 +18,7 @@ import { createRepos } from "./repos/index.ts";
 import { createAuthService } from "./services/auth.ts";
 import { createBroadcastsService } from "./services/broadcasts.ts";
 import { createConfirmationsService } from "./services/confirmations.ts";
+import { createTextBudgetService } from "./services/text-budget.ts";
 import { createBroadcastEstimateService } from "./services/broadcast-estimate.ts";
 import { createTestSendService } from "./services/test-send.ts";
 import { createBusinessTypesService } from "./services/business-types.ts";
@@ -112,8 +113,9 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const uploads = createUploadsService({ repos, config, clock, quotaMb: () => settings.current().uploadQuotaMb, diskSpace });
   const mailer = createSmtpMailer({ settings: () => settings.current() });
   const whatsappTemplates = createWhatsAppTemplatesService({ messaging: () => settings.messaging(), clock });
-  const confirmations = createConfirmationsService({ repos, clock, settings });
-  const broadcasts = createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates });
+  const textBudget = createTextBudgetService({ repos, clock, settings });
+  const confirmations = createConfirmationsService({ repos, clock, settings, textBudget });
+  const broadcasts = createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates, settings });
   const services = {
     settings,
     // The dispatcher is made below, from these services; the check reads it when asked.
@@ -126,6 +128,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     posters: createPostersService({ repos, config, settings }),
     subscriptions: createSubscriptionsService({ repos, clock, config, settings, confirmations }),
     confirmations,
+    textBudget,
     customers: createCustomersService({ repos, clock, config, confirmations }),
     broadcasts,
     whatsappTemplates,

@@ -16,6 +16,7 @@ import { settingsRepo } from "./settings.ts";
 import { subscriptionsRepo } from "./subscriptions.ts";
 import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
 import { uploadsRepo } from "./uploads.ts";
+import { textBudgetRepo } from "./text-budget.ts";
 import { usersRepo } from "./users.ts";
 
 export function createRepos(db: Db) {
@@ -49,3 +50,4 @@ export function createRepos(db: Db) {
 }
 
 export type Repos = ReturnType<typeof createRepos>;
+    textBudget: textBudgetRepo(db),

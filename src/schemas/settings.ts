@@ -26,6 +26,7 @@ export const SETTING_KEYS = [
   "confirmationsPerHour",
   "pricePerSegment",
   "whatsappConfirmationTemplate",
+  "ownerTextsPerHour",
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -51,6 +52,7 @@ export const SETTING_ENV: Record<SettingKey, string> = {
   pricePerSegment: "NEARCAST_PRICE_PER_SEGMENT",
   whatsappConfirmationTemplate: "NEARCAST_WHATSAPP_CONFIRMATION_TEMPLATE",
 };
+  ownerTextsPerHour: "NEARCAST_OWNER_TEXTS_PER_HOUR",
 
 /** Write-only settings: stored and used, never returned, logged or printed (the API says only whether one is set). */
 export const SECRET_SETTINGS: ReadonlySet<SettingKey> = new Set(["twilioAuthToken", "smtpUrl"]);
@@ -63,7 +65,10 @@ export const SETTING_DEFAULTS = {
   uploadQuotaMb: "200",
   quietHours: "20:00-08:00",
   maxPerDay: "3",
-  confirmationsPerHour: "100",
+  // Texts nobody broadcast (confirmations, welcome texts, test sends, verification codes) per rolling hour: for the
+  // whole install (the key keeps its pre-issue-21 name) and for each owner.
+  confirmationsPerHour: "200",
+  ownerTextsPerHour: "50",
   // Twilio's US list price for one SMS segment (USD), for the estimate before a broadcast; set your own.
   pricePerSegment: "0.0083",
 } as const satisfies Partial<Record<SettingKey, string>>;
@@ -171,6 +176,11 @@ export const SETTING_SCHEMAS = {
   whatsappConfirmationTemplate: v.pipe(
     textValue("WhatsApp confirmation template"),
     v.regex(/^HX[0-9a-fA-F]{32}$/, "WhatsApp confirmation template must be a Content SID: HX followed by 32 hexadecimal characters"),
+  ownerTextsPerHour: v.pipe(
+    textValue("Texts per owner per hour"),
+    v.check((s) => /^\d{1,6}$/.test(s) && Number(s) >= 1, "Texts per owner per hour must be a whole number from 1 to 999999"),
+    v.transform((s) => String(Number(s))),
+  ),
   ),
   smtpUrl: v.pipe(textValue("SMTP URL"), v.check(isSmtpUrl, "SMTP URL must look like smtp://user:password@host:587 or smtps://user:password@host:465")),
   mailFrom: v.pipe(
@@ -194,7 +204,7 @@ export function checkSettingsUpdate(input: unknown): CheckResult<SettingsUpdate>
   for (const [key, raw] of Object.entries(input)) {
     if (!isSettingKey(key)) errors[key] = `Unknown setting ${JSON.stringify(key.slice(0, 60))}`;
     else if (raw === null || raw === "") value[key] = null;
-    else if (typeof raw === "number" && (key === "sendRate" || key === "uploadQuotaMb" || key === "maxPerDay" || key === "confirmationsPerHour" || key === "pricePerSegment")) Object.assign(value, checkOne(key, String(raw), errors));
+    else if (typeof raw === "number" && (key === "sendRate" || key === "uploadQuotaMb" || key === "maxPerDay" || key === "confirmationsPerHour" || key === "ownerTextsPerHour" || key === "pricePerSegment")) Object.assign(value, checkOne(key, String(raw), errors));
     else Object.assign(value, checkOne(key, raw, errors));
   }
   const first = Object.values(errors)[0];

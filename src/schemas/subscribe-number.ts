@@ -1,4 +1,4 @@
-// Which numbers the public subscribe page takes (SMS pumping: a form that makes us text any number is a way to bill
+// Which numbers we store and text (SMS pumping: a form or an account that makes us text any number is a way to bill
 // us for texts to premium-rate numbers). Only numbers libphonenumber types as mobile (or "fixed line or mobile",
 // which is every US/CA number) in the allowed countries. Server only: the full metadata is large, and the web bundle
 // must stay small.
@@ -10,15 +10,23 @@ export const SHORT_CODE = "Please enter a full mobile number, not a short code."
 export const countryNotAllowed = (allowed: string[]) =>
   `Only mobile numbers from ${allowed.join(", ")} can subscribe here.`;
 
-/** Why this E.164 number may not subscribe from the public page; null when it may. `allowed` null = any country. */
-export function subscribeNumberProblem(phone: string, allowed: string[] | null): string | null {
+/**
+ * THE number rule, on every path that stores a number or texts it (the public page, an owner's add and edit, CSV
+ * imports, the owner's own phone, and the dispatcher just before a send): why this E.164 number may not be texted
+ * here; null when it may. `allowed` null = any country. Numbers of no country (satellite networks such as Iridium
+ * +881 and Inmarsat +870, international premium +979) are refused whatever the list says: they bill like premium.
+ */
+export function textableNumberProblem(phone: string, allowed: string[] | null): string | null {
   const parsed = parsePhoneNumberFromString(phone);
-  if (!parsed?.isValid()) return NOT_A_MOBILE;
+  if (!parsed?.isValid() || !parsed.country) return NOT_A_MOBILE;
   const type = parsed.getType();
   if (type !== "MOBILE" && type !== "FIXED_LINE_OR_MOBILE") return NOT_A_MOBILE;
-  if (allowed && !allowed.includes(parsed.country ?? "")) return countryNotAllowed(allowed);
+  if (allowed && !allowed.includes(parsed.country)) return countryNotAllowed(allowed);
   return null;
 }
+
+/** The public subscribe page's name for the one rule. */
+export const subscribeNumberProblem = textableNumberProblem;
 
 /** A short code typed into the form (5 or 6 digits, nothing else). */
 export function looksLikeShortCode(raw: string): boolean {

@@ -53,9 +53,12 @@ export interface CurrentSettings {
   /** Countries whose numbers the public subscribe page takes (ISO codes); null = any ("*"). Unset: the default
    * country. */
   allowedCountries: string[] | null;
-  /** Opt-in confirmations the public page may trigger per rolling hour (SMS pumping); past it they wait. */
+  /** Texts nobody broadcast (confirmations, welcome texts, test sends, verification codes) per rolling hour across
+   * the install (SMS pumping); past it confirmations wait their turn and a test send answers 429. */
   confirmationsPerHour: number;
   /** The WhatsApp utility template (Content SID) for opt-in confirmations; null: none configured. */
+  /** The same per owner (all of the owner's businesses together). */
+  ownerTextsPerHour: number;
   whatsappConfirmationTemplate: string | null;
 }
 
@@ -131,6 +134,7 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       whatsappConfirmationTemplate: get("whatsappConfirmationTemplate"),
     };
   }
+      ownerTextsPerHour: Number(get("ownerTextsPerHour")),
 
   /**
    * THE public URL, the base of every link Nearcast gives out (QR codes, subscribe links, posters, media, webhooks,
