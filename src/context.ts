@@ -59,6 +59,8 @@ export interface ContextOptions {
   settingsCheckEveryMs?: number;
   /** The free-space check of the data dir (src/lib/disk-space.ts); tests give a fake statfs, a margin, no cache. */
   diskSpace?: Partial<DiskSpaceOptions>;
+  /** A certificate authority the mailer trusts besides the system's (tests: their loopback SMTP server's own). */
+  mailTls?: { ca: string };
 }
 
 /** How often the server deletes uploads nothing references (src/services/uploads.ts sweepUnreferenced). */
@@ -111,7 +113,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   });
   const settings = createSettingsService({ repos, clock, config });
   const uploads = createUploadsService({ repos, config, clock, quotaMb: () => settings.current().uploadQuotaMb, diskSpace });
-  const mailer = createSmtpMailer({ settings: () => settings.current() });
+  const mailer = createSmtpMailer({ settings: () => settings.current(), tls: options.mailTls });
   const whatsappTemplates = createWhatsAppTemplatesService({ messaging: () => settings.messaging(), clock });
   const textBudget = createTextBudgetService({ repos, clock, settings });
   const confirmations = createConfirmationsService({ repos, clock, settings, textBudget });

@@ -5,6 +5,7 @@
 import nodemailer from "nodemailer";
 import { AppError } from "../errors.ts";
 import { describeSmtpFailure, redactSecrets } from "./redact.ts";
+import { smtpConnectionOf } from "../schemas/smtp-url.ts";
 
 /** One email: plain text always (every client reads it), HTML optionally. */
 export interface MailMessage {
@@ -23,7 +24,7 @@ export interface Mailer {
 
 /** What the mailer reads from the settings, each time it sends. */
 export interface MailSettings {
-  /** smtp:// or smtps:// with user and password; null = email is not set up. */
+  /** smtp:// or smtps:// with user and password (and ?insecure=1 at most); null = email is not set up. */
   smtpUrl: string | null;
   /** The From header; null = "<brandName>" <contactEmail>. */
   mailFrom: string | null;
@@ -53,14 +54,19 @@ export const SMTP_TIMEOUT_MS = 10_000;
 export interface SmtpMailerOptions {
   settings: () => MailSettings;
   timeoutMs?: number;
+  /** Extra certificate authorities to trust (tests: the loopback server's own; operators use NODE_EXTRA_CA_CERTS). */
+  tls?: { ca: string };
 }
+
+/** A saved URL an older build took (with options in its query) that this one refuses to guess at. */
+export const UNUSABLE_SMTP_URL = "the SMTP URL in the settings has options this server does not take (only ?insecure=1): set it again in Settings";
 
 /** The From header when none is set: the brand's name and the contact address (nodemailer quotes the name). */
 function fromOf(s: MailSettings): string | { name: string; address: string } {
   return s.mailFrom ?? { name: s.brandName, address: s.contactEmail };
 }
 
-export function createSmtpMailer({ settings, timeoutMs = SMTP_TIMEOUT_MS }: SmtpMailerOptions): Mailer & { idle(): Promise<void> } {
+export function createSmtpMailer({ settings, timeoutMs = SMTP_TIMEOUT_MS, tls }: SmtpMailerOptions): Mailer & { idle(): Promise<void> } {
   // Sends still under way; tests wait for them (idle()) instead of sleeping, and the background sends of
   // forgot-password are tracked here rather than left floating.
   const inFlight = new Set<Promise<unknown>>();
@@ -69,9 +75,18 @@ export function createSmtpMailer({ settings, timeoutMs = SMTP_TIMEOUT_MS }: Smtp
     const s = settings();
     if (!s.smtpUrl) throw new EmailNotConfiguredError();
     const smtpUrl = s.smtpUrl;
+    // Built from the URL here, not handed to nodemailer as `url`: nodemailer would take any query parameter as an
+    // option (ignoreTLS=true...), and the rule that a password waits for TLS is ours (src/schemas/smtp-url.ts).
+    const c = smtpConnectionOf(smtpUrl);
+    if (!c) throw new EmailFailedError(UNUSABLE_SMTP_URL);
     // A transport per email: one connection per message either way (no pool), and each send sees the settings now.
     const transport = nodemailer.createTransport({
-      url: smtpUrl,
+      host: c.host,
+      port: c.port,
+      secure: c.secure,
+      requireTLS: c.requireTLS,
+      auth: c.auth,
+      ...(tls ? { tls } : {}),
       connectionTimeout: timeoutMs,
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,

@@ -43,6 +43,10 @@ function replyOf(response: unknown): string {
   return ` (the server said: ${line.length > 160 ? `${line.slice(0, 159)}…` : line})`;
 }
 
+/** A server without STARTTLS, asked for a password over smtp:// (src/schemas/smtp-url.ts). */
+export const NO_STARTTLS = (where: string) =>
+  `${where} does not offer STARTTLS, so the password would travel unencrypted and was not sent: use smtps:// if the server has it, or add ?insecure=1 to the SMTP URL to allow this`;
+
 /** Why a send failed, as a short clause ("nothing is listening on mail.example.com:587"). Not yet redacted. */
 export function describeSmtpFailure(err: unknown, smtpUrl: string, timeoutMs: number): string {
   const e = (err ?? {}) as { code?: string; response?: string; message?: string; name?: string };
@@ -52,6 +56,7 @@ export function describeSmtpFailure(err: unknown, smtpUrl: string, timeoutMs: nu
   if (e.name === "TimeoutError" || e.name === "AbortError" || e.code === "ETIMEDOUT" || e.code === "EABORT" || /timeout/i.test(message)) {
     return `${where} did not answer within ${seconds} seconds`;
   }
+  if (/required STARTTLS/i.test(message)) return NO_STARTTLS(where);
   if (/ECONNREFUSED/.test(message)) return `nothing is listening on ${where} (connection refused)`;
   if (e.code === "EDNS" || /ENOTFOUND|EAI_AGAIN/.test(message)) return `the SMTP host ${where.replace(/:\d+$/, "")} was not found`;
   switch (e.code) {
@@ -60,6 +65,8 @@ export function describeSmtpFailure(err: unknown, smtpUrl: string, timeoutMs: nu
     case "ENOAUTH":
       return `${where} asks for a user name and password: put them in the SMTP URL`;
     case "ETLS":
+      // The server answered STARTTLS with an error (it has none): nothing was sent, the password included.
+      if (/upgrading connection with STARTTLS/i.test(message)) return NO_STARTTLS(where);
       return `the secure connection to ${where} failed (${message}); smtps:// is for port 465, smtp:// for 587 or 25`;
     case "EENVELOPE":
       return `${where} refused the sender or the recipient${replyOf(e.response)}`;

@@ -5,6 +5,7 @@ import * as v from "valibot";
 import { NOT_AN_OBJECT } from "./auth.ts";
 import type { CheckResult, FieldErrors } from "./check.ts";
 import { isOneLine } from "./text.ts";
+import { smtpConnectionOf } from "./smtp-url.ts";
 import { parseQuietHours } from "../lib/quiet-hours.ts";
 
 export const SETTING_KEYS = [
@@ -111,6 +112,8 @@ function isSmtpUrl(s: string): boolean {
 
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/;
 
+export const SMTP_URL_OPTIONS = "SMTP URL takes one option only, ?insecure=1 (send the password even where the server offers no TLS)";
+
 /** Each setting's check: text in, the value to store out. */
 export const SETTING_SCHEMAS = {
   publicUrl: v.pipe(
@@ -182,7 +185,11 @@ export const SETTING_SCHEMAS = {
     v.transform((s) => String(Number(s))),
   ),
   ),
-  smtpUrl: v.pipe(textValue("SMTP URL"), v.check(isSmtpUrl, "SMTP URL must look like smtp://user:password@host:587 or smtps://user:password@host:465")),
+  smtpUrl: v.pipe(
+    textValue("SMTP URL"),
+    v.check(isSmtpUrl, "SMTP URL must look like smtp://user:password@host:587 or smtps://user:password@host:465"),
+    v.check((s) => smtpConnectionOf(s) !== null, SMTP_URL_OPTIONS),
+  ),
   mailFrom: v.pipe(
     textValue("From address"),
     v.check((s) => EMAIL.test(s) || /^[^<>@]*<[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+>$/.test(s), "From address must be an email address, e.g. Bakery <news@example.com>"),

@@ -11,6 +11,7 @@ import type { TwilioConfig } from "../messaging/twilio-rest.ts";
 import type { Repos } from "../repos/index.ts";
 import { type ChecklistItem, INBOUND_WEBHOOK_PATH } from "../schemas/checklist.ts";
 import { isPrivateLink, UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../schemas/public-url.ts";
+import { sendsPasswordInClear } from "../schemas/smtp-url.ts";
 import { managesAll, type Principal } from "./principal.ts";
 import type { SettingsService } from "./settings.ts";
 
@@ -102,6 +103,9 @@ function inboundItem(seenAt: string | undefined, publicUrl: string): ChecklistIt
 
 function emailItem(smtpUrl: string | null, mailFrom: string | null): ChecklistItem {
   const title = "Email";
+  if (smtpUrl && sendsPasswordInClear(smtpUrl)) {
+    return { id: "email", status: "amber", title, detail: "SMTP is set with ?insecure=1, so its password may cross the network unencrypted: use smtps:// or a server that offers STARTTLS, then remove ?insecure=1 in Settings." };
+  }
   return smtpUrl
     ? { id: "email", status: "green", title, detail: `SMTP is set${mailFrom ? `; mail is sent from ${mailFrom}` : ""}: forgot-password emails a reset link.` }
     : { id: "email", status: "amber", title, detail: "Forgot-password cannot send email; set SMTP in Settings." };

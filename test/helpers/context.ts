@@ -1,10 +1,10 @@
 import { FakeClock } from "../../src/clock.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
-import { createContext } from "../../src/context.ts";
+import { type ContextOptions, createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 
 /** A full context on an in-memory SQLite with the real migrations, a fake clock and a captured log. */
-export function testContext(env: Record<string, string> = {}, config: Partial<Config> = {}) {
+export function testContext(env: Record<string, string> = {}, config: Partial<Config> = {}, options: Pick<ContextOptions, "mailTls"> = {}) {
   const clock = new FakeClock();
   const logger = new MemoryLogger();
   // Tests that are not about the limits subscribe and register freely (the tests of the limits set them).
@@ -15,7 +15,7 @@ export function testContext(env: Record<string, string> = {}, config: Partial<Co
     NEARCAST_REGISTER_GLOBAL_LIMIT: "0",
     ...env,
   });
-  const ctx = createContext({ ...base, ...config }, { dbPath: ":memory:", clock, logger });
+  const ctx = createContext({ ...base, ...config }, { dbPath: ":memory:", clock, logger, ...options });
   return Object.assign(ctx, { clock, logger });
 }
 

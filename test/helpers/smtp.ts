@@ -1,5 +1,8 @@
 // A real SMTP server on loopback (the `smtp-server` package) for the email tests: it takes what nodemailer sends, the
 // way a mail provider would, and keeps each message it accepted, parsed enough to read To, Subject and the bodies.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import { until } from "./until.ts";
 
@@ -16,13 +19,45 @@ export interface ReceivedMail {
   html: string;
   /** The user the client logged in as; null without AUTH. */
   user: string | null;
+  /** Whether the session was encrypted (smtps, or upgraded with STARTTLS) when the message was sent. */
+  secure: boolean;
   raw: string;
+}
+
+/** An AUTH the server heard (accepted or not), and whether its connection was encrypted by then. */
+export interface AuthAttempt {
+  user: string;
+  secure: boolean;
 }
 
 export interface SmtpOptions {
   /** When given, AUTH is required and only these credentials are accepted (535 otherwise). */
   user?: string;
   password?: string;
+  /** "starttls": smtp:// that offers STARTTLS; "implicit": smtps://, TLS from the first byte; default: plain smtp://
+   * with no STARTTLS at all (and AUTH allowed in the clear, so a client that sends a password there is seen doing it).
+   * Either TLS mode uses a self-signed certificate for 127.0.0.1 made at test time with openssl; `ca` is it. */
+  tls?: "starttls" | "implicit";
+}
+
+let testCert: { key: string; cert: string } | undefined;
+
+/** A self-signed certificate for 127.0.0.1 and localhost, made once per test process. */
+export function selfSignedCert(): { key: string; cert: string } {
+  if (testCert) return testCert;
+  const dir = mkdtempSync(join(tmpdir(), "nearcast-test-cert-"));
+  try {
+    const p = Bun.spawnSync(
+      ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+        "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+      { stdout: "pipe", stderr: "pipe" },
+    );
+    if (p.exitCode !== 0) throw new Error(`openssl could not make the test certificate: ${p.stderr.toString()}`);
+    testCert = { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+    return testCert;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 function decodeBody(body: string, encoding: string | undefined): string {
@@ -88,14 +123,16 @@ export function parseMail(raw: string): Pick<ReceivedMail, "headers" | "subject"
 /** Starts the server on 127.0.0.1 on a free port. `url` is the SMTP URL to configure Nearcast with. */
 export async function startSmtpServer(options: SmtpOptions = {}) {
   const received: ReceivedMail[] = [];
+  const auths: AuthAttempt[] = [];
   const requireAuth = options.user !== undefined;
+  const cert = options.tls ? selfSignedCert() : undefined;
   const server = new SMTPServer({
-    // Plain SMTP on loopback: no certificate to make, and nodemailer logs in without TLS when none is offered.
-    disabledCommands: ["STARTTLS"],
+    ...(cert ? { key: cert.key, cert: cert.cert, secure: options.tls === "implicit" } : { disabledCommands: ["STARTTLS"] }),
     allowInsecureAuth: true,
     authOptional: !requireAuth,
     logger: false,
-    onAuth(auth, _session, callback) {
+    onAuth(auth, session, callback) {
+      auths.push({ user: auth.username ?? "", secure: !!session.secure });
       if (auth.username === options.user && auth.password === options.password) callback(null, { user: auth.username });
       else callback(new Error("Invalid username or password"));
     },
@@ -108,6 +145,7 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
           rcptTo: session.envelope.rcptTo.map((a) => a.address),
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
           user: typeof session.user === "string" ? session.user : null,
+          secure: !!session.secure,
           raw,
           ...parseMail(raw),
         });
@@ -120,9 +158,13 @@ export async function startSmtpServer(options: SmtpOptions = {}) {
   const credentials = requireAuth ? `${encodeURIComponent(options.user!)}:${encodeURIComponent(options.password ?? "")}@` : "";
   return {
     port,
-    /** smtp://user:password@127.0.0.1:port (no credentials when AUTH is optional). */
-    url: `smtp://${credentials}127.0.0.1:${port}`,
+    /** smtp://user:password@127.0.0.1:port (smtps:// for "implicit"; no credentials when AUTH is optional). */
+    url: `${options.tls === "implicit" ? "smtps" : "smtp"}://${credentials}127.0.0.1:${port}`,
+    /** The certificate to trust (the mailer's `tls.ca`, or NODE_EXTRA_CA_CERTS for the built executable). */
+    ca: cert?.cert,
     received,
+    /** Every AUTH heard, in order. */
+    auths,
     /** Waits (polling, bounded) until `n` messages have arrived; returns them all. */
     async waitFor(n = 1, timeoutMs = 10_000): Promise<ReceivedMail[]> {
       await until(() => received.length >= n, timeoutMs, `${n} email(s) at the test SMTP server`);

@@ -28,7 +28,8 @@ const BAD_RESET = "Invalid or expired reset token. Please request a new password
 
 let smtp: TestSmtpServer;
 beforeAll(async () => {
-  smtp = await startSmtpServer({ user: SMTP_USER, password: SMTP_PASSWORD });
+  // STARTTLS: a password never crosses plain SMTP (issue 21); the worlds trust the server's test certificate.
+  smtp = await startSmtpServer({ user: SMTP_USER, password: SMTP_PASSWORD, tls: "starttls" });
 });
 afterAll(() => smtp.close());
 
@@ -47,7 +48,7 @@ interface World extends ScenarioWorld {
 }
 
 function world(env: Record<string, string> = {}): World {
-  const ctx = testContext({ NEARCAST_ADMIN_EMAIL: ADMIN_EMAIL, ...env });
+  const ctx = testContext({ NEARCAST_ADMIN_EMAIL: ADMIN_EMAIL, ...env }, {}, { mailTls: { ca: smtp.ca! } });
   return { ctx, api: apiClient(ctx) };
 }
 

@@ -2,7 +2,7 @@
 // Forgot-password over HTTP delivers a working link, the admin's test email arrives, and the CLI's reset link works.
 // Run after `npx bun scripts/build.ts`:  npx bun test test/smoke/email.test.ts
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BINARY, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
@@ -32,9 +32,12 @@ beforeAll(async () => {
   chmodSync(bin, 0o755);
   dataDir = join(home, "data");
   mkdirSync(dataDir);
-  smtp = await startSmtpServer({ user: "smoke", password: "smoke p@ss" });
+  // STARTTLS with a certificate made now, which the executable trusts through NODE_EXTRA_CA_CERTS (issue 21: the
+  // password never crosses plain SMTP).
+  smtp = await startSmtpServer({ user: "smoke", password: "smoke p@ss", tls: "starttls" });
+  writeFileSync(join(home, "smtp-ca.pem"), smtp.ca!);
   expect(run(["users", "create", "--email", ADMIN.email, "--password", ADMIN.password, "--admin"]).code).toBe(0);
-  server = await startBinary({ NEARCAST_SMTP_URL: smtp.url }, dataDir, { binary: bin, cwd: home });
+  server = await startBinary({ NEARCAST_SMTP_URL: smtp.url, NODE_EXTRA_CA_CERTS: join(home, "smtp-ca.pem") }, dataDir, { binary: bin, cwd: home });
 });
 
 afterAll(async () => {
@@ -50,6 +53,7 @@ test("forgot password emails a link that resets the password", async () => {
   const [mail] = await smtp.waitFor(1);
   expect(mail!.rcptTo).toEqual([ADMIN.email]);
   expect(mail!.subject).toBe("Reset your Nearcast password");
+  expect(smtp.auths).toEqual([{ user: "smoke", secure: true }]);
   const link = /(\S+\/reset-password\?token=[A-Za-z0-9_-]+)/.exec(mail!.text)?.[1];
   // No public URL set: the origin the request came in on.
   expect(link).toStartWith(`${server.url}/reset-password?token=`);
