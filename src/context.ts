@@ -149,7 +149,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
       },
     }),
     // Its messenger is made per test send, from the settings of that moment (newMessenger is defined below).
-    testSend: createTestSendService({ repos, clock, uploads, openMessenger: () => newMessenger(), closeMessenger: (m) => closeMessenger(m) }),
+    testSend: createTestSendService({ repos, clock, uploads, settings, openMessenger: () => newMessenger(), closeMessenger: (m) => closeMessenger(m) }),
   };
   // Sandbox statuses go where Twilio's status callbacks go; a 21610 on send opts the customer out everywhere.
   const messengers = new Set<ReturnType<typeof createMessenger>>();

@@ -74,10 +74,6 @@ export function usersCommand(): Command {
         process.stdout.write(
           `One-time reset link for ${user.email}, valid ${RESET_TTL_MS / 60_000} minutes (it works once; older links stop working):\n${link}\n`,
         );
-        // Without a public URL the link names this machine as localhost, which only a browser here can open.
-        if (ctx.services.settings.current().publicUrl === null) {
-          process.stdout.write("No public URL is set, so the link starts with localhost: set one in Settings (or nearcast settings set publicUrl https://...) to build links others can open.\n");
-        }
       }),
     );
 

@@ -44,8 +44,11 @@ export function resetPasswordEmail(to: string, brandName: string, link: string, 
 }
 
 /** The Settings screen's "Send test email". */
-export function testEmail(to: string, brandName: string, publicUrl: string): MailMessage {
-  const text = `This is a test email from ${brandName} (${publicUrl}). Email works: forgotten passwords can now be reset by email.`;
+/** `publicUrl` null: none is set yet, and then reset links cannot be emailed (said so, rather than a guessed address). */
+export function testEmail(to: string, brandName: string, publicUrl: string | null): MailMessage {
+  const text = publicUrl
+    ? `This is a test email from ${brandName} (${publicUrl}). Email works: forgotten passwords can now be reset by email.`
+    : `This is a test email from ${brandName}. Email works, but forgotten passwords can be reset by email only once the server's public URL is set (Settings).`;
   return {
     to,
     subject: `${brandName}: test email`,

@@ -8,11 +8,12 @@ import { createTwilioMessenger, DEFAULT_TWILIO_API_BASE, type TwilioConfig } fro
 export type { Channel, DeliveryStatus, Messenger, OutboundMessage, ProviderMessage, SendOutcome, StatusUpdate } from "./messenger.ts";
 export { MessengerUnavailableError } from "./messenger.ts";
 
-/** What the messenger is made from: the Twilio account (null = the sandbox), its API base and the public URL. */
+/** What the messenger is made from: the Twilio account (null = the sandbox), its API base and the saved public URL
+ * (null when none is set: Twilio then gets no status callbacks and no image links). */
 export interface MessengerConfig {
   twilio: TwilioConfig | null;
   twilioApiBase: string;
-  publicUrl: string;
+  publicUrl: string | null;
 }
 
 export interface MessengerDeps {
@@ -61,6 +62,12 @@ export function describeMessenger(config: MessengerConfig): string[] {
   const base = config.twilioApiBase.replace(/\/+$/, "");
   const api = base === DEFAULT_TWILIO_API_BASE ? "" : `; API ${base}`;
   const lines = [`Messages: Twilio (${sms}, ${wa}${api})`];
+  if (config.publicUrl === null) {
+    lines.push(
+      "No public URL is set: Twilio gets no status callbacks (outcomes are looked up instead) and broadcasts with an image are refused; set the public address in Settings or NEARCAST_PUBLIC_URL",
+    );
+    return lines;
+  }
   let host = "";
   try {
     host = new URL(config.publicUrl).hostname;

@@ -35,8 +35,9 @@ export interface TwilioMessengerOptions {
   twilio: TwilioConfig;
   /** TWILIO_API_BASE; https://api.twilio.com unless tests point it at a fake. */
   apiBase: string;
-  /** NEARCAST_PUBLIC_URL: media and status-callback paths are resolved against it. */
-  publicUrl: string;
+  /** The saved public URL: media and status-callback paths are resolved against it. null: none is set, so no
+   * StatusCallback is sent and an image given as a path is refused (Twilio could not fetch it). */
+  publicUrl: string | null;
   /** Per request; default 10 s. */
   timeoutMs?: number;
   clock?: Clock;
@@ -98,7 +99,7 @@ const whatsapp = (number: string) => `whatsapp:${number.replace(/^whatsapp:/i, "
 
 /** The form of a message create (To, From or MessagingServiceSid, Body and MediaUrl or, for a WhatsApp template,
  * ContentSid and ContentVariables, StatusCallback); a text when the channel has no sender configured. */
-function createForm(cfg: TwilioConfig, publicUrl: string, msg: OutboundMessage): Record<string, string | string[] | undefined> | string {
+function createForm(cfg: TwilioConfig, publicUrl: string | null, msg: OutboundMessage): Record<string, string | string[] | undefined> | string {
   let sender: { From: string } | { MessagingServiceSid: string };
   if (msg.channel === "whatsapp") {
     if (!cfg.whatsappFrom) return "WhatsApp is not configured (set TWILIO_WHATSAPP_FROM)";
@@ -106,14 +107,18 @@ function createForm(cfg: TwilioConfig, publicUrl: string, msg: OutboundMessage):
   } else if (cfg.messagingServiceSid) sender = { MessagingServiceSid: cfg.messagingServiceSid };
   else if (cfg.from) sender = { From: cfg.from };
   else return "SMS is not configured (set TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID)";
+  // Without a saved public URL there is no address Twilio could fetch an image from or call back on.
+  const link = (pathOrUrl: string) => (publicUrl === null && !/^https?:\/\//i.test(pathOrUrl) ? null : publicLink(publicUrl ?? "", pathOrUrl));
+  const media = msg.contentSid === undefined && msg.mediaUrl ? link(msg.mediaUrl) : undefined;
+  if (media === null) return "The image was not sent: this server has no public URL, so Twilio cannot fetch it (set one in Settings)";
   const content = msg.contentSid !== undefined
     ? { ContentSid: msg.contentSid, ContentVariables: msg.contentVariables ?? "{}" }
-    : { Body: msg.body || undefined, MediaUrl: msg.mediaUrl ? [publicLink(publicUrl, msg.mediaUrl)] : undefined };
+    : { Body: msg.body || undefined, MediaUrl: media ? [media] : undefined };
   return {
     To: msg.channel === "whatsapp" ? whatsapp(msg.to) : msg.to,
     ...sender,
     ...content,
-    StatusCallback: publicLink(publicUrl, msg.statusCallback ?? STATUS_WEBHOOK_PATH),
+    StatusCallback: link(msg.statusCallback ?? STATUS_WEBHOOK_PATH) ?? undefined,
   };
 }
 

@@ -26,6 +26,7 @@ import { toE164 } from "../schemas/phone.ts";
 import { type Principal, managesAll } from "./principal.ts";
 import type { SettingsService } from "./settings.ts";
 import { createLoginThrottle, pairKey } from "./login-throttle.ts";
+import { ATTEMPT_EMAIL_NEEDS_PUBLIC_URL, EMAIL_LINKS_NEED_PUBLIC_URL, requirePublicUrl, RESET_LINK_NEEDS_PUBLIC_URL, warnOnce } from "./public-links.ts";
 import { setupRefusal } from "./setup.ts";
 import { validate } from "./validate.ts";
 
@@ -58,7 +59,7 @@ export interface AuthDeps {
   clock: Clock;
   config: Pick<Config, "adminEmail" | "env" | "registerLimit" | "registerGlobalLimit" | "defaultCountry">;
   logger: Logger;
-  settings: Pick<SettingsService, "publicUrl" | "current">;
+  settings: Pick<SettingsService, "savedPublicUrl" | "current">;
   /** idle(), when the mailer has one, is awaited by the service's own idle(). */
   mailer: Mailer & { idle?(): Promise<void> };
 }
@@ -97,6 +98,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
   const registrations = new RateLimiter(clock, config.registerGlobalLimit, REGISTER_WINDOW_MS);
   // Emails and the reset links they carry are made after the answer has gone: see forgotPassword and register.
   const background = createBackground(logger);
+  const attemptEmailNotSent = warnOnce(logger, ATTEMPT_EMAIL_NEEDS_PUBLIC_URL);
   let dummyHash: Promise<string> | null = null;
 
   function guard(...checks: [RateLimiter, string][]): void {
@@ -137,10 +139,12 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
     return toPublicUser(row);
   }
 
-  /** Tells the owner of an address that someone tried to register it (in the background; logged, never thrown). */
-  function tellOwnerOfAttempt(email: string, origin?: string | null): void {
+  /** Tells the owner of an address that someone tried to register it (in the background; logged, never thrown), on
+   * the saved public URL only: without one no email goes (said once in the log). */
+  function tellOwnerOfAttempt(email: string): void {
     if (!mailer.configured()) return;
-    const base = settings.publicUrl(origin);
+    const base = settings.savedPublicUrl();
+    if (base === null) return attemptEmailNotSent();
     background.run("the registration-attempt email", async () => {
       const user = repos.users.findByEmail(email);
       if (!user) return;
@@ -207,7 +211,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
      * it instead (when email is set up), sent after the answer. Limited per address and for the whole server per
      * hour (config registerLimit, registerGlobalLimit), so nobody fills the disk with accounts.
      */
-    async register(input: unknown, clientIp: string, origin?: string | null): Promise<{ message: string }> {
+    async register(input: unknown, clientIp: string): Promise<{ message: string }> {
       const data = validate(registerSchema, input);
       const ip = ipKey(clientIp);
       const mine = registrationsByIp.retryAfter(ip);
@@ -219,7 +223,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
       const taken = !!repos.users.findByEmail(data.email);
       const passwordHash = await Bun.password.hash(data.password, HASH_OPTIONS);
       // Taken, or taken meanwhile by a registration that raced this one: either way the owner hears of it.
-      if (taken || !insertUser(data, passwordHash)) tellOwnerOfAttempt(data.email, origin);
+      if (taken || !insertUser(data, passwordHash)) tellOwnerOfAttempt(data.email);
       return { message: REGISTERED };
     },
     /** Awaits the emails (and reset links) still being made in the background: for tests and a clean shutdown. */
@@ -234,7 +238,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
      * The check, the insert and the session share one IMMEDIATE transaction, so of two setups racing (two tabs, two
      * processes on one data folder) exactly one becomes admin and the other gets the 409.
      */
-    async setupFirstAdmin(input: unknown): Promise<{ token: string; user: PublicUser }> {
+    async setupFirstAdmin(input: unknown, alsoInTransaction?: () => void): Promise<{ token: string; user: PublicUser }> {
       const data = validate(registerSchema, input);
       const refuseUnlessDue = () => {
         const refusal = setupRefusal(repos, config.adminEmail);
@@ -245,6 +249,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
       const passwordHash = await Bun.password.hash(data.password, HASH_OPTIONS);
       return repos.transaction(() => {
         refuseUnlessDue();
+        alsoInTransaction?.(); // setup-code.ts: the code checked and spent, the public URL saved, with the admin
         if (repos.users.findByEmail(data.email)) throw new ConflictError("An account with this email already exists.");
         const row = repos.users.insert({ ...data, passwordHash, role: "admin", createdAt: clock.now() });
         return { token: issueSession(row.id), user: toPublicUser(row) };
@@ -306,27 +311,30 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
     },
 
     /**
-     * Emails a reset link (valid RESET_TTL_MS, single use) built on the public URL, or on `origin` (the request's)
-     * when none is set. The answer is the same whether or not the account exists, and so is the work done before it:
-     * the account lookup, the stored token and the email all happen in the background (a failure is logged, without
-     * secrets), so how long the answer takes says nothing about which accounts exist. Limited per (email, address)
-     * and per address, so an attacker's requests never block the owner's own. Without SMTP it says so (400
-     * email_not_configured) and creates nothing, except in development, where the token comes back in the answer.
+     * Emails a reset link (valid RESET_TTL_MS, single use) built on the saved public URL, never on the request's
+     * Host; without one it refuses (400 public_url_not_set), the same for every email. The answer is the same
+     * whether or not the account exists, and so is the work done before it: the account lookup, the stored token
+     * and the email all happen in the background (a failure is logged, without secrets), so how long the answer
+     * takes says nothing about which accounts exist. Limited per (email, address) and per address, so an attacker's
+     * requests never block the owner's own. Without SMTP it says so (400
+     * email_not_configured) and creates nothing, except in development, where the token comes back in the answer
+     * (emailed too only when SMTP and a public URL are both set).
      */
-    forgotPassword(input: unknown, clientIp: string, origin?: string | null): { message: string; token?: string } {
+    forgotPassword(input: unknown, clientIp: string): { message: string; token?: string } {
       const { email } = validate(forgotPasswordSchema, input);
       const ip = ipKey(clientIp);
       const pair = pairKey(email, ip);
       guard([resetRequestsByIp, ip], [resetRequestsByPair, pair]);
       const development = config.env === "development";
       if (!development && !mailer.configured()) throw new EmailNotConfiguredError(FORGOT_NO_EMAIL);
+      // Refused before anything is counted or made; development (whose answer carries the token) emails only with one.
+      const base = development ? settings.savedPublicUrl() : requirePublicUrl(settings, EMAIL_LINKS_NEED_PUBLIC_URL);
       resetRequestsByIp.record(ip);
       resetRequestsByPair.record(pair);
       // The same steps whatever the email: a token is made either way, and looking up the account, storing the token
       // and sending the email all happen after the answer has gone, so its timing says nothing about the account.
       const token = randomToken();
-      const base = settings.publicUrl(origin);
-      if (!development) {
+      if (!development && base) {
         background.run("the password reset email", () => sendResetLink(email, token, base));
         return { message: FORGOT_MESSAGE };
       }
@@ -335,19 +343,20 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
       const user = repos.users.findByEmail(email);
       if (!user) return { message: FORGOT_MESSAGE };
       issueResetTokenWith(user.id, token);
-      if (mailer.configured()) background.run("the password reset email", () => mailResetLink(user, token, base));
+      if (mailer.configured() && base) background.run("the password reset email", () => mailResetLink(user, token, base));
       return { message: FORGOT_MESSAGE, token };
     },
 
     /**
      * For the operator (`nearcast users reset-password --email E`): a one-time reset link for the account, valid
-     * RESET_TTL_MS, built on the public URL setting. Any older link of the account stops working.
+     * RESET_TTL_MS, built on the saved public URL (refused without one). Any older link of the account stops working.
      */
     resetLink(actor: Principal, input: unknown): { link: string; expiresAt: Date; user: PublicUser } {
       if (!managesAll(actor)) throw new ForbiddenError();
       const { email } = validate(forgotPasswordSchema, input);
+      const base = requirePublicUrl(settings, RESET_LINK_NEEDS_PUBLIC_URL);
       const user = accountOf(email);
-      const link = resetLinkOf(settings.publicUrl(), issueResetToken(user.id));
+      const link = resetLinkOf(base, issueResetToken(user.id));
       return { link, expiresAt: new Date(clock.now().getTime() + RESET_TTL_MS), user: toPublicUser(user) };
     },
 

@@ -14,6 +14,8 @@ import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, BUSINESS_NOT_FOUND,
 import { parseIdText } from "../schemas/ids.ts";
 import { checkPageParams, type Page, pageOf } from "../schemas/paging.ts";
 import { type Principal, actingUserId, canManage } from "./principal.ts";
+import { refuseImageWithoutPublicUrl } from "./public-links.ts";
+import type { SettingsService } from "./settings.ts";
 import type { UploadsService } from "./uploads.ts";
 import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 import { variablesProblem, type WhatsAppAudience, type WhatsAppTemplate, whatsappSkipWarning } from "../schemas/whatsapp-templates.ts";
@@ -229,11 +231,14 @@ export function createBroadcastsService({
   clock,
   uploads,
   templates,
+  settings,
 }: {
   repos: Repos;
   clock: Clock;
   uploads: UploadsService;
   templates?: WhatsAppTemplatesService;
+  /** Whether an image can be handed to Twilio (it needs the saved public URL): see public-links.ts. */
+  settings: Pick<SettingsService, "savedPublicUrl" | "current">;
 }) {
   /** ContentSid/ContentVariables -> the approved template and checked values; null when no template is given.
    * 400 naming the field for an unknown or unapproved sid, or variables that do not fit. */
@@ -486,6 +491,7 @@ export function createBroadcastsService({
       const scheduled = parseScheduledFor(input.scheduledFor, clock.now().getTime());
       const business = sendable(actor, businessId);
       const image = input.image && input.image.length > 0 ? input.image : null;
+      if (image) refuseImageWithoutPublicUrl(settings, "Image");
       const choice = await templateChoice(input.contentSid, input.contentVariables, image !== null);
       if (scheduled) return withImageErrors(scheduleFor(business, actingUserId(actor), messageText, image, confirm, scheduled, choice));
       return withImageErrors(publishTo(business, actingUserId(actor), messageText, image, confirm, choice));
@@ -541,7 +547,10 @@ export function createBroadcastsService({
     dryRun(actor: Principal, input: PublishInput): DryRun {
       const businessId = parseBusinessId(input.businessId);
       const messageText = parseMessage(input.messageText);
-      if (input.image && input.image.length > 0) checkBroadcastImage(input.image);
+      if (input.image && input.image.length > 0) {
+        checkBroadcastImage(input.image);
+        refuseImageWithoutPublicUrl(settings, "Image");
+      }
       const business = sendable(actor, businessId);
       return {
         businessId,

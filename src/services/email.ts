@@ -15,20 +15,21 @@ const testEmailSchema = v.object({ to: v.nullish(forgotPasswordSchema.entries.em
 
 export interface EmailDeps {
   mailer: Mailer;
-  settings: Pick<SettingsService, "current" | "publicUrl">;
+  settings: Pick<SettingsService, "current" | "savedPublicUrl">;
 }
 
 export function createEmailService({ mailer, settings }: EmailDeps) {
   return {
     /** Sends a test email and waits for the SMTP server's answer: 400 email_not_configured or email_failed (why,
-     * without the password) when it cannot. `origin`: the request's, named in the email when no public URL is set. */
-    async sendTest(actor: Principal, input: unknown, origin?: string | null): Promise<{ message: string }> {
+     * without the password) when it cannot. It names the saved public URL, never the request's address (it may go to
+     * someone else). */
+    async sendTest(actor: Principal, input: unknown): Promise<{ message: string }> {
       if (!managesAll(actor)) throw new ForbiddenError("Only an administrator can do this.");
       const { to: given } = validate(testEmailSchema, input);
       const to = given ?? (isOperator(actor) ? null : actor.email);
       if (!to) throw new ValidationError("Email address is required", { to: "Email address is required" });
       if (!mailer.configured()) throw new EmailNotConfiguredError(TEST_EMAIL_NOT_CONFIGURED);
-      await mailer.send(testEmail(to, settings.current().brandName, settings.publicUrl(origin)));
+      await mailer.send(testEmail(to, settings.current().brandName, settings.savedPublicUrl()));
       return { message: `Test email sent to ${to}.` };
     },
   };

@@ -32,7 +32,7 @@ export interface SettingsDeps {
 
 /** The settings in use, typed. */
 export interface CurrentSettings {
-  /** The public URL from the environment or the database; null when neither has one (see publicUrl()). */
+  /** The public URL from the environment or the database; null when neither has one (see savedPublicUrl()). */
   publicUrl: string | null;
   brandName: string;
   contactEmail: string;
@@ -137,12 +137,21 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       ownerTextsPerHour: Number(get("ownerTextsPerHour")),
 
   /**
-   * THE public URL, the base of every link Nearcast gives out (QR codes, subscribe links, posters, media, webhooks,
-   * emails): NEARCAST_PUBLIC_URL, else the saved setting, else the origin the request came in on. Without a request
-   * (the CLI, the dispatcher) and nothing set, http://localhost:PORT.
+   * THE base of every link that leaves the server for someone else (emails, Twilio's media and status-callback
+   * URLs, texts): NEARCAST_PUBLIC_URL, else the saved setting; null when neither is set, and then such a link is
+   * not made at all. Never a request's address: its Host header is whatever the sender typed (issue 21).
+   */
+  function savedPublicUrl(): string | null {
+    return current().publicUrl?.replace(/\/+$/, "") ?? null;
+  }
+
+  /**
+   * The base of links the signed-in owner fetches for themselves (QR modal, print page, PDF poster, GET /api/site):
+   * the saved public URL, else the origin their own browser opened the page at, else (the CLI) http://localhost:PORT.
+   * Never for anything sent to another person: that is savedPublicUrl().
    */
   function publicUrl(requestOrigin?: string | null): string {
-    return current().publicUrl ?? requestOrigin?.replace(/\/+$/, "") ?? `http://localhost:${config.port}`;
+    return savedPublicUrl() ?? requestOrigin?.replace(/\/+$/, "") ?? `http://localhost:${config.port}`;
   }
 
   function view(): SettingsView {
@@ -164,15 +173,17 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
 
   return {
     current,
+    savedPublicUrl,
     publicUrl,
     /** What holds marketing deliveries back at claim time (quiet hours, daily cap), from the settings in use now. */
     deferralPolicy(): DeferralPolicy {
       const c = current();
       return { quietHours: c.quietHours, maxPerDay: c.maxPerDay, serverZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
     },
-    /** The messenger's settings now (the dispatcher rebuilds its messenger when they change). */
+    /** The messenger's settings now (the dispatcher rebuilds its messenger when they change). Twilio is handed
+     * media and callback URLs on the saved public URL only; without one it gets none (see twilio.ts). */
     messaging(): MessengerConfig {
-      return { twilio: current().twilio, twilioApiBase: config.twilioApiBase, publicUrl: publicUrl() };
+      return { twilio: current().twilio, twilioApiBase: config.twilioApiBase, publicUrl: savedPublicUrl() };
     },
 
     /** GET /api/site: public facts about this server for the page that asked (`origin`: the request's). */

@@ -13,6 +13,8 @@ import { BUSINESS_NOT_FOUND, MESSAGE_REQUIRED } from "../schemas/texts.ts";
 import { BUSINESS_ID_INVALID, BUSINESS_ID_REQUIRED, checkBroadcastImage, MESSAGE_TOO_LONG } from "./broadcasts.ts";
 import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
 import { canManage } from "./principal.ts";
+import { refuseImageWithoutPublicUrl } from "./public-links.ts";
+import type { SettingsService } from "./settings.ts";
 import type { UploadsService } from "./uploads.ts";
 
 /** Test sends per owner per minute: enough to try a few wordings, too few to pump texts to a number. */
@@ -40,6 +42,8 @@ export interface TestSendDeps {
   repos: Repos;
   clock: Clock;
   uploads: UploadsService;
+  /** Whether an image can be handed to Twilio (it needs the saved public URL): see public-links.ts. */
+  settings: Pick<SettingsService, "savedPublicUrl" | "current">;
   /** A messenger from the settings of the moment, and its release once the one message is handed over. */
   openMessenger: () => Messenger;
   closeMessenger: (m: Messenger) => void;
@@ -68,7 +72,7 @@ function reasonOf(outcome: Exclude<SendOutcome, { kind: "sent" }>): string {
   }
 }
 
-export function createTestSendService({ repos, clock, uploads, openMessenger, closeMessenger }: TestSendDeps) {
+export function createTestSendService({ repos, clock, uploads, settings, openMessenger, closeMessenger }: TestSendDeps) {
   const perUser = new RateLimiter(clock, TEST_SENDS_PER_MINUTE, 60_000);
 
   function businessOf(user: UserRow, raw: unknown) {
@@ -111,6 +115,7 @@ export function createTestSendService({ repos, clock, uploads, openMessenger, cl
       const image = input.image && input.image.length > 0 ? input.image : null;
       if (image) checkBroadcastImage(image);
       let mediaUrl = image ? null : uploadedImage(user, input.imagePath);
+      if (image || mediaUrl) refuseImageWithoutPublicUrl(settings, image ? "Image" : "ImagePath");
       const to = repos.users.findById(user.id)?.phone ?? null;
       if (!to) throw new ValidationError(MY_PHONE_MISSING, { phone: MY_PHONE_MISSING });
       const key = `user:${user.id}`;

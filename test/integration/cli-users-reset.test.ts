@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { loadConfig } from "../../src/config.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
+import { passwordResets } from "../../src/db/schema.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
+import { RESET_LINK_NEEDS_PUBLIC_URL } from "../../src/services/public-links.ts";
 import { apiClient } from "../helpers/api.ts";
 import { type Run, nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 
@@ -44,37 +46,34 @@ beforeAll(() => {
 });
 
 describe("users reset-password", () => {
-  test("prints a one-time link valid 30 minutes; without a public URL it says the link is localhost's", async () => {
+  test("without a public URL: refused with exit 2 and one line saying to set it; no link is made (issue 21)", () => {
     const run = reset(dir, "--email", "Ana@Shop.com");
-    expect(run.code).toBe(0);
-    expect(run.stderr).toBe("");
-    const lines = run.stdout.trimEnd().split("\n");
-    expect(lines[0]).toBe("One-time reset link for ana@shop.com, valid 30 minutes (it works once; older links stop working):");
-    expect(lines[1]).toMatch(/^http:\/\/localhost:3000\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
-    expect(lines[2]).toStartWith("No public URL is set, so the link starts with localhost");
-    expect(lines).toHaveLength(3);
-
-    const token = new URL(lines[1]!).searchParams.get("token")!;
-    await withApi(dir, async (api) => {
-      expect((await api.post("/api/auth/ResetPassword", { token, newPassword: "from-the-link" })).status).toBe(200);
-      expect((await login(api, "from-the-link")).status).toBe(200);
-      const again = await api.post("/api/auth/ResetPassword", { token, newPassword: "once-more" });
-      expect(again.status).toBe(400);
-      expect(again.body.error).toBe(BAD_RESET);
-    });
+    expectOneLineError(run, 2, `nearcast: ${RESET_LINK_NEEDS_PUBLIC_URL}`);
+    expect(RESET_LINK_NEEDS_PUBLIC_URL).toContain("nearcast settings set publicUrl https://...");
+    // The same for an address with no account: nothing says whether it has one.
+    expectOneLineError(reset(dir, "--email", "ghost@shop.com"), 2, `nearcast: ${RESET_LINK_NEEDS_PUBLIC_URL}`);
+    expect(withDataDir(dir, (ctx) => ctx.db.select().from(passwordResets).all())).toEqual([]);
   });
 
   test("the link is built on the saved public URL; a newer link replaces the older one", async () => {
     withDataDir(dir, (ctx) => ctx.services.settings.update(OPERATOR, { publicUrl: "https://shop.example.com" }));
     const first = reset(dir, "--email", "ana@shop.com").stdout.split("\n")[1]!;
-    const run = reset(dir, "--email", "ana@shop.com");
+    const run = reset(dir, "--email", "Ana@Shop.com");
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe("");
     const lines = run.stdout.trimEnd().split("\n");
     expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe("One-time reset link for ana@shop.com, valid 30 minutes (it works once; older links stop working):");
     expect(lines[1]).toMatch(/^https:\/\/shop\.example\.com\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
+    const token = new URL(lines[1]!).searchParams.get("token")!;
     await withApi(dir, async (api) => {
       const old = await api.post("/api/auth/ResetPassword", { token: new URL(first).searchParams.get("token"), newPassword: "nope-nope" });
       expect(old.status).toBe(400);
-      expect((await api.post("/api/auth/ResetPassword", { token: new URL(lines[1]!).searchParams.get("token"), newPassword: "via-public-url" })).status).toBe(200);
+      expect((await api.post("/api/auth/ResetPassword", { token, newPassword: "via-public-url" })).status).toBe(200);
+      expect((await login(api, "via-public-url")).status).toBe(200);
+      const again = await api.post("/api/auth/ResetPassword", { token, newPassword: "once-more" });
+      expect(again.status).toBe(400);
+      expect(again.body.error).toBe(BAD_RESET);
     });
   });
 

@@ -1,5 +1,6 @@
 // Email over a real SMTP server on loopback (test/helpers/smtp.ts): forgot-password sends a reset link that works
-// once; the link is built on the public URL; without SMTP the answer says so; POST /api/settings/TestEmail tells the
+// once; the link is built on the saved public URL (never the request's address: see public-links.test.ts); without
+// SMTP the answer says so; POST /api/settings/TestEmail tells the
 // admin whether email works, and why not, never with the SMTP password.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createServer, type Socket } from "node:net";
@@ -47,12 +48,17 @@ interface World extends ScenarioWorld {
   ctx: TestContext;
 }
 
-function world(env: Record<string, string> = {}): World {
+/** The public URL most worlds save: email links are made only on a saved one. */
+const PUBLIC = "https://deals.example.com";
+
+/** A server with the environment `env`; `publicUrl` saved in its settings unless null. */
+function world(env: Record<string, string> = {}, publicUrl: string | null = PUBLIC): World {
   const ctx = testContext({ NEARCAST_ADMIN_EMAIL: ADMIN_EMAIL, ...env }, {}, { mailTls: { ca: smtp.ca! } });
+  if (publicUrl) ctx.services.settings.update(OPERATOR, { publicUrl });
   return { ctx, api: apiClient(ctx) };
 }
 
-const withSmtp = (extra: Record<string, string> = {}) => world({ NEARCAST_SMTP_URL: smtp.url, ...extra });
+const withSmtp = (extra: Record<string, string> = {}, publicUrl: string | null = PUBLIC) => world({ NEARCAST_SMTP_URL: smtp.url, ...extra }, publicUrl);
 
 async function makeUser(w: World, email: string) {
   return w.ctx.services.auth.createUser({ firstName: "Ada", lastName: "Baker", email, password: PASSWORD });
@@ -76,7 +82,7 @@ function linkIn(mail: ReceivedMail): string {
 }
 
 describe("forgot password with SMTP", () => {
-  test("emails a reset link built on the request's origin; it resets the password once", async () => {
+  test("emails a reset link built on the saved public URL; it resets the password once", async () => {
     const w = withSmtp();
     const ada = await makeUser(w, "ada@example.com");
     const res = await forgot(w, "Ada@Example.com");
@@ -91,8 +97,7 @@ describe("forgot password with SMTP", () => {
     expect(mail!.headers.to).toBe("ada@example.com");
     expect(mail!.text).toContain("within 30 minutes");
     const link = linkIn(mail!);
-    // No public URL set: the origin the request came in on (app.request's http://localhost).
-    expect(link).toMatch(/^http:\/\/localhost\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
+    expect(link).toMatch(/^https:\/\/deals\.example\.com\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
     const token = new URL(link).searchParams.get("token")!;
     const [row] = w.ctx.db.select().from(passwordResets).all();
     expect(row).toMatchObject({ userId: ada.id, tokenHash: hashToken(token), usedAt: null });
@@ -218,7 +223,7 @@ describe("register with an email that already has an account (issue 10, item 7)"
   const register = (w: World, email: string) => w.api.post("/api/auth/Register", newAccount(email));
 
   test("the same answer as a new email; the owner gets an email with the login and reset links; nothing new is stored", async () => {
-    const w = withSmtp({ NEARCAST_PUBLIC_URL: "https://deals.example.com" });
+    const w = withSmtp({ NEARCAST_PUBLIC_URL: "https://deals.example.com" }, null);
     const owner = await makeUser(w, "jo@example.com");
     const hashBefore = w.ctx.repos.users.findByEmail("jo@example.com")!.passwordHash;
     const before = smtp.received.length;
@@ -249,7 +254,7 @@ describe("register with an email that already has an account (issue 10, item 7)"
     w.ctx.close();
   });
 
-  test("without a public URL the links use the request's origin; a failing SMTP server only logs, the answer is the same", async () => {
+  test("a failing SMTP server only logs, the answer is the same", async () => {
     const w = world({ NEARCAST_SMTP_URL: urlWithPassword(WRONG_PASSWORD) });
     const owner = await makeUser(w, "lee@example.com");
     const res = await register(w, "lee@example.com");
@@ -326,7 +331,7 @@ describe("POST /api/settings/TestEmail", () => {
       after: async (w) => {
         const [mail, ...more] = await sent(w, ADMIN_EMAIL);
         expect(more).toEqual([]);
-        expect(mail!.text).toContain("This is a test email from Nearcast (http://localhost).");
+        expect(mail!.text).toContain(`This is a test email from Nearcast (${PUBLIC}).`);
         expect(mail!.html).toContain("This is a test email from Nearcast");
       },
     },

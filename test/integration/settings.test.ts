@@ -12,6 +12,7 @@ import { settings as settingsTable } from "../../src/db/schema.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { SETTING_KEYS, type SettingsView, type SettingView } from "../../src/schemas/settings.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
+import { IMAGE_NEEDS_PUBLIC_URL } from "../../src/services/public-links.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
@@ -448,12 +449,13 @@ describe("the public URL: env > saved > request origin > http://localhost:PORT",
     }
   });
 
-  /** Sends one broadcast with an image through Twilio (the fake) and answers the send the fake recorded. */
-  async function twilioSendOf(ctx: TestContext) {
+  /** Sends one broadcast (with an image unless told not) through Twilio (the fake) and answers the send the fake
+   * recorded. */
+  async function twilioSendOf(ctx: TestContext, image: Uint8Array | null = PNG) {
     fake.reset();
     const biz = insertBusiness(ctx);
     insertSubscriber(ctx, biz.id);
-    const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(biz.id), messageText: "Look!", image: PNG });
+    const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(biz.id), messageText: "Look!", image });
     const broadcastId = (res as { broadcastId: number }).broadcastId;
     const d = ctx.dispatcherWith();
     d.start();
@@ -466,13 +468,15 @@ describe("the public URL: env > saved > request origin > http://localhost:PORT",
     return { form: send!.form, deliveryId: ctx.repos.deliveries.listByBroadcast(broadcastId)[0]!.id };
   }
 
-  test("Twilio's StatusCallback and MediaUrl: http://localhost:PORT when nothing is set, the saved URL once saved", async () => {
+  test("Twilio's StatusCallback and MediaUrl: none when nothing is set (an image is refused), the saved URL once saved", async () => {
     // Quiet hours off: the dispatcher runs on the real clock, and +1 415 numbers are quiet for 12 hours of every UTC day.
     const ctx = testContext({ ...fake.settings(), NEARCAST_PORT: "3000", NEARCAST_SEND_RATE: "100", NEARCAST_QUIET_HOURS: "off" }, { dataDir });
     try {
-      const before = await twilioSendOf(ctx);
-      expect(before.form.StatusCallback).toBe(`http://localhost:3000/api/webhooks/twilio/status?delivery=${before.deliveryId}`);
-      expect(before.form.MediaUrl).toMatch(/^http:\/\/localhost:3000\/uploads\/[0-9a-f]{32}\.png$/);
+      // Never http://localhost:PORT (issue 21): Twilio cannot reach it, and a request's Host is not ours to trust.
+      await expect(twilioSendOf(ctx)).rejects.toMatchObject({ status: 400, code: "public_url_not_set", fields: { Image: IMAGE_NEEDS_PUBLIC_URL } });
+      const before = await twilioSendOf(ctx, null);
+      expect(before.form.StatusCallback).toBeUndefined();
+      expect(before.form.MediaUrl).toBeUndefined();
 
       ctx.services.settings.update(OPERATOR, { publicUrl: "https://deals.example.com" });
       const after = await twilioSendOf(ctx);

@@ -113,6 +113,23 @@ describe("what goes on the wire", () => {
     });
   });
 
+  test("without a public URL (issue 21): no StatusCallback at all, and an image on this server is not sent (nothing reaches Twilio)", async () => {
+    const m = createMessenger({ ...messagingFromEnv(fake.settings()), publicUrl: null }, { twilioTimeoutMs: TIMEOUT_MS });
+    expect(m.name).toBe("twilio");
+    await m.send({ to: TO, channel: "sms", body: "Plain text", statusCallback: "/api/webhooks/twilio/status?delivery=7" });
+    expect(lastSend().form).toEqual({ To: TO, From: SMS_FROM, Body: "Plain text" });
+    const sent = fake.sends().length;
+    expect(await m.send({ to: TO, channel: "sms", body: "With a photo", mediaUrl: "/uploads/3f9a.jpg" })).toEqual({
+      kind: "failed",
+      code: null,
+      message: "The image was not sent: this server has no public URL, so Twilio cannot fetch it (set one in Settings)",
+    });
+    expect(fake.sends()).toHaveLength(sent);
+    // An image already on the internet needs no address of ours.
+    await m.send({ to: TO, channel: "sms", body: "", mediaUrl: "https://cdn.example.org/a.png" });
+    expect(lastSend().form).toEqual({ To: TO, From: SMS_FROM, MediaUrl: "https://cdn.example.org/a.png" });
+  });
+
   test("refused before anything is sent: bad number, no sender for the channel, nothing to send", async () => {
     const noWa = messenger({ TWILIO_WHATSAPP_FROM: "" });
     expect(await noWa.send({ to: TO, channel: "whatsapp", body: "x" })).toEqual({

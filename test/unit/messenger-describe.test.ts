@@ -43,9 +43,13 @@ describe("describeMessenger: the start-up line", () => {
         `The public URL is ${url}: Twilio cannot fetch images or reach the webhooks; set the public address in Settings or NEARCAST_PUBLIC_URL`,
       ]);
     }
-    // The default public URL is localhost.
-    expect(describeMessenger(messagingFromEnv({ TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: "+15550001111" }))[1]).toBe(
-      "The public URL is http://localhost:3000: Twilio cannot fetch images or reach the webhooks; set the public address in Settings or NEARCAST_PUBLIC_URL",
+  });
+
+  test("Twilio without a public URL: no callbacks and no images, said on a second line (issue 21)", () => {
+    const config = messagingFromEnv({ TWILIO_ACCOUNT_SID: SID, TWILIO_AUTH_TOKEN: TOKEN, TWILIO_FROM: "+15550001111" });
+    expect(config.publicUrl).toBeNull();
+    expect(describeMessenger(config)[1]).toBe(
+      "No public URL is set: Twilio gets no status callbacks (outcomes are looked up instead) and broadcasts with an image are refused; set the public address in Settings or NEARCAST_PUBLIC_URL",
     );
   });
 

@@ -2,13 +2,13 @@ import { Hono } from "hono";
 import { toPublicUser } from "../../services/auth.ts";
 import { requireUser } from "../middleware/auth.ts";
 import { smallBody } from "../middleware/body-limit.ts";
-import { clientIp, readJson, requestOrigin } from "../request.ts";
+import { clientIp, readJson } from "../request.ts";
 import type { AppEnv } from "../types.ts";
 
 export const authRoutes = new Hono<AppEnv>()
   .post("/Register", smallBody, async (c) => {
     // The same answer whether or not the email already has an account (see AuthService.register).
-    return c.json(await c.var.ctx.services.auth.register(await readJson(c), clientIp(c), requestOrigin(c)), 201);
+    return c.json(await c.var.ctx.services.auth.register(await readJson(c), clientIp(c)), 201);
   })
   .post("/Login", smallBody, async (c) => {
     return c.json(await c.var.ctx.services.auth.login(await readJson(c), clientIp(c)));
@@ -21,7 +21,7 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json({ message: "You have been logged out." });
   })
   .post("/ForgotPassword", smallBody, async (c) => {
-    return c.json(c.var.ctx.services.auth.forgotPassword(await readJson(c), clientIp(c), requestOrigin(c)));
+    return c.json(c.var.ctx.services.auth.forgotPassword(await readJson(c), clientIp(c)));
   })
   .post("/ResetPassword", smallBody, async (c) => {
     return c.json(await c.var.ctx.services.auth.resetPassword(await readJson(c), clientIp(c)));
