@@ -41,7 +41,7 @@ function publicUrlItem(url: string | null): ChecklistItem {
       id: "publicUrl",
       status: "red",
       title,
-      detail: `Not set, so links and QR codes use whatever address a page was opened at. ${UNREACHABLE_LINK_FIX}`,
+      detail: `Not set, so no reset link can be emailed, Twilio gets no images or delivery reports, and QR codes use whatever address a page was opened at. ${UNREACHABLE_LINK_FIX}`,
     };
   }
   if (isPrivateLink(url)) return { id: "publicUrl", status: "red", title, detail: `${url}: ${UNREACHABLE_LINK_WARNING}. ${UNREACHABLE_LINK_FIX}` };
