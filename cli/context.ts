@@ -1,7 +1,12 @@
 import { Option } from "commander";
-import { loadConfig } from "../src/config.ts";
+import { type Config, loadConfig } from "../src/config.ts";
 import { type AppContext, createContext, type DatabaseMode } from "../src/context.ts";
+import { dbFileIn } from "../src/db/client.ts";
+import { BUSY_WORDS, isBusyError } from "../src/db/integrity.ts";
+import { refuseLostDatabase } from "../src/db/restore.ts";
 import { ValidationError } from "../src/errors.ts";
+import { withServiceEnv } from "../src/service-env.ts";
+import { runAsDataDirOwner } from "./data-dir-owner.ts";
 import { type Logger, MemoryLogger } from "../src/lib/logger.ts";
 import { parseIdText } from "../src/schemas/ids.ts";
 import { EXIT_OK, EXIT_USAGE } from "./exit-codes.ts";
@@ -12,8 +17,23 @@ import { EXIT_OK, EXIT_USAGE } from "./exit-codes.ts";
 export const dataDirOption = () =>
   new Option("--data-dir <dir>", "folder holding nearcast.db and uploads (env NEARCAST_DATA_DIR)").default(
     undefined,
-    "./data",
+    "the service's (NEARCAST_DATA_DIR in /etc/nearcast/nearcast.env, or NEARCAST_ENV_FILE), else ./data",
   );
+
+/**
+ * The configuration of a command on a data dir, found the way the service finds it (src/service-env.ts), with this
+ * process turned into the data dir's owner (cli/data-dir-owner.ts) before anything there is opened.
+ */
+export function commandConfig(dataDirFlag: string | undefined, env: Record<string, string | undefined> = process.env): Config {
+  const config = loadConfig(withServiceEnv(env, dataDirFlag).env, { dataDir: dataDirFlag });
+  runAsDataDirOwner(config.dataDir);
+  return config;
+}
+
+/** SQLite's "database is locked" in words, naming the file; any other error as it is. */
+export function busyInWords(e: unknown, dataDir: string): unknown {
+  return isBusyError(e) ? new Error(`${dbFileIn(dataDir)} is busy: ${BUSY_WORDS}`) : e;
+}
 
 export interface ContextChoices {
   /** The settings to read instead of process.env (a flag such as --public-url wins over its variable). */
@@ -33,10 +53,19 @@ export async function withContext<T>(
   run: (ctx: AppContext) => T | Promise<T>,
   choices: ContextChoices = {},
 ): Promise<T> {
-  const config = loadConfig(choices.env ?? process.env, { dataDir: opts.dataDir });
-  const ctx = createContext(config, { logger: choices.logger ?? new MemoryLogger(), database: choices.database ?? "existing" });
+  const config = commandConfig(opts.dataDir, choices.env);
+  // A command that may create a database (users create) does not where one was lost (src/db/restore.ts).
+  if ((choices.database ?? "existing") !== "existing") refuseLostDatabase(config.dataDir);
+  let ctx: AppContext;
+  try {
+    ctx = createContext(config, { logger: choices.logger ?? new MemoryLogger(), database: choices.database ?? "existing" });
+  } catch (e) {
+    throw busyInWords(e, config.dataDir);
+  }
   try {
     return await run(ctx);
+  } catch (e) {
+    throw busyInWords(e, config.dataDir);
   } finally {
     ctx.close();
   }

@@ -1,5 +1,6 @@
 // The systemd unit `nearcast install-service` writes; deploy/nearcast.service is this text with the defaults (a test
 // keeps the two equal).
+import { SERVICE_ENV_FILE } from "../src/service-env.ts";
 
 export interface ServiceUnitOptions {
   /** The system user the server runs as (created by `install-service --yes` when missing). */
@@ -8,12 +9,11 @@ export interface ServiceUnitOptions {
   dataDir: string;
   /** The executable. */
   execPath: string;
+  /** The service's settings (src/service-env.ts: NEARCAST_ENV_FILE, else /etc/nearcast/nearcast.env). */
+  envFile: string;
 }
 
-export const SERVICE_DEFAULTS: ServiceUnitOptions = { user: "nearcast", dataDir: "/var/lib/nearcast", execPath: "/usr/local/bin/nearcast" };
-
-/** Settings (NEARCAST_PUBLIC_URL, TWILIO_*, ...) for the service, one NAME=value per line; optional. */
-export const ENVIRONMENT_FILE = "/etc/nearcast/nearcast.env";
+export const SERVICE_DEFAULTS: ServiceUnitOptions = { user: "nearcast", dataDir: "/var/lib/nearcast", execPath: "/usr/local/bin/nearcast", envFile: SERVICE_ENV_FILE };
 
 export function serviceUnit(o: ServiceUnitOptions): string {
   return `# Nearcast as a systemd service: \`nearcast install-service --help\` writes this file and says how to enable it.
@@ -26,14 +26,17 @@ Wants=network-online.target
 Type=simple
 User=${o.user}
 Group=${o.user}
-# Settings such as NEARCAST_PUBLIC_URL, NEARCAST_HOST and TWILIO_*; the leading "-" lets the service start without it.
-EnvironmentFile=-${ENVIRONMENT_FILE}
+# Settings such as NEARCAST_PUBLIC_URL, NEARCAST_HOST and TWILIO_* (0600: it holds secrets); the other nearcast
+# commands read it too, to find this data dir. The leading "-" lets the service start without it.
+EnvironmentFile=-${o.envFile}
 ExecStart=${o.execPath} serve --data-dir ${o.dataDir}
 # SIGTERM stops it gracefully (sends in flight finish, claims go back to the queue); SIGHUP is ignored.
 KillSignal=SIGTERM
 TimeoutStopSec=30
 Restart=on-failure
 RestartSec=5
+# Exit 2 is a configuration error (a bad setting, a database it may not open): restarting cannot fix it.
+RestartPreventExitStatus=2
 UMask=0077
 NoNewPrivileges=true
 ProtectSystem=strict

@@ -21,6 +21,8 @@ import { createConfirmationsService } from "./services/confirmations.ts";
 import { createTextBudgetService } from "./services/text-budget.ts";
 import { createBroadcastEstimateService } from "./services/broadcast-estimate.ts";
 import { createTestSendService } from "./services/test-send.ts";
+import { createOwnerApprovalService } from "./services/owner-approval.ts";
+import { createPhoneVerificationService } from "./services/phone-verification.ts";
 import { createBusinessTypesService } from "./services/business-types.ts";
 import { createBusinessesService } from "./services/businesses.ts";
 import { createChecklistService } from "./services/checklist.ts";
@@ -38,8 +40,9 @@ import { createSubscriptionsService } from "./services/subscriptions.ts";
 import { createUploadsService } from "./services/uploads.ts";
 import { createWhatsAppTemplatesService } from "./services/whatsapp-templates.ts";
 import { isMarketingStopped } from "./messaging/whatsapp-errors.ts";
-
+import { storedNumberProblem } from "./schemas/subscribe-number.ts";
 /**
+
  * How a command may treat the database: "migrate" creates it or brings it to this executable's schema (serve,
  * `nearcast migrate`, tests); "create" does the same for a new file only (`users create`); "existing" needs a file
  * already at this schema (every other command: a mistyped --data-dir is an error, not a new empty database).
@@ -119,10 +122,16 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const confirmations = createConfirmationsService({ repos, clock, settings, textBudget });
   const broadcasts = createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates, settings });
   const services = {
+  // Approving an owner releases the confirmations held for them, within the budget.
+  const ownerApproval = createOwnerApprovalService({ repos, clock, logger, settings, mailer, removeUploadFiles: (names) => uploads.removeFiles(names), releaseHeld: (id) => void textBudget.releaseHeld(id) });
+  const tryNow = (t: Parameters<typeof textBudget.tryNow>[0]) => textBudget.tryNow(t);
     settings,
+    ownerApproval,
+    // Its code goes through the messenger of the moment, like a test send (newMessenger is defined below).
+    phoneVerification: createPhoneVerificationService({ repos, clock, config, settings, tryNow, openMessenger: () => newMessenger(), closeMessenger: (m) => closeMessenger(m) }),
     // The dispatcher is made below, from these services; the check reads it when asked.
     health: createHealthService({ repos, clock, dispatcher: () => dispatcher }),
-    auth: createAuthService({ repos, clock, config, logger, settings, mailer }),
+    auth: createAuthService({ repos, clock, config, logger, settings, mailer, signup: ownerApproval }),
     email: createEmailService({ mailer, settings }),
     businessTypes: createBusinessTypesService({ repos }),
     businesses: createBusinessesService({ repos }),
@@ -131,7 +140,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     subscriptions: createSubscriptionsService({ repos, clock, config, settings, confirmations }),
     confirmations,
     textBudget,
-    customers: createCustomersService({ repos, clock, config, confirmations }),
+    customers: createCustomersService({ repos, clock, config, confirmations, settings }),
     broadcasts,
     whatsappTemplates,
     optOuts: createOptOutsService({ repos }),
@@ -183,6 +192,11 @@ export function createContext(config: Config, options: ContextOptions = {}) {
       reconcileAfterMs: config.reconcileAfterMs,
       onOptedOut: (customerId, at) => void services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
       ...overrides,
+      // The number rule of the moment, checked just before each send (src/schemas/subscribe-number.ts).
+      numberRule: () => {
+        const allowed = settings.current().allowedCountries;
+        return (phone: string) => storedNumberProblem(phone, allowed);
+      },
     });
   // The server's dispatcher: rebuilt with a new messenger when the Twilio settings, the rate or the public URL change.
   const dispatcher = restartOnChange({

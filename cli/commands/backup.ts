@@ -1,17 +1,43 @@
 import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { Command } from "commander";
-import { type Config, loadConfig } from "../../src/config.ts";
+import { type Config, ConfigError } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
-import { type BackupResult, defaultBackupPath, writeBackup } from "../../src/db/backup.ts";
+import { BACKUPS_DIR, type BackupManifest, type BackupResult, defaultBackupPath, writeBackup } from "../../src/db/backup.ts";
 import { dbFileIn } from "../../src/db/client.ts";
+import { sweepLeftovers } from "../../src/db/leftovers.ts";
 import { KNOWN_SCHEMA } from "../../src/db/schema-version.ts";
-import { isLocked, isServed, lockPathFor } from "../../src/db/lock.ts";
-import { restoreBackup } from "../../src/db/restore.ts";
+import { type DispatcherLock, holdMaintenanceLock, isLocked, isServed, lockPathFor } from "../../src/db/lock.ts";
+import { refuseLostDatabase, restoreBackup } from "../../src/db/restore.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { ValidationError } from "../../src/errors.ts";
-import { dataDirOption, examples, printJson, usageExit, withContext } from "../context.ts";
+import { serviceEnvFile, withServiceEnv } from "../../src/service-env.ts";
+import { busyInWords, commandConfig, dataDirOption, examples, printJson, usageExit, withContext } from "../context.ts";
 import { fileProblem } from "../file-errors.ts";
+
+/** How long a backup or restore waits for another one on the same data dir to finish. */
+const LOCK_WAIT_MS = 5 * 60_000;
+
+/**
+ * Runs `fn` holding the data dir's maintenance lock (one backup or restore at a time), after sweeping what a killed
+ * one left in the data dir, its backups folder and `outDir`.
+ */
+export function maintaining<T>(dataDir: string, outDir: string | null, fn: () => T): T {
+  let lock: DispatcherLock | null = holdMaintenanceLock(dataDir, 0);
+  if (!lock) {
+    process.stderr.write(`nearcast: waiting for the backup or restore running on ${dataDir} to finish\n`);
+    lock = holdMaintenanceLock(dataDir, LOCK_WAIT_MS);
+  }
+  if (!lock) throw new Error(`another backup or restore is still running on ${dataDir}; try again when it has finished`);
+  try {
+    const swept = [...sweepLeftovers(dataDir, true), ...sweepLeftovers(join(dataDir, BACKUPS_DIR), true)];
+    if (outDir && resolve(outDir) !== resolve(dataDir, BACKUPS_DIR)) swept.push(...sweepLeftovers(outDir, false));
+    if (swept.length) process.stderr.write(`nearcast: removed what an interrupted backup or restore left: ${swept.join(", ")}\n`);
+    return fn();
+  } finally {
+    lock.release();
+  }
+}
 
 /** "12.3 MB: schema 14; 3 users, 2 businesses, ..." */
 export function describeBackup(r: BackupResult): string {
@@ -28,7 +54,8 @@ export function describeBackup(r: BackupResult): string {
 export function backupBeforeUpgrade(config: Config, report: (line: string) => void) {
   return (sqlite: Parameters<typeof writeBackup>[0], from: number, to: number) => {
     const now = new Date();
-    const r = writeBackup(sqlite, config.dataDir, defaultBackupPath(config.dataDir, now), now);
+    const out = defaultBackupPath(config.dataDir, now);
+    const r = maintaining(config.dataDir, null, () => writeBackup(sqlite, config.dataDir, out, now));
     report(`before upgrading the database from schema ${from} to ${to}: backup ${r.file} (${describeBackup(r)})`);
   };
 }
@@ -52,7 +79,7 @@ export function backupCommand(): Command {
         const out = opts.out ? resolve(opts.out) : defaultBackupPath(ctx.config.dataDir, now);
         let r: BackupResult;
         try {
-          r = writeBackup(ctx.db.$client, ctx.config.dataDir, out, now);
+          r = maintaining(ctx.config.dataDir, dirname(out), () => writeBackup(ctx.db.$client, ctx.config.dataDir, out, now));
         } catch (e) {
           if (!(e as NodeJS.ErrnoException).code) throw e;
           throw new ValidationError(`--out: cannot write ${out} (${fileProblem(e)})`);
@@ -78,38 +105,58 @@ export function restoreCommand(): Command {
         examples("sudo systemctl stop nearcast && nearcast restore /var/lib/nearcast/backups/nearcast-20261126T031500Z.tar.gz --data-dir /var/lib/nearcast"),
     )
     .action((file: string, opts: { json: boolean; dataDir?: string }) => {
-      const config = loadConfig(process.env, { dataDir: opts.dataDir });
-      if (isServed(config.dataDir) || isLocked(lockPathFor(config.dataDir))) {
-        throw new Error(`a nearcast server is running on ${config.dataDir}: stop it first (e.g. systemctl stop nearcast)`);
+      // A restore replaces a database: the data dir must be named (or be the service's), never ./data by default.
+      if (opts.dataDir === undefined && !withServiceEnv(process.env, undefined).env.NEARCAST_DATA_DIR?.trim()) {
+        throw new ConfigError(`which data dir should the backup replace? Name it with --data-dir (or NEARCAST_DATA_DIR); ${serviceEnvFile(process.env)}, where the service's is written, names none`);
       }
+      const config = commandConfig(opts.dataDir);
       const now = new Date();
-      const restored = restoreBackup(resolve(file), config.dataDir, now);
-      const ctx = createContext(config, { logger: new MemoryLogger(), database: "migrate" });
-      try {
-        const checked = ctx.repos.deliveries.reconcileRestored(Date.parse(restored.manifest.takenAt), now.getTime());
-        const unfinished = ctx.repos.broadcasts.unfinished().map((b) => ({ id: b.id, businessId: b.businessId, total: b.total, scheduledFor: b.scheduledFor?.toISOString() ?? null }));
-        const up = ctx.schemaUpgrade;
-        const upgraded = up && `upgraded from schema ${up.from} to ${up.to}`;
-        if (opts.json) {
-          printJson({ file: resolve(file), manifest: restored.manifest, movedAside: restored.movedAside, checkWithProvider: checked, unfinishedBroadcasts: unfinished, upgraded });
-          return;
+      const path = resolve(file);
+      if (!existsSync(path)) throw new ConfigError(`${path}: no such backup file`);
+      const done = maintaining(config.dataDir, null, () => {
+        if (isServed(config.dataDir) || isLocked(lockPathFor(config.dataDir))) {
+          throw new Error(`a nearcast server is running on ${config.dataDir}: stop it first (e.g. systemctl stop nearcast)`);
         }
-        const c = restored.manifest.counts;
-        const lines = [
-          `Restored ${resolve(file)} (taken ${restored.manifest.takenAt} by nearcast ${restored.manifest.version}): ${c.users} user(s), ${c.businesses} business(es), ${c.customers} customer(s), ${c.broadcasts} broadcast(s).`,
-          ...restored.movedAside.map((p) => `Kept aside: ${p}`),
-          ...(upgraded ? [`The database was ${upgraded}.`] : []),
-          unfinished.length === 0
-            ? "No broadcast was unfinished."
-            : `Unfinished broadcasts: ${unfinished.map((b) => `#${b.id}${b.scheduledFor ? ` (scheduled ${b.scheduledFor})` : ""}`).join(", ")}. ` +
-              `${checked} message(s) will be checked with the provider before anything is sent again, so nobody gets one twice.`,
-          "Start the server again (e.g. systemctl start nearcast).",
-        ];
-        process.stdout.write(`${lines.join("\n")}\n`);
-      } finally {
-        ctx.close();
+        try {
+          return restoreBackup(path, config.dataDir, now, { prepare: (stagedDb, manifest) => prepareRestored(config, stagedDb, manifest, now) });
+        } catch (e) {
+          throw busyInWords(e, config.dataDir);
+        }
+      });
+      const { checked, unfinished, upgraded } = done.prepared!;
+      if (opts.json) {
+        printJson({ file: path, manifest: done.manifest, movedAside: done.movedAside, checkWithProvider: checked, unfinishedBroadcasts: unfinished, upgraded });
+        return;
       }
+      const c = done.manifest.counts;
+      const lines = [
+        `Restored ${path} (taken ${done.manifest.takenAt} by nearcast ${done.manifest.version}): ${c.users} user(s), ${c.businesses} business(es), ${c.customers} customer(s), ${c.broadcasts} broadcast(s).`,
+        ...done.movedAside.map((p) => `Kept aside: ${p}`),
+        ...(upgraded ? [`The database was ${upgraded}.`] : []),
+        unfinished.length === 0
+          ? "No broadcast was unfinished."
+          : `Unfinished broadcasts: ${unfinished.map((b) => `#${b.id}${b.scheduledFor ? ` (scheduled ${b.scheduledFor})` : ""}`).join(", ")}. ` +
+            `${checked} message(s) will be checked with the provider before anything is sent again, so nobody gets one twice.`,
+        "Start the server again (e.g. systemctl start nearcast).",
+      ];
+      process.stdout.write(`${lines.join("\n")}\n`);
     });
+}
+
+/** The restored database while it is still staged: brought to this schema, its unfinished deliveries marked to be
+ * checked with the provider since the backup was taken; closed again before it is moved into the data dir. */
+function prepareRestored(config: Config, stagedDb: string, manifest: BackupManifest, now: Date) {
+  const ctx = createContext(config, { dbPath: stagedDb, logger: new MemoryLogger(), database: "migrate" });
+  try {
+    const checked = ctx.repos.deliveries.reconcileRestored(Date.parse(manifest.takenAt), now.getTime());
+    const unfinished = ctx.repos.broadcasts.unfinished().map((b) => ({ id: b.id, businessId: b.businessId, total: b.total, scheduledFor: b.scheduledFor?.toISOString() ?? null }));
+    const up = ctx.schemaUpgrade;
+    // Everything into the database file itself: only that file moves into the data dir.
+    ctx.db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    return { checked, unfinished, upgraded: up && `upgraded from schema ${up.from} to ${up.to}` };
+  } finally {
+    ctx.close();
+  }
 }
 
 export function migrateCommand(): Command {
@@ -119,8 +166,9 @@ export function migrateCommand(): Command {
     .exitOverride(usageExit)
     .addHelpText("after", examples("nearcast migrate --data-dir /var/lib/nearcast"))
     .action((opts: { dataDir?: string }) => {
-      const config = loadConfig(process.env, { dataDir: opts.dataDir });
+      const config = commandConfig(opts.dataDir);
       const isNew = !existsSync(dbFileIn(config.dataDir));
+      if (isNew) refuseLostDatabase(config.dataDir);
       const said: string[] = [];
       const ctx = createContext(config, { logger: new MemoryLogger(), database: "migrate", beforeUpgrade: backupBeforeUpgrade(config, (line) => said.push(line)) });
       ctx.close();

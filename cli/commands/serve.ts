@@ -1,18 +1,17 @@
-import { existsSync } from "node:fs";
 import { Command } from "commander";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
-import { dbFileIn } from "../../src/db/client.ts";
 import { startCheckpointer } from "../../src/db/checkpointer.ts";
 import { holdServeLock } from "../../src/db/lock.ts";
-import { checkDatabaseFile } from "../../src/db/integrity.ts";
 import { createConsoleLogger } from "../../src/lib/logger.ts";
 import { describeMessenger } from "../../src/messaging/index.ts";
 import { startServer } from "../../src/server.ts";
 import { VERSION } from "../../src/version.ts";
 import { assets, subscribePage } from "../../build/web/manifest.ts";
 import { dataDirOption, examples, usageExit } from "../context.ts";
+import { runAsDataDirOwner } from "../data-dir-owner.ts";
 import { startScheduledBackups } from "../scheduled-backups.ts";
+import { checkDatabaseBeforeServe, warnUnwritableFolders } from "../serve-checks.ts";
 import { backupBeforeUpgrade } from "./backup.ts";
 
 export function serveCommand(): Command {
@@ -32,12 +31,12 @@ export function serveCommand(): Command {
     )
     .action((opts: { port?: string; host?: string; dataDir?: string }) => {
       const config = loadConfig(process.env, opts);
-      const dbFile = dbFileIn(config.dataDir);
-      const damage = existsSync(dbFile) ? checkDatabaseFile(dbFile, "quick_check") : null;
-      if (damage) {
-        throw new Error(`${dbFile} is damaged (quick_check: ${damage.replace(/\s+/g, " ")}): restore a backup with \`nearcast restore FILE --data-dir ${config.dataDir}\``);
-      }
+      // As the data dir's owner (a `sudo nearcast serve` included); a database it cannot open, a busy one, a
+      // damaged one and a lost one are each refused in their own words (cli/serve-checks.ts).
+      runAsDataDirOwner(config.dataDir);
+      checkDatabaseBeforeServe(config);
       const logger = createConsoleLogger(config.logLevel);
+      warnUnwritableFolders(config, logger);
       const ctx = createContext(config, { logger, beforeUpgrade: backupBeforeUpgrade(config, (line) => logger.info(line)) });
       // A logout of the SSH session that started it sends SIGHUP: the server stays up (set before it listens, so
       // none can come too early). Nothing to reload: settings changed on the Settings screen or by `nearcast
@@ -53,7 +52,8 @@ export function serveCommand(): Command {
       if (problem) ctx.logger.warn(problem);
       const server = startServer(ctx, { assets, subscribePage });
       // The one line serve always writes, whatever NEARCAST_LOG_LEVEL: its version, address and data.
-      createConsoleLogger("info").info(`Nearcast ${VERSION} listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: links follow the address each request came in on"})`);
+      createConsoleLogger("info").info(`Nearcast ${VERSION} listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: emailed links and Twilio's images and callbacks wait for one"})`);
+      ctx.services.setupCode.announce(server.url, (line) => createConsoleLogger("info").info(line)); // first run: the setup link
       // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
       ctx.dispatcher.start();
       ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)

@@ -5,10 +5,11 @@
 // before a schema upgrade all come here; `nearcast restore` reads the same files back (src/db/restore.ts).
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { dirname, join } from "node:path";
 import { VERSION } from "../version.ts";
 import { DB_FILE } from "./client.ts";
 import { checkDatabaseFile } from "./integrity.ts";
+import { partialPathFor, stagingPrefix } from "./leftovers.ts";
 import { appliedSchema } from "./schema-version.ts";
 
 export const BACKUPS_DIR = "backups";
@@ -69,13 +70,14 @@ function countRows(path: string): { schema: number; counts: BackupManifest["coun
 }
 
 /**
- * Writes a backup of the database open on `sqlite` (in `dataDir`) to `out`. Nothing is left behind on failure;
- * the .tar.gz appears under its name only once complete.
+ * Writes a backup of the database open on `sqlite` (in `dataDir`) to `out`. Nothing is left behind on failure (a
+ * killed run's staging folder and .partial file are swept by the next: src/db/leftovers.ts); the .tar.gz appears
+ * under its name only once complete. The caller holds the data dir's maintenance lock.
  */
 export function writeBackup(sqlite: Database, dataDir: string, out: string, now: Date): BackupResult {
   mkdirSync(dirname(out), { recursive: true, mode: 0o700 });
-  const staging = mkdtempSync(join(dirname(out), ".staging-"));
-  const partial = join(dirname(out), `.${basename(out)}.partial`);
+  const staging = mkdtempSync(stagingPrefix(dirname(out), "staging"));
+  const partial = partialPathFor(out);
   try {
     const copy = join(staging, DB_FILE);
     sqlite.prepare("VACUUM INTO ?1").run(copy);

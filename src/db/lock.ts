@@ -22,10 +22,15 @@ export interface DispatcherLock {
 
 /** The lock, or null when another dispatcher holds it. */
 export function tryLock(path: string): DispatcherLock | null {
-  mkdirSync(dirname(path), { recursive: true });
+  return exclusive(path, 0);
+}
+
+/** An EXCLUSIVE transaction on `path` (created), waiting up to `waitMs` for its holder; null when it stayed held. */
+function exclusive(path: string, waitMs: number): DispatcherLock | null {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const db = new Database(path, { create: true });
   try {
-    db.exec("PRAGMA busy_timeout = 0");
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(waitMs))}`);
     db.exec("BEGIN EXCLUSIVE");
   } catch (e) {
     db.close();
@@ -52,6 +57,19 @@ export function isLocked(path: string): boolean {
   if (!lock) return true;
   lock.release();
   return false;
+}
+
+/** Held by `nearcast backup` and `nearcast restore` (serve's scheduled backups are `nearcast backup`): one at a time
+ * per data directory, so a restore never swaps files under a backup or another restore, and the leftovers a killed
+ * one left can be swept by the next without touching a running one's. */
+export const MAINTENANCE_LOCK_FILE = "backup.lock";
+
+/**
+ * The maintenance lock of `dataDir` (an EXCLUSIVE transaction on <dataDir>/backup.lock, as tryLock), waiting up to
+ * `waitMs` for a backup or restore that holds it to finish; null when it did not.
+ */
+export function holdMaintenanceLock(dataDir: string, waitMs: number): DispatcherLock | null {
+  return exclusive(join(dataDir, MAINTENANCE_LOCK_FILE), waitMs);
 }
 
 /** Held by every `serve` on a data directory (the one dispatching and any standing by): `restore` must not swap

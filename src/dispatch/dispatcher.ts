@@ -48,6 +48,12 @@ export interface DispatcherOptions {
   idlePollMs?: number;
   /** At most this many rows per claim (default 100). */
   batchSize?: number;
+  /**
+   * The one door to the provider checks every number just before its send: called once per claim, it answers the
+   * rule of that moment (the allowed countries may have changed since the number was stored); a number it names a
+   * problem for is Skipped with that reason, never sent. Absent: no check.
+   */
+  numberRule?: () => (phone: string) => string | null;
   /** Twilio 21610: the customer opted out of everything sent from our number (src/services/opt-outs.ts). */
   onOptedOut?: (customerId: number, at: Date) => void;
   /** Off unless given: run between sends every `collectEverySends` sends (bench/broadcast.ts may force a GC). */
@@ -124,6 +130,7 @@ class LockedDispatcher implements Dispatcher {
       concurrency: this.concurrency,
       claimAheadMs: options.claimAheadMs ?? 100,
       idlePollMs: options.idlePollMs ?? 500,
+      numberRule: options.numberRule,
       batchSize: options.batchSize ?? 100,
       collectGarbage: options.collectGarbage && { collect: options.collectGarbage, everySends: Math.max(1, options.collectEverySends ?? COLLECT_EVERY_SENDS) },
     });

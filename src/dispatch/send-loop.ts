@@ -44,6 +44,8 @@ export interface SendLoopDeps {
   claimAheadMs: number;
   idlePollMs: number;
   batchSize: number;
+  /** The number rule of the moment (DispatcherOptions.numberRule); absent: no check. */
+  numberRule?: (() => (phone: string) => string | null) | undefined;
   /** Runs every `everySends` starts, between sends (a benchmark may ask for a garbage collection). */
   collectGarbage?: { collect(): void; everySends: number } | undefined;
 }
@@ -144,11 +146,26 @@ export class SendLoop {
       return null;
     }
     if (claimed.length > 0) this.deps.diskWait.succeeded();
+    const problemOf = claimed.length > 0 ? this.deps.numberRule?.() : undefined;
     for (const c of claimed) {
-      if (c.status === "Sending") this.ready.push(c);
-      else this.deps.stats.skipped++;
+      const problem = c.status === "Sending" ? (problemOf?.(c.toPhone) ?? null) : null;
+      if (c.status === "Sending" && problem === null) this.ready.push(c);
+      else {
+        this.deps.stats.skipped++;
+        if (problem !== null) this.skip(c, problem, now);
+      }
     }
     return claimed.length;
+  }
+
+  /** A number the rule refuses: Skipped with the reason, never sent. With the disk full the row stays Sending: the
+   * next start finds it, the provider never had it, and it is claimed (and refused) again. */
+  private skip(row: ClaimedDelivery, reason: string, now: number): void {
+    try {
+      this.deps.store.markSkipped(row.id, `Not sent: ${reason}.`, now);
+    } catch (e) {
+      if (!this.deps.diskWait.failed(e)) throw e;
+    }
   }
 
   /** Nothing to send now: settles what is finished, looks up due Uncertain rows, sleeps until something is due. */

@@ -50,6 +50,8 @@ export interface DispatchStore {
   /** The answer was lost: Uncertain, looked up at `reconcileAt`. */
   markUncertain(id: number, reconcileAt: number, now: number, reason: string): void;
   markFailed(id: number, code: number | null, message: string, now: number): void;
+  /** A claimed delivery that must not go (its number breaks the number rule): Skipped with `reason`. */
+  markSkipped(id: number, reason: string, now: number): void;
   /** Claimed rows never handed to the provider go back to Queued, the attempt not counted; answers how many. */
   release(ids: number[], now: number): number;
   /** At start: rows still Sending were in flight when the last dispatcher died; they become Uncertain. Their ids. */

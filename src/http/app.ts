@@ -7,6 +7,8 @@ import { diskSpaceGuard } from "./middleware/disk-space.ts";
 import { securityHeaders } from "./middleware/security-headers.ts";
 import { xsrf } from "./middleware/xsrf.ts";
 import { authRoutes } from "./routes/auth.ts";
+import { phoneRoutes } from "./routes/phone.ts";
+import { userRoutes } from "./routes/user.ts";
 import { broadcastRoutes } from "./routes/broadcast.ts";
 import { broadcastCheckRoutes } from "./routes/broadcast-checks.ts";
 import { businessRoutes } from "./routes/business.ts";
@@ -40,6 +42,8 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["site", siteRoutes],
   ["setup", setupRoutes],
   ["auth", authRoutes],
+  ["auth", phoneRoutes],
+  ["user", userRoutes],
   ["businesstype", businessTypeRoutes],
   ["customer", customerRoutes],
   ["customer", customerMessageRoutes],

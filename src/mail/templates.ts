@@ -91,3 +91,31 @@ export function registrationAttemptEmail(to: string, brandName: string, loginLin
     ]),
   };
 }
+
+/**
+ * To each admin when an owner registers: who it is and, when sign-up needs approval, that nothing is texted for them
+ * until an admin approves (on the home page or the Users screen). `usersLink` is built on the saved public URL only;
+ * null when none is saved, and then the email names the screen instead of linking to it.
+ */
+export function newOwnerEmail(
+  to: string,
+  brandName: string,
+  owner: { firstName: string; lastName: string; email: string },
+  waitsForApproval: boolean,
+  usersLink: string | null,
+): MailMessage {
+  const who = `${owner.firstName} ${owner.lastName} <${owner.email}>`;
+  const what = waitsForApproval
+    ? `A new shop owner registered on ${brandName} and is waiting for your approval: ${who}. Nothing is texted for this account until you approve it.`
+    : `A new shop owner registered on ${brandName}: ${who}.`;
+  const where = waitsForApproval
+    ? "Approve or refuse the account on your home page or on the Users screen"
+    : "You can see every account on the Users screen";
+  const link = usersLink ? escapeHtml(usersLink) : null;
+  return {
+    to,
+    subject: waitsForApproval ? `${brandName}: a new owner is waiting for approval` : `${brandName}: a new owner registered`,
+    text: ["Hello,", "", what, "", usersLink ? `${where}:\n${usersLink}` : `${where}.`, "", `— ${brandName}`].join("\n"),
+    html: page(brandName, ["Hello,", escapeHtml(what), link ? `${escapeHtml(where)}: <a href="${link}">${link}</a>` : `${escapeHtml(where)}.`]),
+  };
+}

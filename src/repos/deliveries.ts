@@ -20,6 +20,7 @@ import { underOptOutSql } from "./consent-events.ts";
 import { prepareScheduledStarts, type ScheduledStartStatements } from "./scheduled-starts.ts";
 import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
 import { skipUnreachableWhatsApp } from "./whatsapp-skips.ts";
+import { HELD_UNTIL } from "./confirmations.ts";
 
 /** Subscriptions per enqueue transaction: some 15 ms of writing, so the server answers in between (bench/stall.ts). */
 export const ENQUEUE_CHUNK = 2000;
@@ -89,6 +90,11 @@ const STILL_ENQUEUING = `(SELECT enqueued_through FROM broadcasts b WHERE b.id =
 
 const IS_CONFIRMATION = `(SELECT kind FROM broadcasts b WHERE b.id = deliveries.broadcast_id) = 'confirmation'`;
 
+/** A delivery of a business whose owner the admin has not approved (or refused): nothing is texted for them. The
+ * subquery does not depend on the row, so SQLite runs it once per statement (users_status_idx, businesses_owner_idx). */
+const OWNER_NOT_APPROVED = `deliveries.business_id IN (SELECT b.id FROM users u JOIN businesses b ON b.owner_id = u.id
+  WHERE u.status IN ('pending', 'refused'))`;
+
 function prepare(sqlite: Database) {
   return {
     // One delivery per active subscriber, leaving out anyone under an all-business opt-out (a STOP to our number
@@ -148,7 +154,8 @@ function prepare(sqlite: Database) {
                       AND NOT ${STILL_ENQUEUING}
                     ORDER BY next_attempt_at, id LIMIT ?2)
        RETURNING id, broadcast_id AS broadcastId, customer_id AS customerId, channel, to_phone AS toPhone, attempts,
-                 claimed_at AS claimedAt, status, business_id AS businessId, ${IS_CONFIRMATION} AS confirmation`,
+                 claimed_at AS claimedAt, status, business_id AS businessId, ${IS_CONFIRMATION} AS confirmation,
+                 ${OWNER_NOT_APPROVED} AS held`,
     ),
     // A claimed row that may not go yet (quiet hours, daily cap): Queued again until `notBefore`, the attempt not counted.
     defer: sqlite.prepare<unknown, [number, number, string]>(
@@ -192,6 +199,10 @@ function prepare(sqlite: Database) {
     markFailed: sqlite.prepare<unknown, [number, number | null, string, number]>(
       `UPDATE deliveries SET status = 'Failed', error_code = ?2, error_message = ?3, updated_at = ?4
        WHERE id = ?1 AND status IN ('Queued', 'Sending', 'Uncertain')`,
+    ),
+    markSkipped: sqlite.prepare<unknown, [number, string, number]>(
+      `UPDATE deliveries SET status = 'Skipped', attempts = MAX(0, attempts - 1), error_message = ?2, updated_at = ?3
+       WHERE id = ?1 AND status = 'Sending'`,
     ),
     release: sqlite.prepare<unknown, [number, number]>(
       `UPDATE deliveries SET status = 'Queued', attempts = MAX(0, attempts - 1), claimed_at = NULL, updated_at = ?2
@@ -305,7 +316,7 @@ export function deliveriesRepo(db: Db) {
   const sq = () => (ss ??= prepareScheduledStarts(sqlite));
 
   function stripBusiness(r: ClaimedDelivery): ClaimedDelivery {
-    const { businessId: _, confirmation: __, ...rest } = r as ClaimedDelivery & { businessId?: number; confirmation?: number };
+    const { businessId: _, confirmation: __, held: ___, ...rest } = r as ClaimedDelivery & { businessId?: number; confirmation?: number; held?: number };
     return rest;
   }
 
@@ -414,6 +425,10 @@ export function deliveriesRepo(db: Db) {
           for (const r of rows) {
             if (r.status === "Skipped") {
               q().skippedText.run(SKIPPED_MESSAGE, r.id);
+            } else if ((r as { held?: number }).held) {
+              // A safety net (their confirmations are written held, and broadcasts refused): it waits for releaseHeld.
+              q().defer.run(r.id, HELD_UNTIL, "owner_pending");
+              continue;
             } else if (policy && !(r as { confirmation?: number }).confirmation) {
               const wait = deferral(r as ClaimedDelivery & { businessId: number }, now, policy, zonesOf, businessZones, sendsOf);
               if (wait) {
@@ -445,6 +460,11 @@ export function deliveriesRepo(db: Db) {
 
     markFailed(id: number, code: number | null, message: string, now: number): void {
       q().markFailed.run(id, code, message, now);
+    },
+
+    /** Claimed but not to be sent (the number rule refuses its number): Skipped with the reason. */
+    markSkipped(id: number, reason: string, now: number): void {
+      q().markSkipped.run(id, reason, now);
     },
 
     /** Claimed but never handed to the provider (graceful stop): back to Queued, the attempt not counted. */

@@ -11,12 +11,14 @@ import { deliveriesRepo } from "./deliveries.ts";
 import { deliveryHistoryRepo } from "./delivery-history.ts";
 import { inboundMessagesRepo } from "./inbound-messages.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
+import { phoneVerificationsRepo } from "./phone-verifications.ts";
+import { testSendsRepo } from "./test-sends.ts";
 import { sessionsRepo } from "./sessions.ts";
 import { settingsRepo } from "./settings.ts";
 import { subscriptionsRepo } from "./subscriptions.ts";
+import { textBudgetRepo } from "./text-budget.ts";
 import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
 import { uploadsRepo } from "./uploads.ts";
-import { textBudgetRepo } from "./text-budget.ts";
 import { usersRepo } from "./users.ts";
 
 export function createRepos(db: Db) {
@@ -32,6 +34,8 @@ export function createRepos(db: Db) {
     users: usersRepo(db),
     sessions: sessionsRepo(db),
     passwordResets: passwordResetsRepo(db),
+    phoneVerifications: phoneVerificationsRepo(db),
+    testSends: testSendsRepo(db),
     businessTypes: businessTypesRepo(db),
     businesses: businessesRepo(db),
     customers: customersRepo(db),
@@ -46,8 +50,8 @@ export function createRepos(db: Db) {
     inboundMessages: inboundMessagesRepo(db),
     customerInbound: customerInboundRepo(db),
     confirmations: confirmationsRepo(db),
+    textBudget: textBudgetRepo(db),
   };
 }
 
 export type Repos = ReturnType<typeof createRepos>;
-    textBudget: textBudgetRepo(db),

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { requiredText, text } from "./text.ts";
+import type { UserStatus } from "./owner-approval.ts";
 
 export const PASSWORD_MIN = 6;
 // A bound for new passwords (200 characters is plenty for a passphrase); the 64 KB body limit bounds the rest.
@@ -93,6 +94,10 @@ export interface PublicUser {
   createdAt: string;
   /** The account holder's own mobile (E.164) for test sends; null when not given (always sent by the server). */
   phone?: string | null;
+  /** Whether that phone answered the code texted to it (test sends go only to a verified phone). */
+  phoneVerified?: boolean;
+  /** pending: waits for the admin's approval, and nothing is texted for the account until then. */
+  status?: UserStatus;
 }
 
 /** PUT /api/auth/UpdateMyPhone: the owner's own mobile; "" (or null) clears it. */

@@ -47,4 +47,7 @@ export type CreateCustomerInput = v.InferOutput<typeof createCustomerSchema>;
 /** A customer as the owner (or admin) sees it: the spec's fields plus the viewer's businesses they belong to. */
 export interface CustomerView extends Customer {
   businesses: { id: number; name: string; status: SubscriptionStatus }[];
+  /** Why this stored number is never texted (the number rules of the moment: allowed countries, mobile only);
+   * absent or null when it may be. */
+  numberProblem?: string | null;
 }

@@ -7,6 +7,7 @@ import type { CheckResult, FieldErrors } from "./check.ts";
 import { isOneLine } from "./text.ts";
 import { smtpConnectionOf } from "./smtp-url.ts";
 import { parseQuietHours } from "../lib/quiet-hours.ts";
+import { OWNER_SIGNUP_MODES, type OwnerSignup } from "./owner-approval.ts";
 
 export const SETTING_KEYS = [
   "publicUrl",
@@ -25,9 +26,10 @@ export const SETTING_KEYS = [
   "maxPerDay",
   "allowedCountries",
   "confirmationsPerHour",
+  "ownerTextsPerHour",
   "pricePerSegment",
   "whatsappConfirmationTemplate",
-  "ownerTextsPerHour",
+  "ownerSignup",
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -50,10 +52,11 @@ export const SETTING_ENV: Record<SettingKey, string> = {
   maxPerDay: "NEARCAST_MAX_PER_DAY",
   allowedCountries: "NEARCAST_ALLOWED_COUNTRIES",
   confirmationsPerHour: "NEARCAST_CONFIRMATIONS_PER_HOUR",
+  ownerTextsPerHour: "NEARCAST_OWNER_TEXTS_PER_HOUR",
   pricePerSegment: "NEARCAST_PRICE_PER_SEGMENT",
   whatsappConfirmationTemplate: "NEARCAST_WHATSAPP_CONFIRMATION_TEMPLATE",
+  ownerSignup: "NEARCAST_OWNER_SIGNUP",
 };
-  ownerTextsPerHour: "NEARCAST_OWNER_TEXTS_PER_HOUR",
 
 /** Write-only settings: stored and used, never returned, logged or printed (the API says only whether one is set). */
 export const SECRET_SETTINGS: ReadonlySet<SettingKey> = new Set(["twilioAuthToken", "smtpUrl"]);
@@ -72,6 +75,8 @@ export const SETTING_DEFAULTS = {
   ownerTextsPerHour: "50",
   // Twilio's US list price for one SMS segment (USD), for the estimate before a broadcast; set your own.
   pricePerSegment: "0.0083",
+  // New and upgraded installs alike: an owner who registers waits for the admin before anything is texted for them.
+  ownerSignup: "approval",
 } as const satisfies Partial<Record<SettingKey, string>>;
 
 export const SEND_RATE_MIN = 0.01;
@@ -171,6 +176,11 @@ export const SETTING_SCHEMAS = {
     v.check((s) => /^\d{1,6}$/.test(s) && Number(s) >= 1, "Confirmations per hour must be a whole number from 1 to 999999"),
     v.transform((s) => String(Number(s))),
   ),
+  ownerTextsPerHour: v.pipe(
+    textValue("Texts per owner per hour"),
+    v.check((s) => /^\d{1,6}$/.test(s) && Number(s) >= 1, "Texts per owner per hour must be a whole number from 1 to 999999"),
+    v.transform((s) => String(Number(s))),
+  ),
   pricePerSegment: v.pipe(
     textValue("Price per segment"),
     v.check((s) => /^\d{1,3}(\.\d{1,6})?$/.test(s), "Price per segment must be an amount like 0.0083 (US dollars, up to 6 decimals)"),
@@ -179,11 +189,13 @@ export const SETTING_SCHEMAS = {
   whatsappConfirmationTemplate: v.pipe(
     textValue("WhatsApp confirmation template"),
     v.regex(/^HX[0-9a-fA-F]{32}$/, "WhatsApp confirmation template must be a Content SID: HX followed by 32 hexadecimal characters"),
-  ownerTextsPerHour: v.pipe(
-    textValue("Texts per owner per hour"),
-    v.check((s) => /^\d{1,6}$/.test(s) && Number(s) >= 1, "Texts per owner per hour must be a whole number from 1 to 999999"),
-    v.transform((s) => String(Number(s))),
   ),
+  // Who may become an owner: "approval" (register, then wait for the admin), "open" (register and send), "closed"
+  // (only the admin creates owners).
+  ownerSignup: v.pipe(
+    textValue("Owner sign-up"),
+    v.transform((s) => s.toLowerCase()),
+    v.check((s) => (OWNER_SIGNUP_MODES as readonly string[]).includes(s), "Owner sign-up must be approval, open or closed"),
   ),
   smtpUrl: v.pipe(
     textValue("SMTP URL"),
@@ -238,6 +250,8 @@ export interface SiteInfo {
   publicUrlPrivate: boolean;
   /** No admin account exists yet: the UI opens the first-run setup screen. */
   setupNeeded: boolean;
+  /** How owners join (the ownerSignup setting): the Register page says so when it is "closed". */
+  ownerSignup: OwnerSignup;
 }
 
 /** One setting as GET /api/settings shows it. */

@@ -25,6 +25,16 @@ export function textableNumberProblem(phone: string, allowed: string[] | null): 
   return null;
 }
 
+/** Why a number already stored is never texted (the Customers screen, a Skipped delivery): the rule's verdict in
+ * words about the number rather than to the person typing it; null when it may be texted. */
+export function storedNumberProblem(phone: string, allowed: string[] | null): string | null {
+  const problem = textableNumberProblem(phone, allowed);
+  if (problem === null) return null;
+  return problem === NOT_A_MOBILE
+    ? "not a mobile number (premium-rate, toll-free, shared-cost, satellite or landline)"
+    : `not a mobile number from ${allowed!.join(", ")} (the countries this server texts)`;
+}
+
 /** The public subscribe page's name for the one rule. */
 export const subscribeNumberProblem = textableNumberProblem;
 

@@ -13,8 +13,6 @@ import type { UserRow } from "../repos/users.ts";
 import {
   forgotPasswordSchema,
   loginSchema,
-  MY_PHONE_INVALID,
-  NOT_AN_OBJECT,
   type PublicUser,
   registerSchema,
   RESET_TOKEN_INVALID,
@@ -22,12 +20,12 @@ import {
   type Role,
 } from "../schemas/auth.ts";
 import { INVALID_LOGIN } from "../schemas/texts.ts";
-import { toE164 } from "../schemas/phone.ts";
 import { type Principal, managesAll } from "./principal.ts";
 import type { SettingsService } from "./settings.ts";
 import { createLoginThrottle, pairKey } from "./login-throttle.ts";
 import { ATTEMPT_EMAIL_NEEDS_PUBLIC_URL, EMAIL_LINKS_NEED_PUBLIC_URL, requirePublicUrl, RESET_LINK_NEEDS_PUBLIC_URL, warnOnce } from "./public-links.ts";
 import { setupRefusal } from "./setup.ts";
+import type { OwnerApprovalService } from "./owner-approval.ts";
 import { validate } from "./validate.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
@@ -62,6 +60,8 @@ export interface AuthDeps {
   settings: Pick<SettingsService, "savedPublicUrl" | "current">;
   /** idle(), when the mailer has one, is awaited by the service's own idle(). */
   mailer: Mailer & { idle?(): Promise<void> };
+  /** Owner sign-up and approval (owner-approval.ts): closed, pending, refused, and the admins' email. */
+  signup: Pick<OwnerApprovalService, "refuseIfClosed" | "statusOfRegistered" | "registered" | "refuseSignIn">;
 }
 
 export function toPublicUser(u: UserRow): PublicUser {
@@ -73,6 +73,8 @@ export function toPublicUser(u: UserRow): PublicUser {
     role: u.role,
     createdAt: u.createdAt.toISOString(),
     phone: u.phone ?? null,
+    phoneVerified: u.phoneVerifiedAt != null,
+    status: u.status,
   };
 }
 
@@ -88,7 +90,7 @@ function tooMany(seconds: number, what = "Too many attempts."): TooManyRequestsE
 }
 
 
-export function createAuthService({ repos, clock, config, logger, settings, mailer }: AuthDeps) {
+export function createAuthService({ repos, clock, config, logger, settings, mailer, signup }: AuthDeps) {
   const loginThrottle = createLoginThrottle(clock, SESSION_TTL_MS);
   // Per (email, address), not per email: an attacker's requests from their address must not block the owner's own.
   const resetRequestsByPair = new RateLimiter(clock, RESET_REQUESTS_PER_PAIR, WINDOW_MS);
@@ -120,10 +122,11 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
   const ACCOUNT_EXISTS = "An account with this email already exists.";
 
   /** Inserts the account; null when the email already has one (the unique index decides a race). */
-  function insertUser(data: v.InferOutput<typeof registerSchema>, passwordHash: string, role?: Role): UserRow | null {
+  function insertUser(data: v.InferOutput<typeof registerSchema>, passwordHash: string, role?: Role, registering = false): UserRow | null {
     const finalRole: Role = role ?? (config.adminEmail && data.email === config.adminEmail ? "admin" : "owner");
+    const status = registering ? signup.statusOfRegistered(finalRole) : "approved";
     try {
-      return repos.users.insert({ ...data, passwordHash, role: finalRole, createdAt: clock.now() });
+      return repos.users.insert({ ...data, passwordHash, role: finalRole, status, createdAt: clock.now() });
     } catch (e) {
       if (String(e).includes("UNIQUE")) return null;
       throw e;
@@ -213,6 +216,7 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
      */
     async register(input: unknown, clientIp: string): Promise<{ message: string }> {
       const data = validate(registerSchema, input);
+      if (data.email !== config.adminEmail) signup.refuseIfClosed();
       const ip = ipKey(clientIp);
       const mine = registrationsByIp.retryAfter(ip);
       if (mine > 0) throw tooMany(mine, "Too many registrations from your network.");
@@ -223,7 +227,9 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
       const taken = !!repos.users.findByEmail(data.email);
       const passwordHash = await Bun.password.hash(data.password, HASH_OPTIONS);
       // Taken, or taken meanwhile by a registration that raced this one: either way the owner hears of it.
-      if (taken || !insertUser(data, passwordHash)) tellOwnerOfAttempt(data.email);
+      const row = taken ? null : insertUser(data, passwordHash, undefined, true);
+      if (row) signup.registered(row);
+      else tellOwnerOfAttempt(data.email);
       return { message: REGISTERED };
     },
     /** Awaits the emails (and reset links) still being made in the background: for tests and a clean shutdown. */
@@ -256,22 +262,6 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
       });
     },
 
-    /**
-     * PUT UpdateMyPhone: the caller's own mobile, where "Send a test to my phone" goes. Read like a customer's number
-     * (the default country when typed without a code) and stored in E.164; "" or null clears it. 400 naming `phone`.
-     */
-    updateMyPhone(user: UserRow, input: unknown): PublicUser {
-      if (typeof input !== "object" || input === null || Array.isArray(input)) throw new ValidationError(NOT_AN_OBJECT, { _: NOT_AN_OBJECT });
-      const raw = (input as { phone?: unknown }).phone;
-      let phone: string | null = null;
-      if (raw !== null && raw !== "" && !(typeof raw === "string" && raw.trim() === "")) {
-        phone = typeof raw === "string" && raw.length <= 40 ? toE164(raw, config.defaultCountry) : null;
-        if (!phone) throw new ValidationError(MY_PHONE_INVALID, { phone: MY_PHONE_INVALID });
-      }
-      repos.users.setPhone(user.id, phone);
-      return toPublicUser(repos.users.findById(user.id)!);
-    },
-
     /** Every account, oldest first: for the admin and the operator only. */
     listUsers(actor: Principal): PublicUser[] {
       if (!managesAll(actor)) throw new ForbiddenError();
@@ -297,13 +287,15 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
         throw new UnauthorizedError(INVALID_LOGIN);
       }
       loginThrottle.succeeded(data.email, ip);
+      signup.refuseSignIn(user);
       return { token: issueSession(user.id), user: toPublicUser(user) };
     },
 
     /** The user behind a bearer token, or undefined when it is unknown, expired or revoked. */
     authenticate(token: string): UserRow | undefined {
       if (!token || token.length > 200) return undefined;
-      return repos.sessions.findLiveUser(hashToken(token), clock.now());
+      const user = repos.sessions.findLiveUser(hashToken(token), clock.now());
+      return user?.status === "refused" ? undefined : user;
     },
 
     logout(token: string): void {

@@ -14,6 +14,7 @@ import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, BUSINESS_NOT_FOUND,
 import { parseIdText } from "../schemas/ids.ts";
 import { checkPageParams, type Page, pageOf } from "../schemas/paging.ts";
 import { type Principal, actingUserId, canManage } from "./principal.ts";
+import { requireApprovedOwner } from "./owner-approval.ts";
 import { refuseImageWithoutPublicUrl } from "./public-links.ts";
 import type { SettingsService } from "./settings.ts";
 import type { UploadsService } from "./uploads.ts";
@@ -309,6 +310,7 @@ export function createBroadcastsService({
     const business = repos.businesses.findById(businessId);
     if (!business) throw new NotFoundError(BUSINESS_NOT_FOUND);
     if (!canManage(actor, business)) throw new ForbiddenError(NOT_YOUR_BUSINESS);
+    requireApprovedOwner(repos, business.ownerId, actor);
     return business;
   }
 
@@ -589,6 +591,7 @@ export function createBroadcastsService({
     /** Failed deliveries that may succeed on another try go back to the queue (never an opted-out number). */
     retryFailed(actor: Principal, broadcastId: number): { message: string; requeued: number } {
       const row = broadcastOf(actor, broadcastId);
+      requireApprovedOwner(repos, row.ownerId, actor);
       const requeued = repos.deliveries.retryFailed(row.id, clock.now().getTime());
       const message =
         requeued === 0

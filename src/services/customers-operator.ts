@@ -13,6 +13,7 @@ import { importConsentText } from "../schemas/consent.ts";
 import { editCustomerSchema } from "../schemas/customer-admin.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { enrollByOwner } from "./customer-enrollment.ts";
+import { textableNumberProblem } from "../schemas/subscribe-number.ts";
 import { e164OrThrow } from "./subscriptions.ts";
 
 /** Import: the reason a row of a person under an all-business opt-out is skipped. */
@@ -36,8 +37,10 @@ export const IMPORT_CHUNK = 50;
 /** Between two chunks: long enough for another process's writer (the server, the CLI) to take its turn. */
 const IMPORT_PAUSE_MS = 2;
 
-/** The rows of one chunk that can be imported, in E.164; the others go to the summary (`seen`: numbers met so far). */
-function checkRows(rows: ImportRow[], seen: Map<string, number>, summary: ImportSummary, country: string) {
+/** The rows of one chunk that can be imported, in E.164; the others go to the summary (`seen`: numbers met so far).
+ * A number the rule refuses (textableNumberProblem: allowed countries, mobile only) is an invalid row, with the public
+ * page's sentence. */
+function checkRows(rows: ImportRow[], seen: Map<string, number>, summary: ImportSummary, country: string, allowed: string[] | null) {
   const valid: { line: number; phone: string; contactPreference: "WhatsApp" | "SMS" }[] = [];
   for (const row of rows) {
     const result = check(editCustomerSchema, { phone: row.phone, contactPreference: row.contactPreference });
@@ -48,6 +51,11 @@ function checkRows(rows: ImportRow[], seen: Map<string, number>, summary: Import
     const phone = toE164(result.value.phone, country);
     if (!phone) {
       summary.invalid.push({ line: row.line, message: "Please enter a valid phone number" });
+      continue;
+    }
+    const problem = textableNumberProblem(phone, allowed);
+    if (problem) {
+      summary.invalid.push({ line: row.line, message: problem });
       continue;
     }
     const first = seen.get(phone);
@@ -75,11 +83,14 @@ export function customerOperatorActions({
   clock,
   config,
   confirmations,
+  allowedCountries,
 }: {
   repos: Repos;
   clock: Clock;
   config: Config;
   confirmations: ConfirmationsService;
+  /** The number rule's allowed countries of the moment (null: any). */
+  allowedCountries: () => string[] | null;
 }) {
   function anyBusiness(businessId: number) {
     const business = repos.businesses.findById(businessId);
@@ -106,14 +117,18 @@ export function customerOperatorActions({
       const business = anyBusiness(businessId);
       const summary: ImportSummary = { business: { id: business.id, name: business.name }, added: [], readded: [], already: [], skipped: [], invalid: [] };
       const seen = new Map<string, number>();
-      const joined: number[] = [];
       const at = clock.now();
       const consentText = importConsentText(business.name, fileName);
+      const allowed = allowedCountries();
+      // The welcome texts: one confirmation broadcast, its deliveries (and their budget slots) written with each chunk.
+      let welcome: number | undefined;
+      if (options.welcome) summary.welcomed = 0;
       for (let start = 0; start < rows.length; start += IMPORT_CHUNK) {
         // The first pause too: reading the file was a turn of its own.
         await Bun.sleep(start > 0 ? IMPORT_PAUSE_MS : 0);
-        const valid = checkRows(rows.slice(start, start + IMPORT_CHUNK), seen, summary, config.defaultCountry);
+        const valid = checkRows(rows.slice(start, start + IMPORT_CHUNK), seen, summary, config.defaultCountry, allowed);
         repos.transaction(() => {
+          const joined = new Map<number, string>();
           for (const row of valid) {
             const { customerId, outcome } = enrollByOwner(repos, row.phone, row.contactPreference, {
               businessId: business.id,
@@ -123,12 +138,17 @@ export function customerOperatorActions({
               at,
             }, { skipStopped: true });
             const item = { line: row.line, phone: row.phone };
-            if (outcome === "subscribed" || outcome === "resubscribed") joined.push(customerId);
+            if (outcome === "subscribed" || outcome === "resubscribed") joined.set(customerId, row.phone);
             if (outcome === "subscribed") summary.added.push(item);
             else if (outcome === "resubscribed") summary.readded.push(item);
             else if (outcome === "already") summary.already.push(item);
             else if (outcome === "stopped") summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_STOP });
             else summary.skipped.push({ ...item, reason: IMPORT_SKIPPED_UNSUBSCRIBED });
+          }
+          if (options.welcome && joined.size > 0) {
+            const queued = confirmations.queue({ businessId: business.id, customerIds: [...joined.keys()], origin: "import", into: welcome, phones: joined });
+            welcome ??= queued?.broadcastId;
+            summary.welcomed! += queued?.total ?? 0;
           }
         });
         options.onProgress?.({ done: Math.min(start + IMPORT_CHUNK, rows.length), total: rows.length });
@@ -136,8 +156,6 @@ export function customerOperatorActions({
       // In file order (a duplicate is found while checking, before the rows around it are written).
       summary.skipped.sort((a, b) => a.line - b.line);
       summary.invalid.sort((a, b) => a.line - b.line);
-      // One Confirmation broadcast for everyone the import added: the dispatcher paces it like any other.
-      if (options.welcome) summary.welcomed = repos.transaction(() => confirmations.queue({ businessId: business.id, customerIds: joined, origin: "import" })?.total ?? 0);
       return summary;
     },
 

@@ -21,6 +21,9 @@ import { enrollByOwner } from "./customer-enrollment.ts";
 import { customerOperatorActions } from "./customers-operator.ts";
 import { type RequestMeta, e164OrThrow } from "./subscriptions.ts";
 import { validate } from "./validate.ts";
+import { textableOrThrow } from "./number-rules.ts";
+import type { CurrentSettings } from "./settings.ts";
+import { storedNumberProblem } from "../schemas/subscribe-number.ts";
 
 export const CUSTOMER_NOT_FOUND = "Customer not found.";
 
@@ -72,14 +75,24 @@ export function createCustomersService({
   clock,
   config,
   confirmations,
+  settings,
 }: {
   repos: Repos;
   clock: Clock;
   config: Config;
   confirmations: ConfirmationsService;
+  /** The allowed countries of the moment: the number rule (number-rules.ts) on adds, edits, imports and lists. */
+  settings: { current(): Pick<CurrentSettings, "allowedCountries"> };
 }) {
+  const allowed = () => settings.current().allowedCountries;
+  /** Views with the reason each stored number may not be texted (null when it may): such numbers never are. */
+  const withProblems = (views: CustomerView[]): CustomerView[] => {
+    const countries = allowed();
+    return views.map((v) => ({ ...v, numberProblem: storedNumberProblem(v.phone, countries) }));
+  };
+
   function view(user: UserRow, id: number): CustomerView {
-    const [found] = toViews(repos.customers.visibleForCustomer(id, ownerScope(user)), user.role === "admin");
+    const [found] = withProblems(toViews(repos.customers.visibleForCustomer(id, ownerScope(user)), user.role === "admin"));
     if (!found) throw new NotFoundError(CUSTOMER_NOT_FOUND);
     return found;
   }
@@ -159,13 +172,13 @@ export function createCustomersService({
     markRemoved(sub, "manual", note, meta, at);
   }
 
-  const operator = customerOperatorActions({ repos, clock, config, confirmations });
+  const operator = customerOperatorActions({ repos, clock, config, confirmations, allowedCountries: allowed });
   return {
     ...operator,
 
     /** An owner's customers (subscribed to one of their businesses, not removed); the admin's: everyone's. */
     list(user: UserRow): CustomerView[] {
-      return toViews(repos.customers.listVisible(ownerScope(user)), user.role === "admin");
+      return withProblems(toViews(repos.customers.listVisible(ownerScope(user)), user.role === "admin"));
     },
 
     /**
@@ -188,7 +201,7 @@ export function createCustomersService({
       const filters = { ownerId: scope, businessId, statuses: p.statuses, digits: p.digits };
       const ids = repos.customerPages.ids({ ...filters, beforeId: p.beforeId, limit: p.limit + 1 });
       const shown = ids.slice(0, p.limit);
-      const byId = new Map(toViews(repos.customers.visibleForCustomers(shown, scope, p.statuses), user.role === "admin").map((v) => [v.id, v]));
+      const byId = new Map(withProblems(toViews(repos.customers.visibleForCustomers(shown, scope, p.statuses), user.role === "admin")).map((v) => [v.id, v]));
       return {
         items: shown.map((id) => byId.get(id)!).filter(Boolean),
         nextCursor: ids.length > p.limit ? encodeCursor({ key: shown.at(-1)!, id: shown.at(-1)! }) : null,
@@ -222,7 +235,7 @@ export function createCustomersService({
     /** The owner adds a person by hand to one of their businesses (source 'manual'). */
     create(user: UserRow, input: unknown, meta: RequestMeta): CustomerView {
       const data = validate(createCustomerSchema, input);
-      const phone = e164OrThrow(data.phone, config.defaultCountry);
+      const phone = textableOrThrow(data.phone, config.defaultCountry, allowed());
       const business = managedBusiness(user, data.businessId);
       const at = clock.now();
       const id = repos.transaction(() => {
@@ -262,6 +275,9 @@ export function createCustomersService({
         if (!customer) throw new NotFoundError(CUSTOMER_NOT_FOUND);
         const data = validate(editCustomerSchema, keepOmittedFields(editCustomerSchema, { phone: customer.phone, contactPreference: current.contactPreference }, input));
         const phone = e164OrThrow(data.phone, config.defaultCountry);
+        // A number already stored may stay (its channel can change; it is shown with its problem and never texted);
+        // a new one must pass the rule.
+        if (phone !== customer.phone) textableOrThrow(data.phone, config.defaultCountry, allowed());
         if (phone === customer.phone) {
           setEditorsChannel(user, id, data.contactPreference);
           return id;

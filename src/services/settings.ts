@@ -21,6 +21,7 @@ import {
 } from "../schemas/settings.ts";
 import { parseQuietHours, type QuietSpan } from "../lib/quiet-hours.ts";
 import { isPrivateLink } from "../schemas/public-url.ts";
+import type { OwnerSignup } from "../schemas/owner-approval.ts";
 import { managesAll, type Principal } from "./principal.ts";
 import { setupDue } from "./setup.ts";
 
@@ -56,10 +57,12 @@ export interface CurrentSettings {
   /** Texts nobody broadcast (confirmations, welcome texts, test sends, verification codes) per rolling hour across
    * the install (SMS pumping); past it confirmations wait their turn and a test send answers 429. */
   confirmationsPerHour: number;
-  /** The WhatsApp utility template (Content SID) for opt-in confirmations; null: none configured. */
   /** The same per owner (all of the owner's businesses together). */
   ownerTextsPerHour: number;
+  /** The WhatsApp utility template (Content SID) for opt-in confirmations; null: none configured. */
   whatsappConfirmationTemplate: string | null;
+  /** How owners join: wait for the admin's approval, open, or closed (the admin creates them). */
+  ownerSignup: OwnerSignup;
 }
 
 type Resolved = Record<SettingKey, { value: string | null; source: SettingView["source"] }>;
@@ -131,10 +134,11 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       pricePerSegment: Number(get("pricePerSegment")),
       allowedCountries: allowedCountriesOf(get("allowedCountries") ?? config.defaultCountry),
       confirmationsPerHour: Number(get("confirmationsPerHour")),
+      ownerTextsPerHour: Number(get("ownerTextsPerHour")),
       whatsappConfirmationTemplate: get("whatsappConfirmationTemplate"),
+      ownerSignup: get("ownerSignup") as OwnerSignup,
     };
   }
-      ownerTextsPerHour: Number(get("ownerTextsPerHour")),
 
   /**
    * THE base of every link that leaves the server for someone else (emails, Twilio's media and status-callback
@@ -197,6 +201,7 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
         publicUrlSource: r.publicUrl.source === "env" ? "env" : r.publicUrl.source === "saved" ? "saved" : "request",
         publicUrlPrivate: isPrivateLink(url),
         setupNeeded: setupDue(repos, config.adminEmail),
+        ownerSignup: r.ownerSignup.value as OwnerSignup,
       };
     },
 

@@ -9,8 +9,8 @@ import { consentText } from "../schemas/consent.ts";
 import type { ContactPreference } from "../schemas/customers.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { type SubscribeResponse, subscribeSchema } from "../schemas/subscriptions.ts";
-import { looksLikeShortCode, SHORT_CODE, subscribeNumberProblem } from "../schemas/subscribe-number.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
+import { textableOrThrow } from "./number-rules.ts";
 import type { CurrentSettings } from "./settings.ts";
 import { validate } from "./validate.ts";
 import { INVALID_PHONE } from "../schemas/texts.ts";
@@ -154,10 +154,7 @@ export function createSubscriptionsService({
       limiter.record(key);
 
       const data = validate(subscribeSchema, input);
-      if (looksLikeShortCode(data.phone)) throw new ValidationError(SHORT_CODE, { phone: SHORT_CODE });
-      const phone = e164OrThrow(data.phone, config.defaultCountry);
-      const problem = subscribeNumberProblem(phone, settings.current().allowedCountries);
-      if (problem) throw new ValidationError(problem, { phone: problem });
+      const phone = textableOrThrow(data.phone, config.defaultCountry, settings.current().allowedCountries);
       const at = clock.now();
       const message = repos.transaction(() => {
         const business = repos.subscriptions.business(data.businessId);

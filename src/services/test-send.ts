@@ -16,6 +16,12 @@ import { canManage } from "./principal.ts";
 import { refuseImageWithoutPublicUrl } from "./public-links.ts";
 import type { SettingsService } from "./settings.ts";
 import type { UploadsService } from "./uploads.ts";
+import { requireApprovedOwner } from "./owner-approval.ts";
+import { budgetRefusal, type TryNow } from "./phone-verification.ts";
+import { TEST_SENDS_PER_DAY, VERIFY_FIRST } from "../schemas/phone-verification.ts";
+import { waitText } from "../lib/wait-text.ts";
+
+const DAY_MS = 24 * 3600_000;
 
 /** Test sends per owner per minute: enough to try a few wordings, too few to pump texts to a number. */
 export const TEST_SENDS_PER_MINUTE = 10;
@@ -44,6 +50,8 @@ export interface TestSendDeps {
   uploads: UploadsService;
   /** Whether an image can be handed to Twilio (it needs the saved public URL): see public-links.ts. */
   settings: Pick<SettingsService, "savedPublicUrl" | "current">;
+  /** The hourly budget of texts nobody broadcast (text-budget.ts): a test goes now or not at all. */
+  tryNow: TryNow;
   /** A messenger from the settings of the moment, and its release once the one message is handed over. */
   openMessenger: () => Messenger;
   closeMessenger: (m: Messenger) => void;
@@ -72,7 +80,7 @@ function reasonOf(outcome: Exclude<SendOutcome, { kind: "sent" }>): string {
   }
 }
 
-export function createTestSendService({ repos, clock, uploads, settings, openMessenger, closeMessenger }: TestSendDeps) {
+export function createTestSendService({ repos, clock, uploads, settings, tryNow, openMessenger, closeMessenger }: TestSendDeps) {
   const perUser = new RateLimiter(clock, TEST_SENDS_PER_MINUTE, 60_000);
 
   function businessOf(user: UserRow, raw: unknown) {
@@ -102,13 +110,34 @@ export function createTestSendService({ repos, clock, uploads, settings, openMes
     return `/uploads/${row.fileName}`;
   }
 
+  /**
+   * Throws the 429 of a test that cannot go now (TEST_SENDS_PER_MINUTE, TEST_SENDS_PER_DAY, then the hourly budget,
+   * which takes the text's slot); otherwise counts it.
+   */
+  function admit(ownerId: number, to: string): void {
+    const key = `user:${ownerId}`;
+    const wait = perUser.retryAfter(key);
+    if (wait > 0) throw new TooManyRequestsError(TEST_SEND_THROTTLED, wait);
+    const now = clock.now();
+    const today = repos.testSends.recent(ownerId, now.getTime() - DAY_MS, TEST_SENDS_PER_DAY);
+    if (today.length >= TEST_SENDS_PER_DAY) {
+      const seconds = Math.max(1, Math.ceil((today[TEST_SENDS_PER_DAY - 1]! + DAY_MS - now.getTime()) / 1000));
+      throw new TooManyRequestsError(`At most ${TEST_SENDS_PER_DAY} test messages a day: the next one can go in ${waitText(seconds)}.`, seconds);
+    }
+    const budget = tryNow({ ownerId, kind: "test", phone: to, now });
+    if (!budget.ok) throw budgetRefusal("the next test", budget.retryAfterSeconds);
+    perUser.record(key);
+  }
+
   return {
     /**
-     * POST /api/broadcast/SendTest. 400 naming the field (BusinessId, MessageText, Channel, Image, ImagePath, phone
-     * when the owner has no number), 404 for a business not theirs, 429 past TEST_SENDS_PER_MINUTE. Every check
-     * comes before the throttle counts and before an image is stored.
+     * POST /api/broadcast/SendTest. 403 for an owner the admin has not approved; 400 naming the field (BusinessId,
+     * MessageText, Channel, Image, ImagePath, phone when the owner has no number or has not verified it), 404 for a
+     * business not theirs, 429 with Retry-After past TEST_SENDS_PER_MINUTE, TEST_SENDS_PER_DAY or the hourly budget.
+     * Every check comes before the throttle counts and before an image is stored.
      */
     async send(user: UserRow, input: TestSendInput): Promise<TestSendResult> {
+      requireApprovedOwner(repos, user.id, user);
       const business = businessOf(user, input.businessId);
       const body = messageOf(input.messageText);
       const channel = parseChannel(input.channel);
@@ -116,12 +145,11 @@ export function createTestSendService({ repos, clock, uploads, settings, openMes
       if (image) checkBroadcastImage(image);
       let mediaUrl = image ? null : uploadedImage(user, input.imagePath);
       if (image || mediaUrl) refuseImageWithoutPublicUrl(settings, image ? "Image" : "ImagePath");
-      const to = repos.users.findById(user.id)?.phone ?? null;
+      const me = repos.users.findById(user.id);
+      const to = me?.phone ?? null;
       if (!to) throw new ValidationError(MY_PHONE_MISSING, { phone: MY_PHONE_MISSING });
-      const key = `user:${user.id}`;
-      const wait = perUser.retryAfter(key);
-      if (wait > 0) throw new TooManyRequestsError(TEST_SEND_THROTTLED, wait);
-      perUser.record(key);
+      if (!me?.phoneVerifiedAt) throw new ValidationError(VERIFY_FIRST, { phone: VERIFY_FIRST });
+      admit(user.id, to);
       // A new image is stored like a broadcast's (the provider fetches it by URL); the hourly sweep removes it once
       // it is a day old, as nothing references it.
       if (image) mediaUrl = (await uploads.saveBytes(business.ownerId, "broadcast", image)).filePath;

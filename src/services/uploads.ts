@@ -167,6 +167,11 @@ export function createUploadsService({ repos, config, clock, quotaMb, diskSpace 
       if (removed.length) diskSpace?.forget();
       return removed;
     },
+    /** The files of uploads whose rows are already gone (an account the admin deleted). */
+    removeFiles(fileNames: string[]): void {
+      for (const name of fileNames) rmQuiet(fileOf(name));
+      if (fileNames.length) diskSpace?.forget();
+    },
     /** Convenience for callers that already hold the bytes (CLI, tests). */
     saveBytes(ownerId: number, kind: UploadKind, bytes: Uint8Array): Promise<StoredImage> {
       return save(ownerId, kind, (async function* () {

@@ -26,6 +26,8 @@ export const cliEnv = (extra: Env = {}): Env => ({
   NEARCAST_DATA_DIR: undefined,
   NEARCAST_QUIET_HOURS: "off",
   NEARCAST_MAX_PER_DAY: "0",
+  // Owners who register send at once; the tests of approval set NEARCAST_OWNER_SIGNUP=approval themselves.
+  NEARCAST_OWNER_SIGNUP: "open",
   ...extra,
 });
 

@@ -13,6 +13,8 @@ export function testContext(env: Record<string, string> = {}, config: Partial<Co
     NEARCAST_SUBSCRIBE_LIMIT: "0",
     NEARCAST_REGISTER_LIMIT: "0",
     NEARCAST_REGISTER_GLOBAL_LIMIT: "0",
+    // Owners who register may send at once; the tests of approval set NEARCAST_OWNER_SIGNUP=approval themselves.
+    NEARCAST_OWNER_SIGNUP: "open",
     ...env,
   });
   const ctx = createContext({ ...base, ...config }, { dbPath: ":memory:", clock, logger, ...options });

@@ -125,6 +125,7 @@ export function siteInfo(overrides: Partial<SiteInfo> = {}): SiteInfo {
     publicUrlSource: "request",
     publicUrlPrivate: true,
     setupNeeded: false,
+    ownerSignup: "open",
     ...overrides,
   };
 }

@@ -55,7 +55,8 @@ export async function startBinary(env: Record<string, string> = {}, dataDir?: st
   const proc = Bun.spawn([...(options.wrap ?? []), options.binary ?? BINARY, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dir], {
     cwd: options.cwd,
     // Quiet hours and the daily cap are tested on the injected clock; a binary runs on the real one, so they are off here.
-    env: { PATH: process.env.PATH ?? "", NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", ...env },
+    // Owners who register send at once (DESIGN.md): the tests of approval set NEARCAST_OWNER_SIGNUP=approval.
+    env: { PATH: process.env.PATH ?? "", NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", NEARCAST_OWNER_SIGNUP: "open", ...env },
     stdout: "pipe",
     stderr: "pipe",
   });

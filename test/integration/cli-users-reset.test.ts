@@ -108,7 +108,10 @@ describe("users reset-password", () => {
     const run = nearcast(["users", "reset-password", "--help"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Examples:\n  $ nearcast users reset-password --email owner@shop.com\n");
-    expect(run.stdout).toContain("--password 'n3w-s3cret'");
+    // Issue 21: a password is asked for or piped in, never shown on the command line.
+    expect(run.stdout).toContain("$ nearcast users reset-password --email owner@shop.com --set   # asks for the new password\n");
+    expect(run.stdout).toContain('$ printf %s "$PASSWORD" | nearcast users reset-password --email owner@shop.com --password-stdin\n');
+    expect(run.stdout).not.toContain("--password '");
     expect(nearcast(["users", "--help"]).stdout).toContain("$ nearcast users reset-password --email owner@shop.com");
   });
 });

@@ -36,7 +36,7 @@ describe("install-service", () => {
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const unit = readFileSync(out, "utf8");
-    expect(unit).toBe(serviceUnit({ user: "shop", dataDir, execPath: bin }));
+    expect(unit).toBe(serviceUnit({ user: "shop", dataDir, execPath: bin, envFile: SERVICE_DEFAULTS.envFile }));
     expect(unit).toContain(`ExecStart=${bin} serve --data-dir ${dataDir}`);
     expect(unit).toContain(`ReadWritePaths=${dataDir}`);
     expect(r.out).toContain(`Wrote ${out}`);

@@ -15,7 +15,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .get("/GetCurrentUser", requireUser, (c) => c.json(toPublicUser(c.var.user!)))
   // The owner's own mobile for test sends: {phone}; "" clears it.
-  .put("/UpdateMyPhone", requireUser, smallBody, async (c) => c.json(c.var.ctx.services.auth.updateMyPhone(c.var.user!, await readJson(c))))
+  .put("/UpdateMyPhone", requireUser, smallBody, async (c) => c.json(c.var.ctx.services.phoneVerification.updateMyPhone(c.var.user!, await readJson(c))))
   .post("/Logout", (c) => {
     if (c.var.token) c.var.ctx.services.auth.logout(c.var.token);
     return c.json({ message: "You have been logged out." });

@@ -27,6 +27,8 @@ export const broadcastCheckRoutes = new Hono<AppEnv>()
     });
     return c.json(result, 200);
   })
+  // What is left this hour of the signed-in account's budget for texts nobody broadcast, and of the install's.
+  .get("/TextBudget", requireUser, (c) => c.json(c.var.ctx.services.textBudget.left(c.var.user!.id)))
   // JSON {businessId, messageText, hasImage}: the text stays out of URLs and access logs.
   .post("/Estimate", requireUser, smallBody, async (c) => {
     const body = (await readJson(c)) as Record<string, unknown> | null;

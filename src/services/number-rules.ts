@@ -1,0 +1,17 @@
+// The one number rule at the doors where a number comes in (the public page, an owner's add and edit, an import,
+// the owner's own phone): the typed text to E.164, then textableNumberProblem (src/schemas/subscribe-number.ts)
+// with the allowed countries of the moment. A 400 on `phone` with the public page's sentences.
+import { ValidationError } from "../errors.ts";
+import { looksLikeShortCode, SHORT_CODE, textableNumberProblem } from "../schemas/subscribe-number.ts";
+import { toE164 } from "../schemas/phone.ts";
+import { INVALID_PHONE } from "../schemas/texts.ts";
+
+/** The E.164 form of a typed number we may store and text, or a ValidationError naming `phone`. */
+export function textableOrThrow(raw: string, defaultCountry: string, allowedCountries: string[] | null): string {
+  if (looksLikeShortCode(raw)) throw new ValidationError(SHORT_CODE, { phone: SHORT_CODE });
+  const phone = toE164(raw, defaultCountry);
+  if (!phone) throw new ValidationError(INVALID_PHONE, { phone: INVALID_PHONE });
+  const problem = textableNumberProblem(phone, allowedCountries);
+  if (problem) throw new ValidationError(problem, { phone: problem });
+  return phone;
+}
