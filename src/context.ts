@@ -41,8 +41,8 @@ import { createUploadsService } from "./services/uploads.ts";
 import { createWhatsAppTemplatesService } from "./services/whatsapp-templates.ts";
 import { isMarketingStopped } from "./messaging/whatsapp-errors.ts";
 import { storedNumberProblem } from "./schemas/subscribe-number.ts";
-/**
 
+/**
  * How a command may treat the database: "migrate" creates it or brings it to this executable's schema (serve,
  * `nearcast migrate`, tests); "create" does the same for a new file only (`users create`); "existing" needs a file
  * already at this schema (every other command: a mistyped --data-dir is an error, not a new empty database).
@@ -121,14 +121,14 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   const textBudget = createTextBudgetService({ repos, clock, settings });
   const confirmations = createConfirmationsService({ repos, clock, settings, textBudget });
   const broadcasts = createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates, settings });
-  const services = {
   // Approving an owner releases the confirmations held for them, within the budget.
   const ownerApproval = createOwnerApprovalService({ repos, clock, logger, settings, mailer, removeUploadFiles: (names) => uploads.removeFiles(names), releaseHeld: (id) => void textBudget.releaseHeld(id) });
   const tryNow = (t: Parameters<typeof textBudget.tryNow>[0]) => textBudget.tryNow(t);
-    settings,
+  const services = {
     ownerApproval,
     // Its code goes through the messenger of the moment, like a test send (newMessenger is defined below).
     phoneVerification: createPhoneVerificationService({ repos, clock, config, settings, tryNow, openMessenger: () => newMessenger(), closeMessenger: (m) => closeMessenger(m) }),
+    settings,
     // The dispatcher is made below, from these services; the check reads it when asked.
     health: createHealthService({ repos, clock, dispatcher: () => dispatcher }),
     auth: createAuthService({ repos, clock, config, logger, settings, mailer, signup: ownerApproval }),
@@ -158,7 +158,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
       },
     }),
     // Its messenger is made per test send, from the settings of that moment (newMessenger is defined below).
-    testSend: createTestSendService({ repos, clock, uploads, settings, openMessenger: () => newMessenger(), closeMessenger: (m) => closeMessenger(m) }),
+    testSend: createTestSendService({ repos, clock, uploads, settings, tryNow, openMessenger: () => newMessenger(), closeMessenger: (m) => closeMessenger(m) }),
   };
   // Sandbox statuses go where Twilio's status callbacks go; a 21610 on send opts the customer out everywhere.
   const messengers = new Set<ReturnType<typeof createMessenger>>();
@@ -190,13 +190,13 @@ export function createContext(config: Config, options: ContextOptions = {}) {
       takeLock: dbPath === ":memory:" ? null : () => tryLock(lockPathFor(config.dataDir)),
       standby: true,
       reconcileAfterMs: config.reconcileAfterMs,
-      onOptedOut: (customerId, at) => void services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
-      ...overrides,
       // The number rule of the moment, checked just before each send (src/schemas/subscribe-number.ts).
       numberRule: () => {
         const allowed = settings.current().allowedCountries;
         return (phone: string) => storedNumberProblem(phone, allowed);
       },
+      onOptedOut: (customerId, at) => void services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
+      ...overrides,
     });
   // The server's dispatcher: rebuilt with a new messenger when the Twilio settings, the rate or the public URL change.
   const dispatcher = restartOnChange({
