@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { RESET_TTL_MS } from "../../src/services/auth.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
+import { addApprovalCommands } from "./users-approval.ts";
 import { dataDirOption, examples, printJson, printTable, usageExit, withContext } from "../context.ts";
 import { readPassword, withPasswordOptions } from "../read-password.ts";
 
@@ -11,6 +12,7 @@ export function usersCommand(): Command {
       "nearcast users create --email owner@shop.com --first-name Ana --last-name Ruiz   # asks for the password",
       "printf %s \"$PASSWORD\" | nearcast users create --email admin@shop.com --admin --password-stdin",
       "nearcast users list --json",
+      "nearcast users approve owner@shop.com",
       "nearcast users reset-password --email owner@shop.com",
     ),
   );
@@ -51,7 +53,7 @@ export function usersCommand(): Command {
       withContext(opts, (ctx) => {
         const list = ctx.services.auth.listUsers(OPERATOR);
         if (opts.json) printJson(list);
-        else printTable(list.map((u) => ({ ...u, name: `${u.firstName} ${u.lastName}` })), ["id", "email", "name", "role", "createdAt"]);
+        else printTable(list.map((u) => ({ ...u, name: `${u.firstName} ${u.lastName}` })), ["id", "email", "name", "role", "status", "createdAt"]);
       }),
     );
 
@@ -86,5 +88,6 @@ export function usersCommand(): Command {
       });
     });
 
+  addApprovalCommands(users);
   return users;
 }
