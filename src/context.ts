@@ -35,6 +35,7 @@ import { createOptOutsService } from "./services/opt-outs.ts";
 import { createPostersService } from "./services/posters.ts";
 import { createQrCodesService } from "./services/qr-codes.ts";
 import { createSettingsService } from "./services/settings.ts";
+import { createSetupCodeService } from "./services/setup-code.ts";
 import { createStatusCallbacksService } from "./services/status-callbacks.ts";
 import { createSubscriptionsService } from "./services/subscriptions.ts";
 import { createUploadsService } from "./services/uploads.ts";
@@ -129,6 +130,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     // Its code goes through the messenger of the moment, like a test send (newMessenger is defined below).
     phoneVerification: createPhoneVerificationService({ repos, clock, config, settings, tryNow, openMessenger: () => newMessenger(), closeMessenger: (m) => closeMessenger(m) }),
     settings,
+    setupCode: createSetupCodeService({ repos, clock, config, settings }),
     // The dispatcher is made below, from these services; the check reads it when asked.
     health: createHealthService({ repos, clock, dispatcher: () => dispatcher }),
     auth: createAuthService({ repos, clock, config, logger, settings, mailer, signup: ownerApproval }),

@@ -1,6 +1,7 @@
 // First run over HTTP (issue 9): POST /api/setup makes the first admin of a fresh server and logs it in, once; GET
 // /api/site says whether it is still due; later registrations are owners; the CLI way and NEARCAST_ADMIN_EMAIL
-// keep working. Also the business types a fresh database is seeded with.
+// keep working. Since issue 21 it takes the setup code serve printed (the code's own tests: setup-code.test.ts).
+// Also the business types a fresh database is seeded with.
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { users } from "../../src/db/schema.ts";
 import { sampleDealText, DEFAULT_DEAL_TEXT } from "../../src/schemas/poster-text.ts";
@@ -16,10 +17,13 @@ const ALREADY_DONE = "Setup is already done: log in, or ask your admin.";
 const ADMIN = { firstName: "Grace", lastName: "Hopper", email: "grace@shop.example", password: "s3cret-pass" };
 
 let ctx: TestContext;
+/** The setup code this server printed (as `nearcast serve` does at start); null when setup is not due. */
+let code: string | null;
 afterEach(() => ctx?.close());
 
 function fresh(env: Record<string, string> = {}) {
   ctx = testContext(env);
+  code = ctx.services.setupCode.issue();
   return apiClient(ctx);
 }
 
@@ -29,7 +33,7 @@ const admins = () => userRows().filter((u) => u.role === "admin");
 describe("POST /api/setup", () => {
   test("on a fresh server: 201 with a token and the user, who is admin; the token works", async () => {
     const api = fresh();
-    const res = await api.post(SETUP, { ...ADMIN, email: "  Grace@Shop.Example " });
+    const res = await api.post(SETUP, { ...ADMIN, code, email: "  Grace@Shop.Example " });
     expect(res.status).toBe(201);
     expect(res.body.user).toMatchObject({ firstName: "Grace", lastName: "Hopper", email: "grace@shop.example", role: "admin" });
     expect(typeof res.body.token).toBe("string");
@@ -51,8 +55,8 @@ describe("POST /api/setup", () => {
 
   test("a second setup gets 409 and stores nothing", async () => {
     const api = fresh();
-    expect((await api.post(SETUP, ADMIN)).status).toBe(201);
-    const res = await api.post(SETUP, { ...ADMIN, email: "mallory@example.com" });
+    expect((await api.post(SETUP, { ...ADMIN, code })).status).toBe(201);
+    const res = await api.post(SETUP, { ...ADMIN, code, email: "mallory@example.com" });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ code: "conflict", error: ALREADY_DONE });
     expect(userRows().map((u) => u.email)).toEqual(["grace@shop.example"]);
@@ -62,7 +66,7 @@ describe("POST /api/setup", () => {
     const api = fresh();
     await ctx.services.auth.createUser({ ...ADMIN, email: "cli@example.com" }, "admin");
     expect((await api.get(SITE)).body.setupNeeded).toBe(false);
-    const res = await api.post(SETUP, ADMIN);
+    const res = await api.post(SETUP, { ...ADMIN, code });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe(ALREADY_DONE);
     expect(userRows().map((u) => u.email)).toEqual(["cli@example.com"]);
@@ -71,7 +75,7 @@ describe("POST /api/setup", () => {
   test("with NEARCAST_ADMIN_EMAIL set, that address registers as admin as before: no setup screen, setup is a 409", async () => {
     const api = fresh({ NEARCAST_ADMIN_EMAIL: "boss@example.com" });
     expect((await api.get(SITE)).body.setupNeeded).toBe(false);
-    const early = await api.post(SETUP, ADMIN);
+    const early = await api.post(SETUP, { ...ADMIN, code });
     expect(early.status).toBe(409);
     expect(early.body).toEqual({
       code: "conflict",
@@ -80,13 +84,13 @@ describe("POST /api/setup", () => {
     expect(userRows()).toHaveLength(0);
     const boss = await signUp(api, { email: "boss@example.com" });
     expect((await api.get("/api/auth/GetCurrentUser", { token: boss.token })).body.role).toBe("admin");
-    expect((await api.post(SETUP, ADMIN)).body.error).toBe(ALREADY_DONE);
+    expect((await api.post(SETUP, { ...ADMIN, code })).body.error).toBe(ALREADY_DONE);
     expect(admins().map((u) => u.email)).toEqual(["boss@example.com"]);
   });
 
   test("registering after setup makes an owner", async () => {
     const api = fresh();
-    expect((await api.post(SETUP, ADMIN)).status).toBe(201);
+    expect((await api.post(SETUP, { ...ADMIN, code })).status).toBe(201);
     const res = await api.post("/api/auth/Register", { ...ADMIN, email: "owner@example.com" });
     expect(res.status).toBe(201);
     expect(userRows().find((u) => u.email === "owner@example.com")?.role).toBe("owner");
@@ -96,7 +100,7 @@ describe("POST /api/setup", () => {
   test("an email an owner already registered (before setup) is refused with 409, nothing stored", async () => {
     const api = fresh();
     await signUp(api, { email: ADMIN.email });
-    const res = await api.post(SETUP, ADMIN);
+    const res = await api.post(SETUP, { ...ADMIN, code });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ code: "conflict", error: "An account with this email already exists." });
     expect(admins()).toHaveLength(0);
@@ -113,7 +117,7 @@ describe("POST /api/setup", () => {
   for (const [name, body, fields] of bad) {
     test(`400 for ${name}, naming the field; nothing stored`, async () => {
       const api = fresh();
-      const res = await api.post(SETUP, body as Record<string, unknown>);
+      const res = await api.post(SETUP, { ...(body as Record<string, unknown>), code });
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ code: "validation_failed", error: Object.values(fields)[0], fields });
       expect(userRows()).toHaveLength(0);
@@ -131,7 +135,7 @@ describe("POST /api/setup", () => {
 
   test("without the XSRF header: 403, nothing stored", async () => {
     const api = fresh();
-    const res = await api.post(SETUP, ADMIN, { noXsrf: true });
+    const res = await api.post(SETUP, { ...ADMIN, code }, { noXsrf: true });
     expect(res.status).toBe(403);
     expect(userRows()).toHaveLength(0);
   });
@@ -139,8 +143,8 @@ describe("POST /api/setup", () => {
   test("two setups at once: one 201, one 409, one admin row", async () => {
     const api = fresh();
     const [a, b] = await Promise.all([
-      api.post(SETUP, { ...ADMIN, email: "first@example.com" }),
-      api.post(SETUP, { ...ADMIN, email: "second@example.com" }),
+      api.post(SETUP, { ...ADMIN, code, email: "first@example.com" }),
+      api.post(SETUP, { ...ADMIN, code, email: "second@example.com" }),
     ]);
     expect([a.status, b.status].sort()).toEqual([201, 409]);
     const loser = a.status === 409 ? a : b;
@@ -155,7 +159,7 @@ describe("POST /api/setup", () => {
     // An owner is not an admin: setup is still due.
     await signUp(api);
     expect((await api.get(SITE)).body.setupNeeded).toBe(true);
-    expect((await api.post(SETUP, ADMIN)).status).toBe(201);
+    expect((await api.post(SETUP, { ...ADMIN, code })).status).toBe(201);
     expect((await api.get(SITE)).body.setupNeeded).toBe(false);
   });
 });
@@ -181,7 +185,7 @@ describe("business types of a fresh database", () => {
 
   test("the admin from setup can rename one and mark one inactive", async () => {
     const api = fresh();
-    const { token } = (await api.post(SETUP, ADMIN)).body;
+    const { token } = (await api.post(SETUP, { ...ADMIN, code })).body;
     const list = (await api.get("/api/businesstype/GetAllBusinessTypes")).body as { id: number; name: string; description: string }[];
     const pizza = list.find((t) => t.name === "Pizza")!;
     const gym = list.find((t) => t.name === "Gym & Fitness")!;
@@ -202,7 +206,7 @@ describe("business types of a fresh database", () => {
 
   test("an owner may not change them (403)", async () => {
     const api = fresh();
-    expect((await api.post(SETUP, ADMIN)).status).toBe(201);
+    expect((await api.post(SETUP, { ...ADMIN, code })).status).toBe(201);
     const owner = await signUp(api);
     const [first] = (await api.get("/api/businesstype/GetAllBusinessTypes")).body as { id: number; name: string }[];
     const res = await api.put(`/api/businesstype/UpdateBusinessType?id=${first!.id}`, { name: "Mine now", isActive: false }, { token: owner.token });

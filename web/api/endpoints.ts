@@ -2,6 +2,7 @@ import type { PublicUser, registerSchema } from "../../src/schemas/auth.ts";
 import type * as v from "valibot";
 import type { BusinessType, businessTypeSchema } from "../../src/schemas/business-types.ts";
 import type { SettingsUpdate, SettingsView, SiteInfo } from "../../src/schemas/settings.ts";
+import type { SetupBody } from "../../src/schemas/setup.ts";
 import type { ChecklistItem } from "../../src/schemas/checklist.ts";
 import type { SubscriptionRequestView } from "../../src/schemas/subscriptions.ts";
 import type { Page } from "../../src/schemas/paging.ts";
@@ -26,8 +27,8 @@ export const authApi = {
   register: (body: v.InferOutput<typeof registerSchema>) =>
     api.post<{ message: string }>("/api/auth/Register", body),
   currentUser: () => api.get<PublicUser>("/api/auth/GetCurrentUser"),
-  /** First run: creates the first admin and logs it in (409 once an admin exists). */
-  setup: (body: v.InferOutput<typeof registerSchema>) => api.post<{ token: string; user: PublicUser }>("/api/setup", body),
+  /** First run: creates the first admin and logs it in (409 once an admin exists, 403 without the setup code). */
+  setup: (body: SetupBody) => api.post<{ token: string; user: PublicUser }>("/api/setup", body),
   logout: () => api.post<{ message: string }>("/api/auth/Logout"),
   forgotPassword: (email: string) => api.post<{ message: string; token?: string }>("/api/auth/ForgotPassword", { email }),
   resetPassword: (token: string, newPassword: string) =>

@@ -1,12 +1,15 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useLocation } from "wouter";
-import { registerSchema } from "../../src/schemas/auth.ts";
+import { useState } from "react";
+import { useLocation, useSearch } from "wouter";
+import { isPrivateLink, UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
+import { setupSchema } from "../../src/schemas/setup.ts";
 import { ApiError } from "../api/client.ts";
 import { registerErrorMessage, serverText } from "../api/error-messages.ts";
 import { authApi } from "../api/endpoints.ts";
 import { AccountFields } from "../components/auth/AccountFields.tsx";
 import { AuthCard, SubmitButton } from "../components/auth/AuthCard.tsx";
 import { useForm } from "../components/form.tsx";
+import { TextField } from "../components/TextFields.tsx";
 import { useSubmit } from "../components/useSubmit.ts";
 import { paths } from "../paths.ts";
 import { startSession } from "../state/session.ts";
@@ -15,15 +18,34 @@ import { notify } from "../state/toasts.ts";
 import "../styles/auth.css";
 
 export const SETUP_FAILED = "Setup Failed";
+/** Where the code is, for a person who opened /setup without the link. */
+export const SETUP_CODE_WHERE =
+  "The setup link is printed in the terminal where nearcast serve runs, and in its log (journalctl -u nearcast). Open that link, or paste its code here.";
 
-/** /setup — first run: creates this server's first admin account (POST /api/setup) and logs it in. */
+/**
+ * /setup — first run: creates this server's first admin account (POST /api/setup) and logs it in. The setup link
+ * `nearcast serve` printed carries the code (?code=), kept out of sight; without it the screen asks for it. The
+ * address this page was opened at becomes the public URL (emailed links and Twilio need one), unless changed here.
+ */
 export function SetupPage() {
   useSignals();
-  const form = useForm(registerSchema, { firstName: "", lastName: "", email: "", password: "" });
+  const fromLink = new URLSearchParams(useSearch()).get("code")?.trim() ?? "";
+  // The code field shows when the link had none, or once the server refused the one it had.
+  const [askCode, setAskCode] = useState(fromLink === "");
+  const info = site.value;
+  const urlLocked = info?.publicUrlSource === "env";
+  const form = useForm(setupSchema, {
+    firstName: "",
+    lastName: "",
+    email: "",
+    password: "",
+    code: fromLink,
+    publicUrl: info?.publicUrlSource === "saved" ? info.publicUrl : window.location.origin,
+  });
   const [, navigate] = useLocation();
   const { busy, onSubmit, formRef } = useSubmit(form, {
     async send(body) {
-      const { token, user } = await authApi.setup(body);
+      const { token, user } = await authApi.setup({ ...body, publicUrl: urlLocked ? "" : body.publicUrl });
       startSession(token, user);
       await loadSite();
       // The server has just made this admin: setup is done even if reloading the site's facts failed.
@@ -38,9 +60,18 @@ export function SetupPage() {
         void loadSite();
         return;
       }
+      // A missing or wrong code (an old link, a typo): the field shows, with the server's sentence under it.
+      if (err instanceof ApiError && err.status === 403) {
+        const text = serverText(err.body) ?? registerErrorMessage(err);
+        setAskCode(true);
+        form.setServerErrors({ code: text });
+        notify.error(SETUP_FAILED, text);
+        return;
+      }
       notify.error(SETUP_FAILED, registerErrorMessage(err));
     },
   });
+  const url = form.values.publicUrl.trim();
 
   return (
     <AuthCard
@@ -54,7 +85,26 @@ export function SetupPage() {
       }
     >
       <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Set up">
+        {askCode && (
+          <TextField label="Setup code" hint={SETUP_CODE_WHERE} autoComplete="off" spellCheck={false} {...form.bind("code")} />
+        )}
         <AccountFields form={form} />
+        {!urlLocked && (
+          <TextField
+            label="Public URL"
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            hint={
+              <>
+                The address customers and emailed links use: this page's, unless they reach the server at another one
+                (for example https://deals.example.com).
+                {url && isPrivateLink(url) && <> {UNREACHABLE_LINK_WARNING}; you can change it later in Settings.</>}
+              </>
+            }
+            {...form.bind("publicUrl")}
+          />
+        )}
         <SubmitButton busy={busy} label="Create Admin Account" busyLabel="Creating account..." />
       </form>
     </AuthCard>
