@@ -26,7 +26,7 @@ for (const name of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sor
 }
 db.exec(`
   INSERT INTO users (id, email, first_name, last_name, password_hash) VALUES (1, 'owner@bench.test', 'Bench', 'Owner', 'x');
-  INSERT INTO business_types (id, name) VALUES (1, 'Bakery');
+  INSERT OR IGNORE INTO business_types (id, name) VALUES (1, 'Bakery');
   INSERT INTO businesses (id, owner_id, business_type_id, name, address, phone, sample_product_text)
     VALUES (1, 1, 1, 'Bench Bakery', '1 Main Street', '(415) 555-0100', 'Fresh bread');
 `);

@@ -85,10 +85,14 @@ export function createCustomersService({
   settings: { current(): Pick<CurrentSettings, "allowedCountries"> };
 }) {
   const allowed = () => settings.current().allowedCountries;
-  /** Views with the reason each stored number may not be texted (null when it may): such numbers never are. */
+  /** Views with the reason a stored number may not be texted (numberProblem, only when there is one): such numbers
+   * never are (the dispatcher checks them again before each send). */
   const withProblems = (views: CustomerView[]): CustomerView[] => {
     const countries = allowed();
-    return views.map((v) => ({ ...v, numberProblem: storedNumberProblem(v.phone, countries) }));
+    return views.map((v) => {
+      const numberProblem = storedNumberProblem(v.phone, countries);
+      return numberProblem ? { ...v, numberProblem } : v;
+    });
   };
 
   function view(user: UserRow, id: number): CustomerView {

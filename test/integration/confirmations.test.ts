@@ -246,13 +246,19 @@ describe("the subscribe page refuses what would let anyone make us text any numb
     });
   }
 
-  test("'*' accepts a mobile of any country; the owner's own add keeps today's rules", async () => {
+  test("'*' accepts a mobile of any country; an owner's add follows the same rules (issue 21: no longer exempt)", async () => {
     const w = world({ NEARCAST_ALLOWED_COUNTRIES: "*" });
     try {
       expect((await w.subscribe("+49 151 12345678")).status).toBe(200);
       const strict = world();
       try {
-        expect((await strict.api.post(CREATE, { phone: "+1 800 555 0100", contactPreference: "SMS", businessId: strict.bakery.id }, { token: strict.token })).status).toBe(201);
+        const tollFree = await strict.api.post(CREATE, { phone: "+1 800 555 0100", contactPreference: "SMS", businessId: strict.bakery.id }, { token: strict.token });
+        expect(tollFree.status).toBe(400);
+        expect(tollFree.body).toEqual({ error: NOT_A_MOBILE, code: "validation_failed", fields: { phone: NOT_A_MOBILE } });
+        const abroad = await strict.api.post(CREATE, { phone: "+49 151 12345678", contactPreference: "SMS", businessId: strict.bakery.id }, { token: strict.token });
+        expect(abroad.body).toEqual({ error: countryNotAllowed(["US"]), code: "validation_failed", fields: { phone: countryNotAllowed(["US"]) } });
+        expect(customerTables(strict.ctx).customers).toEqual([]);
+        expect(strict.confirmations()).toEqual([]);
       } finally {
         strict.ctx.close();
       }
@@ -261,7 +267,7 @@ describe("the subscribe page refuses what would let anyone make us text any numb
     }
   });
 
-  test("past the hourly cap, subscriptions are stored and their confirmations wait (confirmation_cap) for the next free slot", async () => {
+  test("past the install's hourly budget, subscriptions are stored and their confirmations wait (text_budget) for the next free slot", async () => {
     const w = world({ NEARCAST_CONFIRMATIONS_PER_HOUR: "2", NEARCAST_SUBSCRIBE_LIMIT: "0" });
     try {
       const t0 = w.ctx.clock.now().getTime();
@@ -274,12 +280,13 @@ describe("the subscribe page refuses what would let anyone make us text any numb
       expect(c.map((x) => [x.reason, x.notBefore - t0])).toEqual([
         [null, 0],
         [null, 60_000],
-        ["confirmation_cap", HOUR],
-        ["confirmation_cap", HOUR + 60_000],
+        ["text_budget", HOUR],
+        ["text_budget", HOUR + 60_000],
       ]);
-      // An owner's add is not the public page: not capped.
+      // An owner's add counts against the same budget (issue 21): it waits its turn too.
       await w.api.post(CREATE, { phone: "4155550505", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.token });
-      expect(w.confirmations().at(-1)).toMatchObject({ origin: "owner", reason: null });
+      expect(w.confirmations().at(-1)).toMatchObject({ origin: "owner", reason: "text_budget" });
+      expect(w.confirmations().at(-1)!.notBefore - t0).toBe(2 * HOUR);
     } finally {
       w.ctx.close();
     }
