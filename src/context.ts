@@ -26,6 +26,7 @@ import { createPhoneVerificationService } from "./services/phone-verification.ts
 import { createBusinessTypesService } from "./services/business-types.ts";
 import { createBusinessesService } from "./services/businesses.ts";
 import { createChecklistService } from "./services/checklist.ts";
+import { createDeviceCookies } from "./services/device-cookies.ts";
 import { createCustomerMessagesService } from "./services/customer-messages.ts";
 import { createCustomersService } from "./services/customers.ts";
 import { createEmailService } from "./services/email.ts";
@@ -134,6 +135,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     // The dispatcher is made below, from these services; the check reads it when asked.
     health: createHealthService({ repos, clock, dispatcher: () => dispatcher }),
     auth: createAuthService({ repos, clock, config, logger, settings, mailer, signup: ownerApproval }),
+    deviceCookies: createDeviceCookies({ repos, clock }),
     email: createEmailService({ mailer, settings }),
     businessTypes: createBusinessTypesService({ repos }),
     businesses: createBusinessesService({ repos }),

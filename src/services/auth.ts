@@ -273,12 +273,13 @@ export function createAuthService({ repos, clock, config, logger, settings, mail
      * with Retry-After while one of them must still wait, without looking at the password. Unknown emails are
      * throttled exactly like known ones.
      */
-    async login(input: unknown, clientIp: string): Promise<{ token: string; user: PublicUser }> {
+    async login(input: unknown, clientIp: string, deviceAccountId: number | null = null): Promise<{ token: string; user: PublicUser }> {
       const data = validate(loginSchema, input);
       const ip = ipKey(clientIp);
-      const wait = loginThrottle.retryAfter(data.email, ip);
-      if (wait > 0) throw tooMany(wait);
       const user = repos.users.findByEmail(data.email);
+      // deviceAccountId: the account the browser's device cookie vouches for (device-cookies.ts), if any.
+      const wait = loginThrottle.retryAfter(data.email, ip, !!user && user.id === deviceAccountId);
+      if (wait > 0) throw tooMany(wait);
       // Verify against a throwaway hash for unknown emails, so timing does not reveal which accounts exist.
       dummyHash ??= Bun.password.hash(randomToken(), HASH_OPTIONS);
       const ok = await Bun.password.verify(data.password, user?.passwordHash ?? (await dummyHash));

@@ -34,7 +34,8 @@ export interface ApiScenario<W extends ScenarioWorld> {
   json?: Lazy<Json, W>;
   /** Sent as is, with `headers` (malformed JSON, other content types). */
   raw?: string;
-  headers?: Record<string, string>;
+  /** A function of the world for what only exists once it is built (a cookie a login set). */
+  headers?: Lazy<Record<string, string>, W>;
   /** A bearer token other than the one `as` names. */
   token?: Lazy<string | undefined, W>;
   ip?: string;
@@ -81,7 +82,7 @@ async function runScenario<W extends ScenarioWorld>(s: ApiScenario<W>, setup: Sc
     const res = await w.api.call(s.method, lazy(s.path, w), {
       token: s.token !== undefined ? lazy(s.token, w) : s.as ? w.tokens?.[s.as] : undefined,
       ip: s.ip,
-      headers: s.headers,
+      headers: s.headers === undefined ? undefined : lazy(s.headers, w),
       noXsrf: s.noXsrf,
       ...(s.raw !== undefined ? { body: s.raw } : s.json !== undefined ? { json: lazy(s.json, w) } : {}),
     });

@@ -45,7 +45,7 @@ export function formEchoesCookie(c: Context<AppEnv>, field: unknown): boolean {
 }
 
 /** Whether the browser talks HTTPS to us: directly, or to the trusted proxy in front (which terminates TLS). */
-function isHttps(c: Context<AppEnv>): boolean {
+export function isHttps(c: Context<AppEnv>): boolean {
   if (c.req.url.startsWith("https:")) return true;
   if (!c.var.ctx.config.trustProxy) return false;
   return c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
