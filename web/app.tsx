@@ -28,6 +28,7 @@ import { SetupPage } from "./pages/Setup.tsx";
 import { SettingsPage } from "./pages/settings/SettingsPage.tsx";
 import { SubscribePage } from "./pages/Subscribe.tsx";
 import { TermsPage } from "./pages/Terms.tsx";
+import { UsersPage } from "./pages/users/UsersPage.tsx";
 import { type Access, pageTitle, type RouteName, routes } from "./paths.ts";
 import { brandName } from "./state/site.ts";
 
@@ -55,6 +56,7 @@ const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
   businessTypeAdd: BusinessTypeFormPage,
   businessTypeEdit: BusinessTypeFormPage,
   settings: SettingsPage,
+  users: UsersPage,
   print: PrintPosterPage,
   setup: SetupPage,
 };

@@ -36,6 +36,7 @@ export const routes = {
   businessTypeAdd: { path: "/business-types/add", access: "admin", title: "Add Business Type" },
   businessTypeEdit: { path: "/business-types/edit/:id", access: "admin", title: "Edit Business Type" },
   settings: { path: "/settings", access: "admin", title: "Settings" },
+  users: { path: "/users", access: "admin", title: "Users" },
   // Anyone holding the QR modal may print the poster, logged in or not.
   print: { path: "/print/:id", access: "public", title: "QR Poster" },
   setup: { path: "/setup", access: "public", title: "Set Up" },
@@ -73,6 +74,7 @@ export const paths = {
   businessTypeAdd: routes.businessTypeAdd.path,
   businessTypeEdit: withId(routes.businessTypeEdit.path),
   settings: routes.settings.path,
+  users: routes.users.path,
   print: withId(routes.print.path),
   setup: routes.setup.path,
   /** The same link the poster and QR code carry (one function builds it, see src/schemas/poster-text.ts). */

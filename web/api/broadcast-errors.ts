@@ -52,6 +52,8 @@ export function broadcastErrorToast(err: unknown): ToastText {
     case 401:
       return { title: SESSION_EXPIRED, message: SESSION_EXPIRED_TEXT };
     case 403:
+      // An owner the admin has not approved yet: the server's own sentence says why, not "not your business".
+      if ((err.body as { code?: unknown } | null)?.code === "owner_not_approved" && text) return { title: PERMISSION_DENIED, message: text };
       return { title: PERMISSION_DENIED, message: NOT_YOUR_BUSINESS };
     default:
       return { title: BROADCAST_FAILED, message: text ?? BROADCAST_DEFAULT };

@@ -71,6 +71,7 @@ export function NavBar() {
           {isAuthenticated.value && <NavLink href={paths.customers} onClick={close}>Customers</NavLink>}
           {isAuthenticated.value && <NavLink href={paths.myBusiness} onClick={close}>My Business</NavLink>}
           {isAdmin.value && <NavLink href={paths.businessTypes} onClick={close}>Business Types</NavLink>}
+          {isAdmin.value && <NavLink href={paths.users} onClick={close}>Users</NavLink>}
           {isAdmin.value && <NavLink href={paths.settings} onClick={close}>Settings</NavLink>}
           <span className="nav-spacer" />
           {isAuthenticated.value ? (

@@ -13,6 +13,7 @@ import { type TemplatePick, templateFields, templatePickProblem, WhatsAppTemplat
 import { type EarlierBroadcast, RepeatBroadcastDialog } from "../components/broadcast/RepeatBroadcastDialog.tsx";
 import { useConfirmSend } from "../components/broadcast/ConfirmSendDialog.tsx";
 import { TestSendPanel } from "../components/broadcast/TestSendPanel.tsx";
+import { PendingApprovalNotice } from "../components/PendingApproval.tsx";
 import { formatWhen, SendLaterField, sendLaterError, sendLaterIso } from "../components/broadcast/SendLaterField.tsx";
 import { ApiError } from "../api/client.ts";
 import { SubmitButton } from "../components/FormActions.tsx";
@@ -234,6 +235,8 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
           </h1>
         </div>
       </header>
+
+      <PendingApprovalNotice />
 
       {loadFailed && (
         <div className="alert alert-error" role="alert">

@@ -6,6 +6,8 @@ import { type Channel, PhoneMockup } from "../components/PhoneMockup.tsx";
 import { PosterMockup } from "../components/PosterMockup.tsx";
 import { SetupChecklist } from "../components/SetupChecklist.tsx";
 import { SimulateReply } from "../components/SimulateReply.tsx";
+import { PendingApprovalNotice } from "../components/PendingApproval.tsx";
+import { PendingOwners } from "../components/PendingOwners.tsx";
 import { PRODUCT_NAME, paths } from "../paths.ts";
 import { currentUser, isAdmin } from "../state/session.ts";
 import "../styles/marketing.css";
@@ -188,6 +190,12 @@ export function HomePage() {
   return (
     <div className="mk">
       {isAdmin.value && <SetupChecklist />}
+      {isAdmin.value && <PendingOwners />}
+      {currentUser.value?.status === "pending" && (
+        <div className="container">
+          <PendingApprovalNotice />
+        </div>
+      )}
       {/* Owners and the admin, when messages are in the sandbox (the panel asks the server and hides otherwise). */}
       {currentUser.value && <SimulateReply />}
       <Hero />

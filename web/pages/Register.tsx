@@ -9,8 +9,16 @@ import { useSubmit } from "../components/useSubmit.ts";
 import { paths } from "../paths.ts";
 import { notify } from "../state/toasts.ts";
 import "../styles/auth.css";
+import { useSignals } from "@preact/signals-react/runtime";
+import { SIGNUP_CLOSED } from "../../src/schemas/owner-approval.ts";
+import { site } from "../state/site.ts";
+
+/** Under ownerSignup "approval": what a new owner should expect. */
+export const APPROVAL_NOTE = "New accounts wait for the administrator's approval before anything is texted; you can set up your business meanwhile.";
 
 export function RegisterPage() {
+  useSignals();
+  const signup = site.value?.ownerSignup;
   const form = useForm(registerSchema, { firstName: "", lastName: "", email: "", password: "" });
   const [, navigate] = useLocation();
   const { busy, onSubmit, formRef } = useSubmit(form, {
@@ -33,7 +41,13 @@ export function RegisterPage() {
         </>
       }
     >
+      {signup === "closed" ? (
+        <div className="alert alert-info" role="status" data-testid="signup-closed">
+          {SIGNUP_CLOSED}
+        </div>
+      ) : (
       <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Register">
+        {signup === "approval" && <p className="muted auth-note">{APPROVAL_NOTE}</p>}
         <AccountFields form={form} />
         <SubmitButton busy={busy} label="Create Account" busyLabel="Creating account..." />
         <p className="auth-legal">
@@ -41,6 +55,7 @@ export function RegisterPage() {
           <Link href={paths.privacy}>Privacy Policy</Link>.
         </p>
       </form>
+      )}
     </AuthCard>
   );
 }

@@ -4,11 +4,14 @@ import { beforeSendApi, type TestChannel } from "../../api/before-send.ts";
 import { ApiError, CONNECTION_ERROR } from "../../api/client.ts";
 import { currentUser } from "../../state/session.ts";
 import "../../styles/before-send.css";
+import { PhoneBadge, VerifyPhone } from "./VerifyPhone.tsx";
 
 export const TEST_SEND_LABEL = "Send a test to my phone";
 export const TEST_SENDING_LABEL = "Sending test...";
 export const WRITE_FIRST = "Write the message first.";
 export const ADD_PHONE_FIRST = "Add your mobile number to send yourself a test.";
+export const VERIFY_PHONE_FIRST = "Verify your mobile number to send yourself a test.";
+export const WAIT_FOR_APPROVAL = "Tests are sent once the administrator approves your account.";
 
 /** What a failed request says, in the owner's words. */
 function errorText(err: unknown, field?: string): string {
@@ -25,6 +28,8 @@ function errorText(err: unknown, field?: string): string {
 export function TestSendPanel({ businessId, text, image, disabled }: { businessId: string; text: string; image: File | null; disabled?: boolean }) {
   useSignals();
   const phone = currentUser.value?.phone ?? null;
+  const verified = currentUser.value?.phoneVerified === true;
+  const pending = currentUser.value?.status === "pending";
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState("");
   const [phoneError, setPhoneError] = useState<string | null>(null);
@@ -62,7 +67,7 @@ export function TestSendPanel({ businessId, text, image, disabled }: { businessI
   }
 
   async function sendTest() {
-    if (sending || !text || !phone) return;
+    if (sending || !text || !phone || !verified || pending) return;
     setSending(true);
     setOutcome(null);
     try {
@@ -75,7 +80,7 @@ export function TestSendPanel({ businessId, text, image, disabled }: { businessI
     }
   }
 
-  const hint = !text ? WRITE_FIRST : !phone ? ADD_PHONE_FIRST : null;
+  const hint = pending ? WAIT_FOR_APPROVAL : !text ? WRITE_FIRST : !phone ? ADD_PHONE_FIRST : !verified ? VERIFY_PHONE_FIRST : null;
   return (
     <section className="bc-test" aria-labelledby="bc-test-title">
       <h2 id="bc-test-title" className="bc-test-title">
@@ -115,12 +120,13 @@ export function TestSendPanel({ businessId, text, image, disabled }: { businessI
         </div>
       ) : (
         <p className="bc-test-to">
-          Goes to <strong data-testid="my-phone">{phone}</strong>{" "}
+          Goes to <strong data-testid="my-phone">{phone}</strong> <PhoneBadge verified={verified} />{" "}
           <button type="button" className="btn btn-link" disabled={disabled} onClick={() => { setDraft(phone ?? ""); setEditing(true); }}>
             Change
           </button>
         </p>
       )}
+      {!askPhone && !verified && !pending && <VerifyPhone disabled={disabled} />}
       <div className="bc-test-row">
         <label className="bc-test-channel">
           <span>By</span>

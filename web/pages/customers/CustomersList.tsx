@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
+import { PendingApprovalNotice } from "../../components/PendingApproval.tsx";
 import { Link } from "wouter";
 import type { CustomerView } from "../../../src/schemas/customer-admin.ts";
 import { type CustomerFilters, customerApi } from "../../api/customers.ts";
@@ -135,6 +136,7 @@ export function CustomersListPage() {
         </div>
       }
     >
+      <PendingApprovalNotice />
       <SubscriptionRequestsPanel onChanged={() => void load()} />
 
       {error && (
