@@ -221,7 +221,7 @@ function SettingsForm({ view, onSaved }: { view: SettingsView; onSaved: (next: S
         <h2 id="settings-email">Email</h2>
         <p className="muted">Password-reset links and the test email are sent through this SMTP server.</p>
         <div className="two-cols">
-          {secret("smtpUrl", "SMTP URL", "SMTP URL", "smtp://user:password@host:587 or smtps://user:password@host:465. Write-only.")}
+          {secret("smtpUrl", "SMTP URL", "SMTP URL", "smtp://user:password@host:587 (the server must offer STARTTLS) or smtps://user:password@host:465; add ?insecure=1 only for a relay without TLS. Write-only.")}
           {field("mailFrom", "From address", "e.g. Corner Deals <news@example.com>", { placeholder: "news@example.com" })}
         </div>
         <TestEmailButton configured={!!view.smtpUrl.set} />
