@@ -14,7 +14,7 @@ setDefaultTimeout(30_000); // real processes
 const dirs = tempDataDirs("nearcast-cli-template");
 afterAll(() => dirs.removeAll());
 
-const env = cliEnv({ TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined });
+const env = cliEnv({ NEARCAST_ALLOWED_COUNTRIES: "*", TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined });
 const nearcast = (args: string[], dir: string) => runNearcast(args, dir, env);
 
 function world() {
@@ -22,7 +22,7 @@ function world() {
   return withDataDir(dir, (ctx) => {
     const owner = insertUser(ctx, { email: "owner@shop.com" });
     const business = insertBusiness(ctx, { ownerId: owner.id, name: "Ana's Bakery" });
-    insertSubscriber(ctx, business.id, { phone: "+447700900321", contactPreference: "WhatsApp" });
+    insertSubscriber(ctx, business.id, { phone: "+447400123458", contactPreference: "WhatsApp" });
     insertSubscriber(ctx, business.id, { phone: "+14157001002" });
     return { dir, businessId: business.id };
   });

@@ -37,7 +37,7 @@ const TEMPLATES = "/api/business/WhatsAppTemplates";
 const AUDIENCE = "/api/business/WhatsAppAudience";
 const HOUR = 3_600_000;
 // Not US numbers: Meta delivers no marketing template to US (+1) numbers (see whatsapp-skips.ts).
-const UK = "+447700900123";
+const UK = "+447400123456";
 const BR = "+5511987654321";
 
 let fake: FakeTwilio;
@@ -60,7 +60,7 @@ afterAll(async () => {
 function world(env: Record<string, string> = fake.settings()) {
   const dir = mkdtempSync(join(tmpdir(), "nearcast-wa-"));
   dirs.push(dir);
-  ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", ...env }, { dataDir: dir });
+  ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", NEARCAST_ALLOWED_COUNTRIES: "*", ...env }, { dataDir: dir });
   api = apiClient(ctx);
   sched = new VirtualScheduler(ctx.clock);
   const o = insertUser(ctx);
@@ -351,7 +351,7 @@ describe("the 24-hour window (no template)", () => {
     const b = insertBusiness(ctx, { ownerId: owner.id });
     const recent = insertSubscriber(ctx, b.id, { phone: UK, contactPreference: "WhatsApp" });
     const stale = insertSubscriber(ctx, b.id, { phone: BR, contactPreference: "WhatsApp" });
-    const never = insertSubscriber(ctx, b.id, { phone: "+447700900456", contactPreference: "WhatsApp" });
+    const never = insertSubscriber(ctx, b.id, { phone: "+447400123457", contactPreference: "WhatsApp" });
     wroteAgo(recent.customer.id, 23 * HOUR);
     wroteAgo(stale.customer.id, 25 * HOUR);
     const audience = await api.get(`${AUDIENCE}?businessId=${b.id}`, { token: owner.token });
