@@ -12,6 +12,7 @@ setDefaultTimeout(60_000);
 
 const SOURCE = process.env.NEARCAST_TEST_BINARY ?? BINARY;
 const ADMIN = { email: "mail-admin@example.com", password: "battery staple" };
+const PUBLIC_URL = "https://deals.example.com";
 
 let home: string;
 let bin: string;
@@ -37,6 +38,8 @@ beforeAll(async () => {
   smtp = await startSmtpServer({ user: "smoke", password: "smoke p@ss", tls: "starttls" });
   writeFileSync(join(home, "smtp-ca.pem"), smtp.ca!);
   expect(run(["users", "create", "--email", ADMIN.email, "--password", ADMIN.password, "--admin"]).code).toBe(0);
+  // Email links are built on the saved public URL only (issue 21, item 1).
+  expect(run(["settings", "set", "publicUrl", PUBLIC_URL]).code).toBe(0);
   server = await startBinary({ NEARCAST_SMTP_URL: smtp.url, NODE_EXTRA_CA_CERTS: join(home, "smtp-ca.pem") }, dataDir, { binary: bin, cwd: home });
 });
 
@@ -55,8 +58,7 @@ test("forgot password emails a link that resets the password", async () => {
   expect(mail!.subject).toBe("Reset your Nearcast password");
   expect(smtp.auths).toEqual([{ user: "smoke", secure: true }]);
   const link = /(\S+\/reset-password\?token=[A-Za-z0-9_-]+)/.exec(mail!.text)?.[1];
-  // No public URL set: the origin the request came in on.
-  expect(link).toStartWith(`${server.url}/reset-password?token=`);
+  expect(link).toStartWith(`${PUBLIC_URL}/reset-password?token=`);
   const token = new URL(link!).searchParams.get("token");
   expect((await call("POST", "/api/auth/ResetPassword", { token, newPassword: "via email" })).status).toBe(200);
   expect((await call("POST", "/api/auth/Login", { email: ADMIN.email, password: "via email" })).status).toBe(200);
