@@ -85,10 +85,11 @@ export function SetupPage() {
       }
     >
       <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Set up">
+        {/* The account's fields come first: their error summary heads the form. */}
+        <AccountFields form={form} />
         {askCode && (
           <TextField label="Setup code" hint={SETUP_CODE_WHERE} autoComplete="off" spellCheck={false} {...form.bind("code")} />
         )}
-        <AccountFields form={form} />
         {!urlLocked && (
           <TextField
             label="Public URL"
