@@ -427,6 +427,17 @@ describe("Forgot password", () => {
     expect(view.queryByRole("note", { name: "Email is not set up" })).toBeNull();
   });
 
+  test("a server without a public URL (issue 21): its sentence as the error toast and on the page", async () => {
+    const NO_URL = "Email links need the server's public address; ask the person who runs it";
+    api.fallback = { status: 400, body: { error: NO_URL, code: "public_url_not_set" } };
+    const view = renderAt("/forgot-password");
+    type(view, "Email", "ana@shop.com");
+    submit(view);
+    await waitForToast(view, `Request Failed: ${NO_URL}`);
+    expect(view.getByRole("note", { name: "Email is not set up" }).textContent).toContain(NO_URL);
+    expect(view.queryByText(/Email Sent|Check your email/)).toBeNull();
+  });
+
   const cases: [string, Reply, string][] = [
     ["400 with the server's text", { status: 400, body: { error: "Please enter a valid email address", code: "validation_failed" } }, "Please enter a valid email address"],
     ["400 without a body", { status: 400 }, FORGOT_INVALID],

@@ -31,7 +31,8 @@ export function ForgotPasswordPage() {
       const message = forgotPasswordErrorMessage(err);
       notify.error(REQUEST_FAILED, message);
       const code = err instanceof ApiError ? (err.body as { code?: unknown } | null)?.code : undefined;
-      setNoEmail(code === "email_not_configured" ? message : null);
+      // No SMTP, or no public URL for the link (issue 21): either way no reset email can go until the operator acts.
+      setNoEmail(code === "email_not_configured" || code === "public_url_not_set" ? message : null);
     },
     blocked: sent !== null,
   });
