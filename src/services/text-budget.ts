@@ -10,6 +10,7 @@ import type { Clock } from "../clock.ts";
 import { SlotKey, slotFor } from "../lib/budget-slots.ts";
 import type { Repos } from "../repos/index.ts";
 import type { ConfirmationWait } from "../repos/confirmations.ts";
+import type { TextBudgetView } from "../schemas/text-budget.ts";
 import type { CurrentSettings } from "./settings.ts";
 
 export const HOUR_MS = 3_600_000;
@@ -18,22 +19,6 @@ export const DAY_MS = 86_400_000;
 export const CONFIRMATIONS_PER_NUMBER_PER_DAY = 3;
 
 export type TryNowResult = { ok: true } | { ok: false; retryAfterSeconds: number };
-
-/** One budget as the owner's screen shows it. */
-export interface BudgetLeft {
-  limit: number;
-  left: number;
-}
-
-/** GET /api/broadcast/TextBudget: what is left this hour. */
-export interface TextBudgetView {
-  owner: BudgetLeft;
-  install: BudgetLeft;
-  /** Texts that can go now (the smaller of the two). */
-  left: number;
-  /** When nothing is left: seconds until the next text can go; 0 otherwise. */
-  waitSeconds: number;
-}
 
 /** Slots for one batch of confirmations of one owner, inside the write transaction that queues them. */
 export interface ConfirmationSlots {

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { PendingApprovalNotice } from "../../components/PendingApproval.tsx";
 import { Link } from "wouter";
 import type { CustomerView } from "../../../src/schemas/customer-admin.ts";
+import { TextBudgetLine } from "../../components/TextBudgetLine.tsx";
 import { type CustomerFilters, customerApi } from "../../api/customers.ts";
 import { Spinner } from "../../components/Spinner.tsx";
 import { paths } from "../../paths.ts";
@@ -137,6 +138,7 @@ export function CustomersListPage() {
       }
     >
       <PendingApprovalNotice />
+      <TextBudgetLine refresh={customers.length} />
       <SubscriptionRequestsPanel onChanged={() => void load()} />
 
       {error && (
@@ -178,6 +180,7 @@ export function CustomersListPage() {
                 <tr key={c.id}>
                   <td data-label="Phone Number" className="cust-phone-cell">
                     <span className="cust-phone">{c.phone}</span>
+                    {c.numberProblem && <span className="cust-number-problem">Never texted: {c.numberProblem}</span>}
                     <Memberships customer={c} />
                   </td>
                   <td data-label="Contact Preference">

@@ -250,7 +250,8 @@ function SettingsForm({ view, onSaved }: { view: SettingsView; onSaved: (next: S
         <div className="two-cols">
           {field("allowedCountries", "Allowed countries", "Two-letter codes, e.g. US,CA, or * for any; mobile numbers only. The default country unless set.", { placeholder: "US" })}
           {field("ownerSignup", "Owner sign-up", "approval (owners wait for you before anything is texted), open, or closed (only you create owners). approval unless set.", { placeholder: "approval" })}
-          {field("confirmationsPerHour", "Confirmations per hour", "From the subscribe page; past it they wait. 100 unless set.", { inputMode: "numeric" })}
+          {field("confirmationsPerHour", "Texts per hour (whole server)", "Confirmations, welcome texts, test sends and codes, all owners together; past it confirmations wait and tests are refused. 200 unless set.", { inputMode: "numeric" })}
+          {field("ownerTextsPerHour", "Texts per owner per hour", "The same, for each owner. 50 unless set.", { inputMode: "numeric" })}
           {field("whatsappConfirmationTemplate", "WhatsApp confirmation template", "An approved utility template's Content SID (HX…): {{1}} business, {{2}} messages per week. Without it, WhatsApp subscribers get no confirmation.", { placeholder: "HX…" })}
         </div>
       </section>
