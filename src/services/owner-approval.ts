@@ -65,7 +65,8 @@ export interface OwnerApprovalDeps {
   repos: Repos;
   clock: Clock;
   logger: Logger;
-  settings: Pick<SettingsService, "current"> & { savedPublicUrl?: () => string | null };
+  /** The Users link in the admins' email is built on the saved public URL only (none: the email names the screen). */
+  settings: Pick<SettingsService, "current" | "savedPublicUrl">;
   mailer: Mailer;
   /** Deletes an account's image files once its rows are gone. */
   removeUploadFiles: (fileNames: string[]) => void;
@@ -97,7 +98,7 @@ export function createOwnerApprovalService({ repos, clock, logger, settings, mai
     const waits = owner.status === "pending";
     background.run("the new-owner email", async () => {
       const { brandName } = settings.current();
-      const base = settings.savedPublicUrl?.() ?? null;
+      const base = settings.savedPublicUrl();
       for (const admin of repos.users.list().filter((u) => u.role === "admin" && u.status === "approved")) {
         try {
           await mailer.send(newOwnerEmail(admin.email, brandName, owner, waits, base ? `${base}/users` : null));

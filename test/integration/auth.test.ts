@@ -365,6 +365,8 @@ describe("GET /api/auth/GetCurrentUser", () => {
           role: "owner",
           createdAt: w.ctx.clock.now().toISOString(),
           phone: null,
+          phoneVerified: false,
+          status: "approved",
         });
       },
     },
