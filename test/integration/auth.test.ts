@@ -571,8 +571,9 @@ describe("POST /api/auth/ForgotPassword", () => {
   ]);
 
   test("known and unknown emails answer byte for byte the same", async () => {
-    // SMTP set (to a port nothing listens on: the email itself is email.test.ts's business).
-    const w = world({ NEARCAST_SMTP_URL: "smtp://127.0.0.1:1" });
+    // SMTP set (to a port nothing listens on: the email itself is email.test.ts's business), and the public URL
+    // reset links need (issue 21; without one both answers are the same refusal: public-links.test.ts).
+    const w = world({ NEARCAST_SMTP_URL: "smtp://127.0.0.1:1", NEARCAST_PUBLIC_URL: "https://deals.example.com" });
     await makeUser(w, "ada@example.com");
     const a = await forgot(w, "ada@example.com");
     const b = await forgot(w, "ghost@example.com");
