@@ -65,6 +65,16 @@ for (const [device, viewport] of [
       await page.getByLabel("Your mobile number").fill("(415) 555-0199");
       await page.getByRole("button", { name: "Save number" }).click();
       await page.getByTestId("my-phone").getByText(OWNER_PHONE).waitFor();
+      // A new number is verified first (issue 21): a 6-digit code texted to it, typed back.
+      expect(await testButton.isDisabled()).toBe(true);
+      fake.reset();
+      await page.getByRole("button", { name: "Text me a code" }).click();
+      await page.getByLabel("Verification code").waitFor();
+      const code = /\b(\d{6})\b/.exec(String(fake.sends().at(-1)?.form.Body))?.[1] ?? "";
+      expect(fake.sends().at(-1)?.form.To).toBe(OWNER_PHONE);
+      await page.getByLabel("Verification code").fill(code);
+      await page.getByRole("button", { name: "Verify", exact: true }).click();
+      await page.getByTestId("phone-badge").getByText("Verified").waitFor();
 
       fake.reset();
       await testButton.click();
