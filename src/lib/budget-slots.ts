@@ -10,7 +10,22 @@
 // Only the `limit` largest slots of a key matter for that, and only those later than now - window, so a key keeps
 // just those.
 
-export class SlotKey {
+/** One key's budget as slotFor and takeSlot use it. */
+export interface BudgetKey {
+  /** The earliest slot this key allows now; -Infinity when it allows any. */
+  earliest(): number;
+  take(slot: number): void;
+}
+
+/**
+ * A key for ONE more text, from nothing but its limit-th largest slot (null: fewer than limit): what a single text
+ * (a subscription, a test send) needs, read with one row instead of `limit`.
+ */
+export function oneTextKey(nth: number | null, windowMs: number): BudgetKey {
+  return { earliest: () => (nth === null ? Number.NEGATIVE_INFINITY : nth + windowMs), take: () => {} };
+}
+
+export class SlotKey implements BudgetKey {
   /** The key's largest slots, ascending, at most `limit` of them. */
   private readonly top: number[];
 
@@ -41,14 +56,14 @@ export class SlotKey {
 }
 
 /** The slot of a text under all of `keys` at `now` (not taken: see take). */
-export function slotFor(now: number, keys: readonly SlotKey[]): number {
+export function slotFor(now: number, keys: readonly BudgetKey[]): number {
   let slot = now;
   for (const key of keys) slot = Math.max(slot, key.earliest());
   return slot;
 }
 
 /** Gives a text its slot under every one of `keys` and takes it in each. */
-export function takeSlot(now: number, keys: readonly SlotKey[]): number {
+export function takeSlot(now: number, keys: readonly BudgetKey[]): number {
   const slot = slotFor(now, keys);
   for (const key of keys) key.take(slot);
   return slot;

@@ -29,6 +29,15 @@ export interface NewConfirmation {
   now: number;
 }
 
+/** The business a confirmation is for: what its text says, and whether the admin approved its owner. */
+export interface ConfirmationBusiness {
+  name: string;
+  messagesPerWeek: number;
+  doubleOptIn: boolean;
+  ownerId: number;
+  ownerStatus: "approved" | "pending" | "refused";
+}
+
 /** A held delivery of an owner's business (releaseHeld): confirmations get budget slots, anything else goes now. */
 export interface HeldDelivery {
   id: number;
@@ -59,6 +68,12 @@ function prepare(sqlite: Database) {
     addTotal: sqlite.prepare<unknown, [number, number]>(`UPDATE broadcasts SET total = total + ?2, completed_at = NULL WHERE id = ?1`),
     phones: sqlite.prepare<{ id: number; phone: string }, [string]>(
       `SELECT id, phone FROM customers WHERE id IN (SELECT value FROM json_each(?1))`,
+    ),
+    // What the text says and whether its owner may send (one row, by the keys).
+    business: sqlite.prepare<ConfirmationBusiness, [number]>(
+      `SELECT b.name, b.messages_per_week AS messagesPerWeek, b.double_opt_in AS doubleOptIn, b.owner_id AS ownerId,
+              u.status AS ownerStatus
+       FROM businesses b JOIN users u ON u.id = b.owner_id WHERE b.id = ?1`,
     ),
     // deliveries_customer_idx, then the broadcast by its key.
     sentWithin: sqlite.prepare<{ one: number }, [number, number, number]>(
@@ -102,6 +117,11 @@ export function confirmationsRepo(db: Db) {
     finish(broadcastId: number, added: number, firstId: number, now: number): void {
       q().addTotal.run(broadcastId, added);
       if (added > 0) skipUnreachableWhatsApp(sqlite, broadcastId, now, firstId);
+    },
+
+    business(businessId: number): ConfirmationBusiness | undefined {
+      const b = q().business.get(businessId);
+      return b ? { ...b, doubleOptIn: Boolean(b.doubleOptIn) } : undefined;
     },
 
     /** The phones of these customers, by id. */

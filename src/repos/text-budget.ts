@@ -7,7 +7,6 @@ import type { Database } from "bun:sqlite";
 import type { Db } from "../db/client.ts";
 
 export type BudgetKind = "confirmation" | "test" | "verification";
-export type OwnerStatus = "approved" | "pending" | "refused";
 
 function prepare(sqlite: Database) {
   return {
@@ -26,13 +25,20 @@ function prepare(sqlite: Database) {
          FROM text_budget WHERE kind = 'confirmation' AND phone IN (SELECT value FROM json_each(?1)) AND slot_at > ?2)
        WHERE n <= ?3`,
     ),
+    // The ?3-th latest slot only (OFFSET ?3 - 1): one row for a single text.
+    ownerNth: sqlite.prepare<{ slot: number }, [number, number, number]>(
+      `SELECT slot_at AS slot FROM text_budget WHERE owner_id = ?1 AND slot_at > ?2 ORDER BY slot_at DESC LIMIT 1 OFFSET ?3 - 1`,
+    ),
+    installNth: sqlite.prepare<{ slot: number }, [number, number]>(
+      `SELECT slot_at AS slot FROM text_budget WHERE slot_at > ?1 ORDER BY slot_at DESC LIMIT 1 OFFSET ?2 - 1`,
+    ),
+    phoneNth: sqlite.prepare<{ slot: number }, [string, number, number]>(
+      `SELECT slot_at AS slot FROM text_budget WHERE kind = 'confirmation' AND phone = ?1 AND slot_at > ?2
+       ORDER BY slot_at DESC LIMIT 1 OFFSET ?3 - 1`,
+    ),
     insert: sqlite.prepare<unknown, [number, string, string, number, number]>(
       `INSERT INTO text_budget (owner_id, kind, phone, slot_at, created_at) VALUES (?1, ?2, ?3, ?4, ?5)`,
     ),
-    ownerOfBusiness: sqlite.prepare<{ id: number; status: OwnerStatus }, [number]>(
-      `SELECT u.id, u.status FROM businesses b JOIN users u ON u.id = b.owner_id WHERE b.id = ?1`,
-    ),
-    ownerStatus: sqlite.prepare<{ status: OwnerStatus }, [number]>(`SELECT status FROM users WHERE id = ?1`),
   };
 }
 
@@ -71,17 +77,22 @@ export function textBudgetRepo(db: Db) {
       return out;
     },
 
+    /** The owner's n-th latest slot after `since`; null when there are fewer. */
+    ownerNth(ownerId: number, since: number, n: number): number | null {
+      return q().ownerNth.get(ownerId, since, n)?.slot ?? null;
+    },
+
+    installNth(since: number, n: number): number | null {
+      return q().installNth.get(since, n)?.slot ?? null;
+    },
+
+    /** The number's n-th latest confirmation slot after `since`; null when there are fewer. */
+    confirmationNth(phone: string, since: number, n: number): number | null {
+      return q().phoneNth.get(phone, since, n)?.slot ?? null;
+    },
+
     insert(s: NewSlot, now: number): void {
       q().insert.run(s.ownerId, s.kind, s.phone, s.slotAt, now);
-    },
-
-    /** The business's owner and whether the admin approved them; undefined for no such business. */
-    ownerOfBusiness(businessId: number): { id: number; status: OwnerStatus } | undefined {
-      return q().ownerOfBusiness.get(businessId) ?? undefined;
-    },
-
-    ownerStatus(ownerId: number): OwnerStatus | undefined {
-      return q().ownerStatus.get(ownerId)?.status;
     },
   };
 }

@@ -41,15 +41,16 @@ export function createConfirmationsService({
      * the broadcast's id and how many were queued, or null when nobody was. Call inside the transaction that
      * subscribed them. */
     queue(r: ConfirmationRequest): { broadcastId: number; total: number } | null {
-      const business = repos.businesses.findById(r.businessId);
+      const business = repos.confirmations.business(r.businessId);
       if (!business) return null;
       const now = clock.now().getTime();
       const customerIds = r.customerIds.filter((id) => !repos.confirmations.sentWithinDay(id, r.businessId, now));
       if (customerIds.length === 0) return null;
-      const broadcastId = r.into ?? open(r, business, now);
+      const s = settings.current();
+      const broadcastId = r.into ?? open(r, business, now, s);
       const phones = r.phones ?? repos.confirmations.phonesOf(customerIds);
-      const held = repos.textBudget.ownerStatus(business.ownerId) !== "approved";
-      const slots = held ? null : textBudget.confirmationSlots(business.ownerId, customerIds.map((id) => phones.get(id) ?? ""), now);
+      const held = business.ownerStatus !== "approved";
+      const slots = held ? null : textBudget.confirmationSlots(business.ownerId, customerIds.map((id) => phones.get(id) ?? ""), now, s);
       let total = 0;
       let firstId = 0;
       for (const customerId of customerIds) {
@@ -66,8 +67,7 @@ export function createConfirmationsService({
     },
   };
 
-  function open(r: ConfirmationRequest, business: { name: string; messagesPerWeek: number; doubleOptIn: boolean }, now: number): number {
-    const s = settings.current();
+  function open(r: ConfirmationRequest, business: { name: string; messagesPerWeek: number; doubleOptIn: boolean }, now: number, s: CurrentSettings): number {
     // WhatsApp reaches people outside the 24-hour window only with a template: the configured utility template,
     // or the sandbox's demo one. Without either, those deliveries are Skipped with the reason (whatsapp-skips.ts).
     const contentSid = s.whatsappConfirmationTemplate ?? (s.twilio ? null : SANDBOX_CONFIRMATION_TEMPLATE_SID);

@@ -255,7 +255,7 @@ export function createCustomersService({
         if (outcome === "already") throw new ConflictError(alreadySubscribedMessage(phone, business.name));
         if (outcome === "opted-out") throw new ConflictError(optedOutMessage(phone, business.name));
         if (data.sendConfirmation && (outcome === "subscribed" || outcome === "resubscribed")) {
-          confirmations.queue({ businessId: business.id, customerIds: [customerId], origin: "owner", createdBy: user.id });
+          confirmations.queue({ businessId: business.id, customerIds: [customerId], origin: "owner", createdBy: user.id, phones: new Map([[customerId, phone]]) });
         }
         return customerId;
       });

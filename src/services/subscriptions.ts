@@ -172,7 +172,7 @@ export function createSubscriptionsService({
           status: business.doubleOptIn ? "unconfirmed" : "active",
         });
         if (outcome === "subscribed" || outcome === "resubscribed") {
-          confirmations.queue({ businessId: business.id, customerIds: [customerId], origin: "public" });
+          confirmations.queue({ businessId: business.id, customerIds: [customerId], origin: "public", phones: new Map([[customerId, phone]]) });
         }
         const success = business.successMessage || DEFAULT_SUCCESS_MESSAGE;
         return business.doubleOptIn ? `${success} ${REPLY_YES_TO_CONFIRM}` : success;

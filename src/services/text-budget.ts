@@ -7,7 +7,7 @@
 // Confirmations past a budget wait their slot in the outbox; a test send or a code goes now or not at all (tryNow).
 // The slot rule and why it holds for every rolling window: src/lib/budget-slots.ts.
 import type { Clock } from "../clock.ts";
-import { SlotKey, slotFor } from "../lib/budget-slots.ts";
+import { type BudgetKey, oneTextKey, SlotKey, slotFor } from "../lib/budget-slots.ts";
 import type { Repos } from "../repos/index.ts";
 import type { ConfirmationWait } from "../repos/confirmations.ts";
 import type { TextBudgetView } from "../schemas/text-budget.ts";
@@ -30,16 +30,17 @@ export interface ConfirmationSlots {
 
 const ms = (t: number | Date) => (typeof t === "number" ? t : t.getTime());
 
+type Limits = Pick<CurrentSettings, "ownerTextsPerHour" | "confirmationsPerHour">;
+
 export interface TextBudgetDeps {
   repos: Repos;
   clock: Clock;
-  settings: { current(): Pick<CurrentSettings, "ownerTextsPerHour" | "confirmationsPerHour"> };
+  settings: { current(): Limits };
 }
 
 export function createTextBudgetService({ repos, clock, settings }: TextBudgetDeps) {
   /** The owner's and the install's hourly keys, from the slots already given. */
-  function hourKeys(ownerId: number, now: number): [SlotKey, SlotKey] {
-    const s = settings.current();
+  function hourKeys(ownerId: number, now: number, s: Limits = settings.current()): [SlotKey, SlotKey] {
     const since = now - HOUR_MS;
     return [
       new SlotKey(s.ownerTextsPerHour, HOUR_MS, repos.textBudget.ownerSlots(ownerId, since, s.ownerTextsPerHour)),
@@ -47,8 +48,29 @@ export function createTextBudgetService({ repos, clock, settings }: TextBudgetDe
     ];
   }
 
-  function confirmationSlots(ownerId: number, phones: readonly string[], now: number): ConfirmationSlots {
-    const hour = hourKeys(ownerId, now);
+  /** The keys of ONE text: the limit-th latest slot of each, a row each (the subscribe path, bench/subscribe.ts). */
+  function oneTextKeys(ownerId: number, phone: string | null, now: number, s: Limits): BudgetKey[] {
+    const since = now - HOUR_MS;
+    const keys = [
+      oneTextKey(repos.textBudget.ownerNth(ownerId, since, s.ownerTextsPerHour), HOUR_MS),
+      oneTextKey(repos.textBudget.installNth(since, s.confirmationsPerHour), HOUR_MS),
+    ];
+    if (phone !== null) keys.push(oneTextKey(repos.textBudget.confirmationNth(phone, now - DAY_MS, CONFIRMATIONS_PER_NUMBER_PER_DAY), DAY_MS));
+    return keys;
+  }
+
+  /** Slots for the confirmations to `phones` (one per delivery, in order); `limits` when the caller has read them. */
+  function confirmationSlots(ownerId: number, phones: readonly string[], now: number, limits: Limits = settings.current()): ConfirmationSlots {
+    if (phones.length === 1) {
+      const keys = oneTextKeys(ownerId, phones[0]!, now, limits);
+      return {
+        next: () => slotFor(now, keys),
+        take(phone, slot) {
+          repos.textBudget.insert({ ownerId, kind: "confirmation", phone, slotAt: slot }, now);
+        },
+      };
+    }
+    const hour = hourKeys(ownerId, now, limits);
     const taken = repos.textBudget.confirmationSlots([...new Set(phones)], now - DAY_MS, CONFIRMATIONS_PER_NUMBER_PER_DAY);
     const perNumber = new Map<string, SlotKey>();
     const keysOf = (phone: string) => {
@@ -75,7 +97,7 @@ export function createTextBudgetService({ repos, clock, settings }: TextBudgetDe
     tryNow(t: { ownerId: number; kind: "test" | "verification"; phone: string; now: number | Date }): TryNowResult {
       const now = ms(t.now);
       return repos.transaction(() => {
-        const slot = slotFor(now, hourKeys(t.ownerId, now));
+        const slot = slotFor(now, oneTextKeys(t.ownerId, null, now, settings.current()));
         if (slot > now) return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((slot - now) / 1000)) };
         repos.textBudget.insert({ ownerId: t.ownerId, kind: t.kind, phone: t.phone, slotAt: now }, now);
         return { ok: true };
