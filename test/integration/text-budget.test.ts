@@ -7,6 +7,7 @@ import { count, eq } from "drizzle-orm";
 import { deliveries, textBudget } from "../../src/db/schema.ts";
 import { HELD_UNTIL } from "../../src/repos/confirmations.ts";
 import { readImportFile } from "../../src/lib/csv-import.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
 import { apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
@@ -217,6 +218,15 @@ describe("test sends and verification codes: tryNow and left on the fake clock",
     ctx.clock.advance(57 * 60_000);
     expect(budget.tryNow({ ownerId: a.id, kind: "test", phone: "+14155550150", now: ctx.clock.now().getTime() })).toEqual({ ok: true });
     expect(t0).toBeLessThan(ctx.clock.now().getTime());
+  });
+
+  test("the two budgets are settings: env, then saved, then 50 and 200; a bad value is refused naming the key", () => {
+    ctx = testContext();
+    const a = insertUser(ctx);
+    expect(ctx.services.textBudget.left(a.id)).toMatchObject({ owner: { limit: 50 }, install: { limit: 200 } });
+    ctx.services.settings.update(OPERATOR, { ownerTextsPerHour: "7", confirmationsPerHour: 9 });
+    expect(ctx.services.textBudget.left(a.id)).toMatchObject({ owner: { limit: 7 }, install: { limit: 9 } });
+    expect(() => ctx.services.settings.update(OPERATOR, { ownerTextsPerHour: "0" })).toThrow("Texts per owner per hour must be a whole number from 1 to 999999");
   });
 
   test("GET /api/broadcast/TextBudget needs a session, and shows only the caller's own budget", async () => {
