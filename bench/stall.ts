@@ -8,10 +8,16 @@
 // The named baseline, in the same run: the same polling of the same idle server. Printed: p50, p99 and the longest
 // answer of each phase, and the p99 against the idle one.
 //
+// --beside-send (issue 21 item 6): the executable sends a broadcast to the fake Twilio (in a process of its own) at
+// --rate messages a second, and a CLI import of --rows rows (default 20,000 here) runs beside it; the baseline is
+// the same server sending with nothing beside it.
+//
 //   npx bun scripts/build.ts && npx bun bench/stall.ts [--nearcast path/to/executable] [--rows 50000] [--subscribers 100000]
+//   npx bun bench/stall.ts --beside-send [--rows 20000] [--subscribers 5000] [--rate 50]
 //
 // Target: no answer waits more than 50 ms behind the work (p99 and max < 50 ms).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { Subprocess } from "bun";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sessionFor } from "../test/helpers/customer-factories.ts";
@@ -19,11 +25,28 @@ import { insertBusiness } from "../test/helpers/factories.ts";
 import { seedShop } from "../test/helpers/seed-shop.ts";
 import { BINARY, startBinary } from "../test/helpers/server.ts";
 
+/** The fake Twilio in a process of its own (bench/_fake-twilio.ts): its env for the server, and how many it got. */
+async function startFakeTwilioProcess(): Promise<{ env: Record<string, string>; count(): Promise<number>; proc: Subprocess }> {
+  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "_fake-twilio.ts")], { stdout: "pipe", stderr: "inherit" });
+  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  while (!text.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the fake Twilio did not start");
+    text += new TextDecoder().decode(value);
+  }
+  const f = JSON.parse(text.split("\n")[0]!) as { url: string; accountSid: string; authToken: string; countUrl: string };
+  const env = { TWILIO_ACCOUNT_SID: f.accountSid, TWILIO_AUTH_TOKEN: f.authToken, TWILIO_FROM: "+15550001111", TWILIO_API_BASE: f.url, NEARCAST_PUBLIC_URL: "https://deals.example.com" };
+  return { env, proc, count: async () => ((await (await fetch(f.countUrl)).json()) as { created: number }).created };
+}
+
 const args = process.argv.slice(2);
 const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const binary = opt("--nearcast") ?? BINARY;
-const ROWS = Number(opt("--rows") ?? 50_000);
-const SUBSCRIBERS = Number(opt("--subscribers") ?? 100_000);
+const BESIDE_SEND = args.includes("--beside-send");
+const ROWS = Number(opt("--rows") ?? (BESIDE_SEND ? 20_000 : 50_000));
+const SUBSCRIBERS = Number(opt("--subscribers") ?? (BESIDE_SEND ? 5_000 : 100_000));
+const RATE = Number(opt("--rate") ?? 50);
 const TARGET_MS = 50;
 const POLL_EVERY_MS = 10;
 
@@ -74,18 +97,42 @@ const dataDir = mkdtempSync(join(tmpdir(), "nearcast-bench-stall-"));
 const csv = join(dataDir, "import.csv");
 const phases: Phase[] = [];
 let server: Awaited<ReturnType<typeof startBinary>> | undefined;
-try {
-  const { businessId, importBusinessId, token } = await seedShop(
-    dataDir,
-    { ownerEmail: "owner@example.com", businessName: "Big Bakery", subscribers: SUBSCRIBERS, firstNumber: 2_000_000 },
-    async (ctx, id) => {
-      const ownerId = ctx.repos.businesses.findById(id)!.ownerId;
-      const second = insertBusiness(ctx, { ownerId, name: "Second Shop" });
-      return { businessId: id, importBusinessId: second.id, token: sessionFor(ctx, { id: ownerId }) };
-    },
-  );
-  const lines = Array.from({ length: ROWS }, (_, i) => `+1628${String(3_000_000 + i)},${i % 4 ? "SMS" : "WhatsApp"}`);
-  writeFileSync(csv, `phone,contactPreference\n${lines.join("\n")}\n`);
+let fake: Awaited<ReturnType<typeof startFakeTwilioProcess>> | undefined;
+
+/** The CLI import of the CSV into the second business, as a process of its own; its note. */
+async function cliImport(importBusinessId: number): Promise<string> {
+  const proc = Bun.spawn([binary, "customers", "import", "--business", String(importBusinessId), csv, "--json", "--data-dir", dataDir], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "" },
+  });
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error(`import failed: ${await new Response(proc.stderr).text()}`);
+  return `${(JSON.parse(out) as { added: unknown[] }).added.length} added`;
+}
+
+/** A broadcast to the big business goes out to the fake Twilio; health is polled while it sends alone, then while
+ * the CLI import runs beside it. */
+async function besideSend(url: string, token: string, businessId: number, importBusinessId: number, twilio: NonNullable<typeof fake>): Promise<Phase[]> {
+  const health = `${url}/api/health`;
+  const form = new FormData();
+  form.set("BusinessId", String(businessId));
+  form.set("MessageText", "Flash sale: 2 croissants for $3 until noon!");
+  const headers = { authorization: `Bearer ${token}`, "x-xsrf-token": "bench", cookie: "XSRF-TOKEN=bench" };
+  const res = await fetch(`${url}/api/business/PublishMessageToAllCustomers`, { method: "POST", headers, body: form });
+  if (res.status !== 200) throw new Error(`publish answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  const sentBy = async () => `${await twilio.count()} sent so far`;
+  const out: Phase[] = [];
+  out.push(await during(`sending at ${RATE}/s (baseline)`, health, async () => {
+    await Bun.sleep(3000);
+    return await sentBy();
+  }));
+  out.push(await during(`CLI import ${ROWS.toLocaleString("en-US")} + sending`, health, async () => `${await cliImport(importBusinessId)}, ${await sentBy()}`));
+  return out;
+}
+
+/** The jobs of issue 12, each beside the idle server. */
+async function defaultPhases(businessId: number, importBusinessId: number, token: string): Promise<void> {
   server = await startBinary({ NEARCAST_LOG_LEVEL: "error", NEARCAST_SEND_RATE: "1", NEARCAST_QUIET_HOURS: "off" }, dataDir, { binary });
   const health = `${server.url}/api/health`;
   const auth = { authorization: `Bearer ${token}` };
@@ -95,16 +142,7 @@ try {
     return "";
   }));
   phases.push(
-    await during(`CLI import, ${ROWS.toLocaleString("en-US")} rows`, health, async () => {
-      const proc = Bun.spawn([binary, "customers", "import", "--business", String(importBusinessId), csv, "--json", "--data-dir", dataDir], {
-        stdout: "pipe",
-        stderr: "pipe",
-        env: { PATH: process.env.PATH ?? "" },
-      });
-      const out = await new Response(proc.stdout).text();
-      if ((await proc.exited) !== 0) throw new Error(`import failed: ${await new Response(proc.stderr).text()}`);
-      return `${(JSON.parse(out) as { added: unknown[] }).added.length} added`;
-    }),
+    await during(`CLI import, ${ROWS.toLocaleString("en-US")} rows`, health, () => cliImport(importBusinessId)),
   );
   const probe = await fetch(`${server.url}/api/customer/ImportCustomers?businessId=${businessId}`, { method: "POST", headers: auth });
   if (probe.status !== 404) {
@@ -140,8 +178,31 @@ try {
       return `${(text.split("\r\n").length - 2).toLocaleString("en-US")} events, ${(text.length / 1024 / 1024).toFixed(1)} MB`;
     }),
   );
+}
+
+try {
+  const { businessId, importBusinessId, token } = await seedShop(
+    dataDir,
+    { ownerEmail: "owner@example.com", businessName: "Big Bakery", subscribers: SUBSCRIBERS, firstNumber: 2_000_000 },
+    async (ctx, id) => {
+      const ownerId = ctx.repos.businesses.findById(id)!.ownerId;
+      const second = insertBusiness(ctx, { ownerId, name: "Second Shop" });
+      return { businessId: id, importBusinessId: second.id, token: sessionFor(ctx, { id: ownerId }) };
+    },
+  );
+  const lines = Array.from({ length: ROWS }, (_, i) => `+1628${String(3_000_000 + i)},${i % 4 ? "SMS" : "WhatsApp"}`);
+  writeFileSync(csv, `phone,contactPreference\n${lines.join("\n")}\n`);
+  if (BESIDE_SEND) {
+    fake = await startFakeTwilioProcess();
+    const env = { ...fake.env, NEARCAST_LOG_LEVEL: "error", NEARCAST_SEND_RATE: String(RATE), NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0" };
+    server = await startBinary(env, dataDir, { binary });
+    phases.push(...(await besideSend(server.url, token, businessId, importBusinessId, fake)));
+  } else {
+    await defaultPhases(businessId, importBusinessId, token);
+  }
 } finally {
   await server?.stop();
+  fake?.proc.kill();
   rmSync(dataDir, { recursive: true, force: true });
 }
 

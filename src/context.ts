@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Clock, systemClock } from "./clock.ts";
 import { type Config, ConfigError } from "./config.ts";
-import { type Db, dbFileIn, openDb } from "./db/client.ts";
+import { type Db, dbFileIn, openDb, withoutBusyWait } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { appliedSchema, KNOWN_SCHEMA } from "./db/schema-version.ts";
 import { VERSION } from "./version.ts";
@@ -179,7 +179,8 @@ export function createContext(config: Config, options: ContextOptions = {}) {
   // directory's (none for an in-memory database).
   const dispatcherWith = (overrides: Partial<DispatcherOptions> = {}) =>
     createDispatcher({
-      store: {
+      // Never waiting for another process's write lock in the event loop (src/db/client.ts withoutBusyWait).
+      store: withoutBusyWait(db.$client, {
         ...repos.deliveries,
         claim: (now: number, limit: number) => repos.deliveries.claim(now, limit, settings.deferralPolicy()),
         // Meta 131050 on a send: that person's WhatsApp marketing is off until they write to us there again.
@@ -187,7 +188,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
           repos.deliveries.markFailed(id, code, message, now);
           if (isMarketingStopped(code)) repos.customerInbound.markMarketingStoppedByDelivery(id, now);
         },
-      },
+      }),
       messenger: overrides.messenger ?? newMessenger(),
       logger,
       rate: settings.current().sendRate,
