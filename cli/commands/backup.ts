@@ -145,7 +145,7 @@ export function restoreCommand(): Command {
 
 /** The restored database while it is still staged: brought to this schema, its unfinished deliveries marked to be
  * checked with the provider since the backup was taken; closed again before it is moved into the data dir. */
-function prepareRestored(config: Config, stagedDb: string, manifest: BackupManifest, now: Date) {
+export function prepareRestored(config: Config, stagedDb: string, manifest: BackupManifest, now: Date) {
   const ctx = createContext(config, { dbPath: stagedDb, logger: new MemoryLogger(), database: "migrate" });
   try {
     const checked = ctx.repos.deliveries.reconcileRestored(Date.parse(manifest.takenAt), now.getTime());
