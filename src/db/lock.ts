@@ -53,6 +53,7 @@ function exclusive(path: string, waitMs: number): DispatcherLock | null {
 
 /** True when some dispatcher holds the lock right now (checked by trying it and letting go at once). */
 export function isLocked(path: string): boolean {
+  if (!existsSync(path)) return false; // nobody holds a lock file that is not there (and asking must not create it)
   const lock = tryLock(path);
   if (!lock) return true;
   lock.release();
