@@ -39,7 +39,7 @@ export function startScheduledBackups(config: Config, logger: Logger, options: S
       const proc = Bun.spawn(options.nearcast ? [...options.nearcast, ...args] : self(args), { stdout: "pipe", stderr: "pipe", env: process.env });
       const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
       if (code !== 0) {
-        logger.error(`scheduled backup failed: ${err.trim().replace(/^nearcast: /, "") || `exit ${code}`}`);
+        logger.warn(`scheduled backup failed: ${err.trim().replace(/^nearcast: /, "") || `exit ${code}`}`);
         return;
       }
       logger.info(`scheduled backup: ${out.trim()}`);
