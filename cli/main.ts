@@ -38,7 +38,7 @@ export async function buildProgram(only?: readonly string[]): Promise<Command> {
         "nearcast serve --port 3000 --data-dir ./data",
         "nearcast users create --email admin@shop.com --password 's3cret!' --admin",
         "nearcast business-types add --name Bakery",
-        "nearcast backup && nearcast restore data/backups/nearcast-20261126T031500Z.tar.gz",
+        "nearcast backup && nearcast restore data/backups/nearcast-20261126T031500Z.tar.gz --data-dir ./data",
         "nearcast <command> --help",
       ) + EXIT_CODES_HELP,
     );

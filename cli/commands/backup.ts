@@ -99,9 +99,10 @@ export function restoreCommand(): Command {
     .exitOverride(usageExit)
     .addHelpText(
       "after",
-      `\nStop the server first. Nothing is deleted: the current nearcast.db (and its -wal, -shm) and uploads are renamed\n` +
-        `*.before-restore-<time>. Messages the backup had not finished are checked with Twilio before anything is sent,\n` +
-        `so nobody gets a message twice.\n` +
+      `\nStop the server first. Name the data dir (--data-dir, NEARCAST_DATA_DIR, or the service's env file: never ./data\n` +
+        `by default). Nothing is deleted: the current nearcast.db (and its -wal, -shm) and uploads are renamed\n` +
+        `*.before-restore-<time>; a step that fails puts everything back. Messages the backup had not finished are\n` +
+        `checked with Twilio before anything is sent, so nobody gets a message twice.\n` +
         examples("sudo systemctl stop nearcast && nearcast restore /var/lib/nearcast/backups/nearcast-20261126T031500Z.tar.gz --data-dir /var/lib/nearcast"),
     )
     .action((file: string, opts: { json: boolean; dataDir?: string }) => {

@@ -16,7 +16,7 @@ export interface RestoreRun {
 export function restoreInProcess(backup: string, dataDir: string, now: Date, fault?: { kind: "fail" | "kill"; step: RestoreStep }): RestoreRun {
   const args = [backup, dataDir, now.toISOString(), ...(fault ? [fault.kind, fault.step] : [])];
   const r = Bun.spawnSync([process.execPath, import.meta.path, ...args], { stdout: "pipe", stderr: "pipe" });
-  return { code: r.exitCode, signal: r.signalCode ?? null, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+  return { code: r.exitCode, signal: r.signalCode == null ? null : String(r.signalCode), stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
 if (import.meta.main) {

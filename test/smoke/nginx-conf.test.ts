@@ -33,7 +33,7 @@ if (!existsSync(NGINX)) console.log("nginx-conf test: nginx is not installed her
 describe.skipIf(!existsSync(NGINX))("deploy/nginx.conf run by nginx", () => {
   let dir: string;
   let nginx: Subprocess;
-  let upstream: Server;
+  let upstream: Server<undefined>;
   let httpPort: number;
   let httpsPort: number;
   const seen: string[] = [];
