@@ -1,12 +1,14 @@
 import { Option } from "commander";
-import { type Config, loadConfig } from "../src/config.ts";
+import { existsSync } from "node:fs";
+import { type Config, ConfigError, loadConfig } from "../src/config.ts";
 import { type AppContext, createContext, type DatabaseMode } from "../src/context.ts";
 import { dbFileIn } from "../src/db/client.ts";
-import { BUSY_WORDS, isBusyError } from "../src/db/integrity.ts";
+import { BUSY_WORDS, inaccessiblePart, isBusyError } from "../src/db/integrity.ts";
 import { refuseLostDatabase } from "../src/db/restore.ts";
 import { ValidationError } from "../src/errors.ts";
 import { withServiceEnv } from "../src/service-env.ts";
 import { runAsDataDirOwner } from "./data-dir-owner.ts";
+import { notMine } from "./serve-checks.ts";
 import { type Logger, MemoryLogger } from "../src/lib/logger.ts";
 import { parseIdText } from "../src/schemas/ids.ts";
 import { EXIT_OK, EXIT_USAGE } from "./exit-codes.ts";
@@ -60,6 +62,9 @@ export async function withContext<T>(
   try {
     ctx = createContext(config, { logger: choices.logger ?? new MemoryLogger(), database: choices.database ?? "existing" });
   } catch (e) {
+    // A database this user may not open is said so (never "unable to open database file", never "damaged").
+    const denied = existsSync(dbFileIn(config.dataDir)) ? inaccessiblePart(dbFileIn(config.dataDir)) : null;
+    if (denied) throw new ConfigError(notMine(denied, config.dataDir));
     throw busyInWords(e, config.dataDir);
   }
   try {

@@ -17,8 +17,8 @@ const BUSY_WAIT_MS = 5000;
 
 const me = () => userName(process.getuid?.() ?? 0);
 
-/** "X belongs to root, and this server runs as nearcast" and how to give it back. */
-function notMine(path: string, dataDir: string): string {
+/** "X belongs to root, and nearcast runs as nearcast" and how to give it back. */
+export function notMine(path: string, dataDir: string): string {
   const owner = existsSync(path) ? userName(statSync(path).uid) : "another user";
   const dirOwner = userName(statSync(dataDir).uid);
   return (

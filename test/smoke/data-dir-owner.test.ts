@@ -98,6 +98,10 @@ describe.skipIf(!IS_ROOT)("sudo on the service's data dir", () => {
         `Give it back: sudo chown -R nobody: ${dir} (any \`sudo nearcast ...\` command on this data dir does it too); the database is not damaged\n`,
     );
     expect(r.err).not.toContain("restore a backup");
+    // Any other command of the service's user says the same, in the same words.
+    const list = run(["users", "list", "--data-dir", dir], "nobody");
+    expect(list.code).toBe(2);
+    expect(list.err).toStartWith(`nearcast: ${join(dir, "nearcast.db")} belongs to root, and nearcast runs as nobody: it cannot read or write it. Give it back:`);
     expect(run(["users", "list", "--data-dir", dir]).code).toBe(0);
     expect(notNobodys(dir)).toEqual([]);
     await serveAsNobody(dir);
