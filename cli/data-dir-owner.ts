@@ -57,8 +57,8 @@ export function runAsDataDirOwner(dataDir: string): void {
   const st = statSync(anchor);
   if (st.uid === me()) return;
   if (me() !== 0) {
-    if (anchor !== dataDir && canWrite(anchor)) return;
-    if (anchor === dataDir && canWrite(anchor) && canWriteAll(dataDir)) return;
+    // A data dir still to be created: whether this user may create it is the command's to say.
+    if (anchor !== dataDir || (canWrite(anchor) && canWriteAll(dataDir))) return;
     const owner = userName(st.uid);
     throw new ConfigError(`${anchor} belongs to ${owner}, not to ${userName(me())}: run it as ${owner}: ${commandAs(owner, dataDir)}`);
   }
