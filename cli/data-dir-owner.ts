@@ -69,6 +69,15 @@ export function runAsDataDirOwner(dataDir: string): void {
   process.setgroups?.([st.gid]);
   process.setgid?.(st.gid);
   process.setuid?.(st.uid);
+  becameOwner = userName(st.uid);
+}
+
+let becameOwner: string | null = null;
+
+/** The user root became for the data dir (files named on the command line are then read and written as that user),
+ * or null. */
+export function actingAsOwner(): string | null {
+  return becameOwner;
 }
 
 function canWrite(path: string): boolean {

@@ -1,4 +1,6 @@
 // A file the user named could not be read or written: said in words, not as a raw errno code.
+import { actingAsOwner } from "./data-dir-owner.ts";
+
 const WORDS: Record<string, string> = {
   ENOENT: "no such file or folder",
   EACCES: "permission denied",
@@ -13,5 +15,8 @@ const WORDS: Record<string, string> = {
 /** "no such file or folder" for an ENOENT, and so on; the error's own message otherwise. */
 export function fileProblem(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
-  return (code && WORDS[code]) ?? (e instanceof Error ? e.message : String(e));
+  const words = (code && WORDS[code]) ?? (e instanceof Error ? e.message : String(e));
+  // Under sudo, nearcast runs as the data dir's owner (cli/data-dir-owner.ts): a file of root's is not theirs.
+  const owner = actingAsOwner();
+  return owner && (code === "EACCES" || code === "EPERM") ? `${words} to ${owner}, the data dir's owner, as whom nearcast runs` : words;
 }

@@ -119,6 +119,17 @@ describe.skipIf(!IS_ROOT)("sudo on the service's data dir", () => {
     expect(log).not.toMatch(/EACCES|at .*\(|\/\$bunfs\//);
   }, 30_000);
 
+  test("sudo with a file only root may write: said in words, naming the user nearcast runs as", () => {
+    const dir = serviceDataDir();
+    const rootOnly = join(home, `root-only-${n}`);
+    mkdirSync(rootOnly, { mode: 0o700 });
+    const out = join(rootOnly, "shop.tar.gz");
+    const r = run(["backup", "--out", out, "--data-dir", dir]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(`nearcast: --out: cannot write ${out} (permission denied to nobody, the data dir's owner, as whom nearcast runs)\n`);
+    expect(notNobodys(dir)).toEqual([]);
+  });
+
   test("a user who may not write the data dir is told the exact command, with its arguments and the data dir", () => {
     const dir = serviceDataDir();
     const r = run(["users", "list", "--json", "--data-dir", dir], 65533);
