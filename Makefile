@@ -25,12 +25,13 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 # Browser tests drive Debian's chromium, the claim-durability smoke test traces the server with strace, the arm64
-# smoke test runs dist/nearcast-linux-arm64 under qemu-user; installed once. A machine that cannot install them (no
+# smoke test runs dist/nearcast-linux-arm64 under qemu-user, the nginx smoke test runs deploy/nginx.conf in
+# nginx-light (asked with curl); installed once. A machine that cannot install them (no
 # root, no apt) goes on: the tests that need them print why they skip.
 chromium:
-	@test -x /usr/bin/chromium -a -x /usr/bin/strace -a -x /usr/bin/qemu-aarch64-static -a -d /usr/aarch64-linux-gnu/lib || \
-	  (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium strace qemu-user-static libc6-arm64-cross) || \
-	  echo "make: could not install chromium, strace, qemu-user-static and libc6-arm64-cross"
+	@test -x /usr/bin/chromium -a -x /usr/bin/strace -a -x /usr/bin/qemu-aarch64-static -a -d /usr/aarch64-linux-gnu/lib -a -x /usr/sbin/nginx -a -x /usr/bin/curl || \
+	  (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium strace qemu-user-static libc6-arm64-cross nginx-light curl) || \
+	  echo "make: could not install chromium, strace, qemu-user-static, libc6-arm64-cross, nginx-light and curl"
 
 web: build/web/manifest.ts
 
