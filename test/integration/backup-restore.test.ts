@@ -325,7 +325,7 @@ describe("serve's scheduled backups (NEARCAST_BACKUP_EVERY, NEARCAST_BACKUP_KEEP
     await Bun.sleep(300);
     again.stop();
     expect(quiet.lines).toEqual([]);
-  });
+  }, 60_000); // a real `nearcast backup` child process: seconds on a busy 2-core machine
 
   test("NEARCAST_BACKUP_EVERY: off, or at least 10 minutes in m, h or d", () => {
     expect(loadConfig({ NEARCAST_BACKUP_EVERY: "off" }).backupEveryMs).toBeNull();
