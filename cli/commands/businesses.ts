@@ -105,6 +105,7 @@ export function businessesCommand(): Command {
           // Never set: the poster prints the type's keyword deal; cleared: no offer at all.
           ["Poster offer", full.posterOffer === "" ? "(none)" : full.posterOffer ?? `${sampleDealText(full.businessType?.name)} (the type's deal)`],
           ["Per week", `up to ${full.messagesPerWeek} messages`],
+          ["Time zone", full.timeZone ?? "(the server's)"],
           ["Logo", full.logoImagePath ?? "(none)"],
           ["Sample image", full.sampleImagePath ?? "(none)"],
           ["Subscribe link", ctx.services.qrCodes.subscribeUrl(full.id)],

@@ -10,6 +10,7 @@ import { MESSAGES_PER_WEEK_RANGE } from "../../src/schemas/businesses.ts";
 import { LOGO_UPLOAD_FAILED, SAMPLE_IMAGE_ALERT, SAMPLE_IMAGE_REQUIRED, SAMPLE_UPLOAD_FAILED } from "../../web/pages/businesses/BusinessImages.tsx";
 import { BusinessListPage } from "../../web/pages/businesses/BusinessList.tsx";
 import { DELETE_FAILED, MyBusinessPage } from "../../web/pages/businesses/MyBusiness.tsx";
+import { SERVER_TIME_ZONE, TIME_ZONE_HINT } from "../../web/pages/businesses/TimeZoneSelect.tsx";
 import { token } from "../../web/state/session.ts";
 import { GIF, JPEG, padded, PNG } from "../helpers/images.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
@@ -290,6 +291,7 @@ describe("add business: upload, then save", () => {
       successMessage: "",
       posterOffer: DEFAULT_DEAL_TEXT,
       messagesPerWeek: 4,
+      timeZone: null,
       isActive: true,
       doubleOptIn: false,
       logoImagePath: "/uploads/logo-path.png",
@@ -429,6 +431,38 @@ describe("edit business", () => {
     await submit(view);
     await waitFor(() => expect(view.at()).toBe("/businesses"));
     expect(calls.find((c) => c.method === "PUT")!.body).toMatchObject({ messagesPerWeek: 10 });
+  });
+
+  test("time zone: the server's to start, every zone the browser knows offered; the stored one shown, changed and sent back", async () => {
+    const fresh = renderAt("/businesses/add");
+    const zone = (view: View) => view.getByLabelText("Time Zone") as HTMLSelectElement;
+    await waitFor(() => expect(zone(fresh).value).toBe(""));
+    const offered = [...zone(fresh).options].map((o) => o.value);
+    expect(offered).toEqual(["", ...Intl.supportedValuesOf("timeZone")]);
+    expect(zone(fresh).options[0]!.textContent).toBe(SERVER_TIME_ZONE);
+    expect(fresh.getByText(TIME_ZONE_HINT)).toBeTruthy();
+    fresh.unmount();
+
+    replies[`GET ${B}/GetBusinessById`] = { body: { ...business, timeZone: "America/Chicago" } };
+    replies[`PUT ${B}/UpdateBusiness`] = { body: business };
+    const view = renderAt("/businesses/edit/42");
+    await waitFor(() => expect(zone(view).value).toBe("America/Chicago"));
+    fireEvent.change(zone(view), { target: { value: "Europe/Paris" } });
+    await submit(view);
+    await waitFor(() => expect(view.at()).toBe("/businesses"));
+    expect(calls.find((c) => c.method === "PUT")!.body).toMatchObject({ timeZone: "Europe/Paris" });
+  });
+
+  test("time zone: a saved alias the browser does not list stays chosen; back to the server's sends null", async () => {
+    replies[`GET ${B}/GetBusinessById`] = { body: { ...business, timeZone: "US/Pacific" } };
+    replies[`PUT ${B}/UpdateBusiness`] = { body: business };
+    const view = renderAt("/businesses/edit/42");
+    const zone = () => view.getByLabelText("Time Zone") as HTMLSelectElement;
+    await waitFor(() => expect(zone().value).toBe("US/Pacific"));
+    fireEvent.change(zone(), { target: { value: "" } });
+    await submit(view);
+    await waitFor(() => expect(view.at()).toBe("/businesses"));
+    expect(calls.find((c) => c.method === "PUT")!.body).toMatchObject({ timeZone: null });
   });
 
   test("a stored empty offer stays empty; one never set shows the type's keyword deal its poster prints", async () => {

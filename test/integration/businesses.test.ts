@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { businesses, businessTypes, uploads } from "../../src/db/schema.ts";
 import { DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, MESSAGES_PER_WEEK_RANGE } from "../../src/schemas/businesses.ts";
 import { BUSINESS_NOT_FOUND } from "../../src/schemas/texts.ts";
+import { TIME_ZONE_UNKNOWN } from "../../src/schemas/time-zones.ts";
 import { LOGO_NOT_YOURS, SAMPLE_NOT_YOURS } from "../../src/services/businesses.ts";
 import { IMAGE_IN_USE, IMAGE_NOT_FOUND, type StoredImage } from "../../src/services/uploads.ts";
 import { type ApiClient, apiClient, signUp } from "../helpers/api.ts";
@@ -77,9 +78,8 @@ const PUBLIC_KEYS = [
   "sampleImagePath",
   "sampleProductText",
   "successMessage",
-  "timeZone",
 ];
-const FULL_KEYS = [...PUBLIC_KEYS, "ownerId"].sort();
+const FULL_KEYS = [...PUBLIC_KEYS, "ownerId", "timeZone"].sort();
 
 /** What the API answers for a stored row (full view adds ownerId). */
 function shape(w: World, row: BusinessRow, full: boolean) {
@@ -98,11 +98,10 @@ function shape(w: World, row: BusinessRow, full: boolean) {
     successMessage: row.successMessage || DEFAULT_SUCCESS_MESSAGE,
     posterOffer: row.posterOffer,
     messagesPerWeek: row.messagesPerWeek,
-    timeZone: row.timeZone,
     doubleOptIn: row.doubleOptIn,
     isActive: row.isActive,
     createdAt: row.createdAt.toISOString(),
-    ...(full && { ownerId: row.ownerId }),
+    ...(full && { ownerId: row.ownerId, timeZone: row.timeZone }),
   };
 }
 
@@ -410,6 +409,65 @@ const scenarios: Scenario[] = [
     json: { messagesPerWeek: 99 },
     status: 400,
     expectBody: invalid({ messagesPerWeek: MESSAGES_PER_WEEK_RANGE }),
+  },
+  // The time zone quiet hours use for a customer whose number tells none: an IANA name, or empty for the server's.
+  {
+    name: "create with a time zone: stored in Intl's spelling, answered to the owner",
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    json: (w: World) => validBody(w, { timeZone: " america/chicago " }),
+    status: 201,
+    expectBody: { timeZone: "America/Chicago" },
+    after: (w, res) => expect(rowOf(w, res.body.id)?.timeZone).toBe("America/Chicago"),
+  },
+  ...[undefined, null, "", "  "].map(
+    (sent): Scenario => ({
+      name: `create with time zone ${JSON.stringify(sent) ?? "left out"}: none stored, the server's`,
+      method: "POST",
+      path: CREATE,
+      as: "a",
+      json: (w: World) => validBody(w, { timeZone: sent }),
+      status: 201,
+      expectBody: { timeZone: null },
+      after: (w, res) => expect(rowOf(w, res.body.id)?.timeZone).toBeNull(),
+    }),
+  ),
+  ...["Mars/Olympus", "+05:00", "Etc/Unknown", 5, true].map(
+    (sent): Scenario => ({
+      name: `create with time zone ${JSON.stringify(sent)}: 400 naming the field, nothing stored`,
+      method: "POST",
+      path: CREATE,
+      as: "a",
+      json: (w: World) => validBody(w, { timeZone: sent }),
+      status: 400,
+      expectBody: invalid({ timeZone: TIME_ZONE_UNKNOWN }),
+    }),
+  ),
+  {
+    name: "update the time zone alone: stored, the other fields kept; cleared with empty",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "a",
+    json: { timeZone: "Europe/Lisbon" },
+    status: 200,
+    expectBody: { timeZone: "Europe/Lisbon" },
+    after: async (w) => {
+      expect(rowOf(w, w.aShop.id)).toMatchObject({ timeZone: "Europe/Lisbon", name: w.aShop.name, messagesPerWeek: w.aShop.messagesPerWeek });
+      expect((await w.api.put(update(w.aShop.id), { timeZone: "" }, { token: w.tokens!.a })).body).toMatchObject({ timeZone: null });
+      expect(rowOf(w, w.aShop.id)?.timeZone).toBeNull();
+    },
+  },
+  {
+    name: "update with an unknown time zone: 400 naming the field, the saved one kept",
+    method: "PUT",
+    path: (w) => update(w.aShop.id),
+    as: "a",
+    before: (w) => w.ctx.db.update(businesses).set({ timeZone: "Asia/Tokyo" }).run(),
+    json: { timeZone: "Asia/Atlantis" },
+    status: 400,
+    expectBody: invalid({ timeZone: TIME_ZONE_UNKNOWN }),
+    after: (w) => expect(rowOf(w, w.aShop.id)?.timeZone).toBe("Asia/Tokyo"),
   },
   // The poster offer: the owner's words (trimmed), "" for none, left out (or null) for the type's keyword deal.
   {

@@ -36,7 +36,7 @@ describe("businesses list / show", () => {
       createdAt: new Date("2026-02-01T09:00:00Z"),
     });
     const hidden = insertBusiness(ctx, { ownerId: ana.id, businessTypeId: bakery.id, name: "Old Shop", isActive: false, createdAt: new Date("2026-02-02T09:00:00Z") });
-    const bagels = insertBusiness(ctx, { ownerId: ben.id, businessTypeId: bakery.id, name: "Ben's Bagels", posterOffer: "BAGEL DEAL: a free coffee with 6 bagels", createdAt: new Date("2026-02-03T09:00:00Z") });
+    const bagels = insertBusiness(ctx, { ownerId: ben.id, businessTypeId: bakery.id, name: "Ben's Bagels", posterOffer: "BAGEL DEAL: a free coffee with 6 bagels", timeZone: "America/Chicago", createdAt: new Date("2026-02-03T09:00:00Z") });
     Object.assign(ids, { ana: ana.id, ben: ben.id, shop: shop.id, hidden: hidden.id, bagels: bagels.id });
     ctx.close();
   });
@@ -106,6 +106,11 @@ describe("businesses list / show", () => {
     expect(nearcast(["businesses", "show", String(ids.shop)], dir).stdout).toContain(
       "Poster offer:    SPECIAL OFFER: 25% OFF your next purchase! (the type's deal)\n",
     );
+  });
+
+  test("show as text: the time zone quiet hours use, or the server's when none is set", () => {
+    expect(nearcast(["businesses", "show", String(ids.bagels)], dir).stdout).toContain("Time zone:       America/Chicago\n");
+    expect(nearcast(["businesses", "show", String(ids.shop)], dir).stdout).toContain("Time zone:       (the server's)\n");
   });
 
   test("show an unknown id: one line, exit 2", () => {
