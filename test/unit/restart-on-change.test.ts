@@ -1,6 +1,6 @@
 // restartOnChange on its own, with stand-in dispatchers: a changed settings key stops the running dispatcher, frees
 // what it was built with and starts a new one; an unchanged key (or one that cannot be read) leaves it running.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, jest, test } from "bun:test";
 import type { Dispatcher, DispatcherState } from "../../src/dispatch/dispatcher.ts";
 import { restartOnChange } from "../../src/dispatch/restart-on-change.ts";
 import { emptyStats } from "../../src/dispatch/stats.ts";
@@ -16,11 +16,13 @@ interface Stand {
 function world(initialKey = "a") {
   let key = initialKey;
   let readFails = false;
+  let reads = 0;
   const events: string[] = [];
   const built: Stand[] = [];
   const logger = new MemoryLogger();
   const d = restartOnChange({
     settingsKey: () => {
+      reads++;
       if (readFails) throw new Error("database is locked");
       return key;
     },
@@ -55,8 +57,14 @@ function world(initialKey = "a") {
     logger,
     checkEveryMs: 5,
   });
+  /** Waits until the check has read the settings `n` more times (it runs every 5 ms), each read compared and done. */
+  const severalChecks = (n = 8) => {
+    const target = reads + n;
+    return until(() => reads >= target, 2000, `${n} checks`);
+  };
   return {
     d,
+    severalChecks,
     events,
     built,
     logger,
@@ -75,15 +83,12 @@ afterEach(async () => {
   running = [];
 });
 
-/** Lets the check run several times (it runs every 5 ms). */
-const severalChecks = () => new Promise((r) => setTimeout(r, 40));
-
 describe("restartOnChange", () => {
   test("builds and starts one dispatcher; with no change it is left alone", async () => {
     const w = world();
     running.push(w.d);
     expect(w.d.start()).toBe("dispatching");
-    await severalChecks();
+    await w.severalChecks();
     expect(w.events).toEqual(["build 1 with a", "start 1"]);
     expect(w.d.state).toBe("dispatching");
     expect(w.d.stats.sent).toBe(1);
@@ -103,7 +108,7 @@ describe("restartOnChange", () => {
     expect(w.d.stats.sent).toBe(2);
     expect(w.logger.lines).toEqual(["info dispatcher: the messaging settings changed; restarting with the new ones"]);
     // Once only: the key stays "b".
-    await severalChecks();
+    await w.severalChecks();
     expect(w.built).toHaveLength(2);
   });
 
@@ -121,13 +126,22 @@ describe("restartOnChange", () => {
   });
 
   test("stop() stops and releases the current one, and no check restarts it afterwards", async () => {
-    const w = world();
-    w.d.start();
-    await w.d.stop();
-    expect(w.events).toEqual(["build 1 with a", "start 1", "stop 1", "release 1"]);
-    w.setKey("z");
-    await severalChecks();
-    expect(w.events).toHaveLength(4);
-    expect(w.d.state).toBe("stopped");
+    // On the fake clock: "no check afterwards" is then no timer left, and eight check periods passing change nothing.
+    jest.useFakeTimers();
+    try {
+      const w = world();
+      w.d.start();
+      expect(jest.getTimerCount()).toBe(1);
+      await w.d.stop();
+      expect(w.events).toEqual(["build 1 with a", "start 1", "stop 1", "release 1"]);
+      expect(jest.getTimerCount()).toBe(0);
+      w.setKey("z");
+      jest.advanceTimersByTime(40);
+      await Promise.resolve();
+      expect(w.events).toHaveLength(4);
+      expect(w.d.state).toBe("stopped");
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
