@@ -1,6 +1,6 @@
 // `nearcast backup`, `restore` and `migrate` as a user runs them (real processes on real data directories), and what
 // a restored backup does at the fake Twilio: nobody gets a message twice.
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { startScheduledBackups } from "../../cli/scheduled-backups.ts";
@@ -13,6 +13,7 @@ import { KNOWN_SCHEMA } from "../../src/db/schema-version.ts";
 import { openDb } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
+import { nextTurn } from "../../src/lib/next-turn.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { cliEnv, json, nearcast, nearcastCommand, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
@@ -97,7 +98,7 @@ describe("nearcast backup", () => {
           for (let i = 0; i < 20; i++) insertSubscriber(writer, business.id);
         });
         committed += 20;
-        await Bun.sleep(0);
+        await nextTurn();
       }
     })();
     const backup = async (i: number) => {
@@ -320,11 +321,19 @@ describe("serve's scheduled backups (NEARCAST_BACKUP_EVERY, NEARCAST_BACKUP_KEEP
     expect(logger.lines).toContain(`info scheduled backup: removed the old ${join(dir, "backups", "nearcast-20261101T000000Z.tar.gz")}`);
 
     // The newest is fresh now: the next look writes nothing.
+    // On the fake clock the first look runs when the clock passes it, and a look that finds a fresh backup is over
+    // before it returns (nothing to wait for).
     const quiet = new MemoryLogger();
-    const again = startScheduledBackups(config, quiet, { firstCheckMs: 1, nearcast: nearcastCommand([]) });
-    await Bun.sleep(300);
-    again.stop();
+    jest.useFakeTimers();
+    try {
+      const again = startScheduledBackups(config, quiet, { firstCheckMs: 1, nearcast: nearcastCommand([]) });
+      jest.advanceTimersByTime(1);
+      again.stop();
+    } finally {
+      jest.useRealTimers();
+    }
     expect(quiet.lines).toEqual([]);
+    expect(readdirSync(join(dir, "backups")).filter((n) => n.endsWith(".tar.gz")).sort()).toEqual(names);
   }, 60_000); // a real `nearcast backup` child process: seconds on a busy 2-core machine
 
   test("NEARCAST_BACKUP_EVERY: off, or at least 10 minutes in m, h or d", () => {

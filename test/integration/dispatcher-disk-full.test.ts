@@ -7,6 +7,7 @@ import { afterEach, beforeEach, expect, test } from "bun:test";
 import { createDispatcher, type Dispatcher } from "../../src/dispatch/dispatcher.ts";
 import { DISK_FULL_MAX_RETRY_MS } from "../../src/dispatch/disk-wait.ts";
 import type { DispatchMessenger, DispatchStore } from "../../src/dispatch/store.ts";
+import { nextTurn } from "../../src/lib/next-turn.ts";
 import type { OutboundMessage, SendOutcome } from "../../src/messaging/messenger.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
@@ -77,7 +78,8 @@ test("a full disk pauses the broadcast twice (at start, then mid-send with answe
         refilled = true;
         fullUntil = sched.now() + 40_000;
       }
-      await Bun.sleep(1);
+      // The answer comes on a later turn of the event loop, as a provider's would: other sends are in flight meanwhile.
+      await nextTurn();
       return { kind: "sent", providerId: `SM${sends.length}`, status: "Queued", providerStatus: "queued" };
     },
     async findRecent() {

@@ -190,9 +190,10 @@ describe("provider answers", () => {
     await until(() => first().status === "Queued" && first().attempts === 1, 5000, "the 429 recorded");
     expect(first().nextAttemptAt).toBe(m.calls[0]!.at + 7000);
     expect(first().errorMessage).toContain("Rate limited by the provider");
+    // The clock moves a quarter second each time the dispatcher waits on it, until the broadcast is done.
     for (let i = 0; i < 200 && !completed(broadcastId); i++) {
+      await until(() => completed(broadcastId) || sched.sleeping > 0, 5000, "the dispatcher waiting on the clock");
       sched.advance(250);
-      await Bun.sleep(3);
     }
     await until(() => completed(broadcastId));
     const attempts = m.calls.filter((c) => c.msg.to === phone).map((c) => c.at);
