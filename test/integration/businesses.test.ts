@@ -122,6 +122,33 @@ function validBody(w: World, overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** A create by A whose `field` is `sent`: answered and stored as `stored`. */
+function storedOnCreate(name: string, field: keyof BusinessRow, sent: unknown, stored: unknown): Scenario {
+  return {
+    name,
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    json: (w: World) => validBody(w, { [field]: sent }),
+    status: 201,
+    expectBody: { [field]: stored },
+    after: (w, res) => expect<unknown>(rowOf(w, res.body.id)?.[field]).toBe(stored),
+  };
+}
+
+/** Creates by A refused for each value of `field`: a 400 naming it with `message`, nothing stored (the runner checks). */
+function refusedOnCreate(field: keyof BusinessRow, values: unknown[], message: string): Scenario[] {
+  return values.map((sent) => ({
+    name: `create with ${field} ${JSON.stringify(sent)}: 400 naming the field, nothing stored`,
+    method: "POST",
+    path: CREATE,
+    as: "a",
+    json: (w: World) => validBody(w, { [field]: sent }),
+    status: 400,
+    expectBody: invalid({ [field]: message }),
+  }));
+}
+
 /** The body the edit form would send for an existing row (every field, current values). */
 function bodyOf(row: BusinessRow, overrides: Record<string, unknown> = {}) {
   return {
@@ -368,29 +395,10 @@ const scenarios: Scenario[] = [
     expectBody: { messagesPerWeek: 4 },
     after: (w, res) => expect(rowOf(w, res.body.id)?.messagesPerWeek).toBe(4),
   },
-  ...([[1, 1], [50, 50], [" 7 ", 7]] as const).map(
-    ([sent, stored]): Scenario => ({
-      name: `create with messagesPerWeek ${JSON.stringify(sent)}: ${stored} stored`,
-      method: "POST",
-      path: CREATE,
-      as: "a",
-      json: (w: World) => validBody(w, { messagesPerWeek: sent }),
-      status: 201,
-      expectBody: { messagesPerWeek: stored },
-      after: (w, res) => expect(rowOf(w, res.body.id)?.messagesPerWeek).toBe(stored),
-    }),
+  ...([[1, 1], [50, 50], [" 7 ", 7]] as const).map(([sent, stored]) =>
+    storedOnCreate(`create with messagesPerWeek ${JSON.stringify(sent)}: ${stored} stored`, "messagesPerWeek", sent, stored),
   ),
-  ...[0, 51, 2.5, -3, "", "abc", "1e1", true, null].map(
-    (sent): Scenario => ({
-      name: `create with messagesPerWeek ${JSON.stringify(sent)}: 400 naming the field, nothing stored`,
-      method: "POST",
-      path: CREATE,
-      as: "a",
-      json: (w: World) => validBody(w, { messagesPerWeek: sent }),
-      status: 400,
-      expectBody: invalid({ messagesPerWeek: MESSAGES_PER_WEEK_RANGE }),
-    }),
-  ),
+  ...refusedOnCreate("messagesPerWeek", [0, 51, 2.5, -3, "", "abc", "1e1", true, null], MESSAGES_PER_WEEK_RANGE),
   {
     name: "update messagesPerWeek alone: stored, the other fields kept",
     method: "PUT",
@@ -411,39 +419,11 @@ const scenarios: Scenario[] = [
     expectBody: invalid({ messagesPerWeek: MESSAGES_PER_WEEK_RANGE }),
   },
   // The time zone quiet hours use for a customer whose number tells none: an IANA name, or empty for the server's.
-  {
-    name: "create with a time zone: stored in Intl's spelling, answered to the owner",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    json: (w: World) => validBody(w, { timeZone: " america/chicago " }),
-    status: 201,
-    expectBody: { timeZone: "America/Chicago" },
-    after: (w, res) => expect(rowOf(w, res.body.id)?.timeZone).toBe("America/Chicago"),
-  },
-  ...[undefined, null, "", "  "].map(
-    (sent): Scenario => ({
-      name: `create with time zone ${JSON.stringify(sent) ?? "left out"}: none stored, the server's`,
-      method: "POST",
-      path: CREATE,
-      as: "a",
-      json: (w: World) => validBody(w, { timeZone: sent }),
-      status: 201,
-      expectBody: { timeZone: null },
-      after: (w, res) => expect(rowOf(w, res.body.id)?.timeZone).toBeNull(),
-    }),
+  storedOnCreate("create with a time zone: stored in Intl's spelling, answered to the owner", "timeZone", " america/chicago ", "America/Chicago"),
+  ...[undefined, null, "", "  "].map((sent) =>
+    storedOnCreate(`create with timeZone ${JSON.stringify(sent) ?? "left out"}: none stored, the server's`, "timeZone", sent, null),
   ),
-  ...["Mars/Olympus", "+05:00", "Etc/Unknown", 5, true].map(
-    (sent): Scenario => ({
-      name: `create with time zone ${JSON.stringify(sent)}: 400 naming the field, nothing stored`,
-      method: "POST",
-      path: CREATE,
-      as: "a",
-      json: (w: World) => validBody(w, { timeZone: sent }),
-      status: 400,
-      expectBody: invalid({ timeZone: TIME_ZONE_UNKNOWN }),
-    }),
-  ),
+  ...refusedOnCreate("timeZone", ["Mars/Olympus", "+05:00", "Etc/Unknown", 5, true], TIME_ZONE_UNKNOWN),
   {
     name: "update the time zone alone: stored, the other fields kept; cleared with empty",
     method: "PUT",
