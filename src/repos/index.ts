@@ -1,4 +1,4 @@
-import type { Db } from "../db/client.ts";
+import { type Db, withoutBusyWait } from "../db/client.ts";
 import { broadcastsRepo } from "./broadcasts.ts";
 import { businessTypesRepo } from "./business-types.ts";
 import { businessesRepo } from "./businesses.ts";
@@ -31,6 +31,8 @@ export function createRepos(db: Db) {
     ping(): void {
       db.$client.query("SELECT 1").get();
     },
+    /** `store` with each method run with SQLite's busy wait off (src/db/client.ts withoutBusyWait): the dispatcher's. */
+    withoutBusyWait: <T extends object>(store: T): T => withoutBusyWait(db.$client, store),
     users: usersRepo(db),
     sessions: sessionsRepo(db),
     passwordResets: passwordResetsRepo(db),
