@@ -1,7 +1,8 @@
 import { Option } from "commander";
 import { existsSync } from "node:fs";
 import { type Config, ConfigError, loadConfig } from "../src/config.ts";
-import { type AppContext, createContext, type DatabaseMode } from "../src/context.ts";
+import { type AppContext, createContext } from "../src/context.ts";
+import type { DatabaseMode } from "../src/db/open.ts";
 import { dbFileIn } from "../src/db/client.ts";
 import { BUSY_WORDS, inaccessiblePart, isBusyError } from "../src/db/integrity.ts";
 import { refuseLostDatabase } from "../src/db/restore.ts";
@@ -42,7 +43,7 @@ export interface ContextChoices {
   env?: Record<string, string | undefined>;
   /** Where the services' log lines go; by default nowhere (a one-shot command prints only its own output). */
   logger?: Logger;
-  /** Default "existing": the database must be there, at this executable's schema (src/context.ts DatabaseMode). */
+  /** Default "existing": the database must be there, at this executable's schema (src/db/open.ts DatabaseMode). */
   database?: DatabaseMode;
 }
 

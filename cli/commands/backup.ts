@@ -3,8 +3,9 @@ import { dirname, join, resolve } from "node:path";
 import { Command } from "commander";
 import { type Config, ConfigError } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
-import { BACKUPS_DIR, type BackupManifest, type BackupResult, defaultBackupPath, writeBackup } from "../../src/db/backup.ts";
+import { BACKUPS_DIR, type BackupManifest, type BackupResult, defaultBackupPath } from "../../src/db/backup.ts";
 import { dbFileIn } from "../../src/db/client.ts";
+import type { BeforeUpgrade } from "../../src/db/open.ts";
 import { sweepLeftovers } from "../../src/db/leftovers.ts";
 import { KNOWN_SCHEMA } from "../../src/db/schema-version.ts";
 import { type DispatcherLock, holdMaintenanceLock, isLocked, isServed, lockPathFor } from "../../src/db/lock.ts";
@@ -51,11 +52,11 @@ export function describeBackup(r: BackupResult): string {
 
 /** What serve and migrate do before upgrading a database's schema: a backup in <dataDir>/backups, told to `report`
  * (serve's log, migrate's output). */
-export function backupBeforeUpgrade(config: Config, report: (line: string) => void) {
-  return (sqlite: Parameters<typeof writeBackup>[0], from: number, to: number) => {
+export function backupBeforeUpgrade(config: Config, report: (line: string) => void): BeforeUpgrade {
+  return (from, to, backup) => {
     const now = new Date();
     const out = defaultBackupPath(config.dataDir, now);
-    const r = maintaining(config.dataDir, null, () => writeBackup(sqlite, config.dataDir, out, now));
+    const r = maintaining(config.dataDir, null, () => backup(out, now));
     report(`before upgrading the database from schema ${from} to ${to}: backup ${r.file} (${describeBackup(r)})`);
   };
 }
@@ -79,7 +80,7 @@ export function backupCommand(): Command {
         const out = opts.out ? resolve(opts.out) : defaultBackupPath(ctx.config.dataDir, now);
         let r: BackupResult;
         try {
-          r = maintaining(ctx.config.dataDir, dirname(out), () => writeBackup(ctx.db.$client, ctx.config.dataDir, out, now));
+          r = maintaining(ctx.config.dataDir, dirname(out), () => ctx.operator.backup(out, now));
         } catch (e) {
           if (!(e as NodeJS.ErrnoException).code) throw e;
           throw new ValidationError(`--out: cannot write ${out} (${fileProblem(e)})`);
@@ -149,12 +150,13 @@ export function restoreCommand(): Command {
 export function prepareRestored(config: Config, stagedDb: string, manifest: BackupManifest, now: Date) {
   const ctx = createContext(config, { dbPath: stagedDb, logger: new MemoryLogger(), database: "migrate" });
   try {
-    const checked = ctx.repos.deliveries.reconcileRestored(Date.parse(manifest.takenAt), now.getTime());
-    const unfinished = ctx.repos.broadcasts.unfinished().map((b) => ({ id: b.id, businessId: b.businessId, total: b.total, scheduledFor: b.scheduledFor?.toISOString() ?? null }));
+    const { checked, unfinished } = ctx.operator.prepareRestored(Date.parse(manifest.takenAt), now.getTime());
     const up = ctx.schemaUpgrade;
-    // Everything into the database file itself: only that file moves into the data dir.
-    ctx.db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    return { checked, unfinished, upgraded: up && `upgraded from schema ${up.from} to ${up.to}` };
+    return {
+      checked,
+      unfinished: unfinished.map((b) => ({ id: b.id, businessId: b.businessId, total: b.total, scheduledFor: b.scheduledFor?.toISOString() ?? null })),
+      upgraded: up && `upgraded from schema ${up.from} to ${up.to}`,
+    };
   } finally {
     ctx.close();
   }

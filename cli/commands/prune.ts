@@ -32,10 +32,10 @@ export function pruneCommand(): Command {
       const days = parseDays(opts.olderThan);
       return withContext(opts, async (ctx) => {
         const before = ctx.clock.now().getTime() - days * DAY_MS;
-        const broadcasts = ctx.repos.deliveries.prunableBroadcasts(before);
+        const broadcasts = ctx.operator.prunableBroadcasts(before);
         let removed = 0;
         for (const id of broadcasts) {
-          for (let n = ctx.repos.deliveries.pruneDeliveries(id, PRUNE_CHUNK); n > 0; n = ctx.repos.deliveries.pruneDeliveries(id, PRUNE_CHUNK)) {
+          for (let n = ctx.operator.pruneDeliveries(id, PRUNE_CHUNK); n > 0; n = ctx.operator.pruneDeliveries(id, PRUNE_CHUNK)) {
             removed += n;
             await Bun.sleep(2); // the server's writes get their turn
           }

@@ -1,7 +1,6 @@
 import { Command } from "commander";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
-import { startCheckpointer } from "../../src/db/checkpointer.ts";
 import { holdServeLock } from "../../src/db/lock.ts";
 import { createConsoleLogger } from "../../src/lib/logger.ts";
 import { describeMessenger } from "../../src/messaging/index.ts";
@@ -45,7 +44,7 @@ export function serveCommand(): Command {
       // Every server on this folder, dispatching or standing by, keeps `nearcast restore` away while it runs.
       const serving = holdServeLock(config.dataDir);
       // WAL checkpoints on a thread of their own: the event loop only appends (src/db/checkpointer.ts).
-      const checkpointer = startCheckpointer(ctx.db.$client, ctx.dbPath, { logger: ctx.logger });
+      const checkpointer = ctx.operator.startCheckpointer(ctx.logger);
       const settings = ctx.services.settings;
       for (const line of describeMessenger(settings.messaging())) ctx.logger.info(line);
       const problem = settings.current().twilioProblem;

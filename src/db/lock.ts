@@ -1,4 +1,4 @@
-// One dispatcher per data directory; the dispatcher gets this lock through its options (src/context.ts wires it).
+// One dispatcher per data directory; the dispatcher gets this lock through its options (src/dispatch/app-dispatchers.ts).
 // The lock is a second SQLite connection on <dataDir>/dispatcher.lock that holds BEGIN EXCLUSIVE for as long as the
 // dispatcher runs: SQLite takes an OS file lock (fcntl), which another process (or another connection in this one)
 // cannot get, and which the OS drops when the process dies, kill -9 included. Nothing is ever written to the file.

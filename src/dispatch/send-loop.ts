@@ -1,6 +1,6 @@
 // The dispatcher's loop: claims due deliveries in short synchronous transactions (store.claim), starts each send at
 // its slot (Pacer), with at most `concurrency` sends and look-ups under way, and calls the provider OUTSIDE any
-// transaction (the claim is on disk first: deliveries.ts commits it with synchronous=FULL). Paced, it claims right
+// transaction (the claim is on disk first: sql/claim.ts commits it with synchronous=FULL). Paced, it claims right
 // at a slot (up to `claimAheadMs` of starts), so nothing waits long in Sending; unlimited, it keeps up to
 // `batchSize` claimed ahead and claims again once half of `concurrency` is left (a claim is one transaction for many
 // rows). When stopping, claimed rows not handed to the provider go back to the queue.

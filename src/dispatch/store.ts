@@ -1,7 +1,8 @@
 // What the dispatcher needs from the rest of the app, declared beside it (as listmonk's internal/manager declares its
-// Store and Messenger): the outbox it works through, the provider it sends with, and the one-dispatcher lock. The app
-// adapts its parts to these (src/context.ts: the deliveries repo is the store, src/db/lock.ts the lock), so nothing
-// in src/dispatch knows SQL, files or Twilio, and a test can hand it anything that fits.
+// Store and Messenger): the outbox it works through, the provider it sends with, and the one-dispatcher lock. Two
+// files here adapt the app's parts to these (outbox-store.ts: the deliveries repo is the store; app-dispatchers.ts:
+// the settings, the messengers and src/db/lock.ts the lock); the dispatcher itself knows no SQL, files or Twilio, and
+// a test can hand it anything that fits.
 import type { DeliveryStatus, Messenger, ProviderMessage } from "../messaging/messenger.ts";
 
 export type DeliveryChannel = "SMS" | "WhatsApp";

@@ -1,7 +1,7 @@
 // The mail worker: sends one email through the admin's SMTP server. Like src/dispatch, it declares what it needs from
 // the rest of the app (listmonk's messenger does the same): a way to read the mail settings at send time, so a change
 // on the Settings screen or with `nearcast settings set` is used by the next email, without a restart. The app
-// adapts the settings service to it (src/context.ts). Only this folder imports nodemailer.
+// adapts the settings service to it (src/services/index.ts). Only this folder imports nodemailer.
 import nodemailer from "nodemailer";
 import { AppError } from "../errors.ts";
 import { describeSmtpFailure, redactSecrets } from "./redact.ts";

@@ -1,12 +1,12 @@
-// Broadcasts: one row per press of Send Broadcast; its deliveries are the outbox (src/repos/deliveries.ts, which
+// Broadcasts: one row per press of Send Broadcast; its deliveries are the outbox (src/repos/sql/, which
 // also writes them: the enqueue is outbox SQL).
 import { and, count, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { broadcastCounts, broadcasts, businesses, customerInbound, customers, deliveries, subscriptions } from "../db/schema.ts";
 import type { Keyset } from "../schemas/paging.ts";
 import { underOptOutSql } from "./consent-events.ts";
-import { emptyCounts, type StatusCounts } from "./deliveries.ts";
-import { skipUnreachableWhatsApp } from "./whatsapp-skips.ts";
+import { emptyCounts, type StatusCounts } from "./sql/delivery-rows.ts";
+import { skipUnreachableWhatsApp } from "./sql/whatsapp-skips.ts";
 
 export type BroadcastRow = typeof broadcasts.$inferSelect & {
   /** The business's owner (for tenancy checks). */
@@ -60,7 +60,7 @@ export interface WhatsAppRecipient {
 }
 
 /** The people a broadcast of the business goes to: its active subscribers, but no one under an opt-out (the rule the
- * enqueue in deliveries.ts applies too). */
+ * enqueue in sql/enqueue.ts applies too). */
 function recipientsOf(businessId: number) {
   return and(
     eq(subscriptions.businessId, businessId),
@@ -106,10 +106,10 @@ export function broadcastsRepo(db: Db) {
     cancelScheduled(id: number, now: number): boolean {
       return db.update(broadcasts).set({ cancelledAt: new Date(now) }).where(waiting(id)).returning({ id: broadcasts.id }).all().length > 0;
     },
-    /** The WhatsApp deliveries just written that cannot arrive become Skipped with the reason (whatsapp-skips.ts);
+    /** The WhatsApp deliveries just written that cannot arrive become Skipped with the reason (sql/whatsapp-skips.ts);
      * answers how many. Same transaction as the enqueue. */
     skipUnreachableWhatsApp(id: number, now: number): number {
-      return skipUnreachableWhatsApp(db.$client, id, now);
+      return skipUnreachableWhatsApp(db, id, now);
     },
     /** Removes a broadcast that ended up with no delivery at all (nobody subscribed by the time it was written). */
     deleteIfEmpty(id: number): boolean {
@@ -202,7 +202,7 @@ export function broadcastsRepo(db: Db) {
         .all();
     },
     /** The business's WhatsApp recipients after subscription `after`, `limit` of them in enqueue order, with what the
-     * WhatsApp rules ask of each (whatsapp-skips.ts): wrote to us since `inWindowSince`, stopped marketing. */
+     * WhatsApp rules ask of each (sql/whatsapp-skips.ts): wrote to us since `inWindowSince`, stopped marketing. */
     whatsappRecipientsPage(businessId: number, inWindowSince: number, after: number, limit: number): WhatsAppRecipient[] {
       return db
         .select({

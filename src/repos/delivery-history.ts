@@ -5,7 +5,7 @@ import type { Keyset } from "../schemas/paging.ts";
 
 // Reads of sent messages (the customer messages modal) and the few writes that come from outside the dispatcher:
 // status callbacks moving a delivery forward, and an opt-out skipping what was not sent yet. The dispatcher's own
-// claim/record statements are the outbox, in deliveries.ts.
+// claim/record statements are the outbox, in src/repos/sql/.
 
 export type DeliveryRow = typeof deliveries.$inferSelect;
 export type DeliveryStatusValue = DeliveryRow["status"];

@@ -1,13 +1,13 @@
-import type { Db } from "../db/client.ts";
+import { type Db, withoutBusyWait } from "../db/client.ts";
 import { broadcastsRepo } from "./broadcasts.ts";
 import { businessTypesRepo } from "./business-types.ts";
 import { businessesRepo } from "./businesses.ts";
-import { confirmationsRepo } from "./confirmations.ts";
+import { confirmationsRepo } from "./sql/confirmations.ts";
 import { consentEventsRepo } from "./consent-events.ts";
 import { customerInboundRepo } from "./customer-inbound.ts";
-import { customerPagesRepo } from "./customer-pages.ts";
+import { customerPagesRepo } from "./sql/customer-pages.ts";
 import { customersRepo } from "./customers.ts";
-import { deliveriesRepo } from "./deliveries.ts";
+import { deliveriesRepo } from "./sql/deliveries.ts";
 import { deliveryHistoryRepo } from "./delivery-history.ts";
 import { inboundMessagesRepo } from "./inbound-messages.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
@@ -16,7 +16,7 @@ import { testSendsRepo } from "./test-sends.ts";
 import { sessionsRepo } from "./sessions.ts";
 import { settingsRepo } from "./settings.ts";
 import { subscriptionsRepo } from "./subscriptions.ts";
-import { textBudgetRepo } from "./text-budget.ts";
+import { textBudgetRepo } from "./sql/text-budget.ts";
 import { durableTransactionRunner, transactionRunner } from "./transaction.ts";
 import { uploadsRepo } from "./uploads.ts";
 import { usersRepo } from "./users.ts";
@@ -31,6 +31,8 @@ export function createRepos(db: Db) {
     ping(): void {
       db.$client.query("SELECT 1").get();
     },
+    /** `store` with each method run with SQLite's busy wait off (src/db/client.ts withoutBusyWait): the dispatcher's. */
+    withoutBusyWait: <T extends object>(store: T): T => withoutBusyWait(db.$client, store),
     users: usersRepo(db),
     sessions: sessionsRepo(db),
     passwordResets: passwordResetsRepo(db),

@@ -7,7 +7,8 @@ import { AppError, ConflictError, ForbiddenError, NotFoundError, PayloadTooLarge
 import { SNIFF_BYTES, sniffImage } from "../schemas/image-sniff.ts";
 import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
 import type { BroadcastRow, Recipient, SubscriberCounts } from "../repos/broadcasts.ts";
-import type { StatusCounts, WaitingCounts } from "../repos/deliveries.ts";
+import type { WaitingCounts } from "../repos/sql/broadcast-progress.ts";
+import type { StatusCounts } from "../repos/sql/delivery-rows.ts";
 import type { Repos } from "../repos/index.ts";
 import { type BroadcastState, type BroadcastSummary, MAX_SCHEDULE_DAYS } from "../schemas/broadcasts.ts";
 import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE, BUSINESS_NOT_FOUND, MESSAGE_REQUIRED, NOT_YOUR_BUSINESS } from "../schemas/texts.ts";
@@ -20,7 +21,7 @@ import type { SettingsService } from "./settings.ts";
 import type { UploadsService } from "./uploads.ts";
 import { MAX_IMAGE_BYTES } from "../schemas/images.ts";
 import { variablesProblem, type WhatsAppAudience, type WhatsAppTemplate, whatsappSkipWarning } from "../schemas/whatsapp-templates.ts";
-import { isUsNumber } from "../repos/whatsapp-skips.ts";
+import { isUsNumber } from "../repos/sql/whatsapp-skips.ts";
 import { WHATSAPP_WINDOW_MS } from "../repos/customer-inbound.ts";
 import type { WhatsAppTemplatesService } from "./whatsapp-templates.ts";
 import { nextTurn } from "../lib/next-turn.ts";

@@ -8,7 +8,7 @@
 // within 24 hours, whoever asks, and nothing goes for an owner the admin has not approved (held until releaseHeld).
 import type { Clock } from "../clock.ts";
 import { SANDBOX_CONFIRMATION_TEMPLATE_SID } from "../messaging/content-templates.ts";
-import { type ConfirmationOrigin, HELD_UNTIL } from "../repos/confirmations.ts";
+import { type ConfirmationOrigin, HELD_UNTIL } from "../repos/sql/confirmations.ts";
 import type { Repos } from "../repos/index.ts";
 import { confirmationTemplateVariables, confirmationText } from "../schemas/confirmation.ts";
 import type { CurrentSettings } from "./settings.ts";

@@ -7,7 +7,7 @@ import { ForbiddenError, ValidationError } from "../errors.ts";
 import type { MessengerConfig } from "../messaging/index.ts";
 import type { TwilioConfig } from "../messaging/twilio.ts";
 import type { Repos } from "../repos/index.ts";
-import type { DeferralPolicy } from "../repos/deliveries.ts";
+import type { DeferralPolicy } from "../repos/sql/claim.ts";
 import {
   checkSettingsUpdate,
   SECRET_SETTINGS,

@@ -9,7 +9,7 @@
 import type { Clock } from "../clock.ts";
 import { type BudgetKey, oneTextKey, SlotKey, slotFor } from "../lib/budget-slots.ts";
 import type { Repos } from "../repos/index.ts";
-import type { ConfirmationWait } from "../repos/confirmations.ts";
+import type { ConfirmationWait } from "../repos/sql/confirmations.ts";
 import type { TextBudgetView } from "../schemas/text-budget.ts";
 import type { CurrentSettings } from "./settings.ts";
 

@@ -158,7 +158,7 @@ export function createUploadsService({ repos, config, clock, quotaMb, diskSpace 
      * Deletes the uploads made more than UNREFERENCED_UPLOAD_TTL_MS ago that no business (logo, sample image) and no
      * broadcast references: rows first (one statement, so an image a business takes meanwhile is either kept or
      * was already unreferenced), then their files. Returns the file names removed. The server runs it at start and
-     * every hour (src/context.ts).
+     * every hour (src/services/housekeeping.ts).
      */
     sweepUnreferenced(): string[] {
       const cutoff = new Date(clock.now().getTime() - UNREFERENCED_UPLOAD_TTL_MS);

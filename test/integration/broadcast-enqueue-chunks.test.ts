@@ -3,7 +3,7 @@
 // publish that fails half-way takes it all back; a process that dies half-way leaves enqueued_through, and the
 // dispatcher goes on from there.
 import { afterEach, describe, expect, test } from "bun:test";
-import { ENQUEUE_CHUNK } from "../../src/repos/deliveries.ts";
+import { ENQUEUE_CHUNK } from "../../src/repos/sql/enqueue.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertManySubscribers } from "../helpers/customer-factories.ts";

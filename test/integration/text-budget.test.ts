@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import { deliveries, textBudget } from "../../src/db/schema.ts";
-import { HELD_UNTIL } from "../../src/repos/confirmations.ts";
+import { HELD_UNTIL } from "../../src/repos/sql/confirmations.ts";
 import { readImportFile } from "../../src/lib/csv-import.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { apiClient } from "../helpers/api.ts";

@@ -3,6 +3,8 @@
 // - Only src/repos and src/db import drizzle-orm (any subpath) or bun:sqlite: one door to the database.
 // - cli/ never imports src/repos: the CLI calls services, as the operator.
 // - web/ imports from src/ only src/schemas (pure schemas and texts shared with the browser bundle).
+// - cli/ and web/ never reach around those through the context: no `ctx.repos`, no `.repos.`, no `ctx.db`, no
+//   `$client` (the CLI has its services and `ctx.operator`, src/services/operator.ts).
 // test/ and bench/ are not scanned: they may read and write the database directly to set up a world and to check
 // what was stored.
 import { describe, expect, test } from "bun:test";
@@ -56,6 +58,22 @@ const describeImport = (i: Import) => `${i.file} imports "${i.spec}"`;
 
 const ALL = SCANNED.flatMap(sourceFiles).flatMap(importsOf);
 
+/** "file:line: code" for each line of `text` (comments left out) that `pattern` matches. */
+function usesIn(file: string, text: string, pattern: RegExp): string[] {
+  return withoutComments(text)
+    .split("\n")
+    .flatMap((line, i) => (pattern.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []));
+}
+
+/** The lines of cli/ and web/ that `pattern` matches. */
+const usesInCliAndWeb = (pattern: RegExp) =>
+  ["cli", "web"].flatMap(sourceFiles).flatMap((file) => usesIn(file, readFileSync(join(ROOT, file), "utf8"), pattern));
+
+const CTX_REPOS = /\bctx\.repos\b/;
+const DOT_REPOS = /\.repos\./;
+const CTX_DB = /\bctx\.db\b/;
+const SQLITE_HANDLE = /\$client\b/;
+
 describe("import rules", () => {
   test("the scan misses no import Bun itself sees (it adds the type-only ones Bun drops)", () => {
     const transpilers = { ts: new Bun.Transpiler({ loader: "ts" }), tsx: new Bun.Transpiler({ loader: "tsx" }) };
@@ -93,5 +111,28 @@ describe("import rules", () => {
   test("web/ imports from src/ only src/schemas", () => {
     const bad = ALL.filter((i) => under(i.file, "web") && under(i.target, "src") && !under(i.target, "src/schemas"));
     expect(bad.map(describeImport)).toEqual([]);
+  });
+
+  test("cli/ and web/ never take the repos from the context (ctx.repos)", () => {
+    expect(usesInCliAndWeb(CTX_REPOS)).toEqual([]);
+    expect(usesIn("cli/x.ts", "const ids = ctx.repos.deliveries.prunableBroadcasts(0);", CTX_REPOS)).toEqual([
+      "cli/x.ts:1: const ids = ctx.repos.deliveries.prunableBroadcasts(0);",
+    ]);
+    expect(usesIn("cli/x.ts", "// ctx.repos is for tests\nconst n = ctx.services.broadcasts;", CTX_REPOS)).toEqual([]);
+  });
+
+  test("cli/ and web/ never call a repo through any object (.repos.)", () => {
+    expect(usesInCliAndWeb(DOT_REPOS)).toEqual([]);
+    expect(usesIn("web/x.ts", "const app = c.var.app;\napp.repos.users.findById(1);", DOT_REPOS)).toEqual(["web/x.ts:2: app.repos.users.findById(1);"]);
+  });
+
+  test("cli/ and web/ never take the database from the context (ctx.db)", () => {
+    expect(usesInCliAndWeb(CTX_DB)).toEqual([]);
+    expect(usesIn("cli/x.ts", "ctx.db.delete(users).run();\nprint(ctx.dbPath);", CTX_DB)).toEqual(["cli/x.ts:1: ctx.db.delete(users).run();"]);
+  });
+
+  test("cli/ and web/ never touch the SQLite handle ($client)", () => {
+    expect(usesInCliAndWeb(SQLITE_HANDLE)).toEqual([]);
+    expect(usesIn("cli/x.ts", 'writeBackup(db.$client, dir, out, now);', SQLITE_HANDLE)).toEqual(["cli/x.ts:1: writeBackup(db.$client, dir, out, now);"]);
   });
 });

@@ -1,0 +1,102 @@
+// Every service of the app, made once from the repos and the ports they need; src/context.ts hands them the rest.
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import type { Dispatcher } from "../dispatch/dispatcher.ts";
+import type { DiskSpace } from "../lib/disk-space.ts";
+import type { Logger } from "../lib/logger.ts";
+import { createSmtpMailer } from "../mail/mailer.ts";
+import type { MessengerPool } from "../messaging/messenger-pool.ts";
+import type { Repos } from "../repos/index.ts";
+import { createAuthService } from "./auth.ts";
+import { createBroadcastEstimateService } from "./broadcast-estimate.ts";
+import { createBroadcastsService } from "./broadcasts.ts";
+import { createBusinessTypesService } from "./business-types.ts";
+import { createBusinessesService } from "./businesses.ts";
+import { createChecklistService } from "./checklist.ts";
+import { createConfirmationsService } from "./confirmations.ts";
+import { createCustomerMessagesService } from "./customer-messages.ts";
+import { createCustomersService } from "./customers.ts";
+import { createDeviceCookies } from "./device-cookies.ts";
+import { createEmailService } from "./email.ts";
+import { createHealthService } from "./health.ts";
+import { createInboundMessagesService } from "./inbound-messages.ts";
+import { createOptOutsService } from "./opt-outs.ts";
+import { createOwnerApprovalService } from "./owner-approval.ts";
+import { createPhoneVerificationService } from "./phone-verification.ts";
+import { createPostersService } from "./posters.ts";
+import { createQrCodesService } from "./qr-codes.ts";
+import { createSettingsService } from "./settings.ts";
+import { createSetupCodeService } from "./setup-code.ts";
+import { createStatusCallbacksService } from "./status-callbacks.ts";
+import { createSubscriptionsService } from "./subscriptions.ts";
+import { createTestSendService } from "./test-send.ts";
+import { createTextBudgetService } from "./text-budget.ts";
+import { createUploadsService } from "./uploads.ts";
+import { createWhatsAppTemplatesService } from "./whatsapp-templates.ts";
+
+export interface ServicesDeps {
+  repos: Repos;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  /** Free room on the data dir's disk (uploads ask it). */
+  diskSpace: DiskSpace;
+  /** A certificate authority the mailer trusts besides the system's (tests: their loopback SMTP server's own). */
+  mailTls?: { ca: string };
+  /** Phone codes and test sends go through a messenger of the moment, opened and closed around each. */
+  messengers: MessengerPool;
+  /** The server's dispatcher, made from these services; the health check reads it when asked. */
+  dispatcher: () => Dispatcher;
+}
+
+export function createServices({ repos, clock, config, logger, diskSpace, mailTls, messengers, dispatcher }: ServicesDeps) {
+  const settings = createSettingsService({ repos, clock, config });
+  const uploads = createUploadsService({ repos, config, clock, quotaMb: () => settings.current().uploadQuotaMb, diskSpace });
+  const mailer = createSmtpMailer({ settings: () => settings.current(), tls: mailTls });
+  const whatsappTemplates = createWhatsAppTemplatesService({ messaging: () => settings.messaging(), clock });
+  const textBudget = createTextBudgetService({ repos, clock, settings });
+  const confirmations = createConfirmationsService({ repos, clock, settings, textBudget });
+  const broadcasts = createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates, settings });
+  // Approving an owner releases the confirmations held for them, within the budget.
+  const ownerApproval = createOwnerApprovalService({ repos, clock, logger, settings, mailer, removeUploadFiles: (names) => uploads.removeFiles(names), releaseHeld: (id) => void textBudget.releaseHeld(id) });
+  const tryNow = (t: Parameters<typeof textBudget.tryNow>[0]) => textBudget.tryNow(t);
+  const openMessenger = () => messengers.open();
+  const closeMessenger = (m: ReturnType<typeof openMessenger>) => messengers.close(m);
+  return {
+    ownerApproval,
+    phoneVerification: createPhoneVerificationService({ repos, clock, config, settings, tryNow, openMessenger, closeMessenger }),
+    settings,
+    setupCode: createSetupCodeService({ repos, clock, config, settings }),
+    health: createHealthService({ repos, clock, dispatcher }),
+    auth: createAuthService({ repos, clock, config, logger, settings, mailer, signup: ownerApproval }),
+    deviceCookies: createDeviceCookies({ repos, clock }),
+    email: createEmailService({ mailer, settings }),
+    businessTypes: createBusinessTypesService({ repos }),
+    businesses: createBusinessesService({ repos }),
+    qrCodes: createQrCodesService({ repos, settings }),
+    posters: createPostersService({ repos, config, settings }),
+    subscriptions: createSubscriptionsService({ repos, clock, config, settings, confirmations }),
+    confirmations,
+    textBudget,
+    customers: createCustomersService({ repos, clock, config, confirmations, settings }),
+    broadcasts,
+    whatsappTemplates,
+    optOuts: createOptOutsService({ repos }),
+    statusCallbacks: createStatusCallbacksService({ repos, clock, logger }),
+    inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings, confirmations }),
+    customerMessages: createCustomerMessagesService({ repos }),
+    uploads,
+    checklist: createChecklistService({ repos, clock, config, settings }),
+    broadcastEstimate: createBroadcastEstimateService({
+      repos,
+      settings,
+      whatsappSkips: async (actor, businessId, withTemplate) => {
+        const a = await broadcasts.whatsappAudience(actor, businessId);
+        return a.marketingStopped + (withTemplate ? a.usNumbers : a.needTemplate);
+      },
+    }),
+    testSend: createTestSendService({ repos, clock, uploads, settings, tryNow, openMessenger, closeMessenger }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
