@@ -6,7 +6,8 @@ import { ValidationError } from "../../src/errors.ts";
 import type { Logger } from "../../src/lib/logger.ts";
 import { sniffImage } from "../../src/schemas/image-sniff.ts";
 import { countSegments } from "../../src/schemas/sms-segments.ts";
-import { DuplicateBroadcastError, type PublishInput } from "../../src/services/broadcasts.ts";
+import type { PublishBody } from "../../src/schemas/broadcast-input.ts";
+import { DuplicateBroadcastError } from "../../src/services/broadcasts/repeat-check.ts";
 import { confirmBroadcast } from "../broadcast-confirm.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { follow, plural } from "../broadcast-progress.ts";
@@ -29,7 +30,7 @@ function readImage(path: string): Uint8Array {
 }
 
 /** --dry-run: who would get the message, and what it costs in SMS segments; nothing is written. */
-function printDryRun(ctx: AppContext, input: PublishInput, imageFile: string | undefined): void {
+function printDryRun(ctx: AppContext, input: PublishBody, imageFile: string | undefined): void {
   const plan = ctx.services.broadcasts.dryRun(OPERATOR, input);
   const seg = countSegments(plan.messageText);
   const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -66,7 +67,7 @@ interface SendOptions {
 
 /** --template with --var n=value (or --content-variables JSON) -> the publish's ContentSid and ContentVariables (the
  * service checks them against the template, as for the API). */
-function templateInput(opts: SendOptions): { contentSid?: string; contentVariables?: string } {
+function templateInput(opts: SendOptions): Pick<PublishBody, "contentSid" | "contentVariables"> {
   if (opts.var.length > 0 && opts.contentVariables !== undefined) throw new ValidationError("Give --var or --content-variables, not both.");
   let variables = opts.contentVariables;
   if (opts.var.length > 0) {
@@ -144,7 +145,7 @@ export function broadcastCommand(): Command {
     .action((opts: SendOptions) => {
       const businessId = parseId(opts.business, "--business");
       const image = opts.image !== undefined ? readImage(opts.image) : null;
-      const input = {
+      const input: PublishBody = {
         businessId: String(businessId),
         messageText: opts.message,
         image,
