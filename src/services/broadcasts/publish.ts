@@ -34,39 +34,39 @@ export interface DryRun {
 
 const dryRunSchema = v.pick(publishSchema, ["businessId", "messageText", "image"]);
 
+/**
+ * The outbox write: the broadcast row (with the repeat check, in one durable write transaction), then one delivery
+ * per active subscriber, a chunk per transaction with a pause between, then one durable commit (deliveries.enqueueNextChunk), so a
+ * 100,000-recipient broadcast never holds the server for long (bench/stall.ts). None is sent before the last chunk
+ * is written; a failure takes it all back. Should the process die meanwhile, enqueued_through tells the dispatcher
+ * where to go on. null when nobody was subscribed after all (the row goes).
+ */
+async function enqueue({ repos, clock }: BroadcastParts, draft: Draft, imagePath: string | null): Promise<{ id: number; n: number } | null> {
+  const now = clock.now().getTime();
+  // Durable (fsynced) before the owner is told it is queued: a power cut must not drop a broadcast silently.
+  const id = repos.durableTransaction(() => {
+    // The repeat check and the insert in one write transaction (BEGIN IMMEDIATE): of two identical publishes at
+    // the same moment (two tabs, a double click, the CLI and the web), the second sees the first.
+    if (!draft.input.confirm) refuseRepeat(repos, draft.business.id, draft.input.messageText, now);
+    return repos.broadcasts.insert(newBroadcast(draft, imagePath, now));
+  });
+  try {
+    for (let chunk = repos.deliveries.enqueueNextChunk(id, now); !chunk.done; chunk = repos.deliveries.enqueueNextChunk(id, now)) {
+      await nextTurn();
+    }
+    repos.deliveries.syncEnqueued(id);
+  } catch (e) {
+    // All or nothing, as the owner is told: nothing of it was sent yet (the claim waits for the whole broadcast).
+    repos.deliveries.abandonEnqueue(id);
+    throw e;
+  }
+  const n = repos.broadcasts.findById(id)?.total ?? 0;
+  if (n === 0 && repos.broadcasts.deleteIfEmpty(id)) return null;
+  return { id, n };
+}
+
 export function publishing(parts: BroadcastParts) {
   const { repos, clock, access, images, audiences, settings } = parts;
-
-  /**
-   * The outbox write: the broadcast row (with the repeat check, in one durable write transaction), then one delivery
-   * per active subscriber, a chunk per transaction with a pause between, then one durable commit (deliveries.enqueueNextChunk), so a
-   * 100,000-recipient broadcast never holds the server for long (bench/stall.ts). None is sent before the last chunk
-   * is written; a failure takes it all back. Should the process die meanwhile, enqueued_through tells the dispatcher
-   * where to go on. null when nobody was subscribed after all (the row goes).
-   */
-  async function enqueue(draft: Draft, imagePath: string | null): Promise<{ id: number; n: number } | null> {
-    const now = clock.now().getTime();
-    // Durable (fsynced) before the owner is told it is queued: a power cut must not drop a broadcast silently.
-    const id = repos.durableTransaction(() => {
-      // The repeat check and the insert in one write transaction (BEGIN IMMEDIATE): of two identical publishes at
-      // the same moment (two tabs, a double click, the CLI and the web), the second sees the first.
-      if (!draft.input.confirm) refuseRepeat(repos, draft.business.id, draft.input.messageText, now);
-      return repos.broadcasts.insert(newBroadcast(draft, imagePath, now));
-    });
-    try {
-      for (let chunk = repos.deliveries.enqueueNextChunk(id, now); !chunk.done; chunk = repos.deliveries.enqueueNextChunk(id, now)) {
-        await nextTurn();
-      }
-      repos.deliveries.syncEnqueued(id);
-    } catch (e) {
-      // All or nothing, as the owner is told: nothing of it was sent yet (the claim waits for the whole broadcast).
-      repos.deliveries.abandonEnqueue(id);
-      throw e;
-    }
-    const n = repos.broadcasts.findById(id)?.total ?? 0;
-    if (n === 0 && repos.broadcasts.deleteIfEmpty(id)) return null;
-    return { id, n };
-  }
 
   async function publishNow(draft: Draft): Promise<PublishResult> {
     const { business, input } = draft;
@@ -77,7 +77,7 @@ export function publishing(parts: BroadcastParts) {
     const imagePath = await images.store(business.ownerId, input.image);
     // Told before the enqueue: the same people its WhatsApp rules then skip.
     const warned = await audiences.skipWarning(business.id, draft.choice !== null);
-    const written = await images.writeOrDiscard(imagePath, () => enqueue(draft, imagePath));
+    const written = await images.writeOrDiscard(imagePath, () => enqueue(parts, draft, imagePath));
     if (!written) return { warning: NO_SUBSCRIBERS };
     return { message: queuedMessage(written.n), broadcastId: written.id, recipients: written.n, ...warned };
   }
