@@ -4,14 +4,16 @@
 import { createInterface } from "node:readline/promises";
 import type { AppContext } from "../src/context.ts";
 import { estimateQuestion } from "../src/schemas/broadcast-estimate.ts";
-import { checkBroadcastImage, parseScheduledFor, type PublishInput } from "../src/services/broadcasts.ts";
+import type { PublishBody } from "../src/schemas/broadcast-input.ts";
+import { checkBroadcastImage } from "../src/services/broadcasts/image.ts";
+import { parseScheduledFor } from "../src/services/broadcasts/schedule.ts";
 import { OPERATOR } from "../src/services/principal.ts";
 
 export const NO_TTY_REFUSAL = "nothing was sent: there is no terminal to ask on. Add --yes to send without asking.";
 
 /** True to go on sending. Every check the publish would make on the input comes first, so a bad input is told as
  * such instead of being asked about. Sets the exit code when it says no. */
-export async function confirmBroadcast(ctx: AppContext, input: PublishInput): Promise<boolean> {
+export async function confirmBroadcast(ctx: AppContext, input: PublishBody): Promise<boolean> {
   const scheduled = parseScheduledFor(input.scheduledFor, ctx.clock.now().getTime());
   if (input.image && input.image.length > 0) checkBroadcastImage(input.image);
   const estimate = await ctx.services.broadcastEstimate.estimate(OPERATOR, { businessId: input.businessId, messageText: input.messageText, hasImage: !!input.image?.length, withTemplate: !!input.contentSid });

@@ -1,6 +1,7 @@
 // The Messenger port: how the dispatcher hands one message to a provider and how it asks what became of it.
 // Two adapters: twilio.ts (the real thing) and sandbox.ts (no account needed; messages are recorded, not sent).
 // Nothing here imports the `twilio` package.
+import { MAX_BODY_LENGTH } from "../schemas/broadcast-input.ts";
 import { parseIdText } from "../schemas/ids.ts";
 
 /** Nearcast's delivery statuses. Queued = still in our outbox; Sent = the provider has it (it must never be sent
@@ -79,8 +80,6 @@ export class MessengerUnavailableError extends Error {
 }
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
-/** Twilio's limit for one (concatenated) message body. */
-export const MAX_BODY_LENGTH = 1600;
 
 /** Checks both adapters make before anything leaves the process; a failure is permanent (code null). */
 export function preflight(msg: OutboundMessage): Extract<SendOutcome, { kind: "failed" }> | null {

@@ -22,8 +22,9 @@ function withDeclaredKeys(schema: unknown, input: unknown): unknown {
 }
 
 // Runs a schema and keeps the first message per field: what both the API (400 body) and the forms show.
-export function check<S extends v.GenericSchema>(schema: S, input: unknown): CheckResult<v.InferOutput<S>> {
-  const result = v.safeParse(schema, withDeclaredKeys(schema, input));
+// `abortEarly`: stop at the first problem (a form whose API has always named one field at a time).
+export function check<S extends v.GenericSchema>(schema: S, input: unknown, { abortEarly = false } = {}): CheckResult<v.InferOutput<S>> {
+  const result = v.safeParse(schema, withDeclaredKeys(schema, input), { abortEarly });
   if (result.success) return { ok: true, value: result.output };
   const errors: FieldErrors = {};
   for (const issue of result.issues) {

@@ -2,7 +2,7 @@
 // verified by a 6-digit code texted to it through the messenger of the moment. One live code per account, stored
 // hashed, CODE_TRIES tries, CODE_TTL_MINUTES; a new code no sooner than RESEND_AFTER_SECONDS after the last, and each
 // code is a text under the hourly budget (textBudget.tryNow). Nothing is texted for an owner the admin has not
-// approved. Test sends go only to a verified phone (test-send.ts).
+// approved. Test sends go only to a verified phone (broadcasts/test-send.ts).
 import { randomInt } from "node:crypto";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";

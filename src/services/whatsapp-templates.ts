@@ -48,9 +48,9 @@ export function createWhatsAppTemplatesService(deps: WhatsAppTemplatesDeps) {
 
   return {
     list,
-    /** The template with this sid, or null. */
-    async find(sid: string): Promise<WhatsAppTemplate | null> {
-      return (await list()).find((t) => t.sid === sid) ?? null;
+    /** The template a ContentSid names (its `sid` in the API's answer), or null. */
+    async find(contentSid: string): Promise<WhatsAppTemplate | null> {
+      return (await list()).find((t) => t.sid === contentSid) ?? null;
     },
     /** The next list() asks Twilio again. */
     forget(): void {

@@ -3,9 +3,10 @@
 // and the estimate the confirm step shows (recipients, segments, cost).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { MY_PHONE_INVALID, MY_PHONE_MISSING } from "../../src/schemas/auth.ts";
-import { MMS_PRICE_IN_SEGMENTS } from "../../src/services/broadcast-estimate.ts";
+import { MMS_PRICE_IN_SEGMENTS } from "../../src/services/broadcasts/estimate.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { CHANNEL_INVALID, IMAGE_PATH_INVALID, TEST_SENDS_PER_MINUTE } from "../../src/services/test-send.ts";
+import { CHANNEL_INVALID } from "../../src/schemas/broadcast-input.ts";
+import { IMAGE_PATH_INVALID, TEST_SENDS_PER_MINUTE } from "../../src/services/broadcasts/test-send.ts";
 import { BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED } from "../../src/schemas/texts.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";

@@ -4,7 +4,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { broadcasts, deliveries } from "../../src/db/schema.ts";
-import { CONFIRM_INVALID, DUPLICATE_BROADCAST, REPEAT_WINDOW_MS } from "../../src/services/broadcasts.ts";
+import { CONFIRM_INVALID } from "../../src/schemas/broadcast-input.ts";
+import { DUPLICATE_BROADCAST, REPEAT_WINDOW_MS } from "../../src/services/broadcasts/repeat-check.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";

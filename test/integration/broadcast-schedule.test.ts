@@ -5,15 +5,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { broadcasts, deliveries } from "../../src/db/schema.ts";
-import {
-  ALREADY_CANCELLED,
-  ALREADY_STARTED,
-  DUPLICATE_BROADCAST,
-  NOTHING_TO_UPDATE,
-  SCHEDULED_FOR_INVALID,
-  SCHEDULED_FOR_PAST,
-  SCHEDULED_FOR_TOO_FAR,
-} from "../../src/services/broadcasts.ts";
+import { SCHEDULED_FOR_INVALID, SCHEDULED_FOR_PAST, SCHEDULED_FOR_TOO_FAR } from "../../src/schemas/broadcast-input.ts";
+import { DUPLICATE_BROADCAST } from "../../src/services/broadcasts/repeat-check.ts";
+import { ALREADY_CANCELLED, ALREADY_STARTED, NOTHING_TO_UPDATE } from "../../src/services/broadcasts/schedule.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";

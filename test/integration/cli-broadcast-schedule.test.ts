@@ -3,7 +3,8 @@
 // scheduled then cancelled, a bad --at is an input error naming ScheduledFor, and cancelling twice says why not.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { broadcasts, deliveries } from "../../src/db/schema.ts";
-import { ALREADY_CANCELLED, SCHEDULED_FOR_INVALID } from "../../src/services/broadcasts.ts";
+import { SCHEDULED_FOR_INVALID } from "../../src/schemas/broadcast-input.ts";
+import { ALREADY_CANCELLED } from "../../src/services/broadcasts/schedule.ts";
 import { cliEnv, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";

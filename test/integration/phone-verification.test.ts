@@ -14,7 +14,7 @@ import {
   VERIFY_FIRST,
 } from "../../src/schemas/phone-verification.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { TEST_SENDS_PER_MINUTE } from "../../src/services/test-send.ts";
+import { TEST_SENDS_PER_MINUTE } from "../../src/services/broadcasts/test-send.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
 import { sessionFor } from "../helpers/customer-factories.ts";

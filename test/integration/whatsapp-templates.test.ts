@@ -14,7 +14,7 @@ import { createMessenger } from "../../src/messaging/index.ts";
 import { twilioSignature } from "../../src/messaging/signature.ts";
 import { WHATSAPP_ERROR_REASONS } from "../../src/messaging/whatsapp-errors.ts";
 import { SKIP_MARKETING_STOPPED, SKIP_OUTSIDE_WINDOW, SKIP_US_MARKETING } from "../../src/repos/sql/whatsapp-skips.ts";
-import { CONTENT_SID_UNKNOWN, CONTENT_VARIABLES_NOT_JSON, CONTENT_VARIABLES_WITHOUT_SID } from "../../src/services/broadcasts.ts";
+import { CONTENT_SID_UNKNOWN, CONTENT_VARIABLES_NOT_JSON, CONTENT_VARIABLES_WITHOUT_SID } from "../../src/services/broadcasts/template-choice.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertManySubscribers, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";

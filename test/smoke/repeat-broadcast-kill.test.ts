@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { DuplicateBroadcastError } from "../../src/services/broadcasts.ts";
+import { DuplicateBroadcastError } from "../../src/services/broadcasts/repeat-check.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { fakeTwilioEnv, privateBinary, startBinary } from "../helpers/server.ts";

@@ -1,44 +1,32 @@
 // "Send a test to my phone" (issue 11, item 6): ONE message to the owner's own number, sent at once through the
 // messenger of the moment. It is not a broadcast: no broadcasts or deliveries row, so it is in no history, no repeat
 // check and no daily cap. What the provider said comes back to the owner as it is (sent, or failed with the reason).
-import type { Clock } from "../clock.ts";
-import { NotFoundError, TooManyRequestsError, ValidationError } from "../errors.ts";
-import { RateLimiter } from "../lib/rate-limiter.ts";
-import type { Channel, Messenger, SendOutcome } from "../messaging/messenger.ts";
-import type { Repos } from "../repos/index.ts";
-import type { UserRow } from "../repos/users.ts";
-import { MY_PHONE_MISSING } from "../schemas/auth.ts";
-import { parseIdText } from "../schemas/ids.ts";
-import { BUSINESS_NOT_FOUND, MESSAGE_REQUIRED } from "../schemas/texts.ts";
-import { BUSINESS_ID_INVALID, BUSINESS_ID_REQUIRED, checkBroadcastImage, MESSAGE_TOO_LONG } from "./broadcasts.ts";
-import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
-import { canManage } from "./principal.ts";
-import { refuseImageWithoutPublicUrl } from "./public-links.ts";
-import type { SettingsService } from "./settings.ts";
-import type { UploadsService } from "./uploads.ts";
-import { requireApprovedOwner } from "./owner-approval.ts";
-import { budgetRefusal, type TryNow } from "./phone-verification.ts";
-import { TEST_SENDS_PER_DAY, VERIFY_FIRST } from "../schemas/phone-verification.ts";
-import { waitText } from "../lib/wait-text.ts";
+import type { Clock } from "../../clock.ts";
+import { NotFoundError, TooManyRequestsError, ValidationError } from "../../errors.ts";
+import { RateLimiter } from "../../lib/rate-limiter.ts";
+import type { Messenger, SendOutcome } from "../../messaging/messenger.ts";
+import type { Repos } from "../../repos/index.ts";
+import type { UserRow } from "../../repos/users.ts";
+import { MY_PHONE_MISSING } from "../../schemas/auth.ts";
+import { type TestSendBody, testSendSchema } from "../../schemas/broadcast-input.ts";
+import { BUSINESS_NOT_FOUND } from "../../schemas/texts.ts";
+import { checkBroadcastImage } from "./image.ts";
+import { canManage } from "../principal.ts";
+import { refuseImageWithoutPublicUrl } from "../public-links.ts";
+import type { SettingsService } from "../settings.ts";
+import type { UploadsService } from "../uploads.ts";
+import { requireApprovedOwner } from "../owner-approval.ts";
+import { budgetRefusal, type TryNow } from "../phone-verification.ts";
+import { TEST_SENDS_PER_DAY, VERIFY_FIRST } from "../../schemas/phone-verification.ts";
+import { waitText } from "../../lib/wait-text.ts";
+import { validateForm } from "../validate.ts";
 
 const DAY_MS = 24 * 3600_000;
 
 /** Test sends per owner per minute: enough to try a few wordings, too few to pump texts to a number. */
 export const TEST_SENDS_PER_MINUTE = 10;
-export const CHANNEL_INVALID = "Channel must be SMS or WhatsApp.";
 export const IMAGE_PATH_INVALID = "ImagePath must be an image you uploaded (/uploads/...).";
 export const TEST_SEND_THROTTLED = `At most ${TEST_SENDS_PER_MINUTE} test messages a minute. Please wait a moment.`;
-
-export interface TestSendInput {
-  businessId: unknown;
-  messageText: unknown;
-  /** "SMS" (default) or "WhatsApp". */
-  channel?: unknown;
-  /** A new image's bytes; null/empty = none. */
-  image?: Uint8Array | null;
-  /** Or an image already uploaded by this owner ("/uploads/<name>"). */
-  imagePath?: unknown;
-}
 
 export type TestSendResult =
   | { result: "sent"; message: string; to: string; channel: "SMS" | "WhatsApp"; providerId: string }
@@ -55,13 +43,6 @@ export interface TestSendDeps {
   /** A messenger from the settings of the moment, and its release once the one message is handed over. */
   openMessenger: () => Messenger;
   closeMessenger: (m: Messenger) => void;
-}
-
-function parseChannel(raw: unknown): Channel {
-  const text = typeof raw === "string" ? raw.trim().toLowerCase() : raw === undefined || raw === null ? "" : null;
-  if (text === "" || text === "sms") return "sms";
-  if (text === "whatsapp") return "whatsapp";
-  throw new ValidationError(CHANNEL_INVALID, { Channel: CHANNEL_INVALID });
 }
 
 /** Why a send did not go out, in the owner's words. */
@@ -83,27 +64,16 @@ function reasonOf(outcome: Exclude<SendOutcome, { kind: "sent" }>): string {
 export function createTestSendService({ repos, clock, uploads, settings, tryNow, openMessenger, closeMessenger }: TestSendDeps) {
   const perUser = new RateLimiter(clock, TEST_SENDS_PER_MINUTE, 60_000);
 
-  function businessOf(user: UserRow, raw: unknown) {
-    const text = typeof raw === "number" ? String(raw) : typeof raw === "string" ? raw.trim() : "";
-    if (!text) throw new ValidationError(BUSINESS_ID_REQUIRED, { BusinessId: BUSINESS_ID_REQUIRED });
-    const id = parseIdText(text);
-    if (id === null) throw new ValidationError(BUSINESS_ID_INVALID, { BusinessId: BUSINESS_ID_INVALID });
+  function businessOf(user: UserRow, id: number) {
     const business = repos.businesses.findById(id);
     if (!business || !canManage(user, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
     return business;
   }
 
-  function messageOf(raw: unknown): string {
-    const text = typeof raw === "string" ? raw.trim() : "";
-    if (!text) throw new ValidationError(MESSAGE_REQUIRED, { MessageText: MESSAGE_REQUIRED });
-    if (text.length > MAX_BODY_LENGTH) throw new ValidationError(MESSAGE_TOO_LONG, { MessageText: MESSAGE_TOO_LONG });
-    return text;
-  }
-
   /** An image the owner already uploaded (the broadcast's own, a logo...): only theirs, unless admin. */
-  function uploadedImage(user: UserRow, raw: unknown): string | null {
-    if (raw === undefined || raw === null || raw === "") return null;
-    const row = typeof raw === "string" ? uploads.find(raw.trim()) : undefined;
+  function uploadedImage(user: UserRow, path: string | null): string | null {
+    if (path === null) return null;
+    const row = uploads.find(path);
     if (!row || (row.ownerId !== user.id && user.role !== "admin")) {
       throw new ValidationError(IMAGE_PATH_INVALID, { ImagePath: IMAGE_PATH_INVALID });
     }
@@ -136,12 +106,11 @@ export function createTestSendService({ repos, clock, uploads, settings, tryNow,
      * business not theirs, 429 with Retry-After past TEST_SENDS_PER_MINUTE, TEST_SENDS_PER_DAY or the hourly budget.
      * Every check comes before the throttle counts and before an image is stored.
      */
-    async send(user: UserRow, input: TestSendInput): Promise<TestSendResult> {
+    async send(user: UserRow, given: TestSendBody): Promise<TestSendResult> {
       requireApprovedOwner(repos, user.id, user);
+      const input = validateForm(testSendSchema, given);
       const business = businessOf(user, input.businessId);
-      const body = messageOf(input.messageText);
-      const channel = parseChannel(input.channel);
-      const image = input.image && input.image.length > 0 ? input.image : null;
+      const { messageText: body, channel, image } = input;
       if (image) checkBroadcastImage(image);
       let mediaUrl = image ? null : uploadedImage(user, input.imagePath);
       if (image || mediaUrl) refuseImageWithoutPublicUrl(settings, image ? "Image" : "ImagePath");

@@ -1,15 +1,14 @@
 // The confirm step before a broadcast (issue 11, item 6): how many people, how many messages and segments, and what
 // it will roughly cost. Shared by the broadcast screen (POST /api/broadcast/Estimate) and `nearcast broadcast send`.
-import { NotFoundError, ValidationError } from "../errors.ts";
-import type { Repos } from "../repos/index.ts";
-import { MAX_BODY_LENGTH } from "../messaging/messenger.ts";
-import { parseIdText } from "../schemas/ids.ts";
-import type { BroadcastEstimate } from "../schemas/broadcast-estimate.ts";
-import { countSegments } from "../schemas/sms-segments.ts";
-import { BUSINESS_NOT_FOUND, MESSAGE_REQUIRED } from "../schemas/texts.ts";
-import { BUSINESS_ID_INVALID, BUSINESS_ID_REQUIRED, MESSAGE_TOO_LONG } from "./broadcasts.ts";
-import { canManage, type Principal } from "./principal.ts";
-import type { CurrentSettings } from "./settings.ts";
+import { NotFoundError } from "../../errors.ts";
+import type { Repos } from "../../repos/index.ts";
+import { type EstimateBody, estimateSchema } from "../../schemas/broadcast-input.ts";
+import type { BroadcastEstimate } from "../../schemas/broadcast-estimate.ts";
+import { countSegments } from "../../schemas/sms-segments.ts";
+import { BUSINESS_NOT_FOUND } from "../../schemas/texts.ts";
+import { canManage, type Principal } from "../principal.ts";
+import type { CurrentSettings } from "../settings.ts";
+import { validateForm } from "../validate.ts";
 
 /**
  * What one MMS costs in SMS segments' worth. Twilio bills an MMS per message, whatever its text's length (up to
@@ -18,22 +17,8 @@ import type { CurrentSettings } from "./settings.ts";
  */
 export const MMS_PRICE_IN_SEGMENTS = 3;
 
-export interface EstimateInput {
-  businessId: unknown;
-  messageText: unknown;
-  /** true/"true"/"1" when an image goes with it. */
-  hasImage?: unknown;
-  /** true when a WhatsApp template goes with it (it changes who on WhatsApp is skipped). */
-  withTemplate?: unknown;
-}
-
 /** Who on WhatsApp a broadcast of this business would skip (the broadcasts service's audience, whatsapp-skips.ts). */
 type WhatsAppSkips = (actor: Principal, businessId: number, withTemplate: boolean) => Promise<number>;
-
-function truthy(raw: unknown): boolean {
-  if (raw === true) return true;
-  return typeof raw === "string" && ["true", "1", "yes", "on"].includes(raw.trim().toLowerCase());
-}
 
 export function createBroadcastEstimateService({
   repos,
@@ -46,22 +31,15 @@ export function createBroadcastEstimateService({
 }) {
   return {
     /** 400 naming BusinessId or MessageText; 404 for a business the actor does not manage. Writes nothing. */
-    async estimate(actor: Principal, input: EstimateInput): Promise<BroadcastEstimate> {
-      const idText = typeof input.businessId === "number" ? String(input.businessId) : typeof input.businessId === "string" ? input.businessId.trim() : "";
-      if (!idText) throw new ValidationError(BUSINESS_ID_REQUIRED, { BusinessId: BUSINESS_ID_REQUIRED });
-      const businessId = parseIdText(idText);
-      if (businessId === null) throw new ValidationError(BUSINESS_ID_INVALID, { BusinessId: BUSINESS_ID_INVALID });
-      const text = typeof input.messageText === "string" ? input.messageText.trim() : "";
-      if (!text) throw new ValidationError(MESSAGE_REQUIRED, { MessageText: MESSAGE_REQUIRED });
-      if (text.length > MAX_BODY_LENGTH) throw new ValidationError(MESSAGE_TOO_LONG, { MessageText: MESSAGE_TOO_LONG });
+    async estimate(actor: Principal, body: EstimateBody): Promise<BroadcastEstimate> {
+      const { businessId, messageText: text, hasImage: mms, withTemplate } = validateForm(estimateSchema, body);
       const business = repos.businesses.findById(businessId);
       if (!business || !canManage(actor, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
 
       const all = repos.broadcasts.subscriberCounts(businessId);
       // Skipped WhatsApp recipients get no message and cost nothing: the question counts only who will be sent to.
-      const skipped = all.whatsapp > 0 ? await whatsappSkips(actor, businessId, truthy(input.withTemplate)) : 0;
+      const skipped = all.whatsapp > 0 ? await whatsappSkips(actor, businessId, withTemplate) : 0;
       const counts = { sms: all.sms, whatsapp: all.whatsapp - skipped, total: all.total - skipped };
-      const mms = truthy(input.hasImage);
       const seg = countSegments(text);
       const segmentsPerMessage = mms ? 1 : seg.segments;
       const smsSegments = counts.sms * segmentsPerMessage;

@@ -1,0 +1,15 @@
+// Broadcasts: publish a message (optional image) to every active subscriber of a business, now or at a time, and
+// report progress. One service for the routes and the CLI, made of its jobs: publish.ts, schedule.ts, reports.ts and
+// the WhatsApp audience (whatsapp-audience.ts). Their input is checked by the schemas in src/schemas/broadcast-input.ts.
+import { type BroadcastDeps, broadcastParts } from "./parts.ts";
+import { publishing } from "./publish.ts";
+import { reports } from "./reports.ts";
+import { scheduling } from "./schedule.ts";
+
+export function createBroadcastsService(deps: BroadcastDeps) {
+  const parts = broadcastParts(deps);
+  const { whatsappAudience, whatsappTemplates } = parts.audiences;
+  return { ...publishing(parts), ...scheduling(parts), ...reports(parts), whatsappAudience, whatsappTemplates };
+}
+
+export type BroadcastsService = ReturnType<typeof createBroadcastsService>;
