@@ -4,12 +4,12 @@
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/before-send.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, waitFor, within } from "@testing-library/react";
-import { confirmText } from "../../web/components/broadcast/ConfirmSendDialog.tsx";
-import { ADD_PHONE_FIRST, TEST_SEND_LABEL, TEST_SENDING_LABEL, VERIFY_PHONE_FIRST, WRITE_FIRST } from "../../web/components/broadcast/TestSendPanel.tsx";
-import { NOT_VERIFIED_BADGE, SEND_CODE_LABEL } from "../../web/components/broadcast/VerifyPhone.tsx";
-import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
-import { currentUser } from "../../web/state/session.ts";
-import { toasts } from "../../web/state/toasts.ts";
+import { confirmText } from "../../web/features/broadcast/components/ConfirmSendDialog.tsx";
+import { ADD_PHONE_FIRST, TEST_SEND_LABEL, TEST_SENDING_LABEL, VERIFY_PHONE_FIRST, WRITE_FIRST } from "../../web/features/broadcast/components/TestSendPanel.tsx";
+import { NOT_VERIFIED_BADGE, SEND_CODE_LABEL } from "../../web/features/broadcast/components/VerifyPhone.tsx";
+import { BroadcastPage } from "../../web/features/broadcast/BroadcastPage.tsx";
+import { currentUser } from "../../web/shared/state/session.ts";
+import { toasts } from "../../web/shared/state/toasts.ts";
 import { PNG } from "../helpers/images.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { ESTIMATE, ESTIMATE_48 } from "./confirm-send.ts";

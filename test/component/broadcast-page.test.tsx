@@ -2,10 +2,10 @@
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-page.test.tsx
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
-import { HISTORY_POLL_MS, MAX_IDLE_REPORT_POLLS } from "../../web/components/broadcast/BroadcastHistory.tsx";
-import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
-import { toasts } from "../../web/state/toasts.ts";
+import type { BroadcastSummary } from "../../web/features/broadcast/api/broadcasts.ts";
+import { HISTORY_POLL_MS, MAX_IDLE_REPORT_POLLS } from "../../web/features/broadcast/components/BroadcastHistory.tsx";
+import { BroadcastPage } from "../../web/features/broadcast/BroadcastPage.tsx";
+import { toasts } from "../../web/shared/state/toasts.ts";
 import { DISGUISED, GIF, PNG, REAL_IMAGES } from "../helpers/images.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { renderAt as renderScreens, settle } from "./render-at.tsx";

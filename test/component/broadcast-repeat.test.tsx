@@ -3,9 +3,9 @@
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-repeat.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent } from "@testing-library/react";
-import { repeatQuestion, timeOfDay } from "../../web/components/broadcast/RepeatBroadcastDialog.tsx";
-import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
-import { toasts } from "../../web/state/toasts.ts";
+import { repeatQuestion, timeOfDay } from "../../web/features/broadcast/components/RepeatBroadcastDialog.tsx";
+import { BroadcastPage } from "../../web/features/broadcast/BroadcastPage.tsx";
+import { toasts } from "../../web/shared/state/toasts.ts";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { renderAt, settle } from "./render-at.tsx";
 import { confirmSend, estimateReply } from "./confirm-send.ts";

@@ -4,10 +4,10 @@
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-schedule.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, waitFor } from "@testing-library/react";
-import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
-import { formatWhen, sendLaterIso, toLocalInput, WHEN_PAST, WHEN_REQUIRED } from "../../web/components/broadcast/SendLaterField.tsx";
-import { BROADCAST_SCHEDULED, BroadcastPage } from "../../web/pages/Broadcast.tsx";
-import { toasts } from "../../web/state/toasts.ts";
+import type { BroadcastSummary } from "../../web/features/broadcast/api/broadcasts.ts";
+import { formatWhen, sendLaterIso, toLocalInput, WHEN_PAST, WHEN_REQUIRED } from "../../web/features/broadcast/components/SendLaterField.tsx";
+import { BROADCAST_SCHEDULED, BroadcastPage } from "../../web/features/broadcast/BroadcastPage.tsx";
+import { toasts } from "../../web/shared/state/toasts.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { renderAt, settle } from "./render-at.tsx";
 import { confirmSend, estimateReply } from "./confirm-send.ts";

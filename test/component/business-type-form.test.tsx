@@ -2,8 +2,8 @@
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/business-type-form.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import { BusinessTypeFormPage } from "../../web/pages/business-types/BusinessTypeForm.tsx";
-import { BusinessTypesListPage } from "../../web/pages/business-types/BusinessTypesList.tsx";
+import { BusinessTypeFormPage } from "../../web/features/business-types/BusinessTypeForm.tsx";
+import { BusinessTypesListPage } from "../../web/features/business-types/BusinessTypesList.tsx";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";
 import { onePage } from "./customer-page.ts";
 import { renderAt as renderScreens } from "./render-at.tsx";

@@ -4,11 +4,11 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { CREATE_CUSTOMER_FAILED, CustomerFormPage, UPDATE_CUSTOMER_FAILED, SEND_CONFIRMATION_NOTE } from "../../web/pages/customers/CustomerForm.tsx";
+import { CREATE_CUSTOMER_FAILED, CustomerFormPage, UPDATE_CUSTOMER_FAILED, SEND_CONFIRMATION_NOTE } from "../../web/features/customers/CustomerForm.tsx";
 import { CUSTOMERS_PAGE, onePage } from "./customer-page.ts";
-import { CustomersListPage, DELETE_CUSTOMER_FAILED, NO_CUSTOMERS, deleteConfirmText, shortDate } from "../../web/pages/customers/CustomersList.tsx";
-import { clearSession } from "../../web/state/session.ts";
-import { toasts } from "../../web/state/toasts.ts";
+import { CustomersListPage, DELETE_CUSTOMER_FAILED, NO_CUSTOMERS, deleteConfirmText, shortDate } from "../../web/features/customers/CustomersList.tsx";
+import { clearSession } from "../../web/shared/state/session.ts";
+import { toasts } from "../../web/shared/state/toasts.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { renderAt as renderScreens } from "./render-at.tsx";
 

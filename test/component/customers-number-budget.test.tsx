@@ -3,8 +3,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup } from "@testing-library/react";
 import { textBudgetLine } from "../../src/schemas/text-budget.ts";
-import { CustomersListPage } from "../../web/pages/customers/CustomersList.tsx";
-import { clearSession } from "../../web/state/session.ts";
+import { CustomersListPage } from "../../web/features/customers/CustomersList.tsx";
+import { clearSession } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { CUSTOMERS_PAGE } from "./customer-page.ts";
 import { renderAt } from "./render-at.tsx";

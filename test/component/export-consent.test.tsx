@@ -2,8 +2,8 @@
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/export-consent.test.tsx
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { cleanup, fireEvent, waitFor } from "@testing-library/react";
-import { MyBusinessPage } from "../../web/pages/businesses/MyBusiness.tsx";
-import { token } from "../../web/state/session.ts";
+import { MyBusinessPage } from "../../web/features/businesses/MyBusiness.tsx";
+import { token } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { renderAt } from "./render-at.tsx";
 

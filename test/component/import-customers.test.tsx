@@ -4,8 +4,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import type { ImportSummary } from "../../src/schemas/customer-import.ts";
-import { CHOOSE_FILE, IMPORT_FAILED, ImportCustomersDialog, summaryText } from "../../web/pages/customers/ImportCustomers.tsx";
-import { clearSession } from "../../web/state/session.ts";
+import { CHOOSE_FILE, IMPORT_FAILED, ImportCustomersDialog, summaryText } from "../../web/features/customers/ImportCustomers.tsx";
+import { clearSession } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 
 const api = mockApi();

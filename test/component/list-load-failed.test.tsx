@@ -4,11 +4,11 @@ import { CUSTOMERS_PAGE, onePage } from "./customer-page.ts";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import type { ComponentType } from "react";
-import { BusinessTypesListPage } from "../../web/pages/business-types/BusinessTypesList.tsx";
-import { BusinessListPage } from "../../web/pages/businesses/BusinessList.tsx";
-import { MyBusinessPage } from "../../web/pages/businesses/MyBusiness.tsx";
-import { CustomersListPage } from "../../web/pages/customers/CustomersList.tsx";
-import { token } from "../../web/state/session.ts";
+import { BusinessTypesListPage } from "../../web/features/business-types/BusinessTypesList.tsx";
+import { BusinessListPage } from "../../web/features/businesses/BusinessList.tsx";
+import { MyBusinessPage } from "../../web/features/businesses/MyBusiness.tsx";
+import { CustomersListPage } from "../../web/features/customers/CustomersList.tsx";
+import { token } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { renderAt } from "./render-at.tsx";
 

@@ -5,8 +5,8 @@ import { act, cleanup, render } from "@testing-library/react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { Routes } from "../../web/app.tsx";
-import { pageTitle, type RouteName, routes } from "../../web/paths.ts";
-import { token } from "../../web/state/session.ts";
+import { pageTitle, type RouteName, routes } from "../../web/shared/paths.ts";
+import { token } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 
 const api = mockApi();

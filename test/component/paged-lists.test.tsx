@@ -3,14 +3,14 @@
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/paged-lists.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
-import { BroadcastHistory, mergeFirstPage } from "../../web/components/broadcast/BroadcastHistory.tsx";
-import { LOAD_MORE } from "../../web/components/LoadMore.tsx";
-import { SEARCH_DELAY_MS } from "../../web/components/SearchBox.tsx";
-import { BusinessTypesListPage } from "../../web/pages/business-types/BusinessTypesList.tsx";
-import { BusinessListPage, noMatchText } from "../../web/pages/businesses/BusinessList.tsx";
-import { MyBusinessPage, subscribersText } from "../../web/pages/businesses/MyBusiness.tsx";
-import { token } from "../../web/state/session.ts";
+import type { BroadcastSummary } from "../../web/features/broadcast/api/broadcasts.ts";
+import { BroadcastHistory, mergeFirstPage } from "../../web/features/broadcast/components/BroadcastHistory.tsx";
+import { LOAD_MORE } from "../../web/shared/components/LoadMore.tsx";
+import { SEARCH_DELAY_MS } from "../../web/shared/components/SearchBox.tsx";
+import { BusinessTypesListPage } from "../../web/features/business-types/BusinessTypesList.tsx";
+import { BusinessListPage, noMatchText } from "../../web/features/businesses/BusinessList.tsx";
+import { MyBusinessPage, subscribersText } from "../../web/features/businesses/MyBusiness.tsx";
+import { token } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { onePage } from "./customer-page.ts";
 import { renderAt } from "./render-at.tsx";

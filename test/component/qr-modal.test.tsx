@@ -6,9 +6,9 @@ import { useState } from "react";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
 import { posterDisclosure, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
-import { QrModal } from "../../web/components/QrModal.tsx";
-import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../web/pages/PrintPoster.tsx";
-import { token } from "../../web/state/session.ts";
+import { QrModal } from "../../web/features/businesses/components/QrModal.tsx";
+import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../web/features/businesses/PrintPoster.tsx";
+import { token } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 
 const FAILED = "Failed to load QR code image. Please try again.";

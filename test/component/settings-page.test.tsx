@@ -4,12 +4,12 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
 import { SETTING_ENV, SETTING_KEYS, SECRET_SETTINGS, type SettingsView, type SiteInfo } from "../../src/schemas/settings.ts";
-import { NavBar } from "../../web/components/NavBar.tsx";
-import { Toasts } from "../../web/components/Toasts.tsx";
-import { NOT_SAVED_TITLE, SAVED_TITLE, SettingsPage, TEST_EMAIL_FAILED, TEST_EMAIL_SENT } from "../../web/pages/settings/SettingsPage.tsx";
-import { currentUser, token } from "../../web/state/session.ts";
-import { site } from "../../web/state/site.ts";
-import { toasts } from "../../web/state/toasts.ts";
+import { NavBar } from "../../web/shared/components/NavBar.tsx";
+import { Toasts } from "../../web/shared/components/Toasts.tsx";
+import { NOT_SAVED_TITLE, SAVED_TITLE, SettingsPage, TEST_EMAIL_FAILED, TEST_EMAIL_SENT } from "../../web/features/settings/SettingsPage.tsx";
+import { currentUser, token } from "../../web/shared/state/session.ts";
+import { site } from "../../web/shared/state/site.ts";
+import { toasts } from "../../web/shared/state/toasts.ts";
 import { type ApiCall, mockApi } from "../helpers/mock-api.ts";
 import { renderAt } from "./render-at.tsx";
 

@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import type { PublicUser } from "../../src/schemas/auth.ts";
 import type { ChecklistItem } from "../../src/schemas/checklist.ts";
-import { SetupChecklist } from "../../web/components/SetupChecklist.tsx";
-import { HomePage } from "../../web/pages/Home.tsx";
-import { currentUser, token } from "../../web/state/session.ts";
+import { SetupChecklist } from "../../web/features/settings/components/SetupChecklist.tsx";
+import { HomePage } from "../../web/features/home/Home.tsx";
+import { currentUser, token } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 
 const ITEMS: ChecklistItem[] = [

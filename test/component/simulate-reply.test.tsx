@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import type { PublicUser } from "../../src/schemas/auth.ts";
 import { helpReply, NOT_YOUR_NUMBER, STOP_REPLY, twiml } from "../../src/services/inbound-messages.ts";
-import { replyText, SimulateReply } from "../../web/components/SimulateReply.tsx";
-import { HomePage } from "../../web/pages/Home.tsx";
-import { currentUser, token } from "../../web/state/session.ts";
+import { replyText, SimulateReply } from "../../web/features/customers/components/SimulateReply.tsx";
+import { HomePage } from "../../web/features/home/Home.tsx";
+import { currentUser, token } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 
 const api = mockApi();

@@ -5,9 +5,9 @@ import { CUSTOMERS_PAGE, onePage } from "./customer-page.ts";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import type { SubscriptionRequestView } from "../../src/schemas/subscriptions.ts";
-import { CustomersListPage, NO_CUSTOMERS } from "../../web/pages/customers/CustomersList.tsx";
-import { REQUESTS_TITLE } from "../../web/pages/customers/SubscriptionRequests.tsx";
-import { token } from "../../web/state/session.ts";
+import { CustomersListPage, NO_CUSTOMERS } from "../../web/features/customers/CustomersList.tsx";
+import { REQUESTS_TITLE } from "../../web/features/customers/SubscriptionRequests.tsx";
+import { token } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { renderAt } from "./render-at.tsx";
 

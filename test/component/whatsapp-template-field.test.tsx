@@ -6,8 +6,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, waitFor } from "@testing-library/react";
 import type { WhatsAppTemplate } from "../../src/schemas/whatsapp-templates.ts";
-import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
-import { toasts } from "../../web/state/toasts.ts";
+import { BroadcastPage } from "../../web/features/broadcast/BroadcastPage.tsx";
+import { toasts } from "../../web/shared/state/toasts.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 import { confirmSend, ESTIMATE, estimateReply } from "./confirm-send.ts";
 import { renderAt, settle } from "./render-at.tsx";

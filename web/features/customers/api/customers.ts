@@ -1,0 +1,105 @@
+import type { Business, PublicBusiness } from "../../../../src/schemas/businesses.ts";
+import type * as v from "valibot";
+import type { CustomerView, createCustomerSchema } from "../../../../src/schemas/customer-admin.ts";
+import type { CustomerPage } from "../../../../src/schemas/customer-pages.ts";
+import type { customerSchema } from "../../../../src/schemas/customers.ts";
+import type { PublicSource, SubscribeResponse } from "../../../../src/schemas/subscriptions.ts";
+import { api, ApiError, CONNECTION_ERROR, listQuery, refusal, sessionHeaders } from "../../../shared/api/client.ts";
+import type { ImportLine, ImportSummary } from "../../../../src/schemas/customer-import.ts";
+
+// Typed wrappers for /api/customer/* and /api/subscription/* (spec section 7), and the business reads these
+// screens need.
+const q = (id: number | string) => encodeURIComponent(String(id));
+
+/** The body of UpdateCustomer (and the subscribe form's fields), as the server's schema outputs it. */
+export type CustomerBody = v.InferOutput<typeof customerSchema>;
+/** CreateCustomer also names which of the owner's businesses the person joins. */
+export type CreateCustomerBody = v.InferOutput<typeof createCustomerSchema>;
+
+/** The Customers screen's filters; "" = any. */
+export interface CustomerFilters {
+  q: string;
+  businessId: string;
+  status: "" | "subscribed" | "unsubscribed" | "pending";
+}
+export const CUSTOMERS_PER_PAGE = 50;
+
+export const customerApi = {
+  list: () => api.get<CustomerView[]>("/api/customer/GetAllCustomers"),
+  /** One page of the Customers screen (keyset; `cursor` from the previous page). */
+  page: (filters: CustomerFilters, cursor: string | null) => {
+    const search = filters.q.replace(/\D/g, "") ? filters.q.trim() : null;
+    const query = listQuery({ limit: CUSTOMERS_PER_PAGE, q: search, businessId: filters.businessId, status: filters.status }, cursor);
+    return api.get<CustomerPage>(`/api/customer/ListCustomers?${query}`);
+  },
+  get: (id: number | string) => api.get<CustomerView>(`/api/customer/GetCustomerById?id=${q(id)}`),
+  create: (body: CreateCustomerBody) => api.post<CustomerView>("/api/customer/CreateCustomer", body),
+  update: (id: number | string, body: CustomerBody) => api.put<CustomerView>(`/api/customer/UpdateCustomer?id=${q(id)}`, body),
+  remove: (id: number | string) => api.del<{ message: string }>(`/api/customer/DeleteCustomer?id=${q(id)}`),
+};
+
+export const subscriptionApi = {
+  subscribe: (body: CustomerBody & { businessId: number; source: PublicSource }) =>
+    api.post<SubscribeResponse>("/api/subscription/Subscribe", body),
+};
+
+export const customerBusinessApi = {
+  /** The public view of an active business (the subscribe page). */
+  getPublic: (id: number | string) => api.get<PublicBusiness | Business>(`/api/business/GetBusinessById?id=${q(id)}`),
+  mine: () => api.get<Business[]>("/api/business/GetMyBusinesses"),
+  allActive: () => api.get<PublicBusiness[]>("/api/business/GetAllBusinesses"),
+};
+
+/** Where an image path stored on a business is served from. */
+export function imageUrl(path: string | null | undefined): string | null {
+  if (!path) return null;
+  if (/^https?:\/\//i.test(path) || path.startsWith("/")) return path;
+  return `/uploads/${path}`;
+}
+
+/**
+ * Uploads a customers CSV into a business (POST ImportCustomers) and follows its NDJSON answer: `onProgress` after
+ * each chunk written, then the summary. A refusal (4xx) or a failure half-way throws an ApiError with the server's
+ * sentence.
+ */
+export async function importCustomersCsv(
+  businessId: number | string,
+  file: File,
+  welcome: boolean,
+  onProgress: (progress: { done: number; total: number }) => void,
+): Promise<ImportSummary> {
+  const query = listQuery({ businessId, fileName: file.name, welcome: welcome ? 1 : null }, null);
+  let res: Response;
+  try {
+    res = await fetch(`/api/customer/ImportCustomers?${query}`, {
+      method: "POST",
+      headers: { ...sessionHeaders("POST"), "Content-Type": "text/csv" },
+      body: file,
+      credentials: "same-origin",
+    });
+  } catch {
+    throw new ApiError(0, CONNECTION_ERROR, null);
+  }
+  if (!res.ok || !res.body) throw await refusal(res);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  for (;;) {
+    let chunk: { done: boolean; value?: string };
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw new ApiError(0, CONNECTION_ERROR, null);
+    }
+    pending += chunk.value ?? "";
+    const lines = pending.split("\n");
+    pending = lines.pop() ?? "";
+    for (const text of lines.filter((l) => l.trim() !== "")) {
+      const line = JSON.parse(text) as ImportLine;
+      if ("progress" in line) onProgress(line.progress);
+      else if ("summary" in line) return line.summary;
+      else throw new ApiError(500, line.error, line);
+    }
+    // The connection ended before the summary: what was written stays; the file can be uploaded again.
+    if (chunk.done) throw new ApiError(0, CONNECTION_ERROR, null);
+  }
+}
