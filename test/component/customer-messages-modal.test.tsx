@@ -2,7 +2,7 @@
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customer-messages-modal.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render } from "@testing-library/react";
-import type { CustomerMessage } from "../../web/features/broadcast/api/broadcasts.ts";
+import type { CustomerMessage } from "../../web/features/customers/api/customer-messages.ts";
 import { CustomerMessagesModal, MORE_MESSAGES_FAILED } from "../../web/features/customers/components/CustomerMessagesModal.tsx";
 import { LOAD_MORE } from "../../web/shared/components/LoadMore.tsx";
 import { type Answer, mockApi } from "../helpers/mock-api.ts";

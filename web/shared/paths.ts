@@ -1,6 +1,6 @@
 import { subscribeLink } from "../../src/schemas/poster-text.ts";
 
-/** The default brand (the brandName setting's); pages name the server's brand from web/state/site.ts. */
+/** The default brand (the brandName setting's); pages name the server's brand from shared/state/site.ts. */
 export const PRODUCT_NAME = "Nearcast";
 /** The home page's <title>; with the default brand, the same as web/index.html's (so it does not change as the app
  * starts). */
@@ -98,5 +98,3 @@ export function afterLoginPath(search: string): string {
   if (!next || !next.startsWith("/") || next.startsWith("//") || /[\\\s]/.test(next)) return routes.home.path;
   return next;
 }
-
-export const CONTACT_EMAIL = "hello@nearcast.app";

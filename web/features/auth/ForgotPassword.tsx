@@ -3,7 +3,7 @@ import { Link, useLocation } from "wouter";
 import { forgotPasswordSchema } from "../../../src/schemas/auth.ts";
 import { REQUEST_FAILED, forgotPasswordErrorMessage } from "./error-messages.ts";
 import { ApiError } from "../../shared/api/client.ts";
-import { authApi } from "../../shared/api/endpoints.ts";
+import { authApi } from "./api.ts";
 import { AuthCard, SubmitButton } from "./components/AuthCard.tsx";
 import { EmailField } from "./components/EmailField.tsx";
 import { useForm } from "../../shared/components/form.tsx";

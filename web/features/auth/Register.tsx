@@ -1,7 +1,7 @@
 import { Link, useLocation } from "wouter";
 import { registerSchema } from "../../../src/schemas/auth.ts";
 import { REGISTRATION_FAILED, registerErrorMessage } from "./error-messages.ts";
-import { authApi } from "../../shared/api/endpoints.ts";
+import { authApi } from "./api.ts";
 import { AccountFields } from "./components/AccountFields.tsx";
 import { AuthCard, SubmitButton } from "./components/AuthCard.tsx";
 import { useForm } from "../../shared/components/form.tsx";

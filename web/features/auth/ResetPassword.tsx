@@ -3,7 +3,7 @@ import { Link, useLocation, useSearch } from "wouter";
 import { PASSWORD_MIN, resetPasswordFormSchema } from "../../../src/schemas/auth.ts";
 import { RESET_TOKEN_MISSING } from "../../../src/schemas/auth.ts";
 import { RESET_FAILED, resetPasswordErrorMessage } from "./error-messages.ts";
-import { authApi } from "../../shared/api/endpoints.ts";
+import { authApi } from "./api.ts";
 import { AuthCard, SubmitButton } from "./components/AuthCard.tsx";
 import { PasswordField } from "./components/PasswordField.tsx";
 import { useForm } from "../../shared/components/form.tsx";

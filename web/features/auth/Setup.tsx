@@ -5,7 +5,7 @@ import { isPrivateLink, UNREACHABLE_LINK_WARNING } from "../../../src/schemas/pu
 import { setupSchema } from "../../../src/schemas/setup.ts";
 import { ApiError } from "../../shared/api/client.ts";
 import { registerErrorMessage, serverText } from "./error-messages.ts";
-import { authApi } from "../../shared/api/endpoints.ts";
+import { authApi } from "./api.ts";
 import { AccountFields } from "./components/AccountFields.tsx";
 import { AuthCard, SubmitButton } from "./components/AuthCard.tsx";
 import { useForm } from "../../shared/components/form.tsx";

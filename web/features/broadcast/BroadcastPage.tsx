@@ -2,7 +2,8 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { countSegments } from "../../../src/schemas/sms-segments.ts";
 import { MESSAGE_REQUIRED } from "../../../src/schemas/texts.ts";
-import { BUSINESS_LOAD_FAILED, broadcastErrorToast, publishOutcome } from "./api/broadcast-errors.ts";
+import { BUSINESS_LOAD_FAILED, businessReadApi } from "../../shared/api/businesses.ts";
+import { broadcastErrorToast, publishOutcome } from "./api/broadcast-errors.ts";
 import { broadcastApi, type SubscriberCount } from "./api/broadcasts.ts";
 import { BroadcastHistory } from "./components/BroadcastHistory.tsx";
 import { type ChosenImage, checkBroadcastImage, ImageField } from "./components/ImageField.tsx";
@@ -71,10 +72,10 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
       notify.error("Error", BUSINESS_LOAD_FAILED);
       setLoadFailed(true);
     };
-    broadcastApi.business(businessId).then(
+    businessReadApi.get(businessId).then(
       (b) => {
         if (cancelled) return;
-        if (b && typeof b.name === "string" && typeof b.ownerId === "number") setBusinessName(b.name);
+        if (b && typeof b.name === "string" && "ownerId" in b && typeof b.ownerId === "number") setBusinessName(b.name);
         else failed();
       },
       (err) => {
@@ -172,7 +173,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     setSending(true);
     let answer: unknown;
     try {
-      answer = await broadcastApi.publish(businessId, message, image?.file ?? null, confirm, laterIso, templateFields(template));
+      answer = await broadcastApi.publish({ businessId, messageText: message, image: image?.file, confirm, scheduledFor: laterIso, ...templateFields(template) });
     } catch (err) {
       const earlier = confirm ? null : duplicateOf(err);
       if (earlier !== null) {

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { type BusinessType, businessTypeSchema } from "../../../src/schemas/business-types.ts";
 import { ApiError } from "../../shared/api/client.ts";
-import { businessTypeApi } from "../../shared/api/endpoints.ts";
+import { businessTypeApi } from "./api.ts";
 import { CheckboxField } from "../../shared/components/ChoiceFields.tsx";
 import { type FormValues, useForm } from "../../shared/components/form.tsx";
 import { FormActions } from "../../shared/components/FormActions.tsx";

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { Link } from "wouter";
 import type { BusinessType } from "../../../src/schemas/business-types.ts";
 import { ApiError } from "../../shared/api/client.ts";
-import { businessTypeApi } from "../../shared/api/endpoints.ts";
+import { businessTypeApi } from "./api.ts";
 import { Spinner } from "../../shared/components/Spinner.tsx";
 import { paths } from "../../shared/paths.ts";
 import "../../shared/styles/admin.css";

@@ -4,6 +4,7 @@ import * as v from "valibot";
 import { type Business, DEFAULT_MESSAGES_PER_WEEK, DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, businessSchema } from "../../../src/schemas/businesses.ts";
 import { sampleDealText } from "../../../src/schemas/poster-text.ts";
 import { ApiError } from "../../shared/api/client.ts";
+import { businessReadApi } from "../../shared/api/businesses.ts";
 import { type BusinessBody, businessApi } from "./api.ts";
 import { CheckboxField } from "../../shared/components/ChoiceFields.tsx";
 import { type FormValues, useForm } from "../../shared/components/form.tsx";
@@ -107,7 +108,7 @@ export function BusinessFormPage() {
     if (id === undefined) return;
     let live = true;
     setLoading(true);
-    businessApi
+    businessReadApi
       .get(id)
       .then((b) => {
         if (!live) return;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { BusinessType } from "../../../src/schemas/business-types.ts";
-import { businessTypeApi } from "../../shared/api/endpoints.ts";
+import { businessApi } from "./api.ts";
 import { SelectField } from "../../shared/components/ChoiceFields.tsx";
 import type { BoundText } from "../../shared/components/form.tsx";
 
@@ -14,8 +14,8 @@ export function useBusinessTypes(): BusinessType[] {
   const [types, setTypes] = useState<BusinessType[]>([]);
   useEffect(() => {
     let live = true;
-    businessTypeApi
-      .list()
+    businessApi
+      .types()
       .then((list) => live && setTypes(list))
       .catch((err) => console.error("Error loading business types:", err));
     return () => {

@@ -3,6 +3,7 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import type { Business } from "../../../src/schemas/businesses.ts";
 import { UNKNOWN_TYPE } from "../../../src/schemas/texts.ts";
+import { businessReadApi } from "../../shared/api/businesses.ts";
 import { businessApi } from "./api.ts";
 import { BusinessAvatar } from "./components/BusinessAvatar.tsx";
 import { QrModal } from "./components/QrModal.tsx";
@@ -82,7 +83,7 @@ export const subscribersText = (n: number) => `${n.toLocaleString("en-US")} subs
 export function MyBusinessPage() {
   useSignals();
   const loggedIn = isAuthenticated.value;
-  const { items: list, loading, reload: load, failure } = useList(businessApi.listMine, "businesses");
+  const { items: list, loading, reload: load, failure } = useList(businessReadApi.listMine, "businesses");
   const [qrFor, setQrFor] = useState<Business | null>(null);
   const counts = useSubscriberCounts(loggedIn, list);
 

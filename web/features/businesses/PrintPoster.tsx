@@ -4,9 +4,9 @@ import { Link } from "wouter";
 import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
 import { DEFAULT_MESSAGES_PER_WEEK, DEFAULT_QR_MESSAGE } from "../../../src/schemas/businesses.ts";
 import { BUSINESS_NOT_FOUND } from "../../../src/schemas/texts.ts";
-import { BUSINESS_LOAD_FAILED } from "../broadcast/api/broadcast-errors.ts";
 import { legalLinks, POSTER_WORDS, posterDisclosure, posterOfferDeal, subscribeLink } from "../../../src/schemas/poster-text.ts";
-import { ApiError, api } from "../../shared/api/client.ts";
+import { BUSINESS_LOAD_FAILED, businessReadApi } from "../../shared/api/businesses.ts";
+import { ApiError } from "../../shared/api/client.ts";
 import { BusinessBadge, linkBase, QR_IMAGE_ERROR, qrImageUrl, UnreachableLinkWarning } from "./components/QrModal.tsx";
 import { Spinner } from "../../shared/components/Spinner.tsx";
 import { paths } from "../../shared/paths.ts";
@@ -105,8 +105,8 @@ export function PrintPosterPage({ id = "" }: { id?: string }) {
       setState({ kind: "error", message: BUSINESS_NOT_FOUND });
       return;
     }
-    api
-      .get<PublicBusiness>(`/api/business/GetBusinessById?id=${id}`)
+    businessReadApi
+      .get(id)
       .then((business) => live && setState({ kind: "ready", business }))
       .catch((e: unknown) => {
         if (!live) return;

@@ -1,9 +1,11 @@
 import type * as v from "valibot";
+import type { BusinessType } from "../../../src/schemas/business-types.ts";
 import type { Business, PublicBusiness, businessSchema } from "../../../src/schemas/businesses.ts";
 import type { Page } from "../../../src/schemas/paging.ts";
 import { api, LIST_PAGE_SIZE, listQuery } from "../../shared/api/client.ts";
 
-// Typed wrappers for the spec's /api/business/* calls (section 7).
+// Typed wrappers for the spec's /api/business/* calls (section 7) this feature alone makes; the reads other features
+// share (GetBusinessById, GetMyBusinesses, GetAllBusinesses) are shared/api/businesses.ts.
 
 /** The body of CreateBusiness and UpdateBusiness: every field the server's schema reads. */
 export type BusinessBody = Required<v.InferInput<typeof businessSchema>>;
@@ -17,19 +19,13 @@ function upload(path: string, file: File): Promise<{ filePath: string }> {
 }
 
 export const businessApi = {
-  /** Active businesses, public fields (the public list). */
-  listPublic: () => api.get<PublicBusiness[]>("/api/business/GetAllBusinesses"),
   /** The public list a page at a time, by name; `q` searches the names. */
   pagePublic: ({ q }: { q: string }, cursor: string | null) =>
     api.get<Page<PublicBusiness>>(`/api/business/ListBusinesses?${listQuery({ q: q.trim(), limit: LIST_PAGE_SIZE }, cursor)}`),
   /** Active subscribers of each of the caller's businesses (the My Business cards). */
   subscriberCounts: () => api.get<{ businessId: number; subscribers: number }[]>("/api/business/GetMySubscriberCounts"),
-  /** The caller's own businesses, inactive included. */
-  listMine: () => api.get<Business[]>("/api/business/GetMyBusinesses"),
-  /** The full record for its owner (or an admin); the public view of an active business for anyone else. */
-  get: (id: number | string) => api.get<Business | PublicBusiness>(`/api/business/GetBusinessById?id=${q(id)}`),
-  listByType: (businessTypeId: number | string) =>
-    api.get<PublicBusiness[]>(`/api/business/GetBusinessesByType?businessTypeId=${q(businessTypeId)}`),
+  /** Every business type (the form's dropdown). */
+  types: () => api.get<BusinessType[]>("/api/businesstype/GetAllBusinessTypes"),
   create: (body: BusinessBody) => api.post<Business>("/api/business/CreateBusiness", body),
   update: (id: number | string, body: BusinessBody) => api.put<Business>(`/api/business/UpdateBusiness?id=${q(id)}`, body),
   remove: (id: number | string) => api.del<{ message: string }>(`/api/business/DeleteBusiness?id=${q(id)}`),

@@ -4,7 +4,8 @@ import { Link, useLocation, useParams } from "wouter";
 import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
 import { createCustomerSchema, editCustomerSchema } from "../../../src/schemas/customer-admin.ts";
 import { ApiError } from "../../shared/api/client.ts";
-import { customerApi, customerBusinessApi } from "./api/customers.ts";
+import { businessReadApi } from "../../shared/api/businesses.ts";
+import { customerApi } from "./api/customers.ts";
 import { CheckboxField, SelectField } from "../../shared/components/ChoiceFields.tsx";
 import { ContactPreferenceCards } from "../../shared/components/ContactPreferenceCards.tsx";
 import { type FormValues, useForm } from "../../shared/components/form.tsx";
@@ -28,8 +29,8 @@ export type BusinessOption = Pick<PublicBusiness, "id" | "name" | "isActive">;
 
 /** The owner's businesses (the admin's: every business), for the "which business" select. */
 export async function loadBusinessOptions(admin: boolean): Promise<BusinessOption[]> {
-  const mine = await customerBusinessApi.mine();
-  const all = admin ? await customerBusinessApi.allActive().catch(() => []) : [];
+  const mine = await businessReadApi.listMine();
+  const all = admin ? await businessReadApi.listActive().catch(() => []) : [];
   const byId = new Map<number, BusinessOption>();
   for (const b of [...mine, ...all]) byId.set(b.id, { id: b.id, name: b.name, isActive: b.isActive });
   return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name));

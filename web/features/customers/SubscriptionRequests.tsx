@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import type { SubscriptionRequestView } from "../../../src/schemas/subscriptions.ts";
-import { subscriptionRequestApi } from "../../shared/api/endpoints.ts";
+import { subscriptionRequestApi } from "./api/subscription-requests.ts";
 import { ApiError } from "../../shared/api/client.ts";
 import "../../shared/styles/subscription-requests.css";
 

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../../src/schemas/public-url.ts";
 import { SETTING_DEFAULTS, type SettingKey, type SettingsView, type SettingView } from "../../../src/schemas/settings.ts";
 import { ApiError } from "../../shared/api/client.ts";
-import { settingsApi } from "../../shared/api/endpoints.ts";
+import { settingsApi } from "./api.ts";
 import { useForm } from "../../shared/components/form.tsx";
 import { SubmitButton } from "../../shared/components/FormActions.tsx";
 import { ListLoadFailed } from "../../shared/components/ListPage.tsx";
@@ -14,7 +14,7 @@ import { loadSite, site } from "../../shared/state/site.ts";
 import { notify } from "../../shared/state/toasts.ts";
 import { changesOf, settingsFormSchema, usesTwilio, valuesOf } from "./settings-form.ts";
 import { WhatsAppTemplates } from "./WhatsAppTemplates.tsx";
-import "./settings.css";
+import "../../shared/styles/settings.css";
 
 export const SAVED_TITLE = "Settings Saved";
 export const SAVED_MESSAGE = "The new settings are in use.";

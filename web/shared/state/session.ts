@@ -1,7 +1,7 @@
 import { computed, signal } from "@preact/signals-react";
 import type { PublicUser } from "../../../src/schemas/auth.ts";
 import { ApiError, TOKEN_KEY, getToken } from "../api/client.ts";
-import { authApi } from "../api/endpoints.ts";
+import { sessionApi } from "../api/session.ts";
 
 // Spec section 4: authenticated means a token is present; the user is fetched when a token exists at start.
 export const token = signal<string | null>(getToken());
@@ -26,7 +26,7 @@ export async function loadCurrentUser(): Promise<void> {
   if (!token.value) return;
   userLoading.value = true;
   try {
-    currentUser.value = await authApi.currentUser();
+    currentUser.value = await sessionApi.currentUser();
   } catch (e) {
     // An expired or revoked token: forget it. A network failure keeps it for the next try.
     if (e instanceof ApiError && e.status === 401) clearSession();
@@ -36,7 +36,7 @@ export async function loadCurrentUser(): Promise<void> {
 }
 
 export async function login(email: string, password: string): Promise<PublicUser> {
-  const res = await authApi.login(email, password);
+  const res = await sessionApi.login(email, password);
   storeToken(res.token);
   currentUser.value = res.user;
   return res.user;
@@ -55,6 +55,6 @@ export function clearSession(): void {
 
 /** Revokes the token on the server (best effort) and forgets it here. */
 export async function logout(): Promise<void> {
-  if (token.value) await authApi.logout().catch(() => undefined);
+  if (token.value) await sessionApi.logout().catch(() => undefined);
   clearSession();
 }

@@ -1,6 +1,6 @@
 import { computed, signal } from "@preact/signals-react";
 import { SETTING_DEFAULTS, type SiteInfo } from "../../../src/schemas/settings.ts";
-import { siteApi } from "../api/endpoints.ts";
+import { siteApi } from "../api/site.ts";
 
 // GET /api/site, loaded once at start and again after anything that changes it (setup, Settings saved).
 export const site = signal<SiteInfo | null>(null);

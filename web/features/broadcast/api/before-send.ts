@@ -2,7 +2,8 @@ import type { PublicUser } from "../../../../src/schemas/auth.ts";
 import type { BroadcastEstimate } from "../../../../src/schemas/broadcast-estimate.ts";
 import { api } from "../../../shared/api/client.ts";
 
-// Before a broadcast goes out: the confirm step's estimate, a test to the owner's own phone, and that phone.
+// Before a broadcast goes out: the confirm step's estimate, a test to the owner's own phone, and that phone (set and
+// verified with a texted code).
 
 export type TestChannel = "SMS" | "WhatsApp";
 
@@ -29,4 +30,9 @@ export const beforeSendApi = {
   },
   /** "" clears it. */
   updateMyPhone: (phone: string) => api.put<PublicUser>("/api/auth/UpdateMyPhone", { phone }),
+};
+
+export const phoneApi = {
+  sendCode: () => api.post<{ message: string; to: string; expiresInMinutes: number; resendAfterSeconds: number }>("/api/auth/SendPhoneCode"),
+  verify: (code: string) => api.post<PublicUser>("/api/auth/VerifyMyPhone", { code }),
 };

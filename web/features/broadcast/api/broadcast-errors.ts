@@ -8,8 +8,6 @@ export interface ToastText {
   message: string;
 }
 
-export const BUSINESS_LOAD_FAILED = "Failed to load business information.";
-
 export const BROADCAST_FAILED = "Broadcast Failed";
 export const BROADCAST_DEFAULT = "Failed to send broadcast message. Please try again.";
 export const INVALID_REQUEST = "Invalid Request";

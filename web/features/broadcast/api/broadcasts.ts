@@ -1,19 +1,28 @@
 import type { BroadcastSummary as SharedBroadcastSummary } from "../../../../src/schemas/broadcasts.ts";
-import type { CustomerMessage, CustomerMessageStatus } from "../../../../src/schemas/customer-messages.ts";
 import type { Page } from "../../../../src/schemas/paging.ts";
 import { api, listQuery } from "../../../shared/api/client.ts";
 
-// Typed wrappers for the broadcast screen and the customer messages modal (spec section 7, plus the subscriber
-// count, history and retry calls of the broadcast feature).
+// Typed wrappers for the broadcast screen (spec section 7, plus the subscriber count, history and retry calls of the
+// broadcast feature). The business's name comes from shared/api/businesses.ts.
 
 const q = (id: number | string) => encodeURIComponent(String(id));
 
-/** The part of GET /api/business/GetBusinessById this screen reads. */
-export interface BusinessName {
-  id: number;
-  name: string;
-  /** Only in the full view, which the server gives the business's owner (or an admin): absent = not yours. */
-  ownerId?: number;
+/**
+ * The multipart fields of PublishMessageToAllCustomers (BusinessId, MessageText, Image, Confirm, ScheduledFor,
+ * ContentSid, ContentVariables). Local until src/schemas has the publish schema to derive it from.
+ */
+export interface PublishFields {
+  businessId: number | string;
+  messageText: string;
+  /** Only when chosen. */
+  image?: File | null;
+  /** Only after the owner said yes to sending the same text again within 10 minutes (a 409 duplicate_broadcast). */
+  confirm?: boolean;
+  /** "Send later": ISO 8601 with the browser's offset (sendLaterIso in SendLaterField.tsx). */
+  scheduledFor?: string | null;
+  /** A WhatsApp template for the WhatsApp recipients (WhatsAppTemplateField.tsx), with its variables. */
+  contentSid?: string;
+  contentVariables?: string;
 }
 
 /** 200 answers of PublishMessageToAllCustomers: {message, broadcastId, recipients} or {warning}. */
@@ -34,7 +43,7 @@ export interface SubscriberCount {
   whatsapp: number;
 }
 
-/** The part of a broadcast summary (GET /api/business/GetBroadcasts) the history reads. */
+/** The part of a broadcast summary (GET /api/business/ListBroadcasts) the history reads. */
 export type BroadcastSummary = Omit<SharedBroadcastSummary, "businessId" | "skipped">;
 
 /** UpdateScheduledBroadcast / CancelBroadcast answers. */
@@ -48,38 +57,26 @@ export interface RetryResponse {
   requeued: number;
 }
 
-/** One message sent (or queued) to a customer. */
-export type { CustomerMessage };
-export type MessageStatus = CustomerMessageStatus;
+export const BROADCASTS_PER_PAGE = 10;
+
+function publishForm(fields: PublishFields): FormData {
+  const form = new FormData();
+  form.append("BusinessId", String(fields.businessId));
+  form.append("MessageText", fields.messageText);
+  if (fields.image) form.append("Image", fields.image, fields.image.name);
+  if (fields.confirm) form.append("Confirm", "true");
+  if (fields.scheduledFor) form.append("ScheduledFor", fields.scheduledFor);
+  if (fields.contentSid !== undefined) {
+    form.append("ContentSid", fields.contentSid);
+    form.append("ContentVariables", fields.contentVariables ?? "");
+  }
+  return form;
+}
 
 export const broadcastApi = {
-  business: (id: number | string) => api.get<BusinessName>(`/api/business/GetBusinessById?id=${q(id)}`),
   subscriberCount: (businessId: number | string) =>
     api.get<SubscriberCount>(`/api/business/GetSubscriberCount?businessId=${q(businessId)}`),
-  /** Multipart BusinessId, MessageText and, only when chosen, Image. */
-  publish: (
-    businessId: number | string,
-    messageText: string,
-    image: File | null,
-    confirm = false,
-    scheduledFor: string | null = null,
-    template: { contentSid: string; contentVariables: string } | null = null,
-  ) => {
-    const form = new FormData();
-    form.append("BusinessId", String(businessId));
-    form.append("MessageText", messageText);
-    if (image) form.append("Image", image, image.name);
-    // Only after the owner said yes to sending the same text again within 10 minutes (a 409 duplicate_broadcast).
-    if (confirm) form.append("Confirm", "true");
-    // "Send later": ISO 8601 with the browser's offset (sendLaterIso in SendLaterField.tsx).
-    if (scheduledFor) form.append("ScheduledFor", scheduledFor);
-    // A WhatsApp template for the WhatsApp recipients (WhatsAppTemplateField.tsx).
-    if (template) {
-      form.append("ContentSid", template.contentSid);
-      form.append("ContentVariables", template.contentVariables);
-    }
-    return api.post<PublishResponse>("/api/business/PublishMessageToAllCustomers", form);
-  },
+  publish: (fields: PublishFields) => api.post<PublishResponse>("/api/business/PublishMessageToAllCustomers", publishForm(fields)),
   /** A new text and/or time for a scheduled broadcast that has not started. */
   updateScheduled: (broadcastId: number, changes: { messageText?: string; scheduledFor?: string }) => {
     const form = new FormData();
@@ -91,36 +88,9 @@ export const broadcastApi = {
   cancel: (broadcastId: number) => api.post<ScheduledChangeResponse>(`/api/business/CancelBroadcast?broadcastId=${q(broadcastId)}`),
   /** One broadcast with its counts (the repeat dialog names the earlier one's recipients and time). */
   status: (id: number | string) => api.get<BroadcastSummary>(`/api/business/GetBroadcastStatus?id=${q(id)}`),
-  /** Newest first. */
-  history: (businessId: number | string) => api.get<BroadcastSummary[]>(`/api/business/GetBroadcasts?businessId=${q(businessId)}`),
-  /** The same history a page at a time (`cursor` from the previous page). */
+  /** The history, newest first, a page at a time (`cursor` from the previous page). */
   historyPage: (businessId: number | string, cursor: string | null) =>
     api.get<Page<BroadcastSummary>>(`/api/business/ListBroadcasts?${listQuery({ businessId, limit: BROADCASTS_PER_PAGE }, cursor)}`),
   retryFailed: (broadcastId: number | string) =>
     api.post<RetryResponse>(`/api/business/RetryFailedDeliveries?broadcastId=${q(broadcastId)}`),
 };
-
-export const MESSAGES_PER_PAGE = 20;
-export const BROADCASTS_PER_PAGE = 10;
-
-export const customerMessagesApi = {
-  /** Newest first. */
-  list: (customerId: number | string) => api.get<CustomerMessage[]>(`/api/customer/GetCustomerMessages?customerId=${q(customerId)}`),
-  /** The same list a page at a time (`cursor` from the previous page). */
-  page: ({ customerId }: { customerId: number | string }, cursor: string | null) =>
-    api.get<Page<CustomerMessage>>(`/api/customer/ListCustomerMessages?${listQuery({ customerId, limit: MESSAGES_PER_PAGE }, cursor)}`),
-};
-
-/** Spec: an image URL starting with http is used as is; anything else is relative to the site origin. */
-export function absoluteImageUrl(url: string, origin: string = window.location.origin): string {
-  if (/^https?:\/\//i.test(url)) return url;
-  return `${origin}/${url.replace(/^\/+/, "")}`;
-}
-
-/** "Nov 22, 2026, 3:04 PM" (US English, local time); "" for a missing or unreadable date. */
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return "";
-  return d.toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" });
-}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { retryErrorToast } from "../api/broadcast-errors.ts";
-import { absoluteImageUrl, type BroadcastSummary, broadcastApi, formatDateTime } from "../api/broadcasts.ts";
+import { absoluteImageUrl, formatDateTime } from "../../../shared/format.ts";
+import { type BroadcastSummary, broadcastApi } from "../api/broadcasts.ts";
 import { notify } from "../../../shared/state/toasts.ts";
 import { LoadMore } from "../../../shared/components/LoadMore.tsx";
 import { Spinner } from "../../../shared/components/Spinner.tsx";

@@ -3,7 +3,8 @@
 // the dispatcher has started it, and that sentence is shown.
 import { useState } from "react";
 import { bodyErrorText } from "../api/broadcast-errors.ts";
-import { type BroadcastSummary, broadcastApi, formatDateTime } from "../api/broadcasts.ts";
+import { formatDateTime } from "../../../shared/format.ts";
+import { type BroadcastSummary, broadcastApi } from "../api/broadcasts.ts";
 import { ApiError } from "../../../shared/api/client.ts";
 import { notify } from "../../../shared/state/toasts.ts";
 import { formatWhen, SendLaterField, sendLaterError, sendLaterIso, toLocalInput } from "./SendLaterField.tsx";

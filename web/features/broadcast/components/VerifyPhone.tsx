@@ -2,7 +2,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { CODE_DIGITS } from "../../../../src/schemas/phone-verification.ts";
 import { ApiError, CONNECTION_ERROR } from "../../../shared/api/client.ts";
-import { phoneApi } from "../../users/api.ts";
+import { phoneApi } from "../api/before-send.ts";
 import { currentUser } from "../../../shared/state/session.ts";
 
 export const SEND_CODE_LABEL = "Text me a code";

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { renderTemplate, variablesProblem, type WhatsAppTemplate } from "../../../../src/schemas/whatsapp-templates.ts";
 import { serverMessage } from "../../../shared/api/client.ts";
-import { type WhatsAppAudienceAnswer, whatsappApi } from "../../../shared/api/whatsapp-templates.ts";
+import { whatsappApi } from "../../../shared/api/whatsapp-templates.ts";
+import { type WhatsAppAudienceAnswer, whatsappAudienceApi } from "../api/whatsapp-audience.ts";
 
 // The broadcast screen's WhatsApp part, shown when any recipient is on WhatsApp: an approved template (WhatsApp accepts
 // nothing else from a business more than 24 hours after the person last wrote), its variables, how WhatsApp will show
@@ -62,7 +63,7 @@ export function WhatsAppTemplateField({
         setLoadError(serverMessage((err as { body?: unknown })?.body) ?? "The WhatsApp templates could not be loaded.");
       },
     );
-    whatsappApi.audience(businessId).then(
+    whatsappAudienceApi.audience(businessId).then(
       (a) => !cancelled && setAudience(a),
       (err: unknown) => !cancelled && console.error("Error loading the WhatsApp audience:", err),
     );

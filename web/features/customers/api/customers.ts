@@ -1,17 +1,14 @@
-import type { Business, PublicBusiness } from "../../../../src/schemas/businesses.ts";
 import type * as v from "valibot";
 import type { CustomerView, createCustomerSchema } from "../../../../src/schemas/customer-admin.ts";
 import type { CustomerPage } from "../../../../src/schemas/customer-pages.ts";
 import type { customerSchema } from "../../../../src/schemas/customers.ts";
-import type { PublicSource, SubscribeResponse } from "../../../../src/schemas/subscriptions.ts";
 import { api, ApiError, CONNECTION_ERROR, listQuery, refusal, sessionHeaders } from "../../../shared/api/client.ts";
 import type { ImportLine, ImportSummary } from "../../../../src/schemas/customer-import.ts";
 
-// Typed wrappers for /api/customer/* and /api/subscription/* (spec section 7), and the business reads these
-// screens need.
+// Typed wrappers for /api/customer/* (spec section 7); the businesses to choose from are shared/api/businesses.ts.
 const q = (id: number | string) => encodeURIComponent(String(id));
 
-/** The body of UpdateCustomer (and the subscribe form's fields), as the server's schema outputs it. */
+/** The body of UpdateCustomer, as the server's schema outputs it. */
 export type CustomerBody = v.InferOutput<typeof customerSchema>;
 /** CreateCustomer also names which of the owner's businesses the person joins. */
 export type CreateCustomerBody = v.InferOutput<typeof createCustomerSchema>;
@@ -25,6 +22,7 @@ export interface CustomerFilters {
 export const CUSTOMERS_PER_PAGE = 50;
 
 export const customerApi = {
+  /** Every customer the caller may see (the sandbox reply panel's numbers). */
   list: () => api.get<CustomerView[]>("/api/customer/GetAllCustomers"),
   /** One page of the Customers screen (keyset; `cursor` from the previous page). */
   page: (filters: CustomerFilters, cursor: string | null) => {
@@ -37,25 +35,6 @@ export const customerApi = {
   update: (id: number | string, body: CustomerBody) => api.put<CustomerView>(`/api/customer/UpdateCustomer?id=${q(id)}`, body),
   remove: (id: number | string) => api.del<{ message: string }>(`/api/customer/DeleteCustomer?id=${q(id)}`),
 };
-
-export const subscriptionApi = {
-  subscribe: (body: CustomerBody & { businessId: number; source: PublicSource }) =>
-    api.post<SubscribeResponse>("/api/subscription/Subscribe", body),
-};
-
-export const customerBusinessApi = {
-  /** The public view of an active business (the subscribe page). */
-  getPublic: (id: number | string) => api.get<PublicBusiness | Business>(`/api/business/GetBusinessById?id=${q(id)}`),
-  mine: () => api.get<Business[]>("/api/business/GetMyBusinesses"),
-  allActive: () => api.get<PublicBusiness[]>("/api/business/GetAllBusinesses"),
-};
-
-/** Where an image path stored on a business is served from. */
-export function imageUrl(path: string | null | undefined): string | null {
-  if (!path) return null;
-  if (/^https?:\/\//i.test(path) || path.startsWith("/")) return path;
-  return `/uploads/${path}`;
-}
 
 /**
  * Uploads a customers CSV into a business (POST ImportCustomers) and follows its NDJSON answer: `onProgress` after

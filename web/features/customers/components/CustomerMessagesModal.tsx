@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from "react";
-import { absoluteImageUrl, type CustomerMessage, customerMessagesApi, formatDateTime, type MessageStatus } from "../../broadcast/api/broadcasts.ts";
+import { absoluteImageUrl, formatDateTime } from "../../../shared/format.ts";
+import { type CustomerMessage, customerMessagesApi, type MessageStatus } from "../api/customer-messages.ts";
 import { Dialog } from "../../../shared/components/Dialog.tsx";
 import { LoadMore } from "../../../shared/components/LoadMore.tsx";
 import { Spinner } from "../../../shared/components/Spinner.tsx";

@@ -1,21 +1,15 @@
 import { useEffect, useId, useState } from "react";
-import { ApiError, api } from "../../../shared/api/client.ts";
+import { ApiError } from "../../../shared/api/client.ts";
 import { customerApi } from "../api/customers.ts";
+import { type SandboxInfo, sandboxReplyApi } from "../api/sandbox-replies.ts";
 import "../../../shared/styles/simulate-reply.css";
 
 // "Try a reply": with messaging in the sandbox (no Twilio), an owner or the admin sends what a customer would text
 // back (STOP, START, HELP or anything) through the real inbound webhook, and reads the reply they would get. The
 // server lets an owner speak only for numbers of their own businesses.
 
-const INBOUND = "/api/webhooks/twilio/inbound";
 const KEYWORDS = ["STOP", "START", "HELP"] as const;
 const TYPED = "";
-
-interface SandboxInfo {
-  sandbox: boolean;
-  /** Admins only: the inbound webhook URL with the install's key, for trying replies with curl. */
-  inboundUrl: string | null;
-}
 
 /** The text of the <Message> in a TwiML answer, or null when there is none (no reply). */
 export function replyText(twiml: string): string | null {
@@ -39,8 +33,8 @@ export function SimulateReply() {
 
   useEffect(() => {
     let live = true;
-    api
-      .get<SandboxInfo>("/api/webhooks/twilio/Sandbox")
+    sandboxReplyApi
+      .info()
       .then((i) => {
         if (!live) return;
         setInfo(i);
@@ -71,7 +65,7 @@ export function SimulateReply() {
     setBusy(true);
     setOutcome(null);
     try {
-      const twiml = await api.post<string>(INBOUND, new URLSearchParams({ From: from, Body: body }));
+      const twiml = await sandboxReplyApi.reply(from, body);
       setOutcome({ kind: "reply", sent: body, text: replyText(typeof twiml === "string" ? twiml : "") });
     } catch (e) {
       setOutcome({ kind: "error", message: e instanceof ApiError ? e.message : "Could not send the reply. Please try again." });

@@ -4,7 +4,7 @@ import { useLocation } from "wouter";
 import { paths } from "../../../shared/paths.ts";
 import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../../../src/schemas/public-url.ts";
 import { ApiError } from "../../../shared/api/client.ts";
-import { settingsApi } from "../../../shared/api/endpoints.ts";
+import { settingsApi } from "../api.ts";
 import { isAdmin } from "../../../shared/state/session.ts";
 import { loadSite, site } from "../../../shared/state/site.ts";
 import "../../../shared/styles/setup.css";

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import type { ChecklistItem, ChecklistStatus } from "../../../../src/schemas/checklist.ts";
-import { settingsApi } from "../../../shared/api/endpoints.ts";
+import { settingsApi } from "../api.ts";
 import { ListLoadFailed } from "../../../shared/components/ListPage.tsx";
 import "../../../shared/styles/setup.css";
 
