@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import type { BroadcastSummary } from "../../web/features/broadcast/api/broadcasts.ts";
 import { BroadcastHistory, mergeFirstPage } from "../../web/features/broadcast/components/BroadcastHistory.tsx";
+import { broadcastSummary } from "./broadcast/broadcast-screen.tsx";
 import { LOAD_MORE } from "../../web/shared/components/LoadMore.tsx";
 import { SEARCH_DELAY_MS } from "../../web/shared/components/SearchBox.tsx";
 import { BusinessTypesListPage } from "../../web/features/business-types/BusinessTypesList.tsx";
@@ -134,23 +135,8 @@ describe("/my-business: subscriber counts on the cards", () => {
 });
 
 describe("the broadcast history, a page at a time", () => {
-  const done = (id: number, createdAt: string, over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
-    id,
-    messageText: `Deal ${id}`,
-    imagePath: null,
-    createdAt,
-    total: 10,
-    queued: 0,
-    sent: 0,
-    delivered: 10,
-    failed: 0,
-    completedAt: createdAt,
-    scheduledFor: null,
-    startedAt: createdAt,
-    cancelledAt: null,
-    state: "completed",
-    ...over,
-  });
+  const done = (id: number, createdAt: string, over: Partial<BroadcastSummary> = {}): BroadcastSummary =>
+    broadcastSummary({ id, messageText: `Deal ${id}`, createdAt, total: 10, delivered: 10, completedAt: createdAt, startedAt: createdAt, ...over });
 
   test("Load more appends older broadcasts; reading the first page again (a new send) keeps them, in order", async () => {
     const b3 = done(3, "2026-11-20T10:00:00.000Z");

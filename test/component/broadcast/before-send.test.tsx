@@ -1,60 +1,42 @@
 // Issue 11, item 6 on the broadcast screen: the confirm dialog before a send ("Send to N customers: M messages
 // (S segments), about $X", Send/Cancel, "at <time>" when scheduled), and the "Send a test to my phone" panel with the
 // owner's own number (its button's states, the number entered and changed, the answer shown).
-// Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/before-send.test.tsx
+// Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast/before-send.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cleanup, fireEvent, waitFor, within } from "@testing-library/react";
-import { confirmText } from "../../web/features/broadcast/components/ConfirmSendDialog.tsx";
-import { ADD_PHONE_FIRST, TEST_SEND_LABEL, TEST_SENDING_LABEL, VERIFY_PHONE_FIRST, WRITE_FIRST } from "../../web/features/broadcast/components/TestSendPanel.tsx";
-import { NOT_VERIFIED_BADGE, SEND_CODE_LABEL } from "../../web/features/broadcast/components/VerifyPhone.tsx";
-import { BroadcastPage } from "../../web/features/broadcast/BroadcastPage.tsx";
-import { currentUser } from "../../web/shared/state/session.ts";
-import { toasts } from "../../web/shared/state/toasts.ts";
-import { PNG } from "../helpers/images.ts";
-import { type Answer, mockApi } from "../helpers/mock-api.ts";
-import { ESTIMATE, ESTIMATE_48 } from "./confirm-send.ts";
-import { renderAt, settle } from "./render-at.tsx";
-import { onePage } from "./customer-page.ts";
+import { fireEvent, waitFor, within } from "@testing-library/react";
+import { confirmText } from "../../../web/features/broadcast/components/ConfirmSendDialog.tsx";
+import { ADD_PHONE_FIRST, TEST_SEND_LABEL, TEST_SENDING_LABEL, VERIFY_PHONE_FIRST, WRITE_FIRST } from "../../../web/features/broadcast/components/TestSendPanel.tsx";
+import { NOT_VERIFIED_BADGE, SEND_CODE_LABEL } from "../../../web/features/broadcast/components/VerifyPhone.tsx";
+import { currentUser } from "../../../web/shared/state/session.ts";
+import { toasts } from "../../../web/shared/state/toasts.ts";
+import { PNG } from "../../helpers/images.ts";
+import { type Answer, mockApi } from "../../helpers/mock-api.ts";
+import { settle } from "../render-at.tsx";
+import { ESTIMATE, ESTIMATE_48, PUBLISH, renderBroadcastScreen, useBroadcastScreen } from "./broadcast-screen.tsx";
 
-const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const SEND_TEST = "/api/broadcast/SendTest";
 const MY_PHONE = "/api/auth/UpdateMyPhone";
 const OWNER = { id: 3, email: "ana@bakery.com", firstName: "Ana", lastName: "Baker", role: "owner" as const, createdAt: "2026-01-01T00:00:00.000Z" };
 
 const api = mockApi();
 const { calls, routes: replies } = api;
-const realConsoleError = console.error;
+
+useBroadcastScreen(api, {
+  replies: () => ({ [`POST ${PUBLISH}`]: { body: { message: "Broadcast queued: 48 messages to 48 subscribers.", broadcastId: 9, recipients: 48 } } }),
+});
 
 beforeEach(() => {
-  toasts.value = [];
-  Object.assign(replies, {
-    "GET /api/business/GetBusinessById": { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
-    "GET /api/business/GetSubscriberCount": { body: { total: 48, sms: 31, whatsapp: 17 } },
-    "GET /api/business/ListBroadcasts": { body: onePage([]) },
-    [`POST ${ESTIMATE}`]: { body: ESTIMATE_48 },
-    [`POST ${PUBLISH}`]: { body: { message: "Broadcast queued: 48 messages to 48 subscribers.", broadcastId: 9, recipients: 48 } },
-  });
   currentUser.value = { ...OWNER, phone: "+14155550199", phoneVerified: true, status: "approved" };
-  console.error = () => {};
-  document.cookie = "XSRF-TOKEN=xsrf-123";
-  localStorage.setItem("token", "owner-token");
 });
 
 afterEach(() => {
-  cleanup();
-  console.error = realConsoleError;
   currentUser.value = null;
-  localStorage.clear();
-  toasts.value = [];
 });
 
 async function renderPage() {
-  const view = renderAt("/businesses/broadcast/7", { "/businesses/broadcast/:id": BroadcastPage, "/my-business": <p>My Business list</p> });
-  await settle();
-  const type = (value: string) => fireEvent.change(view.getByLabelText(/Message Text/), { target: { value } });
-  const submit = () => fireEvent.click(view.container.querySelector<HTMLButtonElement>("button[type=submit]")!);
+  const view = await renderBroadcastScreen();
   const testButton = () => view.getByRole("button", { name: new RegExp(`${TEST_SEND_LABEL}|${TEST_SENDING_LABEL}`) }) as HTMLButtonElement;
-  return { ...view, type, submit, testButton };
+  return { ...view, testButton };
 }
 
 const callsTo = (key: string) => calls.filter((c) => `${c.method} ${c.url.split("?")[0]}` === key);

@@ -1,17 +1,14 @@
 // The broadcast screen's repeat dialog (issue 10, item 8): a 409 duplicate_broadcast opens "You sent this same message
 // to N customers at HH:MM. Send it again?"; Send again resends with Confirm=true, Cancel sends nothing.
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-repeat.test.tsx
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cleanup, fireEvent } from "@testing-library/react";
-import { repeatQuestion, timeOfDay } from "../../web/features/broadcast/components/RepeatBroadcastDialog.tsx";
-import { BroadcastPage } from "../../web/features/broadcast/BroadcastPage.tsx";
-import { toasts } from "../../web/shared/state/toasts.ts";
-import { type Answer, mockApi } from "../helpers/mock-api.ts";
-import { renderAt, settle } from "./render-at.tsx";
-import { confirmSend, estimateReply } from "./confirm-send.ts";
-import { onePage } from "./customer-page.ts";
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast/broadcast-repeat.test.tsx
+import { describe, expect, test } from "bun:test";
+import { fireEvent } from "@testing-library/react";
+import { repeatQuestion, timeOfDay } from "../../../web/features/broadcast/components/RepeatBroadcastDialog.tsx";
+import { toasts } from "../../../web/shared/state/toasts.ts";
+import { type Answer, mockApi } from "../../helpers/mock-api.ts";
+import { settle } from "../render-at.tsx";
+import { confirmSend, PUBLISH, renderBroadcastScreen, useBroadcastScreen } from "./broadcast-screen.tsx";
 
-const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const STATUS = "/api/business/GetBroadcastStatus";
 const EARLIER_AT = "2026-11-22T15:04:00.000Z";
 const DUPLICATE: Answer = {
@@ -21,35 +18,18 @@ const DUPLICATE: Answer = {
 
 const api = mockApi();
 const { calls, routes: replies } = api;
-const realConsoleError = console.error;
-
-beforeEach(() => {
-  toasts.value = [];
-  Object.assign(replies, estimateReply, {
-    "GET /api/business/GetBusinessById": { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
-    "GET /api/business/GetSubscriberCount": { body: { total: 48, sms: 31, whatsapp: 17 } },
-    "GET /api/business/ListBroadcasts": { body: onePage([]) },
+useBroadcastScreen(api, {
+  replies: () => ({
     [`GET ${STATUS}`]: {
       body: { id: 5, businessId: 7, messageText: "Fresh croissants!", imagePath: null, createdAt: EARLIER_AT, total: 48, queued: 0, sent: 48, delivered: 0, failed: 0, skipped: 0, completedAt: null },
     },
-  });
-  console.error = () => {};
-  document.cookie = "XSRF-TOKEN=xsrf-123";
-  localStorage.setItem("token", "owner-token");
-});
-
-afterEach(() => {
-  cleanup();
-  console.error = realConsoleError;
-  localStorage.clear();
-  toasts.value = [];
+  }),
 });
 
 async function sendOnce() {
-  const view = renderAt("/businesses/broadcast/7", { "/businesses/broadcast/:id": BroadcastPage, "/my-business": <p>My Business list</p> });
-  await settle();
-  fireEvent.change(view.getByLabelText(/Message Text/), { target: { value: "Fresh croissants!" } });
-  fireEvent.click(view.container.querySelector<HTMLButtonElement>("button[type=submit]")!);
+  const view = await renderBroadcastScreen();
+  view.type("Fresh croissants!");
+  view.submit();
   await confirmSend(20);
   return view;
 }

@@ -1,78 +1,47 @@
 // The broadcast screen's "Send later" (issue 11 item 5) on happy-dom: the toggle shows a datetime-local picker, the
 // time is sent as ScheduledFor with the browser's offset, the preview says when it goes, a missing or past time is
 // refused before anything is sent; the history shows scheduled broadcasts with Edit / Cancel and cancelled ones.
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-schedule.test.tsx
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cleanup, fireEvent, waitFor } from "@testing-library/react";
-import type { BroadcastSummary } from "../../web/features/broadcast/api/broadcasts.ts";
-import { formatWhen, sendLaterIso, toLocalInput, WHEN_PAST, WHEN_REQUIRED } from "../../web/features/broadcast/components/SendLaterField.tsx";
-import { BROADCAST_SCHEDULED, BroadcastPage } from "../../web/features/broadcast/BroadcastPage.tsx";
-import { toasts } from "../../web/shared/state/toasts.ts";
-import { mockApi } from "../helpers/mock-api.ts";
-import { renderAt, settle } from "./render-at.tsx";
-import { confirmSend, estimateReply } from "./confirm-send.ts";
-import { onePage } from "./customer-page.ts";
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast/broadcast-schedule.test.tsx
+import { describe, expect, test } from "bun:test";
+import { fireEvent, waitFor } from "@testing-library/react";
+import type { BroadcastSummary } from "../../../web/features/broadcast/api/broadcasts.ts";
+import { formatWhen, sendLaterIso, toLocalInput, WHEN_PAST, WHEN_REQUIRED } from "../../../web/features/broadcast/components/SendLaterField.tsx";
+import { BROADCAST_SCHEDULED } from "../../../web/features/broadcast/BroadcastPage.tsx";
+import { toasts } from "../../../web/shared/state/toasts.ts";
+import { mockApi } from "../../helpers/mock-api.ts";
+import { onePage } from "../customer-page.ts";
+import { settle } from "../render-at.tsx";
+import { broadcastSummary, confirmSend, HISTORY, PUBLISH, renderBroadcastScreen, useBroadcastScreen } from "./broadcast-screen.tsx";
 
-const BUSINESS = "/api/business/GetBusinessById";
-const COUNT = "/api/business/GetSubscriberCount";
-// The history reads ListBroadcasts a page at a time.
-const HISTORY = "/api/business/ListBroadcasts";
-const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const CANCEL = "/api/business/CancelBroadcast";
 const UPDATE = "/api/business/UpdateScheduledBroadcast";
 
 const api = mockApi();
 const { calls, routes: replies } = api;
-const realConsoleError = console.error;
 
 /** Two days from now, fixed once for the file (whole minutes, as the picker shows them). */
 const SCHEDULED_AT = new Date(Math.floor((Date.now() + 2 * 86_400_000) / 60_000) * 60_000).toISOString();
 
-const scheduled = (over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
-  id: 9,
-  messageText: "Doors open at 9 for the winter sale",
-  imagePath: null,
-  createdAt: "2026-11-22T15:04:00.000Z",
-  total: 0,
-  queued: 0,
-  sent: 0,
-  delivered: 0,
-  failed: 0,
-  completedAt: null,
-  scheduledFor: SCHEDULED_AT,
-  startedAt: null,
-  cancelledAt: null,
-  state: "scheduled",
-  ...over,
-});
-
-beforeEach(() => {
-  toasts.value = [];
-  console.error = () => {};
-  Object.assign(replies, estimateReply, {
-    [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
-    [`GET ${COUNT}`]: { body: { total: 2, sms: 2, whatsapp: 0 } },
-    [`GET ${HISTORY}`]: { body: onePage([]) },
+const scheduled = (over: Partial<BroadcastSummary> = {}): BroadcastSummary =>
+  broadcastSummary({
+    id: 9,
+    messageText: "Doors open at 9 for the winter sale",
+    total: 0,
+    delivered: 0,
+    completedAt: null,
+    scheduledFor: SCHEDULED_AT,
+    startedAt: null,
+    state: "scheduled",
+    ...over,
   });
-  document.cookie = "XSRF-TOKEN=xsrf-123";
-  localStorage.setItem("token", "owner-token");
-});
 
-afterEach(() => {
-  cleanup();
-  console.error = realConsoleError;
-  localStorage.clear();
-  toasts.value = [];
-});
+useBroadcastScreen(api, { counts: { total: 2, sms: 2, whatsapp: 0 } });
 
 async function renderPage() {
-  const view = renderAt("/businesses/broadcast/7", { "/businesses/broadcast/:id": BroadcastPage, "/my-business": <p>My Business list</p> });
-  await settle();
+  const view = await renderBroadcastScreen();
   const toggle = () => view.getByRole("switch", { name: "Send later" }) as HTMLInputElement;
   const picker = () => view.container.querySelector<HTMLInputElement>("input[type=datetime-local]");
-  const sendButton = () => view.container.querySelector<HTMLButtonElement>("button[type=submit]")!;
-  const type = (value: string) => fireEvent.change(view.getByLabelText(/Message Text/), { target: { value } });
-  return { ...view, toggle, picker, sendButton, type };
+  return { ...view, toggle, picker };
 }
 
 const toastList = () => toasts.value.map((t) => [t.type, t.title, t.message]);

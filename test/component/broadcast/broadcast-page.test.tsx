@@ -1,22 +1,24 @@
 // The broadcast screen on happy-dom, with fetch and object URLs mocked at the globals.
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast-page.test.tsx
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast/broadcast-page.test.tsx
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
-import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import type { BroadcastSummary } from "../../web/features/broadcast/api/broadcasts.ts";
-import { HISTORY_POLL_MS, MAX_IDLE_REPORT_POLLS } from "../../web/features/broadcast/components/BroadcastHistory.tsx";
-import { BroadcastPage } from "../../web/features/broadcast/BroadcastPage.tsx";
-import { toasts } from "../../web/shared/state/toasts.ts";
-import { DISGUISED, GIF, PNG, REAL_IMAGES } from "../helpers/images.ts";
-import { type Answer, mockApi } from "../helpers/mock-api.ts";
-import { renderAt as renderScreens, settle } from "./render-at.tsx";
-import { confirmSend, estimateReply } from "./confirm-send.ts";
-import { onePage } from "./customer-page.ts";
+import { act, fireEvent, waitFor } from "@testing-library/react";
+import { HISTORY_POLL_MS, MAX_IDLE_REPORT_POLLS } from "../../../web/features/broadcast/components/BroadcastHistory.tsx";
+import { toasts } from "../../../web/shared/state/toasts.ts";
+import { DISGUISED, GIF, PNG, REAL_IMAGES } from "../../helpers/images.ts";
+import { type Answer, mockApi } from "../../helpers/mock-api.ts";
+import { onePage } from "../customer-page.ts";
+import { settle } from "../render-at.tsx";
+import {
+  broadcastSummary as broadcast,
+  BUSINESS,
+  COUNT,
+  confirmSend,
+  HISTORY,
+  PUBLISH,
+  renderBroadcastScreen,
+  useBroadcastScreen,
+} from "./broadcast-screen.tsx";
 
-const BUSINESS = "/api/business/GetBusinessById";
-const COUNT = "/api/business/GetSubscriberCount";
-// The history reads ListBroadcasts a page at a time.
-const HISTORY = "/api/business/ListBroadcasts";
-const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const RETRY = "/api/business/RetryFailedDeliveries";
 
 const api = mockApi();
@@ -26,40 +28,20 @@ let revoked: string[] = [];
 let logged: unknown[][] = [];
 const realCreate = URL.createObjectURL;
 const realRevoke = URL.revokeObjectURL;
-const realConsoleError = console.error;
 
-const broadcast = (over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
-  id: 5,
-  messageText: "Fresh croissants 20% off until noon!",
-  imagePath: null,
-  createdAt: "2026-11-22T15:04:00.000Z",
-  total: 48,
-  queued: 0,
-  sent: 0,
-  delivered: 48,
-  failed: 0,
-  completedAt: "2026-11-22T15:06:00.000Z",
-  scheduledFor: null,
-  startedAt: "2026-11-22T15:04:00.000Z",
-  cancelledAt: null,
-  state: "completed",
-  ...over,
+useBroadcastScreen(api, {
+  replies: () => ({
+    // Someone is on WhatsApp: the template picker asks for these (whatsapp-template-field.test.tsx tests it).
+    ["GET /api/business/WhatsAppTemplates"]: { body: [] },
+    ["GET /api/business/WhatsAppAudience"]: { body: { whatsapp: 17, inWindow: 17, needTemplate: 0, usNumbers: 0, marketingStopped: 0, warningWithoutTemplate: null, warningWithTemplate: null } },
+  }),
+  onConsoleError: (...args: unknown[]) => void logged.push(args),
 });
 
 beforeEach(() => {
   created = [];
   revoked = [];
   logged = [];
-  toasts.value = [];
-  Object.assign(replies, estimateReply, {
-    // The full view, which only the business's owner (or an admin) gets: it carries ownerId.
-    [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
-    [`GET ${COUNT}`]: { body: { total: 48, sms: 31, whatsapp: 17 } },
-    [`GET ${HISTORY}`]: { body: onePage([]) },
-    // Someone is on WhatsApp: the template picker asks for these (whatsapp-template-field.test.tsx tests it).
-    ["GET /api/business/WhatsAppTemplates"]: { body: [] },
-    ["GET /api/business/WhatsAppAudience"]: { body: { whatsapp: 17, inWindow: 17, needTemplate: 0, usNumbers: 0, marketingStopped: 0, warningWithoutTemplate: null, warningWithTemplate: null } },
-  });
   let n = 0;
   URL.createObjectURL = ((_obj: Blob) => {
     const url = `blob:http://localhost:3000/preview-${++n}`;
@@ -67,41 +49,27 @@ beforeEach(() => {
     return url;
   }) as typeof URL.createObjectURL;
   URL.revokeObjectURL = (url: string) => void revoked.push(url);
-  console.error = (...args: unknown[]) => void logged.push(args);
-  document.cookie = "XSRF-TOKEN=xsrf-123";
-  localStorage.setItem("token", "owner-token");
 });
 
 afterEach(() => {
-  cleanup();
   jest.useRealTimers();
   URL.createObjectURL = realCreate;
   URL.revokeObjectURL = realRevoke;
-  console.error = realConsoleError;
-  localStorage.clear();
-  toasts.value = [];
 });
 
 async function renderPage(id = "7") {
-  const view = renderScreens(`/businesses/broadcast/${id}`, {
-    "/businesses/broadcast/:id": BroadcastPage,
-    "/my-business": <p>My Business list</p>,
-  });
-  await settle();
-  const textarea = () => view.getByLabelText(/Message Text/) as HTMLTextAreaElement;
-  const sendButton = () => view.container.querySelector<HTMLButtonElement>("button[type=submit]")!;
+  const view = await renderBroadcastScreen(id);
   const fileInput = () => view.container.querySelector<HTMLInputElement>("input[type=file]")!;
-  const type = (value: string) => fireEvent.change(textarea(), { target: { value } });
   // The picker reads the file's first bytes before it decides (its button is busy meanwhile): wait for that.
   const chooseButton = () => view.container.querySelector<HTMLButtonElement>(".bc-image-choose")!;
   const choose = async (file: File) => {
     fireEvent.change(fileInput(), { target: { files: [file] } });
     expect(chooseButton().getAttribute("aria-busy")).toBe("true");
-    expect(sendButton().disabled).toBe(true); // sending now would leave the image out
+    expect(view.sendButton().disabled).toBe(true); // sending now would leave the image out
     await waitFor(() => expect(chooseButton().getAttribute("aria-busy")).toBe("false"));
   };
   const text = (testId: string) => view.queryByTestId(testId)?.textContent ?? null;
-  return { ...view, textarea, sendButton, fileInput, type, choose, text };
+  return { ...view, fileInput, choose, text };
 }
 
 const toastList = () => toasts.value.map((t) => [t.type, t.title, t.message]);

@@ -2,28 +2,20 @@
 // WhatsApp; lists approved templates only; fills the variables; previews the rendered template with the image as
 // its media header; sends ContentSid + ContentVariables; refuses an empty variable before sending; shows the skip
 // warning with and without a template, and the queued answer's warning as a toast.
-// Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/whatsapp-template-field.test.tsx
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cleanup, fireEvent, waitFor } from "@testing-library/react";
-import type { WhatsAppTemplate } from "../../src/schemas/whatsapp-templates.ts";
-import { BroadcastPage } from "../../web/features/broadcast/BroadcastPage.tsx";
-import { toasts } from "../../web/shared/state/toasts.ts";
-import { mockApi } from "../helpers/mock-api.ts";
-import { confirmSend, ESTIMATE, estimateReply } from "./confirm-send.ts";
-import { renderAt, settle } from "./render-at.tsx";
-import { onePage } from "./customer-page.ts";
+// Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast/whatsapp-template-field.test.tsx
+import { describe, expect, test } from "bun:test";
+import { fireEvent, waitFor } from "@testing-library/react";
+import type { WhatsAppTemplate } from "../../../src/schemas/whatsapp-templates.ts";
+import { toasts } from "../../../web/shared/state/toasts.ts";
+import { mockApi } from "../../helpers/mock-api.ts";
+import { settle } from "../render-at.tsx";
+import { confirmSend, COUNT, ESTIMATE, PUBLISH, renderBroadcastScreen, useBroadcastScreen } from "./broadcast-screen.tsx";
 
-const BUSINESS = "/api/business/GetBusinessById";
-const COUNT = "/api/business/GetSubscriberCount";
-// The history reads ListBroadcasts a page at a time.
-const HISTORY = "/api/business/ListBroadcasts";
-const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const TEMPLATES = "/api/business/WhatsAppTemplates";
 const AUDIENCE = "/api/business/WhatsAppAudience";
 
 const api = mockApi();
 const { calls, routes: replies } = api;
-const realConsoleError = console.error;
 
 const template = (over: Partial<WhatsAppTemplate>): WhatsAppTemplate => ({
   sid: "HX11111111111111111111111111111111",
@@ -46,13 +38,9 @@ const template = (over: Partial<WhatsAppTemplate>): WhatsAppTemplate => ({
 const NO_TEMPLATE_WARNING = "2 WhatsApp recipients will be skipped: WhatsApp allows only approved templates more than 24 hours after the customer's last message. Choose a template to reach them.";
 const US_WARNING = "1 WhatsApp recipient on US (+1) numbers will be skipped: WhatsApp does not deliver marketing templates to US numbers. Reach them by SMS.";
 
-beforeEach(() => {
-  toasts.value = [];
-  console.error = () => {};
-  Object.assign(replies, {
-    [`GET ${BUSINESS}`]: { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
-    [`GET ${COUNT}`]: { body: { total: 3, sms: 1, whatsapp: 2 } },
-    [`GET ${HISTORY}`]: { body: onePage([]) },
+useBroadcastScreen(api, {
+  counts: { total: 3, sms: 1, whatsapp: 2 },
+  replies: () => ({
     [`GET ${TEMPLATES}`]: {
       body: [
         template({}),
@@ -63,25 +51,13 @@ beforeEach(() => {
     [`GET ${AUDIENCE}`]: {
       body: { whatsapp: 2, inWindow: 0, needTemplate: 2, usNumbers: 1, marketingStopped: 0, warningWithoutTemplate: NO_TEMPLATE_WARNING, warningWithTemplate: US_WARNING },
     },
-  });
-  document.cookie = "XSRF-TOKEN=xsrf-123";
-  localStorage.setItem("token", "owner-token");
-});
-
-afterEach(() => {
-  cleanup();
-  console.error = realConsoleError;
-  localStorage.clear();
-  toasts.value = [];
+  }),
 });
 
 async function renderPage() {
-  const view = renderAt("/businesses/broadcast/7", { "/businesses/broadcast/:id": BroadcastPage, "/my-business": <p>My Business list</p> });
-  await settle();
+  const view = await renderBroadcastScreen();
   const select = () => view.getByLabelText("WhatsApp template") as HTMLSelectElement;
-  const sendButton = () => view.container.querySelector<HTMLButtonElement>("button[type=submit]")!;
-  const type = (value: string) => fireEvent.change(view.getByLabelText(/Message Text/), { target: { value } });
-  return { ...view, select, sendButton, type };
+  return { ...view, select };
 }
 
 const callsTo = (key: string) => calls.filter((c) => `${c.method} ${c.url.split("?")[0]}` === key);
@@ -103,7 +79,6 @@ describe("the WhatsApp template picker", () => {
   });
 
   test("a template: its variables, the rendered preview, the +1 warning; sent as ContentSid + ContentVariables; the answer's warning is a toast", async () => {
-    Object.assign(replies, estimateReply);
     replies[`POST ${PUBLISH}`] = { body: { message: "Broadcast queued: 3 messages to 3 subscribers.", broadcastId: 4, recipients: 3, warning: US_WARNING } };
     const view = await renderPage();
     await waitFor(() => expect(view.select().options.length).toBe(3));
