@@ -1,4 +1,4 @@
-// Each screen's own <title>, set from the route table in web/paths.ts.
+// Each screen's own <title>, set from the route table in web/shared/paths.ts.
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/page-titles.test.tsx
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { act, cleanup, render } from "@testing-library/react";

@@ -12,8 +12,7 @@ import { BusinessTypesListPage } from "../../web/features/business-types/Busines
 import { BusinessListPage, noMatchText } from "../../web/features/businesses/BusinessList.tsx";
 import { MyBusinessPage, subscribersText } from "../../web/features/businesses/MyBusiness.tsx";
 import { token } from "../../web/shared/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
-import { onePage } from "./customer-page.ts";
+import { mockApi, onePage } from "../helpers/mock-api.ts";
 import { renderAt } from "./render-at.tsx";
 
 const api = mockApi();

@@ -18,7 +18,7 @@ import {
   serverText,
 } from "../../web/features/auth/error-messages.ts";
 
-/** An ApiError as web/api/client.ts builds it: the message falls back to the status text, the body is kept. */
+/** An ApiError as web/shared/api/client.ts builds it: the message falls back to the status text, the body is kept. */
 const err = (status: number, body: unknown = null) => new ApiError(status, "Internal Server Error", body);
 const apiBody = (error: string, code = "x") => ({ error, code });
 const network = () => new ApiError(0, CONNECTION_ERROR, null);

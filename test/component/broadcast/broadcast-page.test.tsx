@@ -5,8 +5,7 @@ import { act, fireEvent, waitFor } from "@testing-library/react";
 import { HISTORY_POLL_MS, MAX_IDLE_REPORT_POLLS } from "../../../web/features/broadcast/components/BroadcastHistory.tsx";
 import { toasts } from "../../../web/shared/state/toasts.ts";
 import { DISGUISED, GIF, PNG, REAL_IMAGES } from "../../helpers/images.ts";
-import { type Answer, mockApi } from "../../helpers/mock-api.ts";
-import { onePage } from "../customer-page.ts";
+import { type Answer, mockApi, onePage } from "../../helpers/mock-api.ts";
 import { settle } from "../render-at.tsx";
 import {
   broadcastSummary as broadcast,

@@ -8,8 +8,7 @@ import type { BroadcastSummary } from "../../../web/features/broadcast/api/broad
 import { formatWhen, sendLaterIso, toLocalInput, WHEN_PAST, WHEN_REQUIRED } from "../../../web/features/broadcast/components/SendLaterField.tsx";
 import { BROADCAST_SCHEDULED } from "../../../web/features/broadcast/BroadcastPage.tsx";
 import { toasts } from "../../../web/shared/state/toasts.ts";
-import { mockApi } from "../../helpers/mock-api.ts";
-import { onePage } from "../customer-page.ts";
+import { mockApi, onePage } from "../../helpers/mock-api.ts";
 import { settle } from "../render-at.tsx";
 import { broadcastSummary, confirmSend, HISTORY, PUBLISH, renderBroadcastScreen, useBroadcastScreen } from "./broadcast-screen.tsx";
 

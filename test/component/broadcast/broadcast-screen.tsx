@@ -7,9 +7,8 @@ import type { BroadcastEstimate } from "../../../src/schemas/broadcast-estimate.
 import type { BroadcastSummary } from "../../../web/features/broadcast/api/broadcasts.ts";
 import { BroadcastPage } from "../../../web/features/broadcast/BroadcastPage.tsx";
 import { toasts } from "../../../web/shared/state/toasts.ts";
-import type { MockApi, Reply } from "../../helpers/mock-api.ts";
-import { onePage } from "../customer-page.ts";
 import { renderAt, settle } from "../render-at.tsx";
+import { type MockApi, onePage, type Reply } from "../../helpers/mock-api.ts";
 
 export const BUSINESS = "/api/business/GetBusinessById";
 export const COUNT = "/api/business/GetSubscriberCount";

@@ -1,16 +1,16 @@
-// The customer form and list on happy-dom, with fetch mocked at the global (the only thing web/api/client.ts calls).
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customer-form.test.tsx
+// The customer form and list on happy-dom, with fetch mocked at the global (the only thing web/shared/api/client.ts calls).
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customers/customer-form.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import { Route, Router, Switch } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { CREATE_CUSTOMER_FAILED, CustomerFormPage, UPDATE_CUSTOMER_FAILED, SEND_CONFIRMATION_NOTE } from "../../web/features/customers/CustomerForm.tsx";
-import { CUSTOMERS_PAGE, onePage } from "./customer-page.ts";
-import { CustomersListPage, DELETE_CUSTOMER_FAILED, NO_CUSTOMERS, deleteConfirmText, shortDate } from "../../web/features/customers/CustomersList.tsx";
-import { clearSession } from "../../web/shared/state/session.ts";
-import { toasts } from "../../web/shared/state/toasts.ts";
-import { mockApi } from "../helpers/mock-api.ts";
-import { renderAt as renderScreens } from "./render-at.tsx";
+import { CREATE_CUSTOMER_FAILED, CustomerFormPage, UPDATE_CUSTOMER_FAILED, SEND_CONFIRMATION_NOTE } from "../../../web/features/customers/CustomerForm.tsx";
+import { CUSTOMERS_PAGE } from "./customers-screen.ts";
+import { CustomersListPage, DELETE_CUSTOMER_FAILED, NO_CUSTOMERS, deleteConfirmText, shortDate } from "../../../web/features/customers/CustomersList.tsx";
+import { clearSession } from "../../../web/shared/state/session.ts";
+import { toasts } from "../../../web/shared/state/toasts.ts";
+import { mockApi, onePage } from "../../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "../render-at.tsx";
 
 const api = mockApi();
 const { calls, routes } = api;

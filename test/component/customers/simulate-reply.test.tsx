@@ -1,13 +1,13 @@
 // The sandbox's "Try a reply" panel on the home page of owners and the admin.
-// Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/simulate-reply.test.tsx
+// Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/customers/simulate-reply.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import type { PublicUser } from "../../src/schemas/auth.ts";
-import { helpReply, NOT_YOUR_NUMBER, STOP_REPLY, twiml } from "../../src/services/inbound-messages.ts";
-import { replyText, SimulateReply } from "../../web/features/customers/components/SimulateReply.tsx";
-import { HomePage } from "../../web/features/home/Home.tsx";
-import { currentUser, token } from "../../web/shared/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
+import type { PublicUser } from "../../../src/schemas/auth.ts";
+import { helpReply, NOT_YOUR_NUMBER, STOP_REPLY, twiml } from "../../../src/services/inbound-messages.ts";
+import { replyText, SimulateReply } from "../../../web/features/customers/components/SimulateReply.tsx";
+import { HomePage } from "../../../web/features/home/Home.tsx";
+import { currentUser, token } from "../../../web/shared/state/session.ts";
+import { mockApi } from "../../helpers/mock-api.ts";
 
 const api = mockApi();
 const SANDBOX = "GET /api/webhooks/twilio/Sandbox";

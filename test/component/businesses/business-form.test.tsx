@@ -1,20 +1,19 @@
 // Business screens on happy-dom (the form, My Business, the public list), with fetch mocked at the global (the only
-// thing web/api/client.ts calls).
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/business-form.test.tsx
+// thing web/shared/api/client.ts calls).
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/businesses/business-form.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import { DEFAULT_DEAL_TEXT, initials, sampleDealText } from "../../src/schemas/poster-text.ts";
-import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../../src/schemas/texts.ts";
-import { BusinessFormPage, CREATE_FAILED, MESSAGES_PER_WEEK_HINT, UPDATE_FAILED } from "../../web/features/businesses/BusinessForm.tsx";
-import { MESSAGES_PER_WEEK_RANGE } from "../../src/schemas/businesses.ts";
-import { LOGO_UPLOAD_FAILED, SAMPLE_IMAGE_ALERT, SAMPLE_IMAGE_REQUIRED, SAMPLE_UPLOAD_FAILED } from "../../web/features/businesses/BusinessImages.tsx";
-import { BusinessListPage } from "../../web/features/businesses/BusinessList.tsx";
-import { DELETE_FAILED, MyBusinessPage } from "../../web/features/businesses/MyBusiness.tsx";
-import { token } from "../../web/shared/state/session.ts";
-import { GIF, JPEG, padded, PNG } from "../helpers/images.ts";
-import { type Answer, mockApi } from "../helpers/mock-api.ts";
-import { onePage } from "./customer-page.ts";
-import { renderAt as renderScreens } from "./render-at.tsx";
+import { DEFAULT_DEAL_TEXT, initials, sampleDealText } from "../../../src/schemas/poster-text.ts";
+import { IMAGE_TOO_LARGE, INVALID_IMAGE } from "../../../src/schemas/texts.ts";
+import { BusinessFormPage, CREATE_FAILED, MESSAGES_PER_WEEK_HINT, UPDATE_FAILED } from "../../../web/features/businesses/BusinessForm.tsx";
+import { MESSAGES_PER_WEEK_RANGE } from "../../../src/schemas/businesses.ts";
+import { LOGO_UPLOAD_FAILED, SAMPLE_IMAGE_ALERT, SAMPLE_IMAGE_REQUIRED, SAMPLE_UPLOAD_FAILED } from "../../../web/features/businesses/BusinessImages.tsx";
+import { BusinessListPage } from "../../../web/features/businesses/BusinessList.tsx";
+import { DELETE_FAILED, MyBusinessPage } from "../../../web/features/businesses/MyBusiness.tsx";
+import { token } from "../../../web/shared/state/session.ts";
+import { GIF, JPEG, padded, PNG } from "../../helpers/images.ts";
+import { type Answer, mockApi, onePage } from "../../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "../render-at.tsx";
 
 const api = mockApi();
 const { calls, routes: replies, alerts, confirms } = api;

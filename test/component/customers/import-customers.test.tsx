@@ -1,12 +1,12 @@
 // The Customers screen's CSV import (issue 12 item 3): choose a business and a file, watch the rows go in, read the
 // summary with the line numbers of what was left out; a refusal says why and writes nothing.
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/import-customers.test.tsx
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customers/import-customers.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import type { ImportSummary } from "../../src/schemas/customer-import.ts";
-import { CHOOSE_FILE, IMPORT_FAILED, ImportCustomersDialog, summaryText } from "../../web/features/customers/ImportCustomers.tsx";
-import { clearSession } from "../../web/shared/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
+import type { ImportSummary } from "../../../src/schemas/customer-import.ts";
+import { CHOOSE_FILE, IMPORT_FAILED, ImportCustomersDialog, summaryText } from "../../../web/features/customers/ImportCustomers.tsx";
+import { clearSession } from "../../../web/shared/state/session.ts";
+import { mockApi } from "../../helpers/mock-api.ts";
 
 const api = mockApi();
 let imported = 0;

@@ -1,11 +1,11 @@
 // "Export consent (CSV)" on the owner's business view: fetches the CSV and saves it as a file.
-// Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/export-consent.test.tsx
+// Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/businesses/export-consent.test.tsx
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { cleanup, fireEvent, waitFor } from "@testing-library/react";
-import { MyBusinessPage } from "../../web/features/businesses/MyBusiness.tsx";
-import { token } from "../../web/shared/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
-import { renderAt } from "./render-at.tsx";
+import { MyBusinessPage } from "../../../web/features/businesses/MyBusiness.tsx";
+import { token } from "../../../web/shared/state/session.ts";
+import { mockApi } from "../../helpers/mock-api.ts";
+import { renderAt } from "../render-at.tsx";
 
 const api = mockApi();
 const CSV = "phone,event,source,time,ip,user agent,text\r\n'+14155550101,subscribed,qr,2026-01-10T09:00:00.000Z,,,I agree\r\n";

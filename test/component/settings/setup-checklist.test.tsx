@@ -1,13 +1,13 @@
 // The admin's setup checklist on the home page.
-// Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/setup-checklist.test.tsx
+// Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/settings/setup-checklist.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import type { PublicUser } from "../../src/schemas/auth.ts";
-import type { ChecklistItem } from "../../src/schemas/checklist.ts";
-import { SetupChecklist } from "../../web/features/settings/components/SetupChecklist.tsx";
-import { HomePage } from "../../web/features/home/Home.tsx";
-import { currentUser, token } from "../../web/shared/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
+import type { PublicUser } from "../../../src/schemas/auth.ts";
+import type { ChecklistItem } from "../../../src/schemas/checklist.ts";
+import { SetupChecklist } from "../../../web/features/settings/components/SetupChecklist.tsx";
+import { HomePage } from "../../../web/features/home/Home.tsx";
+import { currentUser, token } from "../../../web/shared/state/session.ts";
+import { mockApi } from "../../helpers/mock-api.ts";
 
 const ITEMS: ChecklistItem[] = [
   { id: "publicUrl", status: "red", title: "Public URL", detail: "Not set, so links and QR codes use whatever address a page was opened at." },

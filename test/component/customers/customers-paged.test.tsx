@@ -2,12 +2,12 @@
 // of each (loading, empty, no match, a failed "load more" that keeps the rows).
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import { LOAD_MORE, showingText } from "../../web/shared/components/LoadMore.tsx";
-import { CUSTOMER_NOUNS, CustomersListPage, LOAD_MORE_FAILED, NO_MATCHES } from "../../web/features/customers/CustomersList.tsx";
-import { clearSession } from "../../web/shared/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
-import { CUSTOMERS_PAGE } from "./customer-page.ts";
-import { renderAt, settle } from "./render-at.tsx";
+import { LOAD_MORE, showingText } from "../../../web/shared/components/LoadMore.tsx";
+import { CUSTOMER_NOUNS, CustomersListPage, LOAD_MORE_FAILED, NO_MATCHES } from "../../../web/features/customers/CustomersList.tsx";
+import { clearSession } from "../../../web/shared/state/session.ts";
+import { mockApi } from "../../helpers/mock-api.ts";
+import { CUSTOMERS_PAGE } from "./customers-screen.ts";
+import { renderAt, settle } from "../render-at.tsx";
 
 const api = mockApi();
 const { calls, routes } = api;

@@ -1,17 +1,17 @@
-// The Settings screen on happy-dom, with fetch mocked at the global (the only thing web/api/client.ts calls).
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/settings-page.test.tsx
+// The Settings screen on happy-dom, with fetch mocked at the global (the only thing web/shared/api/client.ts calls).
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/settings/settings-page.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
-import { SETTING_ENV, SETTING_KEYS, SECRET_SETTINGS, type SettingsView, type SiteInfo } from "../../src/schemas/settings.ts";
-import { NavBar } from "../../web/shared/components/NavBar.tsx";
-import { Toasts } from "../../web/shared/components/Toasts.tsx";
-import { NOT_SAVED_TITLE, SAVED_TITLE, SettingsPage, TEST_EMAIL_FAILED, TEST_EMAIL_SENT } from "../../web/features/settings/SettingsPage.tsx";
-import { currentUser, token } from "../../web/shared/state/session.ts";
-import { site } from "../../web/shared/state/site.ts";
-import { toasts } from "../../web/shared/state/toasts.ts";
-import { type ApiCall, mockApi } from "../helpers/mock-api.ts";
-import { renderAt } from "./render-at.tsx";
+import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../../src/schemas/public-url.ts";
+import { SETTING_ENV, SETTING_KEYS, SECRET_SETTINGS, type SettingsView, type SiteInfo } from "../../../src/schemas/settings.ts";
+import { NavBar } from "../../../web/shared/components/NavBar.tsx";
+import { Toasts } from "../../../web/shared/components/Toasts.tsx";
+import { NOT_SAVED_TITLE, SAVED_TITLE, SettingsPage, TEST_EMAIL_FAILED, TEST_EMAIL_SENT } from "../../../web/features/settings/SettingsPage.tsx";
+import { currentUser, token } from "../../../web/shared/state/session.ts";
+import { site } from "../../../web/shared/state/site.ts";
+import { toasts } from "../../../web/shared/state/toasts.ts";
+import { type ApiCall, mockApi } from "../../helpers/mock-api.ts";
+import { renderAt } from "../render-at.tsx";
 
 const api = mockApi();
 const { calls, routes: replies } = api;

@@ -1,12 +1,11 @@
-// Business type admin screens on happy-dom, with fetch mocked at the global (the only thing web/api/client.ts calls).
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/business-type-form.test.tsx
+// Business type admin screens on happy-dom, with fetch mocked at the global (the only thing web/shared/api/client.ts calls).
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/business-types/business-type-form.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import { BusinessTypeFormPage } from "../../web/features/business-types/BusinessTypeForm.tsx";
-import { BusinessTypesListPage } from "../../web/features/business-types/BusinessTypesList.tsx";
-import { type Answer, mockApi } from "../helpers/mock-api.ts";
-import { onePage } from "./customer-page.ts";
-import { renderAt as renderScreens } from "./render-at.tsx";
+import { BusinessTypeFormPage } from "../../../web/features/business-types/BusinessTypeForm.tsx";
+import { BusinessTypesListPage } from "../../../web/features/business-types/BusinessTypesList.tsx";
+import { type Answer, mockApi, onePage } from "../../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "../render-at.tsx";
 
 const api = mockApi();
 const { calls, routes: replies, alerts, confirms } = api;

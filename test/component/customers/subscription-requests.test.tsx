@@ -1,15 +1,15 @@
 // The Customers screen's "Asked to subscribe again" panel: shown only with pending requests; Accept and Decline post
 // the request's ids, and the screen reloads what changed.
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/subscription-requests.test.tsx
-import { CUSTOMERS_PAGE, onePage } from "./customer-page.ts";
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customers/subscription-requests.test.tsx
+import { CUSTOMERS_PAGE } from "./customers-screen.ts";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import type { SubscriptionRequestView } from "../../src/schemas/subscriptions.ts";
-import { CustomersListPage, NO_CUSTOMERS } from "../../web/features/customers/CustomersList.tsx";
-import { REQUESTS_TITLE } from "../../web/features/customers/SubscriptionRequests.tsx";
-import { token } from "../../web/shared/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
-import { renderAt } from "./render-at.tsx";
+import type { SubscriptionRequestView } from "../../../src/schemas/subscriptions.ts";
+import { CustomersListPage, NO_CUSTOMERS } from "../../../web/features/customers/CustomersList.tsx";
+import { REQUESTS_TITLE } from "../../../web/features/customers/SubscriptionRequests.tsx";
+import { token } from "../../../web/shared/state/session.ts";
+import { mockApi, onePage } from "../../helpers/mock-api.ts";
+import { renderAt } from "../render-at.tsx";
 
 const api = mockApi();
 const LIST = CUSTOMERS_PAGE;

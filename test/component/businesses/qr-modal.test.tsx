@@ -1,15 +1,15 @@
 // The QR modal and the print page on happy-dom.
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/qr-modal.test.tsx
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/businesses/qr-modal.test.tsx
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import { useState } from "react";
-import type { PublicBusiness } from "../../src/schemas/businesses.ts";
-import { DEFAULT_QR_MESSAGE } from "../../src/schemas/businesses.ts";
-import { posterDisclosure, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
-import { QrModal } from "../../web/features/businesses/components/QrModal.tsx";
-import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../web/features/businesses/PrintPoster.tsx";
-import { token } from "../../web/shared/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
+import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
+import { DEFAULT_QR_MESSAGE } from "../../../src/schemas/businesses.ts";
+import { posterDisclosure, UNSUBSCRIBE_NOTE } from "../../../src/schemas/poster-text.ts";
+import { QrModal } from "../../../web/features/businesses/components/QrModal.tsx";
+import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../../web/features/businesses/PrintPoster.tsx";
+import { token } from "../../../web/shared/state/session.ts";
+import { mockApi } from "../../helpers/mock-api.ts";
 
 const FAILED = "Failed to load QR code image. Please try again.";
 

@@ -1,11 +1,11 @@
 // The four account screens (login, register, forgot and reset password) on happy-dom, with fetch mocked at the
-// global (the only thing web/api/client.ts calls).
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/auth-pages.test.tsx
+// global (the only thing web/shared/api/client.ts calls).
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/auth/auth-pages.test.tsx
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
-import { RESET_TOKEN_INVALID, RESET_TOKEN_MISSING } from "../../src/schemas/auth.ts";
-import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
-import { CONNECTION_ERROR } from "../../web/shared/api/client.ts";
+import { RESET_TOKEN_INVALID, RESET_TOKEN_MISSING } from "../../../src/schemas/auth.ts";
+import { INVALID_LOGIN } from "../../../src/schemas/texts.ts";
+import { CONNECTION_ERROR } from "../../../web/shared/api/client.ts";
 import {
   FORGOT_DEFAULT,
   FORGOT_INVALID,
@@ -13,17 +13,17 @@ import {
   REGISTRATION_DEFAULT,
   REGISTRATION_INVALID,
   RESET_DEFAULT,
-} from "../../web/features/auth/error-messages.ts";
-import { RequireAdmin, RequireAuth } from "../../web/shared/components/Guards.tsx";
-import { Toasts } from "../../web/shared/components/Toasts.tsx";
-import { FORGOT_REDIRECT_MS, ForgotPasswordPage } from "../../web/features/auth/ForgotPassword.tsx";
-import { LoginPage } from "../../web/features/auth/Login.tsx";
-import { RegisterPage } from "../../web/features/auth/Register.tsx";
-import { RESET_REDIRECT_MS, ResetPasswordPage } from "../../web/features/auth/ResetPassword.tsx";
-import { clearSession, currentUser } from "../../web/shared/state/session.ts";
-import { toasts } from "../../web/shared/state/toasts.ts";
-import { type Reply, mockApi } from "../helpers/mock-api.ts";
-import { renderAt as renderScreens } from "./render-at.tsx";
+} from "../../../web/features/auth/error-messages.ts";
+import { RequireAdmin, RequireAuth } from "../../../web/shared/components/Guards.tsx";
+import { Toasts } from "../../../web/shared/components/Toasts.tsx";
+import { FORGOT_REDIRECT_MS, ForgotPasswordPage } from "../../../web/features/auth/ForgotPassword.tsx";
+import { LoginPage } from "../../../web/features/auth/Login.tsx";
+import { RegisterPage } from "../../../web/features/auth/Register.tsx";
+import { RESET_REDIRECT_MS, ResetPasswordPage } from "../../../web/features/auth/ResetPassword.tsx";
+import { clearSession, currentUser } from "../../../web/shared/state/session.ts";
+import { toasts } from "../../../web/shared/state/toasts.ts";
+import { type Reply, mockApi } from "../../helpers/mock-api.ts";
+import { renderAt as renderScreens } from "../render-at.tsx";
 
 const api = mockApi();
 const { calls } = api;

@@ -1,12 +1,12 @@
 // The customer messages modal on happy-dom, with fetch mocked at the global.
-// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customer-messages-modal.test.tsx
+// Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/customers/customer-messages-modal.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render } from "@testing-library/react";
-import type { CustomerMessage } from "../../web/features/customers/api/customer-messages.ts";
-import { CustomerMessagesModal, MORE_MESSAGES_FAILED } from "../../web/features/customers/components/CustomerMessagesModal.tsx";
-import { LOAD_MORE } from "../../web/shared/components/LoadMore.tsx";
-import { type Answer, mockApi } from "../helpers/mock-api.ts";
-import { settle } from "./render-at.tsx";
+import type { CustomerMessage } from "../../../web/features/customers/api/customer-messages.ts";
+import { CustomerMessagesModal, MORE_MESSAGES_FAILED } from "../../../web/features/customers/components/CustomerMessagesModal.tsx";
+import { LOAD_MORE } from "../../../web/shared/components/LoadMore.tsx";
+import { type Answer, mockApi } from "../../helpers/mock-api.ts";
+import { settle } from "../render-at.tsx";
 
 const api = mockApi();
 const urls = () => api.calls.map((c) => c.url);
@@ -178,7 +178,7 @@ describe("CustomerMessagesModal", () => {
     const view = await open();
     const list = view.getByRole("list", { name: "Messages" });
     expect(list.className).toBe("msg-list");
-    const css = await Bun.file(new URL("../../web/shared/styles/broadcast.css", import.meta.url)).text();
+    const css = await Bun.file(new URL("../../../web/shared/styles/broadcast.css", import.meta.url)).text();
     expect(css).toMatch(/\.msg-list \{[^}]*max-height: 600px;[^}]*overflow-y: auto;/);
     expect(css).toMatch(/\.msg-image \{[^}]*max-width: 200px;[^}]*max-height: 200px;/);
   });

@@ -2,12 +2,12 @@
 // how many confirmations, welcome texts and test sends can still go this hour.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup } from "@testing-library/react";
-import { textBudgetLine } from "../../src/schemas/text-budget.ts";
-import { CustomersListPage } from "../../web/features/customers/CustomersList.tsx";
-import { clearSession } from "../../web/shared/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
-import { CUSTOMERS_PAGE } from "./customer-page.ts";
-import { renderAt } from "./render-at.tsx";
+import { textBudgetLine } from "../../../src/schemas/text-budget.ts";
+import { CustomersListPage } from "../../../web/features/customers/CustomersList.tsx";
+import { clearSession } from "../../../web/shared/state/session.ts";
+import { mockApi } from "../../helpers/mock-api.ts";
+import { CUSTOMERS_PAGE } from "./customers-screen.ts";
+import { renderAt } from "../render-at.tsx";
 
 const api = mockApi();
 const { routes } = api;
