@@ -2,11 +2,11 @@ import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { countSegments } from "../../../src/schemas/sms-segments.ts";
 import { MESSAGE_REQUIRED } from "../../../src/schemas/texts.ts";
-import { BUSINESS_LOAD_FAILED, businessReadApi } from "../../shared/api/businesses.ts";
+import { BUSINESS_LOAD_FAILED } from "../../shared/api/businesses.ts";
 import { broadcastErrorToast, publishOutcome } from "./api/broadcast-errors.ts";
-import { broadcastApi, type SubscriberCount } from "./api/broadcasts.ts";
+import { broadcastApi } from "./api/broadcasts.ts";
 import { BroadcastHistory } from "./components/BroadcastHistory.tsx";
-import { type ChosenImage, checkBroadcastImage, ImageField } from "./components/ImageField.tsx";
+import { ImageField, useChosenImage } from "./components/ImageField.tsx";
 import { MessagePreview } from "./components/MessagePreview.tsx";
 import { RecipientsLine } from "./components/RecipientsLine.tsx";
 import { MessageTextField } from "./components/MessageTextField.tsx";
@@ -21,6 +21,7 @@ import { SubmitButton } from "../../shared/components/FormActions.tsx";
 import { paths } from "../../shared/paths.ts";
 import { notify } from "../../shared/state/toasts.ts";
 import "../../shared/styles/broadcast.css";
+import { useBroadcastBusiness } from "./useBroadcastBusiness.ts";
 
 /** Spec section 9: after a successful broadcast, back to the owner's businesses after 1 s. */
 export const REDIRECT_DELAY_MS = 1000;
@@ -42,14 +43,11 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const businessId = idProp ?? params.id ?? "";
   const [, navigate] = useLocation();
 
-  const [businessName, setBusinessName] = useState<string | null>(null);
-  const [loadFailed, setLoadFailed] = useState(false);
-  const [counts, setCounts] = useState<SubscriberCount | null>(null);
+  const { businessName, loadFailed, counts } = useBroadcastBusiness(businessId);
   const [text, setText] = useState("");
   const [submitted, setSubmitted] = useState(false);
-  const [image, setImage] = useState<ChosenImage | null>(null);
-  const [imageError, setImageError] = useState<string | null>(null);
-  const [checking, setChecking] = useState(false);
+  const chosen = useChosenImage();
+  const { image, checking } = chosen;
   const [sending, setSending] = useState(false);
   const [leaving, setLeaving] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
@@ -63,47 +61,6 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const confirmStep = useConfirmSend(businessId);
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
-  // A business that does not exist, or is not the user's (the server then gives only the public view, without
-  // ownerId), stops the screen: the spec's load error, said in a toast and on the page, and nothing can be sent.
-  // Without the count the recipients line is left out.
-  useEffect(() => {
-    let cancelled = false;
-    const failed = () => {
-      notify.error("Error", BUSINESS_LOAD_FAILED);
-      setLoadFailed(true);
-    };
-    businessReadApi.get(businessId).then(
-      (b) => {
-        if (cancelled) return;
-        if (b && typeof b.name === "string" && "ownerId" in b && typeof b.ownerId === "number") setBusinessName(b.name);
-        else failed();
-      },
-      (err) => {
-        if (cancelled) return;
-        console.error("Error loading business:", err);
-        failed();
-      },
-    );
-    broadcastApi.subscriberCount(businessId).then(
-      (c) => {
-        if (!cancelled && c && typeof c.total === "number") setCounts(c);
-      },
-      (err) => {
-        if (!cancelled) console.error("Error loading subscriber count:", err);
-      },
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [businessId]);
-
-  // The preview's object URL is released when it is replaced or removed, and when the screen is left.
-  useEffect(() => {
-    if (!image) return;
-    const url = image.url;
-    return () => URL.revokeObjectURL(url);
-  }, [image]);
-
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
   const message = text.trim();
@@ -114,27 +71,6 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const when = laterIso ? formatWhen(laterIso) : null;
   const busy = sending || leaving;
   const locked = sending || loadFailed;
-
-  // The check reads the file: only the latest pick counts, and none once the image is removed or the screen is left.
-  const pick = useRef(0);
-  useEffect(() => () => void pick.current++, []);
-
-  async function chooseImage(file: File) {
-    const n = ++pick.current;
-    setChecking(true);
-    const error = await checkBroadcastImage(file);
-    if (n !== pick.current) return;
-    setChecking(false);
-    setImageError(error);
-    setImage(error ? null : { file, url: URL.createObjectURL(file) });
-  }
-
-  function removeImage() {
-    pick.current++;
-    setChecking(false);
-    setImage(null);
-    setImageError(null);
-  }
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -208,8 +144,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     setTemplate(null);
     setText("");
     setSubmitted(false);
-    setImage(null);
-    setImageError(null);
+    chosen.clear();
     setHistoryKey((k) => k + 1);
     if (scheduled) {
       // Stays on the screen: the history below shows it, with Edit and Cancel until it starts.
@@ -258,7 +193,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
             onChange={setText}
           />
 
-          <ImageField image={image} error={imageError} checking={checking} disabled={busy || loadFailed} onChoose={chooseImage} onRemove={removeImage} />
+          <ImageField image={image} error={chosen.error} checking={checking} disabled={busy || loadFailed} onChoose={chosen.choose} onRemove={chosen.remove} />
 
           <WhatsAppTemplateField businessId={businessId} whatsapp={counts?.whatsapp ?? 0} value={template} onChange={setTemplate} imageUrl={image?.url ?? null} submitted={submitted} disabled={busy || loadFailed} />
 

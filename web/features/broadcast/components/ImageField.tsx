@@ -1,11 +1,11 @@
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { BROADCAST_IMAGE_TOO_LARGE, BROADCAST_INVALID_IMAGE } from "../../../../src/schemas/texts.ts";
 import { checkImageByContent } from "../../../shared/image-file.ts";
 import { FieldNotes, notesIds } from "../../../shared/components/form.tsx";
 import { ImageFileInput } from "../../../shared/components/ImageFileInput.tsx";
 
 // The broadcast's optional image: choose, check (type and size, before anything is sent), confirm and preview.
-// The object URL of the preview belongs to the page, which revokes it when it is replaced or the screen is left.
+// The object URL of the preview belongs to useChosenImage, which revokes it when it is replaced or the screen is left.
 
 export const BROADCAST_IMAGE_HELP = "Supported formats: JPG, PNG, GIF, BMP. Maximum size: 5MB";
 
@@ -25,6 +25,48 @@ export interface ChosenImage {
   file: File;
   /** Object URL of the preview. */
   url: string;
+}
+
+/** The page's chosen image, its error and whether a pick is still being checked; `choose` checks a file first. */
+export function useChosenImage() {
+  const [image, setImage] = useState<ChosenImage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+
+  // The preview's object URL is released when it is replaced or removed, and when the screen is left.
+  useEffect(() => {
+    if (!image) return;
+    const url = image.url;
+    return () => URL.revokeObjectURL(url);
+  }, [image]);
+
+  // The check reads the file: only the latest pick counts, and none once the image is removed or the screen is left.
+  const pick = useRef(0);
+  useEffect(() => () => void pick.current++, []);
+
+  async function choose(file: File) {
+    const n = ++pick.current;
+    setChecking(true);
+    const problem = await checkBroadcastImage(file);
+    if (n !== pick.current) return;
+    setChecking(false);
+    setError(problem);
+    setImage(problem ? null : { file, url: URL.createObjectURL(file) });
+  }
+
+  /** After a send: no image, no error. */
+  function clear() {
+    setImage(null);
+    setError(null);
+  }
+
+  function remove() {
+    pick.current++;
+    setChecking(false);
+    clear();
+  }
+
+  return { image, error, checking, choose, remove, clear };
 }
 
 interface ImageFieldProps {
