@@ -6,7 +6,9 @@ import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../../src/sch
 import { SETTING_ENV, SETTING_KEYS, SECRET_SETTINGS, type SettingsView, type SiteInfo } from "../../../src/schemas/settings.ts";
 import { NavBar } from "../../../web/shared/components/NavBar.tsx";
 import { Toasts } from "../../../web/shared/components/Toasts.tsx";
-import { NOT_SAVED_TITLE, SAVED_TITLE, SettingsPage, TEST_EMAIL_FAILED, TEST_EMAIL_SENT } from "../../../web/features/settings/SettingsPage.tsx";
+import { TEST_EMAIL_FAILED, TEST_EMAIL_SENT } from "../../../web/features/settings/components/TestEmailButton.tsx";
+import { NOT_SAVED_TITLE, SAVED_TITLE } from "../../../web/features/settings/SettingsForm.tsx";
+import { SettingsPage } from "../../../web/features/settings/SettingsPage.tsx";
 import { currentUser, token } from "../../../web/shared/state/session.ts";
 import { site } from "../../../web/shared/state/site.ts";
 import { toasts } from "../../../web/shared/state/toasts.ts";
