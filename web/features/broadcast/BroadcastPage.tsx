@@ -3,7 +3,7 @@ import { Link, useLocation, useParams } from "wouter";
 import { countSegments } from "../../../src/schemas/sms-segments.ts";
 import { MESSAGE_REQUIRED } from "../../../src/schemas/texts.ts";
 import { BUSINESS_LOAD_FAILED } from "../../shared/api/businesses.ts";
-import { broadcastErrorToast, publishOutcome } from "./api/broadcast-errors.ts";
+import { broadcastErrorToast, duplicateOf, publishOutcome } from "./api/broadcast-errors.ts";
 import { broadcastApi } from "./api/broadcasts.ts";
 import { BroadcastHistory } from "./components/BroadcastHistory.tsx";
 import { ImageField, useChosenImage } from "./components/ImageField.tsx";
@@ -11,12 +11,11 @@ import { MessagePreview } from "./components/MessagePreview.tsx";
 import { RecipientsLine } from "./components/RecipientsLine.tsx";
 import { MessageTextField } from "./components/MessageTextField.tsx";
 import { type TemplatePick, templateFields, templatePickProblem, WhatsAppTemplateField } from "./components/WhatsAppTemplateField.tsx";
-import { type EarlierBroadcast, RepeatBroadcastDialog } from "./components/RepeatBroadcastDialog.tsx";
+import { type EarlierBroadcast, earlierBroadcast, RepeatBroadcastDialog } from "./components/RepeatBroadcastDialog.tsx";
 import { useConfirmSend } from "./components/ConfirmSendDialog.tsx";
 import { TestSendPanel } from "./components/TestSendPanel.tsx";
 import { PendingApprovalNotice } from "../../shared/components/PendingApproval.tsx";
 import { formatWhen, SendLaterField, sendLaterError, sendLaterIso } from "./components/SendLaterField.tsx";
-import { ApiError } from "../../shared/api/client.ts";
 import { SubmitButton } from "../../shared/components/FormActions.tsx";
 import { paths } from "../../shared/paths.ts";
 import { notify } from "../../shared/state/toasts.ts";
@@ -35,6 +34,27 @@ function SendIcon() {
       <path d="M22 2 11 13M22 2l-7 20-4-9-9-4 20-7z" />
     </svg>
   );
+}
+
+/** The toasts for a publish's 200 answer (spec section 7), and what became of the broadcast. */
+function announce(answer: unknown): "not sent" | "sent" | "scheduled" {
+  const outcome = publishOutcome(answer as Parameters<typeof publishOutcome>[0]);
+  if (outcome.kind === "warning") {
+    notify.warning(outcome.toast.title, outcome.toast.message);
+    return "not sent";
+  }
+  if (outcome.kind === "failed") {
+    notify.error(outcome.toast.title, outcome.toast.message);
+    return "not sent";
+  }
+  const scheduledFor = (answer as { scheduledFor?: unknown })?.scheduledFor;
+  const scheduled = typeof scheduledFor === "string";
+  // The server's sentence carries the ISO time; the owner reads it in their own words and zone.
+  if (scheduled) notify.success(BROADCAST_SCHEDULED, `It goes out ${formatWhen(scheduledFor)} to whoever is subscribed then.`);
+  else notify.success(outcome.toast.title, outcome.toast.message);
+  const skipped = (answer as { warning?: unknown })?.warning;
+  if (typeof skipped === "string" && skipped) notify.warning("Some WhatsApp recipients skipped", skipped);
+  return scheduled ? "scheduled" : "sent";
 }
 
 /** /businesses/broadcast/:id: write a message (and an optional image) and send it to every subscriber. */
@@ -86,25 +106,6 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     await confirmStep.ask(message, !!image, when, () => void send(false), template !== null);
   }
 
-  /** A 409 duplicate_broadcast: the earlier broadcast's id, else null. */
-  function duplicateOf(err: unknown): number | null {
-    if (!(err instanceof ApiError) || err.status !== 409) return null;
-    const body = err.body as { code?: unknown; duplicateOf?: unknown } | null;
-    return body?.code === "duplicate_broadcast" && typeof body.duplicateOf === "number" ? body.duplicateOf : null;
-  }
-
-  /** Asks before sending the same text again: what the earlier broadcast was, as far as it can be read. */
-  async function askToRepeat(id: number) {
-    let earlier: EarlierBroadcast = { id, total: null, createdAt: null };
-    try {
-      const s = await broadcastApi.status(id);
-      if (s && typeof s.total === "number") earlier = { id, total: s.total, createdAt: s.createdAt };
-    } catch (err) {
-      console.error("Error loading the earlier broadcast:", err);
-    }
-    setRepeatOf(earlier);
-  }
-
   async function send(confirm: boolean) {
     setSending(true);
     let answer: unknown;
@@ -113,7 +114,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     } catch (err) {
       const earlier = confirm ? null : duplicateOf(err);
       if (earlier !== null) {
-        await askToRepeat(earlier);
+        setRepeatOf(await earlierBroadcast(earlier));
         setSending(false);
         return;
       }
@@ -125,28 +126,14 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     }
     setSending(false);
     setRepeatOf(null);
-    const outcome = publishOutcome(answer as Parameters<typeof publishOutcome>[0]);
-    if (outcome.kind === "warning") {
-      notify.warning(outcome.toast.title, outcome.toast.message);
-      return;
-    }
-    if (outcome.kind === "failed") {
-      notify.error(outcome.toast.title, outcome.toast.message);
-      return;
-    }
-    const scheduledFor = (answer as { scheduledFor?: unknown })?.scheduledFor;
-    const scheduled = typeof scheduledFor === "string";
-    // The server's sentence carries the ISO time; the owner reads it in their own words and zone.
-    if (scheduled) notify.success(BROADCAST_SCHEDULED, `It goes out ${formatWhen(scheduledFor)} to whoever is subscribed then.`);
-    else notify.success(outcome.toast.title, outcome.toast.message);
-    const skipped = (answer as { warning?: unknown })?.warning;
-    if (typeof skipped === "string" && skipped) notify.warning("Some WhatsApp recipients skipped", skipped);
+    const result = announce(answer);
+    if (result === "not sent") return;
     setTemplate(null);
     setText("");
     setSubmitted(false);
     chosen.clear();
     setHistoryKey((k) => k + 1);
-    if (scheduled) {
+    if (result === "scheduled") {
       // Stays on the screen: the history below shows it, with Edit and Cancel until it starts.
       setLater(false);
       setLaterAt("");

@@ -88,6 +88,13 @@ export function publishOutcome(answer: PublishAnswer | null | undefined): Publis
   return { kind: "sent", toast: { title: MESSAGE_SENT, message: a.message } };
 }
 
+/** A 409 duplicate_broadcast (the same text within 10 minutes): the earlier broadcast's id, else null. */
+export function duplicateOf(err: unknown): number | null {
+  if (!(err instanceof ApiError) || err.status !== 409) return null;
+  const body = err.body as { code?: unknown; duplicateOf?: unknown } | null;
+  return body?.code === "duplicate_broadcast" && typeof body.duplicateOf === "number" ? body.duplicateOf : null;
+}
+
 /** RetryFailedDeliveries failed: the server's sentence where it wrote one. */
 export function retryErrorToast(err: unknown): ToastText {
   if (!(err instanceof ApiError)) return { title: RETRY_FAILED, message: RETRY_DEFAULT };

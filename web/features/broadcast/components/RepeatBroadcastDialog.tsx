@@ -1,5 +1,6 @@
 import { useId, useRef } from "react";
 import { Dialog } from "../../../shared/components/Dialog.tsx";
+import { broadcastApi } from "../api/broadcasts.ts";
 
 /** The broadcast a publish would repeat (409 duplicate_broadcast): what the dialog says about it, when known. */
 export interface EarlierBroadcast {
@@ -8,6 +9,17 @@ export interface EarlierBroadcast {
   total: number | null;
   /** ISO time it was sent; null when unknown. */
   createdAt: string | null;
+}
+
+/** What the earlier broadcast was, as far as it can be read (the dialog asks all the same). */
+export async function earlierBroadcast(id: number): Promise<EarlierBroadcast> {
+  try {
+    const s = await broadcastApi.status(id);
+    if (s && typeof s.total === "number") return { id, total: s.total, createdAt: s.createdAt };
+  } catch (err) {
+    console.error("Error loading the earlier broadcast:", err);
+  }
+  return { id, total: null, createdAt: null };
 }
 
 /** "3:04 PM" in the browser's time zone; "" when unreadable. */
