@@ -1,6 +1,5 @@
 import { type Ref, useId } from "react";
 import type { SegmentCount } from "../../../../src/schemas/sms-segments.ts";
-import { MESSAGE_REQUIRED } from "../../../../src/schemas/texts.ts";
 import { FieldNotes } from "../../../shared/components/form.tsx";
 import { MessageCounter } from "./MessageCounter.tsx";
 
