@@ -2,15 +2,13 @@ import type * as v from "valibot";
 import type { BusinessType } from "../../../src/schemas/business-types.ts";
 import type { Business, PublicBusiness, businessSchema } from "../../../src/schemas/businesses.ts";
 import type { Page } from "../../../src/schemas/paging.ts";
-import { api, LIST_PAGE_SIZE, listQuery } from "../../shared/api/client.ts";
+import { api, idParam, LIST_PAGE_SIZE, listQuery } from "../../shared/api/client.ts";
 
 // Typed wrappers for the spec's /api/business/* calls (section 7) this feature alone makes; the reads other features
 // share (GetBusinessById, GetMyBusinesses, GetAllBusinesses) are shared/api/businesses.ts.
 
 /** The body of CreateBusiness and UpdateBusiness: every field the server's schema reads. */
 export type BusinessBody = Required<v.InferInput<typeof businessSchema>>;
-
-const q = (id: number | string) => encodeURIComponent(String(id));
 
 function upload(path: string, file: File): Promise<{ filePath: string }> {
   const form = new FormData();
@@ -27,12 +25,12 @@ export const businessApi = {
   /** Every business type (the form's dropdown). */
   types: () => api.get<BusinessType[]>("/api/businesstype/GetAllBusinessTypes"),
   create: (body: BusinessBody) => api.post<Business>("/api/business/CreateBusiness", body),
-  update: (id: number | string, body: BusinessBody) => api.put<Business>(`/api/business/UpdateBusiness?id=${q(id)}`, body),
-  remove: (id: number | string) => api.del<{ message: string }>(`/api/business/DeleteBusiness?id=${q(id)}`),
+  update: (id: number | string, body: BusinessBody) => api.put<Business>(`/api/business/UpdateBusiness?id=${idParam(id)}`, body),
+  remove: (id: number | string) => api.del<{ message: string }>(`/api/business/DeleteBusiness?id=${idParam(id)}`),
   /** The business's consent events as CSV text (owner or admin). */
-  exportConsent: (id: number | string) => api.get<string>(`/api/business/ExportConsent?id=${q(id)}`),
+  exportConsent: (id: number | string) => api.get<string>(`/api/business/ExportConsent?id=${idParam(id)}`),
   uploadLogo: (file: File) => upload("/api/business/UploadLogo", file),
   uploadSampleImage: (file: File) => upload("/api/business/UploadSampleImage", file),
-  deleteLogo: (fileName: string) => api.del<{ message: string }>(`/api/business/DeleteLogo?fileName=${q(fileName)}`),
-  deleteSampleImage: (fileName: string) => api.del<{ message: string }>(`/api/business/DeleteSampleImage?fileName=${q(fileName)}`),
+  deleteLogo: (fileName: string) => api.del<{ message: string }>(`/api/business/DeleteLogo?fileName=${idParam(fileName)}`),
+  deleteSampleImage: (fileName: string) => api.del<{ message: string }>(`/api/business/DeleteSampleImage?fileName=${idParam(fileName)}`),
 };

@@ -101,6 +101,9 @@ export const api = {
   del: <T>(path: string) => request<T>("DELETE", path),
 };
 
+/** An id as a query parameter's value. */
+export const idParam = (id: number | string) => encodeURIComponent(String(id));
+
 /** Rows per page of the smaller paged lists (businesses, business types). */
 export const LIST_PAGE_SIZE = 24;
 

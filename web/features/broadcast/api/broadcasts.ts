@@ -1,11 +1,9 @@
 import type { BroadcastSummary as SharedBroadcastSummary } from "../../../../src/schemas/broadcasts.ts";
 import type { Page } from "../../../../src/schemas/paging.ts";
-import { api, listQuery } from "../../../shared/api/client.ts";
+import { api, idParam, listQuery } from "../../../shared/api/client.ts";
 
 // Typed wrappers for the broadcast screen (spec section 7, plus the subscriber count, history and retry calls of the
 // broadcast feature). The business's name comes from shared/api/businesses.ts.
-
-const q = (id: number | string) => encodeURIComponent(String(id));
 
 /**
  * The multipart fields of PublishMessageToAllCustomers (BusinessId, MessageText, Image, Confirm, ScheduledFor,
@@ -75,7 +73,7 @@ function publishForm(fields: PublishFields): FormData {
 
 export const broadcastApi = {
   subscriberCount: (businessId: number | string) =>
-    api.get<SubscriberCount>(`/api/business/GetSubscriberCount?businessId=${q(businessId)}`),
+    api.get<SubscriberCount>(`/api/business/GetSubscriberCount?businessId=${idParam(businessId)}`),
   publish: (fields: PublishFields) => api.post<PublishResponse>("/api/business/PublishMessageToAllCustomers", publishForm(fields)),
   /** A new text and/or time for a scheduled broadcast that has not started. */
   updateScheduled: (broadcastId: number, changes: { messageText?: string; scheduledFor?: string }) => {
@@ -85,12 +83,12 @@ export const broadcastApi = {
     if (changes.scheduledFor !== undefined) form.append("ScheduledFor", changes.scheduledFor);
     return api.post<ScheduledChangeResponse>("/api/business/UpdateScheduledBroadcast", form);
   },
-  cancel: (broadcastId: number) => api.post<ScheduledChangeResponse>(`/api/business/CancelBroadcast?broadcastId=${q(broadcastId)}`),
+  cancel: (broadcastId: number) => api.post<ScheduledChangeResponse>(`/api/business/CancelBroadcast?broadcastId=${idParam(broadcastId)}`),
   /** One broadcast with its counts (the repeat dialog names the earlier one's recipients and time). */
-  status: (id: number | string) => api.get<BroadcastSummary>(`/api/business/GetBroadcastStatus?id=${q(id)}`),
+  status: (id: number | string) => api.get<BroadcastSummary>(`/api/business/GetBroadcastStatus?id=${idParam(id)}`),
   /** The history, newest first, a page at a time (`cursor` from the previous page). */
   historyPage: (businessId: number | string, cursor: string | null) =>
     api.get<Page<BroadcastSummary>>(`/api/business/ListBroadcasts?${listQuery({ businessId, limit: BROADCASTS_PER_PAGE }, cursor)}`),
   retryFailed: (broadcastId: number | string) =>
-    api.post<RetryResponse>(`/api/business/RetryFailedDeliveries?broadcastId=${q(broadcastId)}`),
+    api.post<RetryResponse>(`/api/business/RetryFailedDeliveries?broadcastId=${idParam(broadcastId)}`),
 };

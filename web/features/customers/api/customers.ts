@@ -2,11 +2,10 @@ import type * as v from "valibot";
 import type { CustomerView, createCustomerSchema } from "../../../../src/schemas/customer-admin.ts";
 import type { CustomerPage } from "../../../../src/schemas/customer-pages.ts";
 import type { customerSchema } from "../../../../src/schemas/customers.ts";
-import { api, ApiError, CONNECTION_ERROR, listQuery, refusal, sessionHeaders } from "../../../shared/api/client.ts";
+import { api, ApiError, CONNECTION_ERROR, idParam, listQuery, refusal, sessionHeaders } from "../../../shared/api/client.ts";
 import type { ImportLine, ImportSummary } from "../../../../src/schemas/customer-import.ts";
 
 // Typed wrappers for /api/customer/* (spec section 7); the businesses to choose from are shared/api/businesses.ts.
-const q = (id: number | string) => encodeURIComponent(String(id));
 
 /** The body of UpdateCustomer, as the server's schema outputs it. */
 export type CustomerBody = v.InferOutput<typeof customerSchema>;
@@ -30,10 +29,10 @@ export const customerApi = {
     const query = listQuery({ limit: CUSTOMERS_PER_PAGE, q: search, businessId: filters.businessId, status: filters.status }, cursor);
     return api.get<CustomerPage>(`/api/customer/ListCustomers?${query}`);
   },
-  get: (id: number | string) => api.get<CustomerView>(`/api/customer/GetCustomerById?id=${q(id)}`),
+  get: (id: number | string) => api.get<CustomerView>(`/api/customer/GetCustomerById?id=${idParam(id)}`),
   create: (body: CreateCustomerBody) => api.post<CustomerView>("/api/customer/CreateCustomer", body),
-  update: (id: number | string, body: CustomerBody) => api.put<CustomerView>(`/api/customer/UpdateCustomer?id=${q(id)}`, body),
-  remove: (id: number | string) => api.del<{ message: string }>(`/api/customer/DeleteCustomer?id=${q(id)}`),
+  update: (id: number | string, body: CustomerBody) => api.put<CustomerView>(`/api/customer/UpdateCustomer?id=${idParam(id)}`, body),
+  remove: (id: number | string) => api.del<{ message: string }>(`/api/customer/DeleteCustomer?id=${idParam(id)}`),
 };
 
 /**
