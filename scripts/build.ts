@@ -54,7 +54,7 @@ async function buildWeb(): Promise<void> {
 
   // The server-rendered subscribe page's own two files: its stylesheet (inlined by the server) and its small script.
   const page = await esbuild.build({
-    entryPoints: [join(root, "web", "subscribe", "enhance.ts"), join(root, "web", "styles", "subscribe-page.css")],
+    entryPoints: [join(root, "web", "features", "subscribe", "enhance.ts"), join(root, "web", "shared", "styles", "subscribe-page.css")],
     bundle: true,
     minify: true,
     format: "esm",

@@ -1,9 +1,23 @@
-// The design system first, so page stylesheets imported by the screens come after it in the bundle and win.
-import "./styles/app.css";
+// The design system first, so page stylesheets come after it in the bundle and win. The screens import the sheets
+// they use too, but the cascade's order is fixed here, not by the order the features happen to be imported in.
+import "./shared/styles/app.css";
+import "./shared/styles/setup.css";
+import "./shared/styles/marketing.css";
+import "./shared/styles/before-send.css";
+import "./shared/styles/admin.css";
+import "./shared/styles/broadcast.css";
+import "./shared/styles/pref-cards.css";
+import "./shared/styles/customers.css";
+import "./shared/styles/subscription-requests.css";
+import "./shared/styles/businesses.css";
+import "./shared/styles/qr.css";
+import "./shared/styles/auth.css";
+import "./shared/styles/simulate-reply.css";
+import "./shared/styles/settings.css";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
-import { loadCurrentUser } from "./state/session.ts";
-import { loadSite } from "./state/site.ts";
+import { loadCurrentUser } from "./shared/state/session.ts";
+import { loadSite } from "./shared/state/site.ts";
 
 void loadSite();
 void loadCurrentUser();

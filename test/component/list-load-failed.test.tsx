@@ -1,15 +1,15 @@
 // A list that fails to load says so, with Retry, instead of its empty notice (the failure is still logged, spec §8).
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/list-load-failed.test.tsx
-import { CUSTOMERS_PAGE, onePage } from "./customer-page.ts";
+import { CUSTOMERS_PAGE } from "./customers/customers-screen.ts";
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import type { ComponentType } from "react";
-import { BusinessTypesListPage } from "../../web/pages/business-types/BusinessTypesList.tsx";
-import { BusinessListPage } from "../../web/pages/businesses/BusinessList.tsx";
-import { MyBusinessPage } from "../../web/pages/businesses/MyBusiness.tsx";
-import { CustomersListPage } from "../../web/pages/customers/CustomersList.tsx";
-import { token } from "../../web/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
+import { BusinessTypesListPage } from "../../web/features/business-types/BusinessTypesList.tsx";
+import { BusinessListPage } from "../../web/features/businesses/BusinessList.tsx";
+import { MyBusinessPage } from "../../web/features/businesses/MyBusiness.tsx";
+import { CustomersListPage } from "../../web/features/customers/CustomersList.tsx";
+import { token } from "../../web/shared/state/session.ts";
+import { mockApi, onePage } from "../helpers/mock-api.ts";
 import { renderAt } from "./render-at.tsx";
 
 const api = mockApi();

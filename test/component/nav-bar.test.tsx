@@ -2,7 +2,7 @@
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/nav-bar.test.tsx
 import { afterEach, expect, test } from "bun:test";
 import { cleanup, fireEvent } from "@testing-library/react";
-import { NavBar } from "../../web/components/NavBar.tsx";
+import { NavBar } from "../../web/shared/components/NavBar.tsx";
 import { renderAt } from "./render-at.tsx";
 
 afterEach(cleanup);

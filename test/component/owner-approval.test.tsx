@@ -6,19 +6,18 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, within } from "@testing-library/react";
 import type { PublicUser } from "../../src/schemas/auth.ts";
 import { PENDING_NOTICE, SIGNUP_CLOSED } from "../../src/schemas/owner-approval.ts";
-import { TEST_SEND_LABEL, WAIT_FOR_APPROVAL } from "../../web/components/broadcast/TestSendPanel.tsx";
-import { CODE_LABEL, SEND_CODE_LABEL, VERIFIED_BADGE, VERIFY_LABEL } from "../../web/components/broadcast/VerifyPhone.tsx";
-import { PendingOwners } from "../../web/components/PendingOwners.tsx";
-import { BroadcastPage } from "../../web/pages/Broadcast.tsx";
-import { HomePage } from "../../web/pages/Home.tsx";
-import { RegisterPage } from "../../web/pages/Register.tsx";
-import { deleteQuestion, UsersPage } from "../../web/pages/users/UsersPage.tsx";
-import { currentUser } from "../../web/state/session.ts";
-import { site } from "../../web/state/site.ts";
-import { toasts } from "../../web/state/toasts.ts";
+import { TEST_SEND_LABEL, WAIT_FOR_APPROVAL } from "../../web/features/broadcast/components/TestSendPanel.tsx";
+import { CODE_LABEL, SEND_CODE_LABEL, VERIFIED_BADGE, VERIFY_LABEL } from "../../web/features/broadcast/components/VerifyPhone.tsx";
+import { PendingOwners } from "../../web/features/users/components/PendingOwners.tsx";
+import { HomePage } from "../../web/features/home/Home.tsx";
+import { RegisterPage } from "../../web/features/auth/Register.tsx";
+import { deleteQuestion, UsersPage } from "../../web/features/users/UsersPage.tsx";
+import { currentUser } from "../../web/shared/state/session.ts";
+import { site } from "../../web/shared/state/site.ts";
+import { toasts } from "../../web/shared/state/toasts.ts";
 import { mockApi, siteInfo } from "../helpers/mock-api.ts";
-import { onePage } from "./customer-page.ts";
 import { renderAt, settle } from "./render-at.tsx";
+import { openingReplies, renderBroadcastScreen } from "./broadcast/broadcast-screen.tsx";
 
 const api = mockApi();
 const { calls, routes: replies } = api;
@@ -189,17 +188,12 @@ describe("the Register page", () => {
 
 describe("the test panel's verify step", () => {
   beforeEach(() => {
-    Object.assign(replies, {
-      "GET /api/business/GetBusinessById": { body: { id: 7, name: "Sunrise Bakery", isActive: true, ownerId: 3 } },
-      "GET /api/business/GetSubscriberCount": { body: { total: 1, sms: 1, whatsapp: 0 } },
-      "GET /api/business/ListBroadcasts": { body: onePage([]) },
-    });
+    Object.assign(replies, openingReplies({ total: 1, sms: 1, whatsapp: 0 }));
     api.fallback = { status: 404, body: { error: "no", code: "not_found" } };
   });
   const renderBroadcast = async () => {
-    const view = renderAt("/businesses/broadcast/7", { "/businesses/broadcast/:id": BroadcastPage });
-    await settle();
-    fireEvent.change(view.getByLabelText(/Message Text/), { target: { value: "Hello" } });
+    const view = await renderBroadcastScreen();
+    view.type("Hello");
     return view;
   };
   const testButton = (view: ReturnType<typeof renderAt>) => view.getByRole("button", { name: TEST_SEND_LABEL }) as HTMLButtonElement;

@@ -1,12 +1,12 @@
-// Each screen's own <title>, set from the route table in web/paths.ts.
+// Each screen's own <title>, set from the route table in web/shared/paths.ts.
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/page-titles.test.tsx
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { act, cleanup, render } from "@testing-library/react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { Routes } from "../../web/app.tsx";
-import { pageTitle, type RouteName, routes } from "../../web/paths.ts";
-import { token } from "../../web/state/session.ts";
+import { pageTitle, type RouteName, routes } from "../../web/shared/paths.ts";
+import { token } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
 
 const api = mockApi();

@@ -3,16 +3,16 @@
 // Run: npx bun test --preload ./test/helpers/happy-dom.ts test/component/paged-lists.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import type { BroadcastSummary } from "../../web/api/broadcasts.ts";
-import { BroadcastHistory, mergeFirstPage } from "../../web/components/broadcast/BroadcastHistory.tsx";
-import { LOAD_MORE } from "../../web/components/LoadMore.tsx";
-import { SEARCH_DELAY_MS } from "../../web/components/SearchBox.tsx";
-import { BusinessTypesListPage } from "../../web/pages/business-types/BusinessTypesList.tsx";
-import { BusinessListPage, noMatchText } from "../../web/pages/businesses/BusinessList.tsx";
-import { MyBusinessPage, subscribersText } from "../../web/pages/businesses/MyBusiness.tsx";
-import { token } from "../../web/state/session.ts";
-import { mockApi } from "../helpers/mock-api.ts";
-import { onePage } from "./customer-page.ts";
+import type { BroadcastSummary } from "../../web/features/broadcast/api/broadcasts.ts";
+import { BroadcastHistory, mergeFirstPage } from "../../web/features/broadcast/components/BroadcastHistory.tsx";
+import { broadcastSummary } from "./broadcast/broadcast-screen.tsx";
+import { LOAD_MORE } from "../../web/shared/components/LoadMore.tsx";
+import { SEARCH_DELAY_MS } from "../../web/shared/components/SearchBox.tsx";
+import { BusinessTypesListPage } from "../../web/features/business-types/BusinessTypesList.tsx";
+import { BusinessListPage, noMatchText } from "../../web/features/businesses/BusinessList.tsx";
+import { MyBusinessPage, subscribersText } from "../../web/features/businesses/MyBusiness.tsx";
+import { token } from "../../web/shared/state/session.ts";
+import { mockApi, onePage } from "../helpers/mock-api.ts";
 import { renderAt } from "./render-at.tsx";
 
 const api = mockApi();
@@ -134,23 +134,8 @@ describe("/my-business: subscriber counts on the cards", () => {
 });
 
 describe("the broadcast history, a page at a time", () => {
-  const done = (id: number, createdAt: string, over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
-    id,
-    messageText: `Deal ${id}`,
-    imagePath: null,
-    createdAt,
-    total: 10,
-    queued: 0,
-    sent: 0,
-    delivered: 10,
-    failed: 0,
-    completedAt: createdAt,
-    scheduledFor: null,
-    startedAt: createdAt,
-    cancelledAt: null,
-    state: "completed",
-    ...over,
-  });
+  const done = (id: number, createdAt: string, over: Partial<BroadcastSummary> = {}): BroadcastSummary =>
+    broadcastSummary({ id, messageText: `Deal ${id}`, createdAt, total: 10, delivered: 10, completedAt: createdAt, startedAt: createdAt, ...over });
 
   test("Load more appends older broadcasts; reading the first page again (a new send) keeps them, in order", async () => {
     const b3 = done(3, "2026-11-20T10:00:00.000Z");

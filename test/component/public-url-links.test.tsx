@@ -8,11 +8,11 @@ import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { OFFER_DISMISSED_KEY, OFFER_SAVE_FAILED, PublicUrlOffer } from "../../web/components/PublicUrlOffer.tsx";
-import { QrModal } from "../../web/components/QrModal.tsx";
-import { PrintPosterPage } from "../../web/pages/PrintPoster.tsx";
-import { currentUser, token } from "../../web/state/session.ts";
-import { site } from "../../web/state/site.ts";
+import { OFFER_DISMISSED_KEY, OFFER_SAVE_FAILED, PublicUrlOffer } from "../../web/features/settings/components/PublicUrlOffer.tsx";
+import { QrModal } from "../../web/features/businesses/components/QrModal.tsx";
+import { PrintPosterPage } from "../../web/features/businesses/PrintPoster.tsx";
+import { currentUser, token } from "../../web/shared/state/session.ts";
+import { site } from "../../web/shared/state/site.ts";
 import { mockApi, siteInfo } from "../helpers/mock-api.ts";
 
 const BUSINESS: PublicBusiness = {

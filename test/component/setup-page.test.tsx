@@ -6,12 +6,12 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { TOKEN_KEY } from "../../web/api/client.ts";
+import { TOKEN_KEY } from "../../web/shared/api/client.ts";
 import { Routes } from "../../web/app.tsx";
-import { Toasts } from "../../web/components/Toasts.tsx";
-import { clearSession, currentUser, token } from "../../web/state/session.ts";
-import { site } from "../../web/state/site.ts";
-import { toasts } from "../../web/state/toasts.ts";
+import { Toasts } from "../../web/shared/components/Toasts.tsx";
+import { clearSession, currentUser, token } from "../../web/shared/state/session.ts";
+import { site } from "../../web/shared/state/site.ts";
+import { toasts } from "../../web/shared/state/toasts.ts";
 import { mockApi, siteInfo } from "../helpers/mock-api.ts";
 
 const api = mockApi();

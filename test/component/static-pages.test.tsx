@@ -4,11 +4,11 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import type { ReactNode } from "react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
-import { AboutPage } from "../../web/pages/About.tsx";
-import { FaqPage } from "../../web/pages/Faq.tsx";
-import { HomePage } from "../../web/pages/Home.tsx";
-import { PrivacyPage } from "../../web/pages/Privacy.tsx";
-import { TermsPage } from "../../web/pages/Terms.tsx";
+import { AboutPage } from "../../web/features/info/About.tsx";
+import { FaqPage } from "../../web/features/info/Faq.tsx";
+import { HomePage } from "../../web/features/home/Home.tsx";
+import { PrivacyPage } from "../../web/features/info/Privacy.tsx";
+import { TermsPage } from "../../web/features/info/Terms.tsx";
 
 function renderAt(ui: ReactNode, path = "/") {
   const location = memoryLocation({ path, record: true });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { PENDING_NOTICE_TITLE } from "../../src/schemas/owner-approval.ts";
-import { APPROVAL_NOTE } from "../../web/pages/Register.tsx";
+import { APPROVAL_NOTE } from "../../web/features/auth/Register.tsx";
 import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
 import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";

@@ -1,4 +1,4 @@
-// The component tests' one stand-in for the server and the browser's dialogs: fetch (the only thing web/api/client.ts
+// The component tests' one stand-in for the server and the browser's dialogs: fetch (the only thing web/shared/api/client.ts
 // calls), window.alert and window.confirm. mockApi() installs them before each test of the file that calls it and puts
 // the real ones back after each, so no test leaks its replies into the next.
 import { afterEach, beforeEach } from "bun:test";
@@ -129,3 +129,6 @@ export function siteInfo(overrides: Partial<SiteInfo> = {}): SiteInfo {
     ...overrides,
   };
 }
+
+/** A paged list's answer (ListCustomers, ListBroadcasts, ...): the whole list as one (last) page. */
+export const onePage = <T>(items: T[]) => ({ items, nextCursor: null, total: items.length });

@@ -1,7 +1,7 @@
 // The broadcast screen's toasts (spec sections 7 and 8): pure mapping from an error or a 200 answer.
 import { describe, expect, test } from "bun:test";
-import { bodyErrorText, broadcastErrorToast, publishOutcome, retryErrorToast } from "../../web/api/broadcast-errors.ts";
-import { ApiError } from "../../web/api/client.ts";
+import { bodyErrorText, broadcastErrorToast, publishOutcome, retryErrorToast } from "../../web/features/broadcast/api/broadcast-errors.ts";
+import { ApiError } from "../../web/shared/api/client.ts";
 
 const CONNECTION = "Unable to connect to server. Please check your internet connection.";
 const err = (status: number, body: unknown = null) => new ApiError(status, "whatever the client derived", body);

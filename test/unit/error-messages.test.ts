@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test";
 import { RESET_TOKEN_INVALID, RESET_TOKEN_MISSING } from "../../src/schemas/auth.ts";
 import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
-import { ApiError, CONNECTION_ERROR } from "../../web/api/client.ts";
+import { ApiError, CONNECTION_ERROR } from "../../web/shared/api/client.ts";
 import {
   FORGOT_DEFAULT,
   FORGOT_INVALID,
@@ -16,9 +16,9 @@ import {
   registerErrorMessage,
   resetPasswordErrorMessage,
   serverText,
-} from "../../web/api/error-messages.ts";
+} from "../../web/features/auth/error-messages.ts";
 
-/** An ApiError as web/api/client.ts builds it: the message falls back to the status text, the body is kept. */
+/** An ApiError as web/shared/api/client.ts builds it: the message falls back to the status text, the body is kept. */
 const err = (status: number, body: unknown = null) => new ApiError(status, "Internal Server Error", body);
 const apiBody = (error: string, code = "x") => ({ error, code });
 const network = () => new ApiError(0, CONNECTION_ERROR, null);

@@ -5,6 +5,8 @@
 // - web/ imports from src/ only src/schemas (pure schemas and texts shared with the browser bundle).
 // - cli/ and web/ never reach around those through the context: no `ctx.repos`, no `.repos.`, no `ctx.db`, no
 //   `$client` (the CLI has its services and `ctx.operator`, src/services/operator.ts).
+// - web/ by feature: web/features/<name>/ is reached from outside only through its index.ts; a feature imports from
+//   web/ only its own folder, web/shared/ and other features' index.ts; web/shared/ imports no feature.
 // test/ and bench/ are not scanned: they may read and write the database directly to set up a world and to check
 // what was stored.
 import { describe, expect, test } from "bun:test";
@@ -44,12 +46,14 @@ function specifiersOf(text: string): string[] {
   return [STATIC, BARE, DYNAMIC].flatMap((re) => [...code.matchAll(re)].map((m) => m[1]!));
 }
 
+const importOf = (file: string, spec: string): Import => ({
+  file,
+  spec,
+  target: spec.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), spec)) : spec,
+});
+
 function importsOf(file: string): Import[] {
-  return [...new Set(specifiersOf(readFileSync(join(ROOT, file), "utf8")))].map((spec) => ({
-    file,
-    spec,
-    target: spec.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), spec)) : spec,
-  }));
+  return [...new Set(specifiersOf(readFileSync(join(ROOT, file), "utf8")))].map((spec) => importOf(file, spec));
 }
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
@@ -134,5 +138,40 @@ describe("import rules", () => {
   test("cli/ and web/ never touch the SQLite handle ($client)", () => {
     expect(usesInCliAndWeb(SQLITE_HANDLE)).toEqual([]);
     expect(usesIn("cli/x.ts", 'writeBackup(db.$client, dir, out, now);', SQLITE_HANDLE)).toEqual(["cli/x.ts:1: writeBackup(db.$client, dir, out, now);"]);
+  });
+});
+
+/** The feature folder a path is in (web/features/<name>/...), or null. */
+const featureOf = (path: string) => /^web\/features\/([^/]+)\//.exec(path)?.[1] ?? null;
+const isFeatureIndex = (path: string) => /^web\/features\/[^/]+\/index\.ts$/.test(path);
+
+/** An import of a feature's internals from outside that feature (its index.ts is its public face). */
+const reachesIntoFeature = (i: Import) =>
+  featureOf(i.target) !== null && featureOf(i.target) !== featureOf(i.file) && !isFeatureIndex(i.target);
+/** A feature's import of web/ code that is neither a feature's nor shared (the composition root: app.tsx, main.tsx). */
+const featureImportsUnshared = (i: Import) =>
+  featureOf(i.file) !== null && under(i.target, "web") && !under(i.target, "web/shared") && featureOf(i.target) === null;
+/** Shared code that depends on a feature. */
+const sharedImportsFeature = (i: Import) => under(i.file, "web/shared") && under(i.target, "web/features");
+
+describe("import rules: web/ by feature", () => {
+  test("a feature is reached from outside only through its index.ts", () => {
+    expect(ALL.filter(reachesIntoFeature).map(describeImport)).toEqual([]);
+    expect(reachesIntoFeature(importOf("web/features/home/Home.tsx", "../customers/components/SimulateReply.tsx"))).toBe(true);
+    expect(reachesIntoFeature(importOf("web/app.tsx", "./features/broadcast/BroadcastPage.tsx"))).toBe(true);
+    expect(reachesIntoFeature(importOf("web/features/home/Home.tsx", "../customers/index.ts"))).toBe(false);
+    expect(reachesIntoFeature(importOf("web/features/customers/CustomersList.tsx", "./components/TextBudgetLine.tsx"))).toBe(false);
+  });
+
+  test("a feature imports from web/ only its own folder, web/shared/ and other features' index.ts", () => {
+    expect(ALL.filter(featureImportsUnshared).map(describeImport)).toEqual([]);
+    expect(featureImportsUnshared(importOf("web/features/settings/SettingsPage.tsx", "../../app.tsx"))).toBe(true);
+    expect(featureImportsUnshared(importOf("web/features/settings/SettingsPage.tsx", "../../shared/api/client.ts"))).toBe(false);
+  });
+
+  test("web/shared/ imports no feature", () => {
+    expect(ALL.filter(sharedImportsFeature).map(describeImport)).toEqual([]);
+    expect(sharedImportsFeature(importOf("web/shared/components/NavBar.tsx", "../../features/users/index.ts"))).toBe(true);
+    expect(sharedImportsFeature(importOf("web/shared/components/NavBar.tsx", "../paths.ts"))).toBe(false);
   });
 });

@@ -1,0 +1,104 @@
+import { type ReactNode, useId, useRef, useState } from "react";
+import { type BroadcastEstimate, estimateQuestion } from "../../../../src/schemas/broadcast-estimate.ts";
+import { broadcastErrorToast } from "../api/broadcast-errors.ts";
+import { beforeSendApi } from "../api/before-send.ts";
+import { notify } from "../../../shared/state/toasts.ts";
+import { Dialog } from "../../../shared/components/Dialog.tsx";
+import "../../../shared/styles/before-send.css";
+
+/** The dialog's sentence: "Send to 48 customers: 48 messages (93 segments), about $0.77." (+ " at <time>"). */
+export function confirmText(estimate: BroadcastEstimate, when: string | null): string {
+  return `${estimateQuestion(estimate, when)}.`;
+}
+
+/**
+ * The last question before a broadcast goes out: who, how many messages and segments, what it will roughly cost.
+ * Send (or Schedule) goes on; Cancel, Escape or a click outside keeps the message on the screen, unsent.
+ */
+export function ConfirmSendDialog({
+  estimate,
+  when,
+  onConfirm,
+  onCancel,
+}: {
+  estimate: BroadcastEstimate;
+  /** The scheduled time as the owner reads it; null = now. */
+  when: string | null;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const titleId = useId();
+  const textId = useId();
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  return (
+    <Dialog className="bc-confirm" labelledBy={titleId} describedBy={textId} initialFocus={cancelRef} onClose={onCancel} backdropTestId="confirm-backdrop">
+      <h2 id={titleId} className="bc-repeat-title">
+        {when ? "Schedule this broadcast?" : "Send this broadcast?"}
+      </h2>
+      <p id={textId} className="bc-repeat-text" data-testid="confirm-text">
+        {confirmText(estimate, when)}
+      </p>
+      <ul className="bc-confirm-details">
+        {estimate.sms > 0 && (
+          <li>
+            {estimate.mms
+              ? `${estimate.sms} by MMS (the image makes each SMS one MMS)`
+              : `${estimate.sms} by SMS, ${estimate.segmentsPerMessage} segment${estimate.segmentsPerMessage === 1 ? "" : "s"} each (${estimate.encoding})`}
+          </li>
+        )}
+        {estimate.whatsapp > 0 && <li>{estimate.whatsapp} by WhatsApp</li>}
+        {estimate.estimatedCost !== null && <li>Estimated at ${estimate.pricePerSegment} per segment; your Twilio bill may differ.</li>}
+        {when && <li>Recipients are whoever is subscribed at that time.</li>}
+      </ul>
+      <div className="form-actions bc-repeat-actions">
+        <button ref={cancelRef} type="button" className="btn btn-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="btn btn-primary" onClick={onConfirm}>
+          {when ? "Schedule" : "Send"}
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * The confirm step for the broadcast screen: ask() fetches the estimate and opens the dialog; Send runs `go`.
+ * `checking` is true while the estimate loads; `dialog` is rendered where the page wants it.
+ */
+export function useConfirmSend(businessId: string): {
+  ask: (text: string, hasImage: boolean, when: string | null, go: () => void, withTemplate?: boolean) => Promise<void>;
+  checking: boolean;
+  dialog: ReactNode;
+} {
+  const [checking, setChecking] = useState(false);
+  const [open, setOpen] = useState<{ estimate: BroadcastEstimate; when: string | null; go: () => void } | null>(null);
+
+  async function ask(text: string, hasImage: boolean, when: string | null, go: () => void, withTemplate = false) {
+    setChecking(true);
+    try {
+      const estimate = await beforeSendApi.estimate(businessId, text, hasImage, withTemplate);
+      // Nobody to send to now: the publish itself says so (a scheduled one is still asked about).
+      if (estimate.recipients === 0 && !when) go();
+      else setOpen({ estimate, when, go });
+    } catch (err) {
+      const t = broadcastErrorToast(err);
+      notify.error(t.title, t.message);
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  const dialog = open ? (
+    <ConfirmSendDialog
+      estimate={open.estimate}
+      when={open.when}
+      onCancel={() => setOpen(null)}
+      onConfirm={() => {
+        setOpen(null);
+        open.go();
+      }}
+    />
+  ) : null;
+  return { ask, checking, dialog };
+}

@@ -1,0 +1,2 @@
+// The home page: what the rest of web/ may import.
+export { HomePage } from "./Home.tsx";

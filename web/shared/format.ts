@@ -1,0 +1,15 @@
+// How the UI shows a stored date and a stored image path (the broadcast history, the customer messages).
+
+/** Spec: an image URL starting with http is used as is; anything else is relative to the site origin. */
+export function absoluteImageUrl(url: string, origin: string = window.location.origin): string {
+  if (/^https?:\/\//i.test(url)) return url;
+  return `${origin}/${url.replace(/^\/+/, "")}`;
+}
+
+/** "Nov 22, 2026, 3:04 PM" (US English, local time); "" for a missing or unreadable date. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  return d.toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" });
+}
