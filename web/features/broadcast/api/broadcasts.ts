@@ -1,4 +1,5 @@
 import type { BroadcastSummary as SharedBroadcastSummary } from "../../../../src/schemas/broadcasts.ts";
+import type { PublishBody } from "../../../../src/schemas/broadcast-input.ts";
 import type { Page } from "../../../../src/schemas/paging.ts";
 import { api, idParam, listQuery } from "../../../shared/api/client.ts";
 
@@ -6,22 +7,10 @@ import { api, idParam, listQuery } from "../../../shared/api/client.ts";
 // broadcast feature). The business's name comes from shared/api/businesses.ts.
 
 /**
- * The multipart fields of PublishMessageToAllCustomers (BusinessId, MessageText, Image, Confirm, ScheduledFor,
- * ContentSid, ContentVariables). Local until src/schemas has the publish schema to derive it from.
+ * The multipart fields of PublishMessageToAllCustomers as the screen holds them: the publish schema's
+ * (src/schemas/broadcast-input.ts, which the route and the CLI read too), with the image still the File chosen.
  */
-export interface PublishFields {
-  businessId: number | string;
-  messageText: string;
-  /** Only when chosen. */
-  image?: File | null;
-  /** Only after the owner said yes to sending the same text again within 10 minutes (a 409 duplicate_broadcast). */
-  confirm?: boolean;
-  /** "Send later": ISO 8601 with the browser's offset (sendLaterIso in SendLaterField.tsx). */
-  scheduledFor?: string | null;
-  /** A WhatsApp template for the WhatsApp recipients (WhatsAppTemplateField.tsx), with its variables. */
-  contentSid?: string;
-  contentVariables?: string;
-}
+export type PublishFields = Omit<PublishBody, "image"> & { image?: File | null };
 
 /** 200 answers of PublishMessageToAllCustomers: {message, broadcastId, recipients} or {warning}. */
 export interface PublishResponse {
@@ -60,12 +49,12 @@ export const BROADCASTS_PER_PAGE = 10;
 function publishForm(fields: PublishFields): FormData {
   const form = new FormData();
   form.append("BusinessId", String(fields.businessId));
-  form.append("MessageText", fields.messageText);
+  form.append("MessageText", fields.messageText ?? "");
   if (fields.image) form.append("Image", fields.image, fields.image.name);
   if (fields.confirm) form.append("Confirm", "true");
   if (fields.scheduledFor) form.append("ScheduledFor", fields.scheduledFor);
   if (fields.contentSid !== undefined) {
-    form.append("ContentSid", fields.contentSid);
+    form.append("ContentSid", fields.contentSid ?? "");
     form.append("ContentVariables", fields.contentVariables ?? "");
   }
   return form;
