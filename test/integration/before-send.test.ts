@@ -1,7 +1,7 @@
 // Issue 11, item 6: before a broadcast goes out. The owner's own phone (GetCurrentUser, UpdateMyPhone), a test to it
 // through the messenger of the moment (the fake Twilio sees exactly one message; nothing is written as a broadcast),
 // and the estimate the confirm step shows (recipients, segments, cost).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { MY_PHONE_INVALID, MY_PHONE_MISSING } from "../../src/schemas/auth.ts";
 import { MMS_PRICE_IN_SEGMENTS } from "../../src/services/broadcasts/estimate.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
@@ -10,38 +10,23 @@ import { IMAGE_PATH_INVALID, TEST_SENDS_PER_MINUTE } from "../../src/services/br
 import { BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED } from "../../src/schemas/texts.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { FAKE_SMS_FROM, FAKE_WHATSAPP_FROM, type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
+import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
+import { FAKE_SMS_FROM, FAKE_WHATSAPP_FROM } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
 
 const OWNER_PHONE = "+14155550199";
 const SEND_TEST = "/api/broadcast/SendTest";
 const ESTIMATE = "/api/broadcast/Estimate";
 
-let fake: FakeTwilio;
-let clockNow = () => new Date();
-beforeAll(() => {
-  fake = startFakeTwilio({ now: () => clockNow() });
-});
-afterAll(async () => {
-  await fake.stop();
-});
+const fake = fakeTwilioForFile();
 
 function world(env: Record<string, string> = {}) {
   const ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", ...env });
-  clockNow = () => ctx.clock.now();
-  const api = apiClient(ctx);
-  const user = (phone: string | null = null) => {
-    // A phone of their own is a verified one here (issue 21: tests go only there); verification has its own tests.
-    const u = insertUser(ctx, { role: "owner", phone, phoneVerifiedAt: phone ? ctx.clock.now() : null });
-    return { id: u.id, token: sessionFor(ctx, u) };
-  };
-  const ownerA = user(OWNER_PHONE);
-  const ownerB = user();
-  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery" });
-  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
-  return { ctx, api, ownerA, ownerB, bakery, gym };
+  fake.follow(ctx.clock);
+  // Owner A's phone is a verified one here (issue 21: tests go only there); verification has its own tests.
+  const { ownerA, ownerB, bakery, gym } = ownersWorld(ctx, { ownerA: { phone: OWNER_PHONE, phoneVerifiedAt: ctx.clock.now() }, cafe: false, admin: false });
+  return { ctx, api: apiClient(ctx), ownerA, ownerB, bakery, gym };
 }
 type World = ReturnType<typeof world>;
 

@@ -1,0 +1,98 @@
+// The worlds integration tests build, one builder per kind, so a file names the world it needs instead of copying
+// its set-up: a fake Twilio for the file, the people who call the API (owner A with a bakery and a cafe, owner B with
+// a gym, the admin), and a shop with N subscribers (with a broadcast queued to them).
+import { afterAll, beforeAll } from "bun:test";
+import type { AppContext } from "../../src/context.ts";
+import type { businesses, users } from "../../src/db/schema.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
+import { insertSubscriber, sessionFor } from "./customer-factories.ts";
+import { type BusinessRow, insertBusiness, insertUser } from "./factories.ts";
+import { type FakeTwilio, type FakeTwilioOptions, startFakeTwilio } from "./fake-twilio.ts";
+
+type Ctx = Pick<AppContext, "db" | "repos" | "clock">;
+type UserFields = Partial<typeof users.$inferInsert>;
+type BusinessFields = Partial<typeof businesses.$inferInsert>;
+
+/** The file's fake Twilio; `follow` makes its message times those of a test's fake clock. */
+export type FileFakeTwilio = FakeTwilio & { follow(clock: { now(): Date }): void };
+
+/**
+ * A fake Twilio started before the file's tests and stopped after them. It is usable as a FakeTwilio from inside
+ * the tests (not at the file's top level, where it is not started yet); its clock is the real one until `follow`.
+ */
+export function fakeTwilioForFile(options: Omit<FakeTwilioOptions, "now"> = {}): FileFakeTwilio {
+  let started: FakeTwilio | undefined;
+  let now = () => new Date();
+  beforeAll(() => {
+    started = startFakeTwilio({ ...options, now: () => now() });
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const follow = (clock: { now(): Date }) => {
+    now = () => clock.now();
+  };
+  return new Proxy({} as FileFakeTwilio, {
+    get(_, key) {
+      if (key === "follow") return follow;
+      if (!started) throw new Error("the file's fake Twilio is started in beforeAll: use it inside a test");
+      const value = Reflect.get(started, key);
+      return typeof value === "function" ? value.bind(started) : value;
+    },
+  });
+}
+
+/** A user who calls the API: the row's id and a session token (issued directly; the auth middleware still runs). */
+export interface Member {
+  id: number;
+  token: string;
+}
+
+export function member(ctx: Ctx, fields: UserFields = {}): Member {
+  const row = insertUser(ctx, fields);
+  return { id: row.id, token: sessionFor(ctx, row) };
+}
+
+export interface OwnersOptions {
+  ownerA?: UserFields;
+  bakery?: BusinessFields;
+  /** Leave out owner A's second business (the cafe) or the admin where a test counts rows. */
+  cafe?: false;
+  admin?: false;
+  /** Insert the admin before the owners (the ids some files' assertions were written against). */
+  adminFirst?: boolean;
+}
+
+/** Owner A (A Bakery, A Cafe), owner B (B Gym) and the admin. */
+export function ownersWorld(ctx: Ctx, options: OwnersOptions = {}) {
+  const early = options.adminFirst && options.admin !== false ? member(ctx, { role: "admin" }) : undefined;
+  const ownerA = member(ctx, { role: "owner", ...options.ownerA });
+  const ownerB = member(ctx, { role: "owner" });
+  const admin = early ?? (options.admin === false ? undefined : member(ctx, { role: "admin" }));
+  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery", ...options.bakery });
+  const cafe = options.cafe === false ? undefined : insertBusiness(ctx, { ownerId: ownerA.id, name: "A Cafe" });
+  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
+  return { ownerA, ownerB, admin: admin as Member, bakery, cafe: cafe as BusinessRow, gym };
+}
+
+/** A business (a new owner's unless one is given) with `n` active subscribers, the first `whatsapp` of them by WhatsApp. */
+export function shopWithSubscribers(ctx: Ctx, n: number, options: { business?: BusinessFields; whatsapp?: number } = {}) {
+  const business = insertBusiness(ctx, options.business);
+  const subs = Array.from({ length: n }, (_, i) =>
+    insertSubscriber(ctx, business.id, { contactPreference: i < (options.whatsapp ?? 0) ? "WhatsApp" : "SMS" }),
+  );
+  return { business, subs, phones: subs.map((s) => s.customer.phone) };
+}
+
+/** A shop with `n` subscribers and a broadcast to them published by the operator (queued for the dispatcher). */
+export async function queuedBroadcast(
+  ctx: Ctx & Pick<AppContext, "services">,
+  n: number,
+  options: { text?: string; whatsapp?: number; business?: BusinessFields } = {},
+) {
+  const shop = shopWithSubscribers(ctx, n, options);
+  const text = options.text ?? "Fresh bagels, 2 for 1 today";
+  const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(shop.business.id), messageText: text });
+  if (!("broadcastId" in res)) throw new Error("nothing queued");
+  return { ...shop, broadcastId: res.broadcastId, text };
+}
