@@ -1,7 +1,7 @@
 // The worlds integration tests build, one builder per kind, so a file names the world it needs instead of copying
 // its set-up: a fake Twilio for the file, the people who call the API (owner A with a bakery and a cafe, owner B with
 // a gym, the admin), and a shop with N subscribers (with a broadcast queued to them).
-import { afterAll, beforeAll } from "bun:test";
+import { afterAll, beforeAll, beforeEach } from "bun:test";
 import type { AppContext } from "../../src/context.ts";
 import type { businesses, users } from "../../src/db/schema.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
@@ -17,18 +17,22 @@ type BusinessFields = Partial<typeof businesses.$inferInsert>;
 export type FileFakeTwilio = FakeTwilio & { follow(clock: { now(): Date }): void };
 
 /**
- * A fake Twilio started before the file's tests and stopped after them. It is usable as a FakeTwilio from inside
- * the tests (not at the file's top level, where it is not started yet); its clock is the real one until `follow`.
+ * A fake Twilio started before the file's (or describe block's) tests and stopped after them, reset before each with
+ * `resetEach`. It is usable as a FakeTwilio from inside the tests (not at the file's top level, where it is not
+ * started yet); its clock is the real one until `follow`.
  */
-export function fakeTwilioForFile(options: Omit<FakeTwilioOptions, "now"> = {}): FileFakeTwilio {
+export function fakeTwilioForFile(options: Omit<FakeTwilioOptions, "now"> & { resetEach?: boolean } = {}): FileFakeTwilio {
+  const { resetEach, ...fakeOptions } = options;
   let started: FakeTwilio | undefined;
   let now = () => new Date();
   beforeAll(() => {
-    started = startFakeTwilio({ ...options, now: () => now() });
+    started = startFakeTwilio({ ...fakeOptions, now: () => now() });
   });
   afterAll(async () => {
     await started?.stop();
   });
+  // Before the file's own beforeEach (registered after this), so a test's scripted replies survive.
+  if (resetEach) beforeEach(() => started?.reset());
   const follow = (clock: { now(): Date }) => {
     now = () => clock.now();
   };
@@ -38,6 +42,11 @@ export function fakeTwilioForFile(options: Omit<FakeTwilioOptions, "now"> = {}):
       if (!started) throw new Error("the file's fake Twilio is started in beforeAll: use it inside a test");
       const value = Reflect.get(started, key);
       return typeof value === "function" ? value.bind(started) : value;
+    },
+    // Its settable fields (templates, accountStatus, latencyMs) go to the fake too.
+    set(_, key, value) {
+      if (!started) throw new Error("the file's fake Twilio is started in beforeAll: use it inside a test");
+      return Reflect.set(started, key, value);
     },
   });
 }

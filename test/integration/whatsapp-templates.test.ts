@@ -2,7 +2,7 @@
 // approvals (on TWILIO_API_BASE, as content.twilio.com would answer), a template broadcast (ContentSid +
 // ContentVariables, no Body/MediaUrl on WhatsApp; SMS stays Body + MediaUrl), the 24-hour window on the injected
 // clock, skips with their reasons and the warning before sending, 63016, 131050, bad input, ownership.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,11 +25,10 @@ import {
   FAKE_MEDIA_TEMPLATE_SID,
   FAKE_PENDING_TEMPLATE_SID,
   FAKE_TEXT_TEMPLATE_SID,
-  type FakeTwilio,
-  startFakeTwilio,
 } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
+import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
 const PUBLIC = "https://deals.example.com";
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
@@ -40,7 +39,7 @@ const HOUR = 3_600_000;
 const UK = "+447400123456";
 const BR = "+5511987654321";
 
-let fake: FakeTwilio;
+const fake = fakeTwilioForFile();
 let ctx: TestContext;
 let api: ApiClient;
 let sched: VirtualScheduler;
@@ -48,12 +47,7 @@ let running: Dispatcher[] = [];
 let owner: { id: number; token: string };
 let other: { id: number; token: string };
 const dirs: string[] = [];
-
-beforeAll(() => {
-  fake = startFakeTwilio({ now: () => ctx.clock.now() });
-});
 afterAll(async () => {
-  await fake.stop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -61,6 +55,7 @@ function world(env: Record<string, string> = fake.settings()) {
   const dir = mkdtempSync(join(tmpdir(), "nearcast-wa-"));
   dirs.push(dir);
   ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", NEARCAST_ALLOWED_COUNTRIES: "*", ...env }, { dataDir: dir });
+  fake.follow(ctx.clock);
   api = apiClient(ctx);
   sched = new VirtualScheduler(ctx.clock);
   const o = insertUser(ctx);
