@@ -5,9 +5,10 @@ import { afterAll, beforeAll, beforeEach } from "bun:test";
 import type { AppContext } from "../../src/context.ts";
 import type { businesses, users } from "../../src/db/schema.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
+import { withDataDir } from "./cli.ts";
 import { insertSubscriber, sessionFor } from "./customer-factories.ts";
 import { type BusinessRow, insertBusiness, insertUser } from "./factories.ts";
-import { type FakeTwilio, type FakeTwilioOptions, startFakeTwilio } from "./fake-twilio.ts";
+import { FAKE_ACCOUNT_SID, FAKE_AUTH_TOKEN, type FakeTwilio, type FakeTwilioOptions, startFakeTwilio } from "./fake-twilio.ts";
 
 type Ctx = Pick<AppContext, "db" | "repos" | "clock">;
 type UserFields = Partial<typeof users.$inferInsert>;
@@ -84,13 +85,34 @@ export function ownersWorld(ctx: Ctx, options: OwnersOptions = {}) {
   return { ownerA, ownerB, admin: admin as Member, bakery, cafe: cafe as BusinessRow, gym };
 }
 
-/** A business (a new owner's unless one is given) with `n` active subscribers, the first `whatsapp` of them by WhatsApp. */
-export function shopWithSubscribers(ctx: Ctx, n: number, options: { business?: BusinessFields; whatsapp?: number } = {}) {
-  const business = insertBusiness(ctx, options.business);
-  const subs = Array.from({ length: n }, (_, i) =>
-    insertSubscriber(ctx, business.id, { contactPreference: i < (options.whatsapp ?? 0) ? "WhatsApp" : "SMS" }),
-  );
-  return { business, subs, phones: subs.map((s) => s.customer.phone) };
+type SubscriberFields = NonNullable<Parameters<typeof insertSubscriber>[2]>;
+
+export interface ShopOptions {
+  /** The owner's fields (a new owner is made either way unless business.ownerId names one). */
+  owner?: UserFields;
+  business?: BusinessFields;
+  /** With a count of subscribers: how many of the first are on WhatsApp. */
+  whatsapp?: number;
+}
+
+/** A business with active subscribers: `n` made up (the first `whatsapp` on WhatsApp), or exactly the ones listed. */
+export function shopWithSubscribers(ctx: Ctx, subscribers: number | SubscriberFields[], options: ShopOptions = {}) {
+  const ownerId = options.business?.ownerId ?? insertUser(ctx, options.owner).id;
+  const business = insertBusiness(ctx, { ...options.business, ownerId });
+  const list = typeof subscribers === "number"
+    ? Array.from({ length: subscribers }, (_, i): SubscriberFields => ({ contactPreference: i < (options.whatsapp ?? 0) ? "WhatsApp" : "SMS" }))
+    : subscribers;
+  const subs = list.map((fields) => insertSubscriber(ctx, business.id, fields));
+  return { ownerId, business, subs, phones: subs.map((s) => s.customer.phone) };
+}
+
+/** A data directory of `dirs` (migrated) holding Ana's Bakery (owner@shop.com) and its subscribers, for CLI runs. */
+export function cliShop(dirs: { make(): string }, subscribers: number | SubscriberFields[]) {
+  const dir = dirs.make();
+  return withDataDir(dir, (ctx) => {
+    const shop = shopWithSubscribers(ctx, subscribers, { owner: { email: "owner@shop.com" }, business: { name: "Ana's Bakery" } });
+    return { dir, businessId: shop.business.id };
+  });
 }
 
 /** A shop with `n` subscribers and a broadcast to them published by the operator (queued for the dispatcher). */
@@ -105,3 +127,12 @@ export async function queuedBroadcast(
   if (!("broadcastId" in res)) throw new Error("nothing queued");
   return { ...shop, broadcastId: res.broadcastId, text };
 }
+
+/** Twilio configured (so webhooks must be signed with FAKE_AUTH_TOKEN) but unreachable: webhooks never call Twilio. */
+export const SIGNED_WEBHOOKS_ENV = {
+  TWILIO_ACCOUNT_SID: FAKE_ACCOUNT_SID,
+  TWILIO_AUTH_TOKEN: FAKE_AUTH_TOKEN,
+  TWILIO_FROM: "+15005550006",
+  TWILIO_API_BASE: "http://127.0.0.1:9",
+  NEARCAST_PUBLIC_URL: "https://shop.example.com",
+};

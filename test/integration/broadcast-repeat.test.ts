@@ -8,33 +8,29 @@ import { CONFIRM_INVALID } from "../../src/schemas/broadcast-input.ts";
 import { DUPLICATE_BROADCAST, REPEAT_WINDOW_MS } from "../../src/services/broadcasts/repeat-check.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
-import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { sessionFor } from "../helpers/customer-factories.ts";
+import { insertUser } from "../helpers/factories.ts";
 import { PNG } from "../helpers/images.ts";
+import { type Member, member, shopWithSubscribers } from "../helpers/worlds.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const TEXT = "Warm cinnamon rolls, 2 for $5 until noon!";
 
 let ctx: TestContext;
 let api: ApiClient;
-let owner: { id: number; token: string };
+let owner: Member;
 let businessId: number;
 
 beforeEach(() => {
   ctx = testContext();
   api = apiClient(ctx);
-  const o = insertUser(ctx);
-  owner = { id: o.id, token: sessionFor(ctx, o) };
+  owner = member(ctx);
   businessId = withSubscribers(owner.id, 3);
 });
 
 afterEach(() => ctx.close());
 
-function withSubscribers(ownerId: number, n: number): number {
-  const b = insertBusiness(ctx, { ownerId });
-  for (let i = 0; i < n; i++) insertSubscriber(ctx, b.id);
-  return b.id;
-}
+const withSubscribers = (ownerId: number, n: number): number => shopWithSubscribers(ctx, n, { business: { ownerId } }).business.id;
 
 function publish(token: string, fields: Record<string, string | File>) {
   const body = new FormData();

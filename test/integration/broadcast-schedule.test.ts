@@ -10,9 +10,10 @@ import { DUPLICATE_BROADCAST } from "../../src/services/broadcasts/repeat-check.
 import { ALREADY_CANCELLED, ALREADY_STARTED, NOTHING_TO_UPDATE } from "../../src/services/broadcasts/schedule.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
-import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { sessionFor } from "../helpers/customer-factories.ts";
+import { insertBusiness } from "../helpers/factories.ts";
 import { PNG } from "../helpers/images.ts";
+import { type Member, member, shopWithSubscribers } from "../helpers/worlds.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const UPDATE = "/api/business/UpdateScheduledBroadcast";
@@ -24,22 +25,18 @@ const TOMORROW_MS = Date.parse("2026-01-16T14:00:00Z");
 
 let ctx: TestContext;
 let api: ApiClient;
-let owner: { id: number; token: string };
-let other: { id: number; token: string };
-let admin: { id: number; token: string };
+let owner: Member;
+let other: Member;
+let admin: Member;
 let businessId: number;
 
 beforeEach(() => {
   ctx = testContext();
   api = apiClient(ctx);
-  const o = insertUser(ctx);
-  owner = { id: o.id, token: sessionFor(ctx, o) };
-  const x = insertUser(ctx);
-  other = { id: x.id, token: sessionFor(ctx, x) };
-  const a = insertUser(ctx, { role: "admin" });
-  admin = { id: a.id, token: sessionFor(ctx, a) };
-  businessId = insertBusiness(ctx, { ownerId: owner.id }).id;
-  for (let i = 0; i < 2; i++) insertSubscriber(ctx, businessId);
+  owner = member(ctx);
+  other = member(ctx);
+  admin = member(ctx, { role: "admin" });
+  businessId = shopWithSubscribers(ctx, 2, { business: { ownerId: owner.id } }).business.id;
 });
 
 afterEach(() => ctx.close());

@@ -21,7 +21,7 @@ import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM } from "../helpers/fake-twilio.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
-import { fakeTwilioForFile } from "../helpers/worlds.ts";
+import { fakeTwilioForFile, queuedBroadcast } from "../helpers/worlds.ts";
 
 const PUBLIC = "https://deals.example.com";
 
@@ -81,15 +81,7 @@ function dispatcher(messenger: Messenger, opts: Partial<DispatcherOptions> = {})
 }
 
 /** A business with n active subscribers and a queued broadcast to them. */
-async function seed(n: number, text = "Fresh bagels, 2 for 1 today", whatsapp = 0) {
-  const business = insertBusiness(ctx);
-  const subs = Array.from({ length: n }, (_, i) =>
-    insertSubscriber(ctx, business.id, { contactPreference: i < whatsapp ? "WhatsApp" : "SMS" }),
-  );
-  const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: text });
-  if (!("broadcastId" in res)) throw new Error("nothing queued");
-  return { business, subs, broadcastId: res.broadcastId, text };
-}
+const seed = (n: number, text?: string, whatsapp = 0) => queuedBroadcast(ctx, n, { text, whatsapp });
 
 const rowsOf = (broadcastId: number) => ctx.repos.deliveries.listByBroadcast(broadcastId);
 const completed = (broadcastId: number) => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null;

@@ -5,7 +5,7 @@ import { messagingFromEnv } from "../helpers/context.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
 import { type Messenger, MessengerUnavailableError, type SendOutcome } from "../../src/messaging/messenger.ts";
 import { createTwilioMessenger, parseRetryAfter } from "../../src/messaging/twilio.ts";
-import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM, type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { outboundStatusPairs } from "../helpers/twilio-statuses.ts";
 import { until } from "../helpers/until.ts";
 import { fakeTwilioForFile } from "../helpers/worlds.ts";
