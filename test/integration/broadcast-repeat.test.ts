@@ -1,6 +1,7 @@
 // Issue 10, item 8: no accidental double broadcast. The same text to the same business within 10 minutes answers
 // 409 duplicate_broadcast in the one error shape, with `duplicateOf`, and writes nothing, unless Confirm=true.
 // Another owner's identical text (their own business) is no repeat; two identical publishes at once: one passes.
+// Not the scenario runner: each test is a sequence of multipart publishes on the fake clock.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { broadcasts, deliveries } from "../../src/db/schema.ts";

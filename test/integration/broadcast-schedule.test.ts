@@ -2,6 +2,7 @@
 // deliveries, total 0); bad ScheduledFor values answer 400 naming the field and store nothing (not even the image);
 // UpdateScheduledBroadcast and CancelBroadcast work until it starts (409 after), for its owner or an admin (404 for
 // anyone else, 401 anonymous); the history shows the state; the repeat check counts scheduled publishes.
+// Not the scenario runner: publishes are multipart forms, then updated or cancelled: flows of requests.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { broadcasts, deliveries } from "../../src/db/schema.ts";

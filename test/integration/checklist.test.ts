@@ -1,4 +1,5 @@
 // GET /api/settings/Checklist (admin only) and the inbound webhook's "seen" mark behind it.
+// Not the scenario runner: each test changes settings or the webhook's state between reads of the checklist.
 import { afterEach, describe, expect, test } from "bun:test";
 import { businessTypes } from "../../src/db/schema.ts";
 import { OPERATOR } from "../../src/services/principal.ts";

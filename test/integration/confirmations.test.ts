@@ -1,5 +1,6 @@
 // Opt-in confirmations (issue 11, item 2), double opt-in, and the subscribe page's guards against SMS pumping
 // (item 3): through the API, the outbox and the fake Twilio, on the injected clock.
+// Not the scenario runner: confirmations are checked through the outbox and the fake Twilio after a dispatch.
 import { describe, expect, test } from "bun:test";
 import { CONFIRMATION_RATES, CONFIRMATION_STOP_HELP, confirmationText } from "../../src/schemas/confirmation.ts";
 import { countSegments } from "../../src/schemas/sms-segments.ts";

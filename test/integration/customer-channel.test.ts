@@ -1,6 +1,7 @@
 // Issue 10, items 1 and 7: a customer's channel belongs to each subscription, an anonymous subscribe never re-activates
 // a number the owner removed (a pending request the owner accepts or declines), and no owner learns another owner's
 // subscription state (their channel, removal, unsubscribe, or the person's STOP).
+// Not the scenario runner: each test is a flow across two owners' requests and a dispatch to the fake Twilio.
 import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { subscriptions } from "../../src/db/schema.ts";

@@ -1,3 +1,4 @@
+// Not the scenario runner: each request is a Twilio-signed form, and most tests replay one.
 import { afterEach, describe, expect, test } from "bun:test";
 import { twilioSignature, type WebhookParams } from "../../src/messaging/signature.ts";
 import {

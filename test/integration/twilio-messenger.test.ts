@@ -1,4 +1,5 @@
 // The Twilio adapter against the fake Twilio on loopback (TWILIO_API_BASE), which speaks Twilio's wire format.
+// Not the scenario runner: it calls the Twilio adapter against the fake Twilio, not the app's API.
 import { describe, expect, test } from "bun:test";
 import { FakeClock } from "../../src/clock.ts";
 import { messagingFromEnv } from "../helpers/context.ts";

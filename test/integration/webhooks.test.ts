@@ -1,3 +1,4 @@
+// Not the scenario runner: each request is a Twilio-signed form (some streamed or oversized), some to a real server.
 import { describe, expect, test } from "bun:test";
 import { SANDBOX_FAILURE_MESSAGE, SandboxMessenger, type Timers } from "../../src/messaging/sandbox.ts";
 import { statusCallbackPath } from "../../src/messaging/messenger.ts";

@@ -2,6 +2,7 @@
 // approvals (on TWILIO_API_BASE, as content.twilio.com would answer), a template broadcast (ContentSid +
 // ContentVariables, no Body/MediaUrl on WhatsApp; SMS stays Body + MediaUrl), the 24-hour window on the injected
 // clock, skips with their reasons and the warning before sending, 63016, 131050, bad input, ownership.
+// Not the scenario runner: each test publishes, then dispatches to the fake Twilio on the fake clock.
 import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
