@@ -1,7 +1,7 @@
 // Issue 11, item 6: before a broadcast goes out. The owner's own phone (GetCurrentUser, UpdateMyPhone), a test to it
 // through the messenger of the moment (the fake Twilio sees exactly one message; nothing is written as a broadcast),
 // and the estimate the confirm step shows (recipients, segments, cost).
-// Estimate is a scenario table; SendTest is not: it takes multipart forms, and tests read the fake Twilio between calls.
+// Estimate is a scenario table; SendTest is not: multipart forms, and tests read the fake Twilio between calls.
 import { describe, expect, test } from "bun:test";
 import { MY_PHONE_INVALID, MY_PHONE_MISSING } from "../../src/schemas/auth.ts";
 import { MMS_PRICE_IN_SEGMENTS } from "../../src/services/broadcasts/estimate.ts";
