@@ -2,10 +2,12 @@
 // its set-up: a fake Twilio for the file, the people who call the API (owner A with a bakery and a cafe, owner B with
 // a gym, the admin), and a shop with N subscribers (with a broadcast queued to them).
 import { afterAll, beforeAll, beforeEach } from "bun:test";
+import type { Config } from "../../src/config.ts";
 import type { AppContext } from "../../src/context.ts";
 import type { businesses, users } from "../../src/db/schema.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { withDataDir } from "./cli.ts";
+import { type TestContext, testContext } from "./context.ts";
 import { insertSubscriber, sessionFor } from "./customer-factories.ts";
 import { type BusinessRow, insertBusiness, insertUser } from "./factories.ts";
 import { FAKE_ACCOUNT_SID, FAKE_AUTH_TOKEN, type FakeTwilio, type FakeTwilioOptions, startFakeTwilio } from "./fake-twilio.ts";
@@ -50,6 +52,19 @@ export function fakeTwilioForFile(options: Omit<FakeTwilioOptions, "now"> & { re
       return Reflect.set(started, key, value);
     },
   });
+}
+
+/** A test context sending through the file's fake Twilio (reset), whose clock the fake follows. */
+export function contextOnFake(fake: FileFakeTwilio, env: Record<string, string> = {}, config: Partial<Config> = {}): TestContext {
+  const ctx = testContext({ ...fake.settings(), ...env }, config);
+  fake.follow(ctx.clock);
+  fake.reset();
+  return ctx;
+}
+
+/** Stops the dispatchers a test started (and forgets them). */
+export async function stopDispatchers(running: { stop(): Promise<void> }[]): Promise<void> {
+  for (const d of running.splice(0)) await d.stop();
 }
 
 /** A user who calls the API: the row's id and a session token (issued directly; the auth middleware still runs). */

@@ -10,21 +10,18 @@ import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
-import { fakeTwilioForFile } from "../helpers/worlds.ts";
+import { contextOnFake, fakeTwilioForFile, stopDispatchers } from "../helpers/worlds.ts";
 
 const fake = fakeTwilioForFile();
 let ctx: TestContext;
 let sched: VirtualScheduler;
-let running: Dispatcher[] = [];
+const running: Dispatcher[] = [];
 beforeEach(() => {
-  ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", ...fake.settings() });
-  fake.follow(ctx.clock);
+  ctx = contextOnFake(fake, { NEARCAST_PUBLIC_URL: "https://deals.example.com" });
   sched = new VirtualScheduler(ctx.clock);
-  fake.reset();
 });
 afterEach(async () => {
-  for (const d of running) await d.stop();
-  running = [];
+  await stopDispatchers(running);
   ctx.close();
 });
 

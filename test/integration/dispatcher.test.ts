@@ -21,29 +21,26 @@ import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM } from "../helpers/fake-twilio.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
-import { fakeTwilioForFile, queuedBroadcast } from "../helpers/worlds.ts";
+import { contextOnFake, fakeTwilioForFile, queuedBroadcast, stopDispatchers } from "../helpers/worlds.ts";
 
 const PUBLIC = "https://deals.example.com";
 
 const fake = fakeTwilioForFile();
 let ctx: TestContext;
 let sched: VirtualScheduler;
-let running: Dispatcher[] = [];
+const running: Dispatcher[] = [];
 const dirs: string[] = [];
 afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 beforeEach(() => {
-  ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, ...fake.settings() });
-  fake.follow(ctx.clock);
+  ctx = contextOnFake(fake, { NEARCAST_PUBLIC_URL: PUBLIC });
   sched = new VirtualScheduler(ctx.clock);
-  fake.reset();
 });
 
 afterEach(async () => {
-  for (const d of running) await d.stop();
-  running = [];
+  await stopDispatchers(running);
   ctx.close();
 });
 

@@ -16,8 +16,7 @@ import {
 import { OPERATOR } from "../../src/services/principal.ts";
 import { TEST_SENDS_PER_MINUTE } from "../../src/services/broadcasts/test-send.ts";
 import { apiClient } from "../helpers/api.ts";
-import { testContext } from "../helpers/context.ts";
-import { fakeTwilioForFile } from "../helpers/worlds.ts";
+import { contextOnFake, fakeTwilioForFile } from "../helpers/worlds.ts";
 import { sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
@@ -27,9 +26,7 @@ const PHONE = "+14155550199";
 const fake = fakeTwilioForFile();
 
 function world() {
-  fake.reset();
-  const ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", NEARCAST_ALLOWED_COUNTRIES: "US,CA", ...fake.settings() });
-  fake.follow(ctx.clock);
+  const ctx = contextOnFake(fake, { NEARCAST_PUBLIC_URL: "https://deals.example.com", NEARCAST_ALLOWED_COUNTRIES: "US,CA" });
   const owner = insertUser(ctx, { phone: PHONE });
   const other = insertUser(ctx, { phone: "+14155550188" });
   const shop = insertBusiness(ctx, { ownerId: owner.id });

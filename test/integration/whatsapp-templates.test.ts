@@ -18,8 +18,8 @@ import { SKIP_MARKETING_STOPPED, SKIP_OUTSIDE_WINDOW, SKIP_US_MARKETING } from "
 import { CONTENT_SID_UNKNOWN, CONTENT_VARIABLES_NOT_JSON, CONTENT_VARIABLES_WITHOUT_SID } from "../../src/services/broadcasts/template-choice.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
-import { insertManySubscribers, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { insertManySubscribers, insertSubscriber } from "../helpers/customer-factories.ts";
+import { insertBusiness } from "../helpers/factories.ts";
 import {
   FAKE_ACCOUNT_SID,
   FAKE_AUTH_TOKEN,
@@ -29,7 +29,7 @@ import {
 } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
-import { fakeTwilioForFile } from "../helpers/worlds.ts";
+import { fakeTwilioForFile, type Member, member, stopDispatchers } from "../helpers/worlds.ts";
 
 const PUBLIC = "https://deals.example.com";
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
@@ -44,9 +44,9 @@ const fake = fakeTwilioForFile();
 let ctx: TestContext;
 let api: ApiClient;
 let sched: VirtualScheduler;
-let running: Dispatcher[] = [];
-let owner: { id: number; token: string };
-let other: { id: number; token: string };
+const running: Dispatcher[] = [];
+let owner: Member;
+let other: Member;
 const dirs: string[] = [];
 afterAll(async () => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -59,10 +59,8 @@ function world(env: Record<string, string> = fake.settings()) {
   fake.follow(ctx.clock);
   api = apiClient(ctx);
   sched = new VirtualScheduler(ctx.clock);
-  const o = insertUser(ctx);
-  const x = insertUser(ctx);
-  owner = { id: o.id, token: sessionFor(ctx, o) };
-  other = { id: x.id, token: sessionFor(ctx, x) };
+  owner = member(ctx);
+  other = member(ctx);
 }
 
 beforeEach(() => {
@@ -70,8 +68,7 @@ beforeEach(() => {
   world();
 });
 afterEach(async () => {
-  for (const d of running) await d.stop();
-  running = [];
+  await stopDispatchers(running);
   ctx.close();
 });
 
