@@ -6,6 +6,7 @@ import type { Config } from "../../src/config.ts";
 import type { AppContext } from "../../src/context.ts";
 import type { businesses, users } from "../../src/db/schema.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
+import { apiClient } from "./api.ts";
 import { withDataDir } from "./cli.ts";
 import { type TestContext, testContext } from "./context.ts";
 import { insertSubscriber, sessionFor } from "./customer-factories.ts";
@@ -128,6 +129,16 @@ export function cliShop(dirs: { make(): string }, subscribers: number | Subscrib
     const shop = shopWithSubscribers(ctx, subscribers, { owner: { email: "owner@shop.com" }, business: { name: "Ana's Bakery" } });
     return { dir, businessId: shop.business.id };
   });
+}
+
+/** An owner with a shop of `subscribers` active subscribers, another owner and the admin, and an API client. */
+export function ownerWithShop(subscribers: number, env: Record<string, string> = {}) {
+  const ctx = testContext(env);
+  const owner = member(ctx);
+  const other = member(ctx);
+  const admin = member(ctx, { role: "admin" });
+  const businessId = shopWithSubscribers(ctx, subscribers, { business: { ownerId: owner.id } }).business.id;
+  return { ctx, api: apiClient(ctx), owner, other, admin, businessId };
 }
 
 /** A shop with `n` subscribers and a broadcast to them published by the operator (queued for the dispatcher). */

@@ -7,26 +7,17 @@ import { eq } from "drizzle-orm";
 import { broadcasts, deliveries } from "../../src/db/schema.ts";
 import { CONFIRM_INVALID } from "../../src/schemas/broadcast-input.ts";
 import { DUPLICATE_BROADCAST, REPEAT_WINDOW_MS } from "../../src/services/broadcasts/repeat-check.ts";
-import { type ApiClient, apiClient } from "../helpers/api.ts";
-import { type TestContext, testContext } from "../helpers/context.ts";
-import { sessionFor } from "../helpers/customer-factories.ts";
-import { insertUser } from "../helpers/factories.ts";
+import type { ApiClient } from "../helpers/api.ts";
+import type { TestContext } from "../helpers/context.ts";
 import { PNG } from "../helpers/images.ts";
-import { type Member, member, shopWithSubscribers } from "../helpers/worlds.ts";
+import { type Member, member, ownerWithShop, shopWithSubscribers } from "../helpers/worlds.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const TEXT = "Warm cinnamon rolls, 2 for $5 until noon!";
 
-let ctx: TestContext;
-let api: ApiClient;
-let owner: Member;
-let businessId: number;
-
+let ctx: TestContext, api: ApiClient, owner: Member, businessId: number;
 beforeEach(() => {
-  ctx = testContext();
-  api = apiClient(ctx);
-  owner = member(ctx);
-  businessId = withSubscribers(owner.id, 3);
+  ({ ctx, api, owner, businessId } = ownerWithShop(3));
 });
 
 afterEach(() => ctx.close());
@@ -90,8 +81,7 @@ describe("PublishMessageToAllCustomers: the same text twice within 10 minutes", 
   });
 
   test("another owner's identical text to their own business is not a repeat (nor is the same owner's other business)", async () => {
-    const x = insertUser(ctx);
-    const other = { id: x.id, token: sessionFor(ctx, x) };
+    const other = member(ctx);
     const theirs = withSubscribers(other.id, 2);
     const mySecond = withSubscribers(owner.id, 1);
     expect((await publish(owner.token, { BusinessId: String(businessId), MessageText: TEXT })).status).toBe(200);

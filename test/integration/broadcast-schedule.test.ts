@@ -9,12 +9,12 @@ import { broadcasts, deliveries } from "../../src/db/schema.ts";
 import { SCHEDULED_FOR_INVALID, SCHEDULED_FOR_PAST, SCHEDULED_FOR_TOO_FAR } from "../../src/schemas/broadcast-input.ts";
 import { DUPLICATE_BROADCAST } from "../../src/services/broadcasts/repeat-check.ts";
 import { ALREADY_CANCELLED, ALREADY_STARTED, NOTHING_TO_UPDATE } from "../../src/services/broadcasts/schedule.ts";
-import { type ApiClient, apiClient } from "../helpers/api.ts";
-import { type TestContext, testContext } from "../helpers/context.ts";
+import type { ApiClient } from "../helpers/api.ts";
+import type { TestContext } from "../helpers/context.ts";
 import { sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { PNG } from "../helpers/images.ts";
-import { type Member, member, shopWithSubscribers } from "../helpers/worlds.ts";
+import { type Member, ownerWithShop } from "../helpers/worlds.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const UPDATE = "/api/business/UpdateScheduledBroadcast";
@@ -24,20 +24,9 @@ const TEXT = "Pumpkin pie preorders open tomorrow at 9!";
 const TOMORROW = "2026-01-16T09:00:00-05:00";
 const TOMORROW_MS = Date.parse("2026-01-16T14:00:00Z");
 
-let ctx: TestContext;
-let api: ApiClient;
-let owner: Member;
-let other: Member;
-let admin: Member;
-let businessId: number;
-
+let ctx: TestContext, api: ApiClient, owner: Member, other: Member, admin: Member, businessId: number;
 beforeEach(() => {
-  ctx = testContext();
-  api = apiClient(ctx);
-  owner = member(ctx);
-  other = member(ctx);
-  admin = member(ctx, { role: "admin" });
-  businessId = shopWithSubscribers(ctx, 2, { business: { ownerId: owner.id } }).business.id;
+  ({ ctx, api, owner, other, admin, businessId } = ownerWithShop(2));
 });
 
 afterEach(() => ctx.close());
