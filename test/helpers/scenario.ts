@@ -43,7 +43,7 @@ export interface ApiScenario<W extends ScenarioWorld> {
   noXsrf?: boolean;
 
   status: number;
-  /** A fragment of the answer (toMatchObject); an array must be equal. */
+  /** A fragment of the answer (toMatchObject); an array or a text must be equal. */
   expectBody?: Lazy<Json, W>;
   /** The exact per-field messages of a refusal (the whole object). */
   fields?: Record<string, string>;
@@ -89,7 +89,8 @@ async function runScenario<W extends ScenarioWorld>(s: ApiScenario<W>, setup: Sc
     if (res.status !== s.status) throw new Error(`expected ${s.status}, got ${res.status}: ${JSON.stringify(res.body)}`);
     if (s.expectBody !== undefined) {
       const want = lazy(s.expectBody, w);
-      if (Array.isArray(want)) expect(res.body).toEqual(want);
+      // An array, or a text answer (a CSV, a page), must be equal.
+      if (Array.isArray(want) || typeof want !== "object" || want === null) expect(res.body).toEqual(want);
       else expect(res.body).toMatchObject(want as object);
     }
     if (res.status >= 400) {

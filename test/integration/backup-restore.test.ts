@@ -1,6 +1,6 @@
 // `nearcast backup`, `restore` and `migrate` as a user runs them (real processes on real data directories), and what
 // a restored backup does at the fake Twilio: nobody gets a message twice.
-import { afterAll, beforeAll, beforeEach, describe, expect, jest, test } from "bun:test";
+import { afterAll, describe, expect, jest, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { startScheduledBackups } from "../../cli/scheduled-backups.ts";
@@ -18,19 +18,14 @@ import { OPERATOR } from "../../src/services/principal.ts";
 import { cliEnv, json, nearcast, nearcastCommand, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { until } from "../helpers/until.ts";
+import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
 const dirs = tempDataDirs("nearcast-backup");
-let fake: FakeTwilio;
-beforeAll(() => {
-  fake = startFakeTwilio();
-});
+const fake = fakeTwilioForFile({ resetEach: true });
 afterAll(async () => {
-  await fake.stop();
   dirs.removeAll();
 });
-beforeEach(() => fake.reset());
 
 const tarList = (file: string) => Bun.spawnSync(["tar", "-tzf", file], { stdout: "pipe" }).stdout.toString().trim().split("\n").sort();
 const tarRead = (file: string, entry: string) => Bun.spawnSync(["tar", "-xzOf", file, entry], { stdout: "pipe" }).stdout.toString();

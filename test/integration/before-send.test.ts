@@ -1,7 +1,8 @@
 // Issue 11, item 6: before a broadcast goes out. The owner's own phone (GetCurrentUser, UpdateMyPhone), a test to it
 // through the messenger of the moment (the fake Twilio sees exactly one message; nothing is written as a broadcast),
 // and the estimate the confirm step shows (recipients, segments, cost).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+// Estimate is a scenario table; SendTest is not: multipart forms, and tests read the fake Twilio between calls.
+import { describe, expect, test } from "bun:test";
 import { MY_PHONE_INVALID, MY_PHONE_MISSING } from "../../src/schemas/auth.ts";
 import { MMS_PRICE_IN_SEGMENTS } from "../../src/services/broadcasts/estimate.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
@@ -10,38 +11,24 @@ import { IMAGE_PATH_INVALID, TEST_SENDS_PER_MINUTE } from "../../src/services/br
 import { BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED } from "../../src/schemas/texts.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { FAKE_SMS_FROM, FAKE_WHATSAPP_FROM, type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
+import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
+import { FAKE_SMS_FROM, FAKE_WHATSAPP_FROM } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
+import { type ApiScenario, type Json, runScenarios } from "../helpers/scenario.ts";
 
 const OWNER_PHONE = "+14155550199";
 const SEND_TEST = "/api/broadcast/SendTest";
 const ESTIMATE = "/api/broadcast/Estimate";
 
-let fake: FakeTwilio;
-let clockNow = () => new Date();
-beforeAll(() => {
-  fake = startFakeTwilio({ now: () => clockNow() });
-});
-afterAll(async () => {
-  await fake.stop();
-});
+const fake = fakeTwilioForFile();
 
 function world(env: Record<string, string> = {}) {
   const ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", ...env });
-  clockNow = () => ctx.clock.now();
-  const api = apiClient(ctx);
-  const user = (phone: string | null = null) => {
-    // A phone of their own is a verified one here (issue 21: tests go only there); verification has its own tests.
-    const u = insertUser(ctx, { role: "owner", phone, phoneVerifiedAt: phone ? ctx.clock.now() : null });
-    return { id: u.id, token: sessionFor(ctx, u) };
-  };
-  const ownerA = user(OWNER_PHONE);
-  const ownerB = user();
-  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery" });
-  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
-  return { ctx, api, ownerA, ownerB, bakery, gym };
+  fake.follow(ctx.clock);
+  // Owner A's phone is a verified one here (issue 21: tests go only there); verification has its own tests.
+  const { ownerA, ownerB, bakery, gym } = ownersWorld(ctx, { ownerA: { phone: OWNER_PHONE, phoneVerifiedAt: ctx.clock.now() }, cafe: false, admin: false });
+  return { ctx, api: apiClient(ctx), tokens: { ownerA: ownerA.token }, ownerA, ownerB, bakery, gym };
 }
 type World = ReturnType<typeof world>;
 
@@ -251,8 +238,6 @@ describe("SendTest", () => {
 });
 
 describe("Estimate", () => {
-  const estimate = (w: World, token: string | undefined, json: unknown) => w.api.post(ESTIMATE, json, token ? { token } : {});
-
   /** WhatsApp subscribers who wrote to us within 24 hours (free-form reaches them), and `away` who did not. */
   function subscribers(w: World, sms: number, whatsapp: number, away = 0) {
     for (let i = 0; i < sms; i++) insertSubscriber(w.ctx, w.bakery.id, { contactPreference: "SMS" });
@@ -262,83 +247,51 @@ describe("Estimate", () => {
     }
   }
 
-  test("GSM-7 text: segments per SMS, one per WhatsApp message, cost at the default price", async () => {
-    const w = world(fake.settings());
-    try {
-      subscribers(w, 3, 2);
-      const text = "x".repeat(161); // two GSM-7 segments
-      const r = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: text });
-      expect(r.status).toBe(200);
-      expect(r.body).toEqual({
-        recipients: 5, sms: 3, whatsapp: 2, skipped: 0, mms: false, encoding: "GSM-7", segmentsPerMessage: 2, messages: 5,
-        totalSegments: 3 * 2 + 2, estimatedCost: Math.round(8 * 0.0083 * 10_000) / 10_000, currency: "USD", pricePerSegment: 0.0083,
-      });
-    } finally {
-      w.ctx.close();
-    }
-  });
-
-  test("WhatsApp people a broadcast would skip are not counted or priced; a template reaches them", async () => {
-    const w = world(fake.settings());
-    try {
-      subscribers(w, 1, 1, 2); // 1 SMS, 1 WhatsApp in the 24-hour window, 2 on WhatsApp outside it (UK numbers)
-      const free = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: "Fresh bread" });
-      expect(free.body).toMatchObject({ recipients: 2, sms: 1, whatsapp: 1, skipped: 2, messages: 2, totalSegments: 2 });
-      const templated = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: "Fresh bread", withTemplate: true });
-      expect(templated.body).toMatchObject({ recipients: 4, sms: 1, whatsapp: 3, skipped: 0, messages: 4, totalSegments: 4 });
-    } finally {
-      w.ctx.close();
-    }
-  });
-
-  test("UCS-2 text (an emoji) splits at 70/67; the price setting is used", async () => {
-    const w = world(fake.settings());
-    try {
-      subscribers(w, 4, 0);
-      await w.ctx.services.settings.update(OPERATOR, { pricePerSegment: "0.01" });
-      const r = await estimate(w, w.ownerA.token, { businessId: String(w.bakery.id), messageText: `${"a".repeat(70)}😊` });
-      expect(r.body).toMatchObject({ encoding: "UCS-2", segmentsPerMessage: 2, totalSegments: 8, estimatedCost: 0.08, pricePerSegment: 0.01 });
-    } finally {
-      w.ctx.close();
-    }
-  });
-
-  test("an image makes each SMS one MMS (not segmented), priced as MMS_PRICE_IN_SEGMENTS segments", async () => {
-    const w = world(fake.settings());
-    try {
-      subscribers(w, 10, 1);
-      await w.ctx.services.settings.update(OPERATOR, { pricePerSegment: "0.01" });
-      const r = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: "y".repeat(400), hasImage: true });
-      expect(r.body).toMatchObject({ mms: true, segmentsPerMessage: 1, totalSegments: 11, estimatedCost: (10 * MMS_PRICE_IN_SEGMENTS + 1) * 0.01 });
-    } finally {
-      w.ctx.close();
-    }
-  });
-
-  test("the sandbox bills nothing: estimatedCost is null", async () => {
-    const w = world();
-    try {
-      subscribers(w, 2, 0);
-      const r = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: "Hi" });
-      expect(r.body).toMatchObject({ recipients: 2, totalSegments: 2, estimatedCost: null, currency: "USD" });
-    } finally {
-      w.ctx.close();
-    }
-  });
-
-  test("another owner's business 404, anonymous 401, bad fields 400 naming them", async () => {
-    const w = world();
-    try {
-      expect((await estimate(w, w.ownerA.token, { businessId: w.gym.id, messageText: "Hi" })).status).toBe(404);
-      expect((await estimate(w, undefined, { businessId: w.bakery.id, messageText: "Hi" })).status).toBe(401);
-      const blank = await estimate(w, w.ownerA.token, { businessId: w.bakery.id, messageText: " " });
-      expect(blank.status).toBe(400);
-      expect(blank.body.fields).toEqual({ MessageText: MESSAGE_REQUIRED });
-      const noId = await estimate(w, w.ownerA.token, { messageText: "Hi" });
-      expect(noId.status).toBe(400);
-      expect(Object.keys(noId.body.fields)).toEqual(["BusinessId"]);
-    } finally {
-      w.ctx.close();
-    }
-  });
+  const ask = (name: string, json: (w: World) => Json, rest: Partial<ApiScenario<World>>): ApiScenario<World> => ({ name, as: "ownerA", method: "POST", path: ESTIMATE, json, status: 200, ...rest });
+  runScenarios<World>(
+    [
+      ask("GSM-7 text: segments per SMS, one per WhatsApp message, cost at the default price", (w) => ({ businessId: w.bakery.id, messageText: "x".repeat(161) }), {
+        before: (w) => subscribers(w, 3, 2), // "x" * 161: two GSM-7 segments
+        expect: (body) =>
+          expect(body).toEqual({
+            recipients: 5, sms: 3, whatsapp: 2, skipped: 0, mms: false, encoding: "GSM-7", segmentsPerMessage: 2, messages: 5,
+            totalSegments: 3 * 2 + 2, estimatedCost: Math.round(8 * 0.0083 * 10_000) / 10_000, currency: "USD", pricePerSegment: 0.0083,
+          }),
+      }),
+      // 1 SMS, 1 WhatsApp in the 24-hour window, 2 on WhatsApp outside it (UK numbers).
+      ask("WhatsApp people a broadcast would skip are not counted or priced", (w) => ({ businessId: w.bakery.id, messageText: "Fresh bread" }), {
+        before: (w) => subscribers(w, 1, 1, 2),
+        expectBody: { recipients: 2, sms: 1, whatsapp: 1, skipped: 2, messages: 2, totalSegments: 2 },
+      }),
+      ask("a template reaches the WhatsApp people outside the window", (w) => ({ businessId: w.bakery.id, messageText: "Fresh bread", withTemplate: true }), {
+        before: (w) => subscribers(w, 1, 1, 2),
+        expectBody: { recipients: 4, sms: 1, whatsapp: 3, skipped: 0, messages: 4, totalSegments: 4 },
+      }),
+      ask("UCS-2 text (an emoji) splits at 70/67; the price setting is used", (w) => ({ businessId: String(w.bakery.id), messageText: `${"a".repeat(70)}😊` }), {
+        before: async (w) => {
+          subscribers(w, 4, 0);
+          await w.ctx.services.settings.update(OPERATOR, { pricePerSegment: "0.01" });
+        },
+        expectBody: { encoding: "UCS-2", segmentsPerMessage: 2, totalSegments: 8, estimatedCost: 0.08, pricePerSegment: 0.01 },
+      }),
+      ask("an image makes each SMS one MMS (not segmented), priced as MMS_PRICE_IN_SEGMENTS segments", (w) => ({ businessId: w.bakery.id, messageText: "y".repeat(400), hasImage: true }), {
+        before: async (w) => {
+          subscribers(w, 10, 1);
+          await w.ctx.services.settings.update(OPERATOR, { pricePerSegment: "0.01" });
+        },
+        expectBody: { mms: true, segmentsPerMessage: 1, totalSegments: 11, estimatedCost: (10 * MMS_PRICE_IN_SEGMENTS + 1) * 0.01 },
+      }),
+      ask("the sandbox bills nothing: estimatedCost is null", (w) => ({ businessId: w.bakery.id, messageText: "Hi" }), {
+        env: {},
+        before: (w) => subscribers(w, 2, 0),
+        expectBody: { recipients: 2, totalSegments: 2, estimatedCost: null, currency: "USD" },
+      }),
+      ask("another owner's business: 404", (w) => ({ businessId: w.gym.id, messageText: "Hi" }), { env: {}, status: 404 }),
+      ask("anonymous: 401", (w) => ({ businessId: w.bakery.id, messageText: "Hi" }), { env: {}, as: undefined, status: 401 }),
+      ask("a blank message: 400 naming MessageText", (w) => ({ businessId: w.bakery.id, messageText: " " }), { env: {}, status: 400, fields: { MessageText: MESSAGE_REQUIRED } }),
+      ask("no business id: 400 naming BusinessId", () => ({ messageText: "Hi" }), { env: {}, status: 400, expect: (body) => expect(Object.keys(body.fields)).toEqual(["BusinessId"]) }),
+    ],
+    // The sandbox where a scenario says env: {}; the fake Twilio otherwise.
+    { world: (s) => world(s.env ?? fake.settings()), done: (w) => w.ctx.close() },
+  );
 });

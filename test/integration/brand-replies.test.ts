@@ -1,5 +1,6 @@
 // The text replies name the server's brand (issue 9): the brandName setting, saved or from NEARCAST_BRAND_NAME, and
 // "Nearcast" until one is set. Read per message, so a change is in the next reply without a restart.
+// Not the scenario runner: each test saves a setting between inbound calls and reads the TwiML reply.
 import { afterEach, expect, test } from "bun:test";
 import { twiml } from "../../src/services/inbound-messages.ts";
 import { apiClient } from "../helpers/api.ts";

@@ -1,5 +1,6 @@
 // Issue 12 item 4: a broadcast's progress is read from broadcast_counts, which triggers on deliveries keep in the
 // same transaction as every write. Whatever happens to the rows, the counts equal a COUNT ... GROUP BY of them.
+// Not the scenario runner: the counts are checked across many writes and a dispatcher run, not one request.
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,7 @@
 // POST /api/business/PublishMessageToAllCustomers and the broadcast reads (subscriber count, history, status,
 // retry): validation texts, 401/403/404, the no-subscriber warning, the outbox snapshot written in one transaction,
 // and the shapes the broadcast screen reads.
+// Not the scenario runner: publishes are multipart forms with images; the runner sends JSON or raw text.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

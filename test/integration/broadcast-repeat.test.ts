@@ -1,40 +1,28 @@
 // Issue 10, item 8: no accidental double broadcast. The same text to the same business within 10 minutes answers
 // 409 duplicate_broadcast in the one error shape, with `duplicateOf`, and writes nothing, unless Confirm=true.
 // Another owner's identical text (their own business) is no repeat; two identical publishes at once: one passes.
+// Not the scenario runner: each test is a sequence of multipart publishes on the fake clock.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { broadcasts, deliveries } from "../../src/db/schema.ts";
 import { CONFIRM_INVALID } from "../../src/schemas/broadcast-input.ts";
 import { DUPLICATE_BROADCAST, REPEAT_WINDOW_MS } from "../../src/services/broadcasts/repeat-check.ts";
-import { type ApiClient, apiClient } from "../helpers/api.ts";
-import { type TestContext, testContext } from "../helpers/context.ts";
-import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import type { ApiClient } from "../helpers/api.ts";
+import type { TestContext } from "../helpers/context.ts";
 import { PNG } from "../helpers/images.ts";
+import { type Member, member, ownerWithShop, shopWithSubscribers } from "../helpers/worlds.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const TEXT = "Warm cinnamon rolls, 2 for $5 until noon!";
 
-let ctx: TestContext;
-let api: ApiClient;
-let owner: { id: number; token: string };
-let businessId: number;
-
+let ctx: TestContext, api: ApiClient, owner: Member, businessId: number;
 beforeEach(() => {
-  ctx = testContext();
-  api = apiClient(ctx);
-  const o = insertUser(ctx);
-  owner = { id: o.id, token: sessionFor(ctx, o) };
-  businessId = withSubscribers(owner.id, 3);
+  ({ ctx, api, owner, businessId } = ownerWithShop(3));
 });
 
 afterEach(() => ctx.close());
 
-function withSubscribers(ownerId: number, n: number): number {
-  const b = insertBusiness(ctx, { ownerId });
-  for (let i = 0; i < n; i++) insertSubscriber(ctx, b.id);
-  return b.id;
-}
+const withSubscribers = (ownerId: number, n: number): number => shopWithSubscribers(ctx, n, { business: { ownerId } }).business.id;
 
 function publish(token: string, fields: Record<string, string | File>) {
   const body = new FormData();
@@ -93,8 +81,7 @@ describe("PublishMessageToAllCustomers: the same text twice within 10 minutes", 
   });
 
   test("another owner's identical text to their own business is not a repeat (nor is the same owner's other business)", async () => {
-    const x = insertUser(ctx);
-    const other = { id: x.id, token: sessionFor(ctx, x) };
+    const other = member(ctx);
     const theirs = withSubscribers(other.id, 2);
     const mySecond = withSubscribers(owner.id, 1);
     expect((await publish(owner.token, { BusinessId: String(businessId), MessageText: TEXT })).status).toBe(200);

@@ -2,17 +2,19 @@
 // deliveries, total 0); bad ScheduledFor values answer 400 naming the field and store nothing (not even the image);
 // UpdateScheduledBroadcast and CancelBroadcast work until it starts (409 after), for its owner or an admin (404 for
 // anyone else, 401 anonymous); the history shows the state; the repeat check counts scheduled publishes.
+// Not the scenario runner: publishes are multipart forms, then updated or cancelled: flows of requests.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { broadcasts, deliveries } from "../../src/db/schema.ts";
 import { SCHEDULED_FOR_INVALID, SCHEDULED_FOR_PAST, SCHEDULED_FOR_TOO_FAR } from "../../src/schemas/broadcast-input.ts";
 import { DUPLICATE_BROADCAST } from "../../src/services/broadcasts/repeat-check.ts";
 import { ALREADY_CANCELLED, ALREADY_STARTED, NOTHING_TO_UPDATE } from "../../src/services/broadcasts/schedule.ts";
-import { type ApiClient, apiClient } from "../helpers/api.ts";
-import { type TestContext, testContext } from "../helpers/context.ts";
-import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import type { ApiClient } from "../helpers/api.ts";
+import type { TestContext } from "../helpers/context.ts";
+import { sessionFor } from "../helpers/customer-factories.ts";
+import { insertBusiness } from "../helpers/factories.ts";
 import { PNG } from "../helpers/images.ts";
+import { type Member, ownerWithShop } from "../helpers/worlds.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const UPDATE = "/api/business/UpdateScheduledBroadcast";
@@ -22,24 +24,9 @@ const TEXT = "Pumpkin pie preorders open tomorrow at 9!";
 const TOMORROW = "2026-01-16T09:00:00-05:00";
 const TOMORROW_MS = Date.parse("2026-01-16T14:00:00Z");
 
-let ctx: TestContext;
-let api: ApiClient;
-let owner: { id: number; token: string };
-let other: { id: number; token: string };
-let admin: { id: number; token: string };
-let businessId: number;
-
+let ctx: TestContext, api: ApiClient, owner: Member, other: Member, admin: Member, businessId: number;
 beforeEach(() => {
-  ctx = testContext();
-  api = apiClient(ctx);
-  const o = insertUser(ctx);
-  owner = { id: o.id, token: sessionFor(ctx, o) };
-  const x = insertUser(ctx);
-  other = { id: x.id, token: sessionFor(ctx, x) };
-  const a = insertUser(ctx, { role: "admin" });
-  admin = { id: a.id, token: sessionFor(ctx, a) };
-  businessId = insertBusiness(ctx, { ownerId: owner.id }).id;
-  for (let i = 0; i < 2; i++) insertSubscriber(ctx, businessId);
+  ({ ctx, api, owner, other, admin, businessId } = ownerWithShop(2));
 });
 
 afterEach(() => ctx.close());

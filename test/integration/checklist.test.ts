@@ -1,22 +1,19 @@
 // GET /api/settings/Checklist (admin only) and the inbound webhook's "seen" mark behind it.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+// Not the scenario runner: each test changes settings or the webhook's state between reads of the checklist.
+import { afterEach, describe, expect, test } from "bun:test";
 import { businessTypes } from "../../src/db/schema.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { INBOUND_SEEN_EVERY_MS, INBOUND_SEEN_KEY } from "../../src/services/checklist.ts";
 import { twilioSignature } from "../../src/messaging/signature.ts";
 import { apiClient, signUp } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
 const ADMIN_EMAIL = "boss@example.com";
 const INBOUND = "/api/webhooks/twilio/inbound";
 
-let fake: FakeTwilio;
+const fake = fakeTwilioForFile();
 let ctx: TestContext;
-beforeAll(() => {
-  fake = startFakeTwilio();
-});
-afterAll(() => fake.stop());
 afterEach(() => {
   ctx?.close();
   fake.reset();

@@ -5,8 +5,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { broadcasts } from "../../src/db/schema.ts";
 import { NO_TTY_REFUSAL } from "../../cli/broadcast-confirm.ts";
 import { cliEnv, nearcastCommand, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
-import { insertSubscriber } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { cliShop } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000); // real processes
 
@@ -16,17 +15,7 @@ afterAll(() => dirs.removeAll());
 const env = cliEnv({ TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined });
 
 /** Two SMS subscribers and one on WhatsApp. */
-function world() {
-  const dir = dirs.make();
-  return withDataDir(dir, (ctx) => {
-    const owner = insertUser(ctx, { email: "owner@shop.com" });
-    const business = insertBusiness(ctx, { ownerId: owner.id, name: "Ana's Bakery" });
-    insertSubscriber(ctx, business.id, { phone: "+14157002001" });
-    insertSubscriber(ctx, business.id, { phone: "+14157002002" });
-    insertSubscriber(ctx, business.id, { phone: "+14157002003", contactPreference: "WhatsApp" });
-    return { dir, businessId: business.id };
-  });
-}
+const world = () => cliShop(dirs, [{ phone: "+14157002001" }, { phone: "+14157002002" }, { phone: "+14157002003", contactPreference: "WhatsApp" }]);
 
 const broadcastCount = (dir: string) => withDataDir(dir, (ctx) => ctx.db.select().from(broadcasts).all().length);
 

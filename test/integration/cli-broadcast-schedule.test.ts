@@ -6,8 +6,7 @@ import { broadcasts, deliveries } from "../../src/db/schema.ts";
 import { SCHEDULED_FOR_INVALID } from "../../src/schemas/broadcast-input.ts";
 import { ALREADY_CANCELLED } from "../../src/services/broadcasts/schedule.ts";
 import { cliEnv, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
-import { insertSubscriber } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { cliShop } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000); // real processes
 
@@ -17,16 +16,7 @@ afterAll(() => dirs.removeAll());
 const env = cliEnv({ TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined });
 const nearcast = (args: string[], dir: string) => runNearcast(args, dir, env);
 
-function world() {
-  const dir = dirs.make();
-  return withDataDir(dir, (ctx) => {
-    const owner = insertUser(ctx, { email: "owner@shop.com" });
-    const business = insertBusiness(ctx, { ownerId: owner.id, name: "Ana's Bakery" });
-    insertSubscriber(ctx, business.id, { phone: "+14157001001" });
-    insertSubscriber(ctx, business.id, { phone: "+14157001002" });
-    return { dir, businessId: business.id };
-  });
-}
+const world = () => cliShop(dirs, [{ phone: "+14157001001" }, { phone: "+14157001002" }]);
 
 /** Tomorrow at 09:00 in New York's winter offset, as an owner would type it. */
 function tomorrowAtNine(): string {

@@ -6,8 +6,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { broadcasts } from "../../src/db/schema.ts";
 import { SANDBOX_TEXT_TEMPLATE_SID } from "../../src/messaging/content-templates.ts";
 import { cliEnv, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
-import { insertSubscriber } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { cliShop } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000); // real processes
 
@@ -17,16 +16,7 @@ afterAll(() => dirs.removeAll());
 const env = cliEnv({ NEARCAST_ALLOWED_COUNTRIES: "*", TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined });
 const nearcast = (args: string[], dir: string) => runNearcast(args, dir, env);
 
-function world() {
-  const dir = dirs.make();
-  return withDataDir(dir, (ctx) => {
-    const owner = insertUser(ctx, { email: "owner@shop.com" });
-    const business = insertBusiness(ctx, { ownerId: owner.id, name: "Ana's Bakery" });
-    insertSubscriber(ctx, business.id, { phone: "+447400123458", contactPreference: "WhatsApp" });
-    insertSubscriber(ctx, business.id, { phone: "+14157001002" });
-    return { dir, businessId: business.id };
-  });
-}
+const world = () => cliShop(dirs, [{ phone: "+447400123458", contactPreference: "WhatsApp" }, { phone: "+14157001002" }]);
 
 describe("nearcast broadcast send --template", () => {
   test("--var n=value fills the template, stored on the broadcast; the WhatsApp subscriber (no recent message) is not skipped", () => {

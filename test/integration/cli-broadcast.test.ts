@@ -1,6 +1,6 @@
 // `nearcast broadcast send|status` as a user runs it: a real process on a real data directory, sending through the
 // sandbox or through the real twilio client to the fake Twilio.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { broadcasts } from "../../src/db/schema.ts";
@@ -8,9 +8,9 @@ import { lockPathFor, tryLock } from "../../src/db/lock.ts";
 import { type Run, cliEnv, nearcastCommand, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
 import { until } from "../helpers/until.ts";
+import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000); // every test starts real processes
 
@@ -47,12 +47,8 @@ function spawnNearcast(args: string[], dataDir: string, extra: Record<string, st
 const nearcastAsync = (args: string[], dataDir: string, extra: Record<string, string> = {}): Promise<Run> => spawnNearcast(args, dataDir, extra).done;
 
 const dirs = tempDataDirs("nearcast-cli-broadcast");
-let fake: FakeTwilio;
-beforeAll(() => {
-  fake = startFakeTwilio();
-});
+const fake = fakeTwilioForFile();
 afterAll(async () => {
-  await fake.stop();
   dirs.removeAll();
 });
 

@@ -1,10 +1,10 @@
 // `nearcast doctor` as a user runs it: a real process on a real data directory, asking the fake Twilio whether it
 // accepts the credentials (the CLI runs as a child process, so the fake in this process can answer it).
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { businessTypes } from "../../src/db/schema.ts";
 import { INBOUND_SEEN_KEY } from "../../src/services/checklist.ts";
 import { type Env, type Run, cliEnv, nearcast, nearcastCommand, tempDataDirs, withDataDir } from "../helpers/cli.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000); // every test starts a real process
 
@@ -33,12 +33,8 @@ async function doctor(dataDir: string, extra: Env = {}, ...args: string[]): Prom
 const marks = (run: Run) => run.stdout.trimEnd().split("\n").map((line) => /^(ok|warn|FAIL)\s+([^:]+):/.exec(line)?.slice(1, 3));
 
 const dirs = tempDataDirs("nearcast-cli-doctor");
-let fake: FakeTwilio;
-beforeAll(() => {
-  fake = startFakeTwilio();
-});
+const fake = fakeTwilioForFile();
 afterAll(async () => {
-  await fake.stop();
   dirs.removeAll();
 });
 

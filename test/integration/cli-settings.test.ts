@@ -1,5 +1,6 @@
 // `nearcast settings get|set` as a user runs it: a real process on a real data directory; what it saves is what a
 // server opened on the same directory uses at once.
+// Not the scenario runner: it runs the CLI as a real process; one API read checks what a server then sees.
 import { afterAll, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";

@@ -1,5 +1,6 @@
 // `nearcast users reset-password` as the admin runs it on the server: a real process on a real data directory, then
 // the API on the same database to prove that the printed link, or the password set, works.
+// Not the scenario runner: it runs the CLI as a real process, then proves the link or password over the API.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { loadConfig } from "../../src/config.ts";
 import { type AppContext, createContext } from "../../src/context.ts";

@@ -1,35 +1,29 @@
 // Opt-in confirmations (issue 11, item 2), double opt-in, and the subscribe page's guards against SMS pumping
 // (item 3): through the API, the outbox and the fake Twilio, on the injected clock.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+// Not the scenario runner: confirmations are checked through the outbox and the fake Twilio after a dispatch.
+import { describe, expect, test } from "bun:test";
 import { CONFIRMATION_RATES, CONFIRMATION_STOP_HELP, confirmationText } from "../../src/schemas/confirmation.ts";
 import { countSegments } from "../../src/schemas/sms-segments.ts";
 import { countryNotAllowed, NOT_A_MOBILE, SHORT_CODE } from "../../src/schemas/subscribe-number.ts";
 import { REPLY_YES_TO_CONFIRM } from "../../src/services/subscriptions.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
+import { fakeTwilioForFile } from "../helpers/worlds.ts";
 import { dispatchUntil } from "../helpers/dispatch-run.ts";
 import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { allDeliveries, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 
 const SUBSCRIBE = "/api/subscription/Subscribe";
 const CREATE = "/api/customer/CreateCustomer";
 const INBOUND = "/api/webhooks/twilio/inbound";
 const HOUR = 3_600_000;
 
-let fake: FakeTwilio;
-let clockNow = () => new Date();
-beforeAll(() => {
-  fake = startFakeTwilio({ now: () => clockNow() });
-});
-afterAll(async () => {
-  await fake.stop();
-});
+const fake = fakeTwilioForFile();
 
 function world(env: Record<string, string> = {}, business: { doubleOptIn?: boolean; messagesPerWeek?: number } = {}) {
   const ctx = testContext(env);
-  clockNow = () => ctx.clock.now();
+  fake.follow(ctx.clock);
   const api = apiClient(ctx);
   const owner = insertUser(ctx, { role: "owner" });
   const bakery = insertBusiness(ctx, { ownerId: owner.id, name: "Rosa's Bakery", ...business });

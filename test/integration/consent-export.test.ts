@@ -9,6 +9,7 @@ import { nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { type ApiScenario, runScenarios } from "../helpers/scenario.ts";
 
 const EXPORT = "/api/business/ExportConsent";
 const HEADER = "phone,event,source,time,ip,user agent,text";
@@ -61,52 +62,50 @@ describe("GET /api/business/ExportConsent", () => {
     ctx = testContext({});
     const w = seed(ctx);
     const admin = insertUser(ctx, { role: "admin" });
-    return { ...w, api: apiClient(ctx), token: { rosa: sessionFor(ctx, w.rosa), ivan: sessionFor(ctx, w.ivan), admin: sessionFor(ctx, admin) } };
+    return { ...w, ctx, api: apiClient(ctx), tokens: { rosa: sessionFor(ctx, w.rosa), ivan: sessionFor(ctx, w.ivan), admin: sessionFor(ctx, admin) } };
   }
 
-  test("the owner gets every consent event of the business as a CSV attachment, quoted and formula-guarded", async () => {
-    const { api, bakery, token } = world();
-    const res = await api.get(`${EXPORT}?id=${bakery.id}`, { token: token.rosa });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="consent-business-${bakery.id}.csv"`);
-    expect(res.body).toBe(EXPECTED);
-  });
-
-  test("an admin gets any business's export", async () => {
-    const { api, bakery, token } = world();
-    const res = await api.get(`${EXPORT}?id=${bakery.id}`, { token: token.admin });
-    expect([res.status, res.body]).toEqual([200, EXPECTED]);
-  });
-
-  test("another owner: 404 in the error shape, nothing of the business leaks; their own has only their people", async () => {
-    const { api, bakery, gym, token } = world();
-    const res = await api.get(`${EXPORT}?id=${bakery.id}`, { token: token.ivan });
-    expect(res.status).toBe(404);
-    expect(res.body).toMatchObject({ code: "not_found" });
-    expect(JSON.stringify(res.body)).not.toContain("4155550101");
-    const own = await api.get(`${EXPORT}?id=${gym.id}`, { token: token.ivan });
-    expect(own.status).toBe(200);
-    expect(own.body).toBe(`${HEADER}\r\n'+14155550199,subscribed,qr,2026-01-10T09:00:00.000Z,,,factory consent\r\n`);
-  });
-
-  test("anonymous: 401", async () => {
-    const { api, bakery } = world();
-    const res = await api.get(`${EXPORT}?id=${bakery.id}`);
-    expect(res.status).toBe(401);
-    expect(typeof res.body.error).toBe("string");
-  });
-
-  test("a bad or missing id: 400 naming id; an unknown one: 404", async () => {
-    const { api, token } = world();
-    for (const id of ["abc", "0", "-1"]) {
-      const res = await api.get(`${EXPORT}?id=${id}`, { token: token.rosa });
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({ code: "validation_failed", fields: { id: "invalid" } });
-    }
-    expect((await api.get(EXPORT, { token: token.rosa })).body).toMatchObject({ fields: { id: "required" } });
-    expect((await api.get(`${EXPORT}?id=99999`, { token: token.rosa })).status).toBe(404);
-  });
+  type World = ReturnType<typeof world>;
+  const own = (w: World) => `${EXPORT}?id=${w.bakery.id}`;
+  runScenarios<World>(
+    [
+      {
+        name: "the owner gets every consent event of the business as a CSV attachment, quoted and formula-guarded",
+        as: "rosa",
+        method: "GET",
+        path: own,
+        status: 200,
+        expectBody: EXPECTED,
+        expect: (_, w, res) => {
+          expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+          expect(res.headers.get("content-disposition")).toBe(`attachment; filename="consent-business-${w.bakery.id}.csv"`);
+        },
+      },
+      { name: "an admin gets any business's export", as: "admin", method: "GET", path: own, status: 200, expectBody: EXPECTED },
+      {
+        name: "another owner: 404 in the error shape, nothing of the business leaks",
+        as: "ivan",
+        method: "GET",
+        path: own,
+        status: 404,
+        expectBody: { code: "not_found" },
+        expect: (body) => expect(JSON.stringify(body)).not.toContain("4155550101"),
+      },
+      {
+        name: "another owner's own export has only their people",
+        as: "ivan",
+        method: "GET",
+        path: (w) => `${EXPORT}?id=${w.gym.id}`,
+        status: 200,
+        expectBody: `${HEADER}\r\n'+14155550199,subscribed,qr,2026-01-10T09:00:00.000Z,,,factory consent\r\n`,
+      },
+      { name: "anonymous: 401", method: "GET", path: own, status: 401 },
+      ...["abc", "0", "-1"].map((id): ApiScenario<World> => ({ name: `id=${id}: 400 naming id`, as: "rosa", method: "GET", path: `${EXPORT}?id=${id}`, status: 400, expectBody: { code: "validation_failed" }, fields: { id: "invalid" } })),
+      { name: "no id: 400, id required", as: "rosa", method: "GET", path: EXPORT, status: 400, fields: { id: "required" } },
+      { name: "an unknown id: 404", as: "rosa", method: "GET", path: `${EXPORT}?id=99999`, status: 404 },
+    ],
+    { world },
+  );
 });
 
 describe("a big export comes a page at a time", () => {

@@ -1,48 +1,30 @@
 // Issue 10, items 1 and 7: a customer's channel belongs to each subscription, an anonymous subscribe never re-activates
 // a number the owner removed (a pending request the owner accepts or declines), and no owner learns another owner's
 // subscription state (their channel, removal, unsubscribe, or the person's STOP).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+// Not the scenario runner: each test is a flow across two owners' requests and a dispatch to the fake Twilio.
+import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { subscriptions } from "../../src/db/schema.ts";
 import { SUBSCRIPTION_REQUEST_NOT_FOUND } from "../../src/services/customers.ts";
 import { consentText } from "../../src/schemas/consent.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
+import { fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
+import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
 import { allDeliveries } from "../helpers/delivery-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { dispatchUntil } from "../helpers/dispatch-run.ts";
 
 const C = "/api/customer";
 const SUBSCRIBE = "/api/subscription/Subscribe";
 const PHONE = "+14155550150";
 
-let fake: FakeTwilio;
-let clockNow = () => new Date();
-beforeAll(() => {
-  fake = startFakeTwilio({ now: () => clockNow() });
-});
-afterAll(async () => {
-  await fake.stop();
-});
+const fake = fakeTwilioForFile();
 
 /** Owner A (bakery, cafe), owner B (gym), the admin; optionally with Twilio pointed at the fake. */
 function world(env: Record<string, string> = {}) {
   const ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", ...env });
-  clockNow = () => ctx.clock.now();
-  const api = apiClient(ctx);
-  const user = (role: "owner" | "admin" = "owner") => {
-    const u = insertUser(ctx, { role });
-    return { id: u.id, token: sessionFor(ctx, u) };
-  };
-  const ownerA = user();
-  const ownerB = user();
-  const admin = user("admin");
-  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery", successMessage: "Thanks from the bakery!" });
-  const cafe = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Cafe" });
-  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
-  return { ctx, api, ownerA, ownerB, admin, bakery, cafe, gym };
+  fake.follow(ctx.clock);
+  return { ctx, api: apiClient(ctx), ...ownersWorld(ctx, { bakery: { successMessage: "Thanks from the bakery!" } }) };
 }
 type World = ReturnType<typeof world>;
 

@@ -1,6 +1,7 @@
 // POST /api/customer/ImportCustomers (issue 12 item 3): the Customers screen's CSV import. Refusals are a 4xx in the
 // one error shape before anything is written; then NDJSON lines: progress after each chunk of IMPORT_CHUNK rows, then the summary
 // the CLI prints (added, re-added, already, skipped, invalid with line numbers).
+// Not the scenario runner: the import answers a stream of NDJSON lines, read as they come.
 import { afterEach, describe, expect, test } from "bun:test";
 import { IMPORT_CHUNK } from "../../src/services/customers-operator.ts";
 import { IMPORT_NO_ROWS, IMPORT_TOO_LARGE, IMPORT_WRONG_TYPE, type ImportLine } from "../../src/schemas/customer-import.ts";

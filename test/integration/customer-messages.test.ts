@@ -6,9 +6,10 @@ import { CURSOR_INVALID, LIMIT_INVALID } from "../../src/schemas/paging.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { insertPersonSubscribedTo, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
+import { insertPersonSubscribedTo, insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBroadcast, insertDelivery, messageSid } from "../helpers/delivery-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { type ApiScenario, runScenarios } from "../helpers/scenario.ts";
+import { ownersWorld } from "../helpers/worlds.ts";
 
 const PATH = "/api/customer/GetCustomerMessages";
 const at = (iso: string) => new Date(iso);
@@ -21,16 +22,7 @@ const at = (iso: string) => new Date(iso);
 function world() {
   const ctx = testContext();
   const api = apiClient(ctx);
-  const user = (role: "owner" | "admin" = "owner") => {
-    const row = insertUser(ctx, { role });
-    return { id: row.id, token: sessionFor(ctx, row) };
-  };
-  const admin = user("admin");
-  const ownerA = user();
-  const ownerB = user();
-  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery" });
-  const cafe = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Cafe" });
-  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
+  const { admin, ownerA, ownerB, bakery, cafe, gym } = ownersWorld(ctx, { adminFirst: true });
   const sam = insertPersonSubscribedTo(ctx, "+14155550130", [bakery.id, cafe.id, gym.id]);
   const alice = insertSubscriber(ctx, bakery.id, { phone: "+14155550131" }).customer;
   const bob = insertSubscriber(ctx, gym.id, { phone: "+14155550132" }).customer;
@@ -54,7 +46,8 @@ function world() {
   // Other customers' messages never show up in sam's list.
   insertDelivery(ctx, b1, alice, { status: "Delivered", providerId: messageSid(), sentAt: at("2026-01-10T09:00:06Z") });
   insertDelivery(ctx, b2, bob, { status: "Delivered", providerId: messageSid(), sentAt: at("2026-01-11T09:00:06Z") });
-  return { ctx, api, admin, ownerA, ownerB, bakery, cafe, gym, sam, alice, bob };
+  const tokens = { ownerA: ownerA.token, ownerB: ownerB.token, admin: admin.token };
+  return { ctx, api, tokens, admin, ownerA, ownerB, bakery, cafe, gym, sam, alice, bob };
 }
 
 type World = ReturnType<typeof world>;
@@ -75,23 +68,18 @@ describe("GetCustomerMessages: who sees what", () => {
     { customer: "alice", expect: { anon: 401, ownerA: ["A Bakery"], ownerB: 404, admin: ["A Bakery"] } },
     { customer: "bob", expect: { anon: 401, ownerA: 404, ownerB: ["B Gym"], admin: ["B Gym"] } },
   ];
-  for (const row of matrix) {
-    for (const role of ["anon", "ownerA", "ownerB", "admin"] as Role[]) {
-      const want = row.expect[role];
-      test(`${role} asks for ${row.customer}'s messages -> ${Array.isArray(want) ? `200, ${want.length} message(s)` : want}`, async () => {
-        const w = world();
-        const res = await w.api.get(`${PATH}?customerId=${w[row.customer].id}`, { token: tokenOf(w, role) });
-        if (Array.isArray(want)) {
-          expect(res.status).toBe(200);
-          expect(res.body.map((m: { businessName: string }) => m.businessName)).toEqual(want);
-        } else {
-          expect(res.status).toBe(want);
-          expect(Object.keys(res.body).sort()).toEqual(["code", "error"]);
-          if (want === 404) expect(res.body.error).toBe(CUSTOMER_NOT_FOUND);
-        }
-      });
-    }
-  }
+  const roles: Role[] = ["anon", "ownerA", "ownerB", "admin"];
+  runScenarios<World>(
+    matrix.flatMap((row) =>
+      roles.map((role): ApiScenario<World> => {
+        const want = row.expect[role];
+        const asked = { name: `${role} asks for ${row.customer}'s messages -> ${Array.isArray(want) ? `200, ${want.length} message(s)` : want}`, as: role === "anon" ? undefined : role, method: "GET" as const, path: (w: World) => `${PATH}?customerId=${w[row.customer].id}` };
+        if (Array.isArray(want)) return { ...asked, status: 200, expect: (body) => expect(body.map((m: { businessName: string }) => m.businessName)).toEqual(want) };
+        return { ...asked, status: want, expectBody: want === 404 ? { error: CUSTOMER_NOT_FOUND } : undefined, expect: (body) => expect(Object.keys(body).sort()).toEqual(["code", "error"]) };
+      }),
+    ),
+    { world },
+  );
 
   test("an unknown customer is a 404 for everyone, the admin too", async () => {
     const w = world();

@@ -1,12 +1,14 @@
 // GET /api/customer/ListCustomers (issue 12, item 2): keyset pages of the customers list, search, filters, totals,
-// ownership and bad input. The spec's GetAllCustomers stays as it is (its own tests).
+// ownership and bad input (a scenario table; the paging tests walk many pages, rows added between, which one
+// request cannot say). The spec's GetAllCustomers stays as it is (its own tests).
 import { afterEach, describe, expect, test } from "bun:test";
 import { BUSINESS_FILTER_INVALID, SEARCH_INVALID, STATUS_INVALID } from "../../src/schemas/customer-pages.ts";
 import { CURSOR_INVALID, LIMIT_INVALID } from "../../src/schemas/paging.ts";
 import { apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
-import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { insertSubscriber } from "../helpers/customer-factories.ts";
+import { runScenarios } from "../helpers/scenario.ts";
+import { ownersWorld } from "../helpers/worlds.ts";
 
 const LIST = "/api/customer/ListCustomers";
 let ctx: TestContext;
@@ -15,20 +17,11 @@ afterEach(() => ctx?.close());
 function world() {
   ctx = testContext();
   const api = apiClient(ctx);
-  const user = (role: "owner" | "admin") => {
-    const row = insertUser(ctx, { role });
-    return { id: row.id, token: sessionFor(ctx, row) };
-  };
-  const ownerA = user("owner");
-  const ownerB = user("owner");
-  const admin = user("admin");
-  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery" });
-  const cafe = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Cafe" });
-  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
+  const { ownerA, ownerB, admin, bakery, cafe, gym } = ownersWorld(ctx);
   const add = (businessId: number, phone: string, status: "active" | "unsubscribed" | "pending" | "unconfirmed" | "removed" = "active") =>
     insertSubscriber(ctx, businessId, { phone, status }).customer.id;
   const page = (token: string, query = "") => api.get(`${LIST}${query ? `?${query}` : ""}`, { token });
-  return { api, ownerA, ownerB, admin, bakery, cafe, gym, add, page };
+  return { ctx, api, tokens: { ownerA: ownerA.token }, ownerA, ownerB, admin, bakery, cafe, gym, add, page };
 }
 
 type Page = { items: { id: number; phone: string; businesses: { id: number; status: string }[] }[]; nextCursor: string | null; total: number };
@@ -124,14 +117,18 @@ describe("ListCustomers", () => {
     ["q=bakery", "q", SEARCH_INVALID],
     ["businessId=abc", "businessId", BUSINESS_FILTER_INVALID],
   ];
-  for (const [query, field, message] of bad) {
-    test(`${query}: 400 naming ${field}`, async () => {
-      const w = world();
-      const res = await w.page(w.ownerA.token, query);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: message, code: "validation_failed", fields: { [field]: message } });
-    });
-  }
+  runScenarios(
+    bad.map(([query, field, message]) => ({
+      name: `${query}: 400 naming ${field}`,
+      as: "ownerA",
+      method: "GET",
+      path: `${LIST}?${query}`,
+      status: 400,
+      expectBody: { error: message, code: "validation_failed" },
+      fields: { [field]: message },
+    })),
+    { world },
+  );
 
   test("the page query walks the subscriptions index from the cursor; no table is scanned", () => {
     world();

@@ -5,8 +5,10 @@ import { manualConsentText } from "../../src/schemas/consent.ts";
 import { CUSTOMER_NOT_FOUND } from "../../src/services/customers.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
+import { insertBusiness } from "../helpers/factories.ts";
+import { type ApiScenario, runScenarios } from "../helpers/scenario.ts";
+import { member, ownersWorld } from "../helpers/worlds.ts";
 
 const C = "/api/customer";
 
@@ -16,91 +18,68 @@ const C = "/api/customer";
  */
 async function world() {
   const ctx = testContext();
-  const api = apiClient(ctx);
   // Sessions are issued directly (no password hashing); every call still goes through the real auth middleware.
-  const admin = ownerOfCtx(ctx, "admin");
-  const ownerA = ownerOfCtx(ctx);
-  const ownerB = ownerOfCtx(ctx);
-  const bakery = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Bakery" });
-  const cafe = insertBusiness(ctx, { ownerId: ownerA.id, name: "A Cafe" });
-  const gym = insertBusiness(ctx, { ownerId: ownerB.id, name: "B Gym" });
+  const people = ownersWorld(ctx, { adminFirst: true });
+  const { bakery, gym } = people;
   const alice = insertSubscriber(ctx, bakery.id, { phone: "+14155550101" }).customer;
   const bob = insertSubscriber(ctx, gym.id, { phone: "+14155550102", contactPreference: "WhatsApp" }).customer;
   const sam = insertSubscriber(ctx, bakery.id, { phone: "+14155550103" }).customer;
   insertSubscriber(ctx, gym.id, { phone: "+14155550103" });
-  return { ctx, api, admin, ownerA, ownerB, bakery, cafe, gym, alice, bob, sam };
-}
-
-function ownerOfCtx(ctx: ReturnType<typeof testContext>, role: "owner" | "admin" = "owner") {
-  const user = insertUser(ctx, { role });
-  return { id: user.id, token: sessionFor(ctx, user) };
+  const tokens = { ownerA: people.ownerA.token, ownerB: people.ownerB.token, admin: people.admin.token };
+  return { ctx, api: apiClient(ctx), tokens, ...people, alice, bob, sam };
 }
 
 type World = Awaited<ReturnType<typeof world>>;
-const ownerOf = (w: World) => ownerOfCtx(w.ctx);
+const ownerOf = (w: World) => member(w.ctx);
 type Role = "anon" | "ownerA" | "ownerB" | "admin";
-const tokenOf = (w: World, role: Role) => (role === "anon" ? undefined : w[role].token);
+/** Refused calls and reads change nothing. */
+const setup = { world, unchanged: (w: World) => customerTables(w.ctx) };
 
 describe("customer routes: who may call what (table-driven)", () => {
-  type Case = { route: string; call: (w: World, token?: string) => Promise<{ status: number }>; expect: Record<Role, number> };
+  type Case = Pick<ApiScenario<World>, "name" | "method" | "path" | "json"> & { expect: Record<Role, number> };
   const cases: Case[] = [
-    { route: "GET GetAllCustomers", call: (w, token) => w.api.get(`${C}/GetAllCustomers`, { token }), expect: { anon: 401, ownerA: 200, ownerB: 200, admin: 200 } },
+    { name: "GetAllCustomers", method: "GET", path: `${C}/GetAllCustomers`, expect: { anon: 401, ownerA: 200, ownerB: 200, admin: 200 } },
+    { name: "GetCustomerById (A's customer)", method: "GET", path: (w) => `${C}/GetCustomerById?id=${w.alice.id}`, expect: { anon: 401, ownerA: 200, ownerB: 404, admin: 200 } },
     {
-      route: "GET GetCustomerById (A's customer)",
-      call: (w, token) => w.api.get(`${C}/GetCustomerById?id=${w.alice.id}`, { token }),
-      expect: { anon: 401, ownerA: 200, ownerB: 404, admin: 200 },
-    },
-    {
-      route: "POST CreateCustomer (into A Bakery)",
-      call: (w, token) => w.api.post(`${C}/CreateCustomer`, { phone: "415-555-0199", contactPreference: "SMS", businessId: w.bakery.id }, { token }),
+      name: "CreateCustomer (into A Bakery)",
+      method: "POST",
+      path: `${C}/CreateCustomer`,
+      json: (w) => ({ phone: "415-555-0199", contactPreference: "SMS", businessId: w.bakery.id }),
       expect: { anon: 401, ownerA: 201, ownerB: 404, admin: 201 },
     },
     {
-      route: "PUT UpdateCustomer (A's customer)",
-      call: (w, token) => w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "4155550101", contactPreference: "WhatsApp" }, { token }),
+      name: "UpdateCustomer (A's customer)",
+      method: "PUT",
+      path: (w) => `${C}/UpdateCustomer?id=${w.alice.id}`,
+      json: { phone: "4155550101", contactPreference: "WhatsApp" },
       expect: { anon: 401, ownerA: 200, ownerB: 404, admin: 200 },
     },
-    {
-      route: "DELETE DeleteCustomer (A's customer)",
-      call: (w, token) => w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token }),
-      expect: { anon: 401, ownerA: 200, ownerB: 404, admin: 200 },
-    },
+    { name: "DeleteCustomer (A's customer)", method: "DELETE", path: (w) => `${C}/DeleteCustomer?id=${w.alice.id}`, expect: { anon: 401, ownerA: 200, ownerB: 404, admin: 200 } },
   ];
-  for (const c of cases) {
-    for (const role of ["anon", "ownerA", "ownerB", "admin"] as Role[]) {
-      test(`${c.route} as ${role} -> ${c.expect[role]}`, async () => {
-        const w = await world();
-        const before = customerTables(w.ctx);
-        const res = await c.call(w, tokenOf(w, role));
-        expect(res.status).toBe(c.expect[role]);
-        // Refused calls change nothing.
-        if (res.status >= 400) expect(customerTables(w.ctx)).toEqual(before);
-      });
-    }
-  }
+  const roles: Role[] = ["anon", "ownerA", "ownerB", "admin"];
+  runScenarios<World>(
+    cases.flatMap(({ expect: want, ...c }) =>
+      roles.map((role) => ({ ...c, name: `${c.name}${role === "anon" ? " anonymously" : ""} -> ${want[role]}`, as: role === "anon" ? undefined : role, status: want[role] })),
+    ),
+    setup,
+  );
 });
 
 describe("ownership matrix: owner B on owner A's customer answers 404 and nothing changes", () => {
-  const attempts: [string, (w: World) => Promise<{ status: number; body: any }>][] = [
-    ["get", (w) => w.api.get(`${C}/GetCustomerById?id=${w.alice.id}`, { token: w.ownerB.token })],
-    ["update phone", (w) => w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "4155550177", contactPreference: "SMS" }, { token: w.ownerB.token })],
-    ["update preference", (w) => w.api.put(`${C}/UpdateCustomer?id=${w.alice.id}`, { phone: "4155550101", contactPreference: "WhatsApp" }, { token: w.ownerB.token })],
-    ["delete", (w) => w.api.del(`${C}/DeleteCustomer?id=${w.alice.id}`, { token: w.ownerB.token })],
-    ["add to A's business", (w) => w.api.post(`${C}/CreateCustomer`, { phone: "4155550101", contactPreference: "SMS", businessId: w.cafe.id }, { token: w.ownerB.token })],
-    ["get a customer id that does not exist", (w) => w.api.get(`${C}/GetCustomerById?id=9999`, { token: w.ownerB.token })],
-    ["read their messages", (w) => w.api.get(`${C}/GetCustomerMessages?customerId=${w.alice.id}`, { token: w.ownerB.token })],
-    ["read their messages a page at a time", (w) => w.api.get(`${C}/ListCustomerMessages?customerId=${w.alice.id}&limit=5`, { token: w.ownerB.token })],
+  const attempts: Pick<ApiScenario<World>, "name" | "method" | "path" | "json">[] = [
+    { name: "get", method: "GET", path: (w) => `${C}/GetCustomerById?id=${w.alice.id}` },
+    { name: "update phone", method: "PUT", path: (w) => `${C}/UpdateCustomer?id=${w.alice.id}`, json: { phone: "4155550177", contactPreference: "SMS" } },
+    { name: "update preference", method: "PUT", path: (w) => `${C}/UpdateCustomer?id=${w.alice.id}`, json: { phone: "4155550101", contactPreference: "WhatsApp" } },
+    { name: "delete", method: "DELETE", path: (w) => `${C}/DeleteCustomer?id=${w.alice.id}` },
+    { name: "add to A's business", method: "POST", path: `${C}/CreateCustomer`, json: (w) => ({ phone: "4155550101", contactPreference: "SMS", businessId: w.cafe.id }) },
+    { name: "get a customer id that does not exist", method: "GET", path: `${C}/GetCustomerById?id=9999` },
+    { name: "read their messages", method: "GET", path: (w) => `${C}/GetCustomerMessages?customerId=${w.alice.id}` },
+    { name: "read their messages a page at a time", method: "GET", path: (w) => `${C}/ListCustomerMessages?customerId=${w.alice.id}&limit=5` },
   ];
-  for (const [name, attempt] of attempts) {
-    test(name, async () => {
-      const w = await world();
-      const before = customerTables(w.ctx);
-      const res = await attempt(w);
-      expect(res.status).toBe(404);
-      expect(res.body.error).toMatch(/not found/i);
-      expect(customerTables(w.ctx)).toEqual(before);
-    });
-  }
+  runScenarios<World>(
+    attempts.map((a) => ({ ...a, as: "ownerB", status: 404, expect: (body) => expect(body.error).toMatch(/not found/i) })),
+    setup,
+  );
 
   test("a customer B removed is also gone for B (404), while A still has them", async () => {
     const w = await world();

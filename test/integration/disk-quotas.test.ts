@@ -2,6 +2,7 @@
 // setting), uploads nothing uses are deleted after 24 h, writes are refused with 507 while the data dir's disk is down
 // to its margin (reads, logins and deletes of images keep working), and a write that still hits a full database is the
 // same 507, never a 500.
+// Not the scenario runner: uploads are multipart forms, several per test to reach the quota.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

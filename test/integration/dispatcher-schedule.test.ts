@@ -2,35 +2,26 @@
 // wakes for it: nextDueAt includes it), its recipients decided then (an opt-out after scheduling is not sent, a new
 // subscriber is), through the real Twilio client against the fake Twilio; with nobody to send to it completes with
 // total 0; a cancelled one never starts.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createDispatcher, type Dispatcher } from "../../src/dispatch/dispatcher.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
+import { contextOnFake, fakeTwilioForFile, stopDispatchers } from "../helpers/worlds.ts";
 
-let fake: FakeTwilio;
+const fake = fakeTwilioForFile();
 let ctx: TestContext;
 let sched: VirtualScheduler;
-let running: Dispatcher[] = [];
-
-beforeAll(() => {
-  fake = startFakeTwilio({ now: () => ctx.clock.now() });
-});
-afterAll(async () => {
-  await fake.stop();
-});
+const running: Dispatcher[] = [];
 beforeEach(() => {
-  ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", ...fake.settings() });
+  ctx = contextOnFake(fake, { NEARCAST_PUBLIC_URL: "https://deals.example.com" });
   sched = new VirtualScheduler(ctx.clock);
-  fake.reset();
 });
 afterEach(async () => {
-  for (const d of running) await d.stop();
-  running = [];
+  await stopDispatchers(running);
   ctx.close();
 });
 

@@ -1,7 +1,7 @@
 // The dispatcher through the Twilio adapter against the fake Twilio on loopback (TWILIO_API_BASE), on a fake
 // clock moved by a virtual scheduler: pacing, 429 + Retry-After, 21610 opt-outs, lost answers reconciled (never
 // resent blindly), restart after a crash, STOP mid-broadcast, graceful stop, and the one-dispatcher lock.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,34 +19,28 @@ import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
-import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM, type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
+import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM } from "../helpers/fake-twilio.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
+import { contextOnFake, fakeTwilioForFile, queuedBroadcast, stopDispatchers } from "../helpers/worlds.ts";
 
 const PUBLIC = "https://deals.example.com";
 
-let fake: FakeTwilio;
+const fake = fakeTwilioForFile();
 let ctx: TestContext;
 let sched: VirtualScheduler;
-let running: Dispatcher[] = [];
+const running: Dispatcher[] = [];
 const dirs: string[] = [];
-
-beforeAll(() => {
-  fake = startFakeTwilio({ now: () => ctx.clock.now() });
-});
 afterAll(async () => {
-  await fake.stop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 beforeEach(() => {
-  ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, ...fake.settings() });
+  ctx = contextOnFake(fake, { NEARCAST_PUBLIC_URL: PUBLIC });
   sched = new VirtualScheduler(ctx.clock);
-  fake.reset();
 });
 
 afterEach(async () => {
-  for (const d of running) await d.stop();
-  running = [];
+  await stopDispatchers(running);
   ctx.close();
 });
 
@@ -84,15 +78,7 @@ function dispatcher(messenger: Messenger, opts: Partial<DispatcherOptions> = {})
 }
 
 /** A business with n active subscribers and a queued broadcast to them. */
-async function seed(n: number, text = "Fresh bagels, 2 for 1 today", whatsapp = 0) {
-  const business = insertBusiness(ctx);
-  const subs = Array.from({ length: n }, (_, i) =>
-    insertSubscriber(ctx, business.id, { contactPreference: i < whatsapp ? "WhatsApp" : "SMS" }),
-  );
-  const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: text });
-  if (!("broadcastId" in res)) throw new Error("nothing queued");
-  return { business, subs, broadcastId: res.broadcastId, text };
-}
+const seed = (n: number, text?: string, whatsapp = 0) => queuedBroadcast(ctx, n, { text, whatsapp });
 
 const rowsOf = (broadcastId: number) => ctx.repos.deliveries.listByBroadcast(broadcastId);
 const completed = (broadcastId: number) => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null;
@@ -162,6 +148,7 @@ describe("pacing to NEARCAST_SEND_RATE", () => {
     dirs.push(dir);
     ctx.close();
     ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, ...fake.settings() }, { dataDir: dir });
+    fake.follow(ctx.clock);
     sched = new VirtualScheduler(ctx.clock);
     const b2 = insertBusiness(ctx);
     const w = insertSubscriber(ctx, b2.id, { contactPreference: "WhatsApp" });
@@ -491,6 +478,7 @@ describe("without Twilio (sandbox)", () => {
   test("the sandbox messenger records the messages; the broadcast completes", async () => {
     ctx.close();
     ctx = testContext();
+    fake.follow(ctx.clock);
     sched = new VirtualScheduler(ctx.clock);
     const { broadcastId } = await seed(4);
     const sandbox = createMessenger(ctx.services.settings.messaging(), { clock: ctx.clock });

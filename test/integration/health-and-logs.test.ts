@@ -1,5 +1,6 @@
 // GET /api/health checks the database and the dispatcher (503 when either is broken); NEARCAST_LOG_LEVEL and the
 // access log (NEARCAST_ACCESS_LOG) decide what serve writes.
+// Not the scenario runner: health is read against dispatchers in given states, and logs a console logger wrote.
 import { afterEach, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config.ts";
 import type { Dispatcher } from "../../src/dispatch/dispatcher.ts";

@@ -1,5 +1,6 @@
 // HELP through the inbound webhook (issue 11 item 8): for a person subscribed to several businesses, the one that
 // messaged them most recently is named (latest sent delivery), else the most recent subscription; one segment.
+// Not the scenario runner: each test stores deliveries, then sends an inbound HELP and reads the TwiML reply.
 import { afterEach, expect, test } from "bun:test";
 import { HELP_MAX, twiml } from "../../src/services/inbound-messages.ts";
 import { countSegments } from "../../src/schemas/sms-segments.ts";

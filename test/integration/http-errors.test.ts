@@ -1,6 +1,7 @@
 // Hardening of the HTTP layer: bad bodies, unknown paths and ids, XSRF, security headers, unexpected failures.
 // Every error answer has the one shape {error, code, fields?}, is never a 500 for bad input, and never shows
 // internals (stack frames, error class names, file paths).
+// Not the scenario runner: it sweeps every controller of the router with raw and streamed Requests.
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

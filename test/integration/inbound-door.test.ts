@@ -1,3 +1,4 @@
+// Not the scenario runner: each request is a Twilio-signed form, and most tests replay one.
 import { afterEach, describe, expect, test } from "bun:test";
 import { twilioSignature, type WebhookParams } from "../../src/messaging/signature.ts";
 import {
@@ -15,6 +16,7 @@ import { customerTables, insertPersonSubscribedTo, sessionFor } from "../helpers
 import { allDeliveries, insertBroadcast, insertDelivery, messageSid } from "../helpers/delivery-factories.ts";
 import { insertOwnerBusinesses, insertUser } from "../helpers/factories.ts";
 import { FAKE_ACCOUNT_SID, FAKE_AUTH_TOKEN } from "../helpers/fake-twilio.ts";
+import { SIGNED_WEBHOOKS_ENV } from "../helpers/worlds.ts";
 
 // Issue 10 item 6: a replayed signed message changes nothing, and without Twilio the inbound webhook opens only to
 // the install's key or to a signed-in owner (their own numbers) or admin, CSRF-safe.
@@ -23,13 +25,7 @@ const PUBLIC_URL = "https://shop.example.com";
 const INBOUND = "/api/webhooks/twilio/inbound";
 const STATUS = "/api/webhooks/twilio/status";
 const FORM = { "content-type": "application/x-www-form-urlencoded" };
-const TWILIO_ENV = {
-  TWILIO_ACCOUNT_SID: FAKE_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN: FAKE_AUTH_TOKEN,
-  TWILIO_FROM: "+15005550006",
-  TWILIO_API_BASE: "http://127.0.0.1:9",
-  NEARCAST_PUBLIC_URL: PUBLIC_URL,
-};
+const TWILIO_ENV = SIGNED_WEBHOOKS_ENV;
 const SANDBOX_ENV = { NEARCAST_PUBLIC_URL: PUBLIC_URL };
 const DOOR_CLOSED = { error: SANDBOX_DOOR_CLOSED, code: "forbidden" };
 const NOT_YOURS = { error: NOT_YOUR_NUMBER, code: "forbidden" };

@@ -3,7 +3,7 @@
 // refused on an owner's add and edit, in an import from the Customers screen and from the CLI, with the public page's
 // sentences; numbers already stored that break the rules are shown with the reason and Skipped at send (the fake
 // Twilio receives nothing for them), by the rules of the moment (Settings can change the allowed countries).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import { deliveries, textBudget } from "../../src/db/schema.ts";
 import type { ImportLine } from "../../src/schemas/customer-import.ts";
@@ -15,9 +15,9 @@ import { type TestContext, testContext } from "../helpers/context.ts";
 import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { allDeliveries, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
+import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
 const C = "/api/customer";
 
@@ -169,17 +169,12 @@ describe("an import refuses them row by row, named with their line", () => {
 });
 
 describe("numbers stored before the rules (or before Settings changed them) are shown with the reason and never texted", () => {
-  let fake: FakeTwilio;
+  const fake = fakeTwilioForFile();
   let ctx: TestContext;
-  beforeAll(() => {
-    fake = startFakeTwilio({ now: () => ctx.clock.now() });
-  });
-  afterAll(async () => {
-    await fake.stop();
-  });
 
   test("GetAllCustomers and ListCustomers carry numberProblem; a broadcast skips those numbers with the reason and the fake Twilio gets only the good one", async () => {
     ctx = testContext({ ...fake.settings(), NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0" });
+    fake.follow(ctx.clock);
     try {
       const rosa = insertUser(ctx);
       const token = sessionFor(ctx, rosa);

@@ -1,6 +1,7 @@
 // Issue 21, item 2: the admin is told of a new sign-up by email when email is set up, read at a real SMTP sink on
 // loopback: the owner's name and address, that nothing is texted until approved, the Users link on the saved public
 // URL only (never the request's Host), and no email for an address that already had an account.
+// Not the scenario runner: the email is read at a real SMTP sink after the registration, waited for.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { apiClient } from "../helpers/api.ts";

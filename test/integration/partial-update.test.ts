@@ -2,6 +2,7 @@
 // UpdateCustomer). Each record first gets a non-default value in every field, then each field is changed alone and
 // the whole record read back. The lists of new values are keyed by the schemas' own fields, so a field added to a
 // schema fails here until it gets a value of its own.
+// Not the scenario runner: each field is changed alone and the record read back: a PUT and a GET per field.
 import { afterEach, describe, expect, test } from "bun:test";
 import { businessTypeSchema } from "../../src/schemas/business-types.ts";
 import { businessSchema } from "../../src/schemas/businesses.ts";

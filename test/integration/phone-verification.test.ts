@@ -1,6 +1,6 @@
 // Issue 21, item 2: the owner's own phone is verified by a 6-digit code texted to it (5 tries, 10 minutes) before
 // test sends go there; test sends are at most 20 a day per owner. The code goes through the fake Twilio on loopback.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import { phoneVerifications, users } from "../../src/db/schema.ts";
 import { NOT_A_MOBILE } from "../../src/schemas/subscribe-number.ts";
@@ -16,27 +16,17 @@ import {
 import { OPERATOR } from "../../src/services/principal.ts";
 import { TEST_SENDS_PER_MINUTE } from "../../src/services/broadcasts/test-send.ts";
 import { apiClient } from "../helpers/api.ts";
-import { testContext } from "../helpers/context.ts";
+import { contextOnFake, fakeTwilioForFile } from "../helpers/worlds.ts";
 import { sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 
 const PHONE = "+14155550199";
 
-let fake: FakeTwilio;
-let clockNow = () => new Date();
-beforeAll(() => {
-  fake = startFakeTwilio({ now: () => clockNow() });
-});
-afterAll(async () => {
-  await fake.stop();
-});
+const fake = fakeTwilioForFile();
 
 function world() {
-  fake.reset();
-  const ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", NEARCAST_ALLOWED_COUNTRIES: "US,CA", ...fake.settings() });
-  clockNow = () => ctx.clock.now();
+  const ctx = contextOnFake(fake, { NEARCAST_PUBLIC_URL: "https://deals.example.com", NEARCAST_ALLOWED_COUNTRIES: "US,CA" });
   const owner = insertUser(ctx, { phone: PHONE });
   const other = insertUser(ctx, { phone: "+14155550188" });
   const shop = insertBusiness(ctx, { ownerId: owner.id });

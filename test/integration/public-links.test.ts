@@ -12,10 +12,10 @@ import { answerOf, type ApiClient, type CallOptions } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
 // argon2 is deliberately slow on a busy two-core box.
 setDefaultTimeout(30_000);
@@ -27,14 +27,12 @@ const ADMIN_EMAIL = "boss@example.com";
 const XSRF = "test-xsrf-token";
 
 let smtp: TestSmtpServer;
-let fake: FakeTwilio;
+const fake = fakeTwilioForFile();
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  fake = startFakeTwilio();
 });
 afterAll(async () => {
   await smtp.close();
-  await fake.stop();
 });
 
 /** The app on a real socket: the request's URL (and so its origin) comes from the Host header sent, as in `serve`. */

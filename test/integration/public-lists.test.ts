@@ -1,6 +1,8 @@
 // The smaller lists paged on the server (issue 12, item 2): the public business list (ListBusinesses), the business
 // types (ListBusinessTypes) and the subscriber counts of the My Business cards (GetMySubscriberCounts). The spec's
-// GetAllBusinesses and GetAllBusinessTypes stay as they are (their own tests).
+// GetAllBusinesses and GetAllBusinessTypes stay as they are (their own tests). Refusals and single reads are scenario
+// tables; the paging tests walk every page (many requests, rows added between them), which a one-request scenario
+// cannot say.
 import { afterEach, describe, expect, test } from "bun:test";
 import { businessTypes } from "../../src/db/schema.ts";
 import { BUSINESS_TYPE_FILTER_INVALID } from "../../src/services/businesses.ts";
@@ -9,6 +11,7 @@ import { apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertBusinessType, insertUser } from "../helpers/factories.ts";
+import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 
 let ctx: TestContext;
 afterEach(() => ctx?.close());
@@ -92,25 +95,29 @@ describe("ListBusinesses (public)", () => {
     expect(names(pages)).toEqual(["Anna's Bakery", "Bakery & Gym", "Corner Bakery", "Iron Gym", "Rosa's Bakery", "Zed's Bakery"]);
   });
 
-  test("bad cursor, limit, search or type: 400 naming the field", async () => {
-    world();
-    const api = apiClient(ctx);
+  describe("bad cursor, limit, search or type: 400 naming the field", () => {
     const idCursor = Buffer.from(JSON.stringify([5, 5])).toString("base64url"); // a number-keyed list's cursor
-    const cases: [string, string, string][] = [
-      ["cursor=nope!", "cursor", CURSOR_INVALID],
-      [`cursor=${idCursor}`, "cursor", CURSOR_INVALID],
-      [`cursor=${Buffer.from('["x"]').toString("base64url")}`, "cursor", CURSOR_INVALID],
-      [`cursor=${"A".repeat(700)}`, "cursor", CURSOR_INVALID],
-      ["limit=-1", "limit", LIMIT_INVALID],
-      ["limit=1000", "limit", LIMIT_INVALID],
-      [`q=${"x".repeat(101)}`, "q", NAME_SEARCH_INVALID],
-      ["businessTypeId=abc", "businessTypeId", BUSINESS_TYPE_FILTER_INVALID],
+    const cases: [string, string, string, string][] = [
+      ["a cursor that is not base64url", "cursor=nope!", "cursor", CURSOR_INVALID],
+      ["a number-keyed list's cursor", `cursor=${idCursor}`, "cursor", CURSOR_INVALID],
+      ["a cursor of the wrong type", `cursor=${Buffer.from('["x"]').toString("base64url")}`, "cursor", CURSOR_INVALID],
+      ["a cursor of 700 characters", `cursor=${"A".repeat(700)}`, "cursor", CURSOR_INVALID],
+      ["a negative limit", "limit=-1", "limit", LIMIT_INVALID],
+      ["a limit over the most", "limit=1000", "limit", LIMIT_INVALID],
+      ["a search of 101 characters", `q=${"x".repeat(101)}`, "q", NAME_SEARCH_INVALID],
+      ["a type that is not a number", "businessTypeId=abc", "businessTypeId", BUSINESS_TYPE_FILTER_INVALID],
     ];
-    for (const [query, field, text] of cases) {
-      const res = await api.get(`${LIST}?${query}`);
-      expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: text, code: "validation_failed", fields: { [field]: text } });
-    }
+    runScenarios(
+      cases.map(([name, query, field, text]): ApiScenario<ScenarioWorld> => ({
+        name,
+        method: "GET",
+        path: `${LIST}?${query}`,
+        status: 400,
+        expectBody: { error: text, code: "validation_failed" },
+        fields: { [field]: text },
+      })),
+      { world: () => (world(), { ctx, api: apiClient(ctx) }) },
+    );
   });
 });
 
@@ -130,17 +137,21 @@ describe("ListBusinessTypes", () => {
     expect(search.map((p) => p.total)).toEqual([2, 2]);
   });
 
-  test("bad cursor or limit: 400 naming the field", async () => {
-    ctx = testContext();
-    const api = apiClient(ctx);
-    expect((await api.get(`${LIST}?limit=0`)).body.fields).toEqual({ limit: LIMIT_INVALID });
-    expect((await api.get(`${LIST}?cursor=%20`)).body.fields).toEqual({ cursor: CURSOR_INVALID });
+  describe("bad cursor or limit: 400 naming the field", () => {
+    runScenarios<ScenarioWorld>(
+      [
+        { name: "limit 0", method: "GET", path: `${LIST}?limit=0`, status: 400, fields: { limit: LIMIT_INVALID } },
+        { name: "a blank cursor", method: "GET", path: `${LIST}?cursor=%20`, status: 400, fields: { cursor: CURSOR_INVALID } },
+      ],
+      { world: () => ((ctx = testContext()), { ctx, api: apiClient(ctx) }) },
+    );
   });
 });
 
 describe("GetMySubscriberCounts (the My Business cards)", () => {
   const COUNTS = "/api/business/GetMySubscriberCounts";
-  test("active subscribers of each of the user's own businesses, 0 included; another owner's never", async () => {
+  // Active subscribers of each of the user's own businesses, 0 included; another owner's never.
+  function world() {
     ctx = testContext();
     const rosa = insertUser(ctx);
     const ben = insertUser(ctx);
@@ -153,15 +164,30 @@ describe("GetMySubscriberCounts (the My Business cards)", () => {
     insertSubscriber(ctx, bakery.id, { phone: "+14155550103", status: "unsubscribed" });
     insertSubscriber(ctx, bakery.id, { phone: "+14155550104", status: "pending" });
     insertSubscriber(ctx, gym.id, { phone: "+14155550101" });
-    const api = apiClient(ctx);
-    const sorted = (body: { businessId: number; subscribers: number }[]) => [...body].sort((a, b) => a.businessId - b.businessId);
-    expect(sorted((await api.get(COUNTS, { token: sessionFor(ctx, rosa) })).body)).toEqual([
-      { businessId: bakery.id, subscribers: 2 },
-      { businessId: cafe.id, subscribers: 0 },
-    ]);
-    expect((await api.get(COUNTS, { token: sessionFor(ctx, ben) })).body).toEqual([{ businessId: gym.id, subscribers: 1 }]);
-    // The admin's cards are their own businesses, as GetMyBusinesses.
-    expect((await api.get(COUNTS, { token: sessionFor(ctx, admin) })).body).toEqual([]);
-    expect((await api.get(COUNTS)).status).toBe(401);
-  });
+    const tokens = { rosa: sessionFor(ctx, rosa), ben: sessionFor(ctx, ben), admin: sessionFor(ctx, admin) };
+    return { ctx, api: apiClient(ctx), tokens, bakery, cafe, gym };
+  }
+  type World = ReturnType<typeof world>;
+  const sorted = (body: { businessId: number; subscribers: number }[]) => [...body].sort((a, b) => a.businessId - b.businessId);
+  runScenarios<World>(
+    [
+      {
+        name: "both of her businesses, the cafe with 0",
+        as: "rosa",
+        method: "GET",
+        path: COUNTS,
+        status: 200,
+        expect: (body, w) =>
+          expect(sorted(body)).toEqual([
+            { businessId: w.bakery.id, subscribers: 2 },
+            { businessId: w.cafe.id, subscribers: 0 },
+          ]),
+      },
+      { name: "his one business", as: "ben", method: "GET", path: COUNTS, status: 200, expectBody: (w) => [{ businessId: w.gym.id, subscribers: 1 }] },
+      // The admin's cards are their own businesses, as GetMyBusinesses.
+      { name: "none of the owners' businesses", as: "admin", method: "GET", path: COUNTS, status: 200, expectBody: [] },
+      { name: "anonymous: 401", method: "GET", path: COUNTS, status: 401 },
+    ],
+    { world },
+  );
 });

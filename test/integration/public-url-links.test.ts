@@ -1,6 +1,7 @@
 // The one public-URL function (env NEARCAST_PUBLIC_URL > saved setting > the request's origin) in every place that
 // builds a link: the QR code (decoded with jsQR, as a phone would), GET /api/site, the PDF poster's printed link,
 // the webhook signature check and the checklist's webhook URL.
+// Not the scenario runner: QR codes and PDFs are decoded from bytes fetched on real sockets with given Hosts.
 import { afterEach, describe, expect, test } from "bun:test";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { twilioSignature } from "../../src/messaging/signature.ts";

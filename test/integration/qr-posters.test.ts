@@ -1,4 +1,5 @@
 // QR code images and PDF posters through the HTTP API (app.request on an in-memory database), plus the services.
+// Not the scenario runner: PNG and PDF answers are read as bytes (ETag, 304, decoded QR), not as JSON.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -2,6 +2,7 @@
 // /api/site says whether it is still due; later registrations are owners; the CLI way and NEARCAST_ADMIN_EMAIL
 // keep working. Since issue 21 it takes the setup code serve printed (the code's own tests: setup-code.test.ts).
 // Also the business types a fresh database is seeded with.
+// Not the scenario runner: each test is a flow (set up, then log in, register or set up again).
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { users } from "../../src/db/schema.ts";
 import { sampleDealText, DEFAULT_DEAL_TEXT } from "../../src/schemas/poster-text.ts";

@@ -1,3 +1,4 @@
+// Not the scenario runner: the page is server-rendered HTML (its 404 too), not the JSON the runner checks.
 import { describe, expect, test } from "bun:test";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

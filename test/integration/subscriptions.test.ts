@@ -10,6 +10,7 @@ import { type ApiClient, type ApiResponse, type CallOptions, answerOf, apiClient
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { counts, customerTables } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
+import { type ApiScenario, runScenarios } from "../helpers/scenario.ts";
 
 const PATH = "/api/subscription/Subscribe";
 const UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X)";
@@ -36,24 +37,32 @@ describe("POST /api/subscription/Subscribe: validation", () => {
     ["business id missing", { businessId: undefined, phone: "4155550134", contactPreference: "SMS" }, "businessId", "Business ID is required."],
     ["business id not a number", { businessId: "abc", phone: "4155550134", contactPreference: "SMS" }, "businessId", "Business ID is required."],
   ];
-  for (const [name, body, field, message] of cases) {
-    test(`${name} -> 400 "${message}", nothing written`, async () => {
-      const { ctx, api, business } = setup();
-      const res = await api.post(PATH, { businessId: business.id, ...body });
-      expect(res.status).toBe(400);
-      expect(res.body.fields[field]).toBe(message);
-      expect(counts(ctx)).toEqual({ customers: 0, subscriptions: 0, consentEvents: 0 });
-    });
-  }
-
-  test("not JSON -> 415; no XSRF header -> 403; nothing written", async () => {
-    const { ctx, api, business } = setup();
-    const form = await api.call("POST", PATH, { body: "phone=4155550134", headers: { "content-type": "application/x-www-form-urlencoded" } });
-    expect(form.status).toBe(415);
-    const noXsrf = await api.post(PATH, { businessId: business.id, phone: "4155550134", contactPreference: "SMS" }, { noXsrf: true });
-    expect(noXsrf.status).toBe(403);
-    expect(counts(ctx).customers).toBe(0);
-  });
+  type World = ReturnType<typeof setup>;
+  const nothingWritten = (w: World) => expect(counts(w.ctx)).toEqual({ customers: 0, subscriptions: 0, consentEvents: 0 });
+  runScenarios<World>(
+    [
+      ...cases.map(([name, body, field, message]): ApiScenario<World> => ({
+        name: `${name} -> 400 "${message}", nothing written`,
+        method: "POST",
+        path: PATH,
+        json: (w) => ({ businessId: w.business.id, ...body }),
+        status: 400,
+        expect: (res) => expect(res.fields[field]).toBe(message),
+        after: nothingWritten,
+      })),
+      { name: "not JSON -> 415, nothing written", method: "POST", path: PATH, raw: "phone=4155550134", headers: { "content-type": "application/x-www-form-urlencoded" }, status: 415, after: nothingWritten },
+      {
+        name: "no XSRF header -> 403, nothing written",
+        method: "POST",
+        path: PATH,
+        json: (w) => ({ businessId: w.business.id, phone: "4155550134", contactPreference: "SMS" }),
+        noXsrf: true,
+        status: 403,
+        after: nothingWritten,
+      },
+    ],
+    { world: () => setup(), unchanged: (w) => counts(w.ctx) },
+  );
 });
 
 describe("POST /api/subscription/Subscribe: one person, one customer", () => {

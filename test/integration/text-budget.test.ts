@@ -2,6 +2,7 @@
 // the audit: 150 owner adds in 0.5 s gave 150 texts in 6 s; an import with welcome=1 sent 302 texts in 8 s; one
 // number added by 12 businesses got 12 texts. Now every such text takes a slot under the owner's hourly budget (50),
 // the install's (200) and, for confirmations, 3 per number per 24 h; past them they wait in the outbox.
+// Not the scenario runner: the budget is read after many adds and imports, on the fake clock.
 import { afterEach, describe, expect, test } from "bun:test";
 import { count, eq } from "drizzle-orm";
 import { deliveries, textBudget } from "../../src/db/schema.ts";

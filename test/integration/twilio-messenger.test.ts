@@ -1,5 +1,6 @@
 // The Twilio adapter against the fake Twilio on loopback (TWILIO_API_BASE), which speaks Twilio's wire format.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+// Not the scenario runner: it calls the Twilio adapter against the fake Twilio, not the app's API.
+import { describe, expect, test } from "bun:test";
 import { FakeClock } from "../../src/clock.ts";
 import { messagingFromEnv } from "../helpers/context.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
@@ -8,21 +9,14 @@ import { createTwilioMessenger, parseRetryAfter } from "../../src/messaging/twil
 import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM, type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { outboundStatusPairs } from "../helpers/twilio-statuses.ts";
 import { until } from "../helpers/until.ts";
+import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
 const PUBLIC = "https://shop.example.com";
 const TO = "+15551234567";
 const MSS = "MG0123456789abcdef0123456789abcdef";
 const TIMEOUT_MS = 300;
 
-let fake: FakeTwilio;
-
-beforeAll(() => {
-  fake = startFakeTwilio();
-});
-afterAll(async () => {
-  await fake.stop();
-});
-afterEach(() => fake.reset());
+const fake = fakeTwilioForFile({ resetEach: true });
 
 /** Goes through loadConfig like the server does: TWILIO_* settings, TWILIO_API_BASE = the fake. */
 function messenger(env: Record<string, string> = {}, clock?: FakeClock): Messenger {

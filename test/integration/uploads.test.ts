@@ -1,6 +1,7 @@
 // Image uploads: real images of every accepted type, files that only pretend to be images, the 5 MB limit enforced
 // while the body streams in, how stored images are served (GET and HEAD), and file names that try to escape.
 // After every refusal the uploads folder and table must be exactly as before.
+// Not the scenario runner: uploads are multipart forms and chunked bodies; the runner sends JSON or raw text.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

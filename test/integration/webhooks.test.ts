@@ -1,3 +1,4 @@
+// Not the scenario runner: each request is a Twilio-signed form (some streamed or oversized), some to a real server.
 import { describe, expect, test } from "bun:test";
 import { SANDBOX_FAILURE_MESSAGE, SandboxMessenger, type Timers } from "../../src/messaging/sandbox.ts";
 import { statusCallbackPath } from "../../src/messaging/messenger.ts";
@@ -19,20 +20,14 @@ import { customerTables, insertPersonSubscribedTo, insertSubscriber } from "../h
 import { allDeliveries, deliveryById, insertBroadcast, insertDelivery, messageSid } from "../helpers/delivery-factories.ts";
 import { insertOwnerBusinesses } from "../helpers/factories.ts";
 import { FAKE_ACCOUNT_SID, FAKE_AUTH_TOKEN } from "../helpers/fake-twilio.ts";
+import { SIGNED_WEBHOOKS_ENV } from "../helpers/worlds.ts";
 
 const PUBLIC_URL = "https://shop.example.com";
 const STATUS = "/api/webhooks/twilio/status";
 const INBOUND = "/api/webhooks/twilio/inbound";
 const EMPTY_TWIML = twiml(null);
 
-const TWILIO_ENV = {
-  TWILIO_ACCOUNT_SID: FAKE_ACCOUNT_SID,
-  TWILIO_AUTH_TOKEN: FAKE_AUTH_TOKEN,
-  TWILIO_FROM: "+15005550006",
-  // Nothing here may reach it: webhooks never call Twilio.
-  TWILIO_API_BASE: "http://127.0.0.1:9",
-  NEARCAST_PUBLIC_URL: PUBLIC_URL,
-};
+const TWILIO_ENV = SIGNED_WEBHOOKS_ENV;
 
 /** Form body with repeated keys for array values, in the given order. */
 function formBody(params: WebhookParams): string {

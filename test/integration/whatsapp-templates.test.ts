@@ -2,7 +2,8 @@
 // approvals (on TWILIO_API_BASE, as content.twilio.com would answer), a template broadcast (ContentSid +
 // ContentVariables, no Body/MediaUrl on WhatsApp; SMS stays Body + MediaUrl), the 24-hour window on the injected
 // clock, skips with their reasons and the warning before sending, 63016, 131050, bad input, ownership.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+// Not the scenario runner: each test publishes, then dispatches to the fake Twilio on the fake clock.
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -17,19 +18,18 @@ import { SKIP_MARKETING_STOPPED, SKIP_OUTSIDE_WINDOW, SKIP_US_MARKETING } from "
 import { CONTENT_SID_UNKNOWN, CONTENT_VARIABLES_NOT_JSON, CONTENT_VARIABLES_WITHOUT_SID } from "../../src/services/broadcasts/template-choice.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
-import { insertManySubscribers, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { insertManySubscribers, insertSubscriber } from "../helpers/customer-factories.ts";
+import { insertBusiness } from "../helpers/factories.ts";
 import {
   FAKE_ACCOUNT_SID,
   FAKE_AUTH_TOKEN,
   FAKE_MEDIA_TEMPLATE_SID,
   FAKE_PENDING_TEMPLATE_SID,
   FAKE_TEXT_TEMPLATE_SID,
-  type FakeTwilio,
-  startFakeTwilio,
 } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
+import { fakeTwilioForFile, type Member, member, stopDispatchers } from "../helpers/worlds.ts";
 
 const PUBLIC = "https://deals.example.com";
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
@@ -40,20 +40,15 @@ const HOUR = 3_600_000;
 const UK = "+447400123456";
 const BR = "+5511987654321";
 
-let fake: FakeTwilio;
+const fake = fakeTwilioForFile();
 let ctx: TestContext;
 let api: ApiClient;
 let sched: VirtualScheduler;
-let running: Dispatcher[] = [];
-let owner: { id: number; token: string };
-let other: { id: number; token: string };
+const running: Dispatcher[] = [];
+let owner: Member;
+let other: Member;
 const dirs: string[] = [];
-
-beforeAll(() => {
-  fake = startFakeTwilio({ now: () => ctx.clock.now() });
-});
 afterAll(async () => {
-  await fake.stop();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -61,12 +56,11 @@ function world(env: Record<string, string> = fake.settings()) {
   const dir = mkdtempSync(join(tmpdir(), "nearcast-wa-"));
   dirs.push(dir);
   ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", NEARCAST_ALLOWED_COUNTRIES: "*", ...env }, { dataDir: dir });
+  fake.follow(ctx.clock);
   api = apiClient(ctx);
   sched = new VirtualScheduler(ctx.clock);
-  const o = insertUser(ctx);
-  const x = insertUser(ctx);
-  owner = { id: o.id, token: sessionFor(ctx, o) };
-  other = { id: x.id, token: sessionFor(ctx, x) };
+  owner = member(ctx);
+  other = member(ctx);
 }
 
 beforeEach(() => {
@@ -74,8 +68,7 @@ beforeEach(() => {
   world();
 });
 afterEach(async () => {
-  for (const d of running) await d.stop();
-  running = [];
+  await stopDispatchers(running);
   ctx.close();
 });
 
