@@ -12,9 +12,9 @@ import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { businesses, businessTypes, users } from "../src/db/schema.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
-import { ensureInstalled, interleave, machine, median, options, placement, privateCopy, runWrk, type Server, startServer, summarize, thousands as f, withServerCpu, xsrfToken } from "./lib/harness.ts";
+import { ensureInstalled, interleave, machine, median, options, placement, privateCopy, runWrk, type Server, type Slice, startServer, summarize, thousands as f, withServerCpu, xsrfToken } from "./lib/harness.ts";
 
-export { median };
+export { median, type Slice };
 
 const root = join(import.meta.dir, "..");
 const baselineDir = join(import.meta.dir, "baseline-subscribe");
@@ -29,22 +29,6 @@ const TARGET = 1.5;
 /** Generator and pinning (--generator, --server-cpu, --load-cpu, --no-pin): bench/lib/harness.ts. */
 const P = placement();
 const GENERATOR = P.generator;
-
-/** One load run against one side. */
-export interface Slice {
-  requests: number;
-  seconds: number;
-  rps: number;
-  /** Requests the generator built (each with a new phone number): an upper bound on the rows it can have caused. */
-  sent: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  p50: number;
-  p99: number;
-  /** Server CPU time (user + system, from /proc) per answered request, in µs; NaN where /proc is missing. */
-  cpuUs: number;
-}
 
 interface Side {
   key: "nearcast" | "baseline";

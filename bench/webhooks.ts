@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
-import { ensureInstalled, interleave, machine, medianCpuUs, medianRps, options, placement, privateCopy, runWrk, type Server, startServer, summarize, thousands as f, withServerCpu } from "./lib/harness.ts";
+import { ensureInstalled, interleave, machine, medianCpuUs, medianRps, options, placement, privateCopy, runWrk, type Server, type Slice as LoadSlice, startServer, summarize, thousands as f, withServerCpu } from "./lib/harness.ts";
 
 const root = join(import.meta.dir, "..");
 const baselineDir = join(import.meta.dir, "baseline-webhooks");
@@ -91,19 +91,9 @@ function writePool(file: string, first: number, count: number): void {
   writeFileSync(file, `${lines.join("\n")}\n`);
 }
 
-interface Slice {
-  requests: number;
-  seconds: number;
-  rps: number;
-  /** Callbacks the generator handed out (each sent once unless `wrapped`). */
-  sent: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  p50: number;
-  p99: number;
+/** A slice, and whether the generator ran past its pool of unused callbacks (and so repeated some). */
+interface Slice extends LoadSlice {
   wrapped: boolean;
-  cpuUs: number;
 }
 
 interface Side {

@@ -189,6 +189,22 @@ export async function xsrfToken(url: string): Promise<string> {
 
 export const thousands = (x: number) => Math.round(x).toLocaleString("en-US");
 
+/** One load run against one side. */
+export interface Slice {
+  requests: number;
+  seconds: number;
+  rps: number;
+  /** Requests the generator built or handed out (each with a new phone number, or the next unused callback). */
+  sent: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  /** Server CPU time (user + system, from /proc) per answered request, in µs; NaN where /proc is missing. */
+  cpuUs: number;
+}
+
 /** One side of a throughput bench, as summarize() reads it. */
 export interface MeasuredSide {
   name: string;
