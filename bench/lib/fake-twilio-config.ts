@@ -1,15 +1,13 @@
 // The fake Twilio as bench/_fake-twilio.ts announces it, and the configuration that points Nearcast's Twilio
 // adapter at it: bench/broadcast.ts and its dispatch side (bench/_dispatch.ts) send the same way.
 import { type Config, loadConfig } from "../../src/config.ts";
+import type { FakeTwilio } from "../../test/helpers/fake-twilio.ts";
 
 export const SMS_FROM = "+15550001111";
 export const PUBLIC_URL = "https://bench.example.com";
 
-export interface FakeTwilioAddress {
-  url: string;
-  accountSid: string;
-  authToken: string;
-}
+/** What bench/_fake-twilio.ts prints of the fake it runs. */
+export type FakeTwilioAddress = Pick<FakeTwilio, "url" | "accountSid" | "authToken">;
 
 export function fakeTwilioConfig(fake: FakeTwilioAddress, dataDir: string | undefined): Config {
   return loadConfig(
