@@ -7,7 +7,7 @@
 import Database from "better-sqlite3";
 import Fastify from "fastify";
 import { parsePhoneNumberFromString } from "libphonenumber-js";
-import { openNearcastSchema } from "../lib/baseline.mjs";
+import { openNearcastSchema, serve } from "../lib/baseline.mjs";
 
 const port = Number(process.argv[2] ?? 0);
 const file = process.argv[3] ?? "baseline.db";
@@ -84,12 +84,4 @@ app.get("/api/health", (_req, reply) => {
   return { status: "ok" };
 });
 
-await app.listen({ port, host: "127.0.0.1" });
-process.stderr.write(`listening on http://127.0.0.1:${app.server.address().port}\n`);
-const stop = async () => {
-  await app.close();
-  db.close();
-  process.exit(0);
-};
-process.once("SIGTERM", stop);
-process.once("SIGINT", stop);
+await serve(app, db, port);

@@ -8,7 +8,7 @@ import formbody from "@fastify/formbody";
 import Database from "better-sqlite3";
 import Fastify from "fastify";
 import twilio from "twilio";
-import { openNearcastSchema } from "../lib/baseline.mjs";
+import { openNearcastSchema, serve } from "../lib/baseline.mjs";
 
 const port = Number(process.argv[2] ?? 0);
 const file = process.argv[3] ?? "baseline.db";
@@ -47,12 +47,4 @@ app.post("/api/webhooks/twilio/status", (req, reply) => {
 });
 app.get("/api/health", () => ({ status: "ok" }));
 
-await app.listen({ port, host: "127.0.0.1" });
-process.stderr.write(`listening on http://127.0.0.1:${app.server.address().port}\n`);
-const stop = async () => {
-  await app.close();
-  db.close();
-  process.exit(0);
-};
-process.once("SIGTERM", stop);
-process.once("SIGINT", stop);
+await serve(app, db, port);

@@ -1,6 +1,6 @@
 // Shared pieces of the Node baselines (bench/baseline-subscribe/, bench/baseline-webhooks/): their database opened
-// exactly as Nearcast opens its own, and their fallback load generator's one JSON line. Plain JavaScript with no
-// imports of its own: each baseline is its own npm package and passes in what it installed.
+// exactly as Nearcast opens its own, their server's start and stop, and their fallback load generator's one JSON
+// line. Plain JavaScript importing nothing installed: each baseline is its own npm package and passes in its own.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -19,6 +19,19 @@ export function openNearcastSchema(Database, file) {
     }
   }
   return db;
+}
+
+/** Listens on loopback, announces the URL the way the bench waits for it, and closes cleanly on SIGTERM/SIGINT. */
+export async function serve(app, db, port) {
+  await app.listen({ port, host: "127.0.0.1" });
+  process.stderr.write(`listening on http://127.0.0.1:${app.server.address().port}\n`);
+  const stop = async () => {
+    await app.close();
+    db.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", stop);
+  process.once("SIGINT", stop);
 }
 
 /** Prints autocannon's totals as the bench reads them, one JSON line, with the generator's own fields added. */
