@@ -14,25 +14,9 @@ import { PrintPosterPage } from "../../web/features/businesses/PrintPoster.tsx";
 import { currentUser, token } from "../../web/shared/state/session.ts";
 import { site } from "../../web/shared/state/site.ts";
 import { mockApi, siteInfo } from "../helpers/mock-api.ts";
+import { SUNRISE_BAKERY } from "./businesses/public-business.ts";
 
-const BUSINESS: PublicBusiness = {
-  id: 7,
-  name: "Sunrise Bakery",
-  businessTypeId: 2,
-  businessType: { id: 2, name: "Bakery" },
-  address: "12 Main Street",
-  phone: "(415) 555-0100",
-  logoImagePath: null,
-  sampleImagePath: null,
-  sampleProductText: "",
-  qrMessage: "Scan for warm croissant deals!",
-  successMessage: "Thanks!",
-  posterOffer: null,
-  messagesPerWeek: 4,
-  doubleOptIn: false,
-  isActive: true,
-  createdAt: "2026-01-02T03:04:05.000Z",
-};
+const BUSINESS: PublicBusiness = { ...SUNRISE_BAKERY, sampleImagePath: null, sampleProductText: "" };
 
 const user = (role: "admin" | "owner"): PublicUser => ({ id: 1, email: "a@example.com", firstName: "A", lastName: "B", role, createdAt: "2026-01-01T00:00:00.000Z" });
 const LAN = "http://192.168.1.20:3000";
