@@ -14,7 +14,7 @@ import { PrintPosterPage } from "../../web/features/businesses/PrintPoster.tsx";
 import { currentUser, token } from "../../web/shared/state/session.ts";
 import { site } from "../../web/shared/state/site.ts";
 import { mockApi, siteInfo } from "../helpers/mock-api.ts";
-import { SUNRISE_BAKERY } from "./businesses/public-business.ts";
+import { SUNRISE_BAKERY } from "./businesses/business-fixtures.ts";
 
 const BUSINESS: PublicBusiness = { ...SUNRISE_BAKERY, sampleImagePath: null, sampleProductText: "" };
 

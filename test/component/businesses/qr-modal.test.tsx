@@ -10,7 +10,7 @@ import { QrModal } from "../../../web/features/businesses/components/QrModal.tsx
 import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../../web/features/businesses/PrintPoster.tsx";
 import { token } from "../../../web/shared/state/session.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
-import { SUNRISE_BAKERY } from "./public-business.ts";
+import { SUNRISE_BAKERY } from "./business-fixtures.ts";
 
 const FAILED = "Failed to load QR code image. Please try again.";
 
