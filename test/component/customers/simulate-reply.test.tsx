@@ -2,12 +2,11 @@
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/customers/simulate-reply.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import type { PublicUser } from "../../../src/schemas/auth.ts";
 import { helpReply, NOT_YOUR_NUMBER, STOP_REPLY, twiml } from "../../../src/services/inbound-messages.ts";
 import { replyText, SimulateReply } from "../../../web/features/customers/components/SimulateReply.tsx";
 import { HomePage } from "../../../web/features/home/Home.tsx";
-import { currentUser, token } from "../../../web/shared/state/session.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
+import { signIn } from "../sign-in.ts";
 
 const api = mockApi();
 const SANDBOX = "GET /api/webhooks/twilio/Sandbox";
@@ -18,11 +17,6 @@ const realError = console.error;
 let logged: unknown[][] = [];
 
 const customer = (id: number, phone: string) => ({ id, phone, contactPreference: "SMS", businesses: [{ id: 1, name: "Rosa's Bakery", status: "active" }] });
-
-function signIn(role: PublicUser["role"] | null) {
-  token.value = role ? "tok" : null;
-  currentUser.value = role ? { id: 1, email: "a@example.com", firstName: "A", lastName: "B", role, createdAt: "2026-01-01T00:00:00.000Z" } : null;
-}
 
 beforeEach(() => {
   logged = [];
