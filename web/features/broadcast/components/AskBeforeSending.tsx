@@ -1,6 +1,12 @@
 import { type ReactNode, useId, useRef } from "react";
 import { Dialog } from "../../../shared/components/Dialog.tsx";
 
+/** What the owner's answer does: go ahead, or keep the message on the screen, unsent. */
+export interface Answers {
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
 /**
  * The frame of the questions asked before a broadcast goes out (send it? send it again?): a title, the question,
  * what else to know, then Cancel and the go-ahead. Cancel has the focus first, so Enter never sends by accident;
@@ -26,9 +32,7 @@ export function AskBeforeSending({
   children?: ReactNode;
   confirmLabel: string;
   busy?: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
+} & Answers) {
   const titleId = useId();
   const textId = useId();
   const cancelRef = useRef<HTMLButtonElement>(null);

@@ -4,7 +4,7 @@ import { broadcastErrorToast } from "../api/broadcast-errors.ts";
 import { beforeSendApi } from "../api/before-send.ts";
 import { notify } from "../../../shared/state/toasts.ts";
 import "../../../shared/styles/before-send.css";
-import { AskBeforeSending } from "./AskBeforeSending.tsx";
+import { type Answers, AskBeforeSending } from "./AskBeforeSending.tsx";
 
 /** The dialog's sentence: "Send to 48 customers: 48 messages (93 segments), about $0.77." (+ " at <time>"). */
 export function confirmText(estimate: BroadcastEstimate, when: string | null): string {
@@ -24,9 +24,7 @@ export function ConfirmSendDialog({
   estimate: BroadcastEstimate;
   /** The scheduled time as the owner reads it; null = now. */
   when: string | null;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
+} & Answers) {
   return (
     <AskBeforeSending
       className="bc-confirm"

@@ -1,5 +1,5 @@
 import { broadcastApi } from "../api/broadcasts.ts";
-import { AskBeforeSending } from "./AskBeforeSending.tsx";
+import { type Answers, AskBeforeSending } from "./AskBeforeSending.tsx";
 
 /** The broadcast a publish would repeat (409 duplicate_broadcast): what the dialog says about it, when known. */
 export interface EarlierBroadcast {
@@ -48,9 +48,7 @@ export function RepeatBroadcastDialog({
 }: {
   earlier: EarlierBroadcast;
   busy: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
+} & Answers) {
   return (
     <AskBeforeSending
       className="bc-repeat"
