@@ -6,6 +6,7 @@ import { helpReply, NOT_YOUR_NUMBER, STOP_REPLY, twiml } from "../../../src/serv
 import { replyText, SimulateReply } from "../../../web/features/customers/components/SimulateReply.tsx";
 import { HomePage } from "../../../web/features/home/Home.tsx";
 import { mockApi } from "../../helpers/mock-api.ts";
+import { captureConsoleErrors } from "../console-errors.ts";
 import { signIn } from "../sign-in.ts";
 
 const api = mockApi();
@@ -13,21 +14,17 @@ const SANDBOX = "GET /api/webhooks/twilio/Sandbox";
 const CUSTOMERS = "GET /api/customer/GetAllCustomers";
 const INBOUND = "POST /api/webhooks/twilio/inbound";
 const URL_WITH_KEY = "http://localhost:3000/api/webhooks/twilio/inbound?key=s3cret-key";
-const realError = console.error;
-let logged: unknown[][] = [];
+const logged = captureConsoleErrors();
 
 const customer = (id: number, phone: string) => ({ id, phone, contactPreference: "SMS", businesses: [{ id: 1, name: "Rosa's Bakery", status: "active" }] });
 
 beforeEach(() => {
-  logged = [];
-  console.error = (...args: unknown[]) => void logged.push(args);
   document.cookie = "XSRF-TOKEN=xsrf-1";
 });
 
 afterEach(() => {
   cleanup();
   signIn(null);
-  console.error = realError;
 });
 
 function sandbox(inboundUrl: string | null = null) {

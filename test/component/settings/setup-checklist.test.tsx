@@ -1,11 +1,12 @@
 // The admin's setup checklist on the home page.
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/settings/setup-checklist.test.tsx
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import type { ChecklistItem } from "../../../src/schemas/checklist.ts";
 import { SetupChecklist } from "../../../web/features/settings/components/SetupChecklist.tsx";
 import { HomePage } from "../../../web/features/home/Home.tsx";
 import { mockApi } from "../../helpers/mock-api.ts";
+import { captureConsoleErrors } from "../console-errors.ts";
 import { signIn } from "../sign-in.ts";
 
 const ITEMS: ChecklistItem[] = [
@@ -17,18 +18,11 @@ const ITEMS: ChecklistItem[] = [
 ];
 
 const api = mockApi();
-const realError = console.error;
-let logged: unknown[][] = [];
-
-beforeEach(() => {
-  logged = [];
-  console.error = (...args: unknown[]) => void logged.push(args);
-});
+const logged = captureConsoleErrors();
 
 afterEach(() => {
   cleanup();
   signIn(null);
-  console.error = realError;
 });
 
 describe("SetupChecklist", () => {
