@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 import { createContext } from "../src/context.ts";
 import { startCheckpointer } from "../src/db/checkpointer.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
-import { type FakeTwilioAddress, fakeTwilioConfig, PUBLIC_URL, SMS_FROM } from "./lib/fake-twilio-config.ts";
+import { type FakeTwilioAddress, fakeTwilioConfig, PUBLIC_URL, SMS_FROM } from "./lib/fake-twilio.ts";
 
 const opt = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);

@@ -27,7 +27,7 @@ import { join } from "node:path";
 import { createContext } from "../src/context.ts";
 import { startCheckpointer } from "../src/db/checkpointer.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
-import { type FakeTwilioAddress, fakeTwilioConfig } from "./lib/fake-twilio-config.ts";
+import { fakeTwilioConfig, startFakeTwilioProcess } from "./lib/fake-twilio.ts";
 import { OPERATOR } from "../src/services/principal.ts";
 
 const arg = (name: string, fallback: number) => {
@@ -60,18 +60,7 @@ const sampler = setInterval(() => {
 }, 20);
 
 // The fake Twilio, in its own process.
-const fakeProc = Bun.spawn([process.execPath, join(import.meta.dir, "_fake-twilio.ts")], { stdout: "pipe", stderr: "inherit" });
-const fake = await (async () => {
-  const reader = (fakeProc.stdout as ReadableStream<Uint8Array>).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the fake Twilio did not start");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return JSON.parse(text.slice(0, text.indexOf("\n"))) as FakeTwilioAddress & { countUrl: string };
-})();
+const { proc: fakeProc, ...fake } = await startFakeTwilioProcess();
 
 const dir = mkdtempSync(join(tmpdir(), "nearcast-bench-broadcast-"));
 let ok = true;
