@@ -9,10 +9,10 @@
 // Both against the fake Twilio --twilio (JSON {url, accountSid, authToken}), --concurrency at a time.
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { startCheckpointer } from "../src/db/checkpointer.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
+import { type FakeTwilioAddress, fakeTwilioConfig, PUBLIC_URL, SMS_FROM } from "./lib/fake-twilio.ts";
 
 const opt = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -20,9 +20,7 @@ const opt = (name: string) => {
 };
 const mode = opt("mode");
 const concurrency = Number(opt("concurrency") ?? 32);
-const fake = JSON.parse(opt("twilio") ?? "{}") as { url: string; accountSid: string; authToken: string };
-const SMS_FROM = "+15550001111";
-const PUBLIC_URL = "https://bench.example.com";
+const fake = JSON.parse(opt("twilio") ?? "{}") as FakeTwilioAddress;
 
 let sampled = 0;
 const sampler = setInterval(() => {
@@ -79,16 +77,7 @@ if (mode === "fetch") {
     return { ms: performance.now() - t0, count: Number(n), failures };
   };
 } else if (mode === "dispatcher") {
-  const config = loadConfig(
-    {
-      NEARCAST_PUBLIC_URL: PUBLIC_URL,
-      TWILIO_ACCOUNT_SID: fake.accountSid,
-      TWILIO_AUTH_TOKEN: fake.authToken,
-      TWILIO_FROM: SMS_FROM,
-      TWILIO_API_BASE: fake.url,
-    },
-    { dataDir: opt("data-dir") },
-  );
+  const config = fakeTwilioConfig(fake, opt("data-dir"));
   const ctx = createContext(config, { logger: new MemoryLogger() });
   // As `nearcast serve` runs: WAL checkpoints on their own thread.
   const checkpointer = startCheckpointer(ctx.db.$client, ctx.dbPath, { logger: ctx.logger });

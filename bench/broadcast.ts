@@ -24,10 +24,10 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { startCheckpointer } from "../src/db/checkpointer.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
+import { fakeTwilioConfig, startFakeTwilioProcess } from "./lib/fake-twilio.ts";
 import { OPERATOR } from "../src/services/principal.ts";
 
 const arg = (name: string, fallback: number) => {
@@ -44,8 +44,6 @@ const COLLECT_EVERY = Math.max(0, arg("collect-every", 0));
 /** The dispatcher's untimed warm-up: a broadcast of its own to this many of the subscribers. */
 const WARMUP_MESSAGES = 2000;
 const TEXT = "Flash sale at Ana's Bakery: 2 croissants for $3 until noon! Reply STOP to opt out.";
-const SMS_FROM = "+15550001111";
-const PUBLIC_URL = "https://bench.example.com";
 const TARGET_ENQUEUE = 2;
 const TARGET_DISPATCH = 0.5;
 const TARGET_RSS_MB = 100;
@@ -62,32 +60,12 @@ const sampler = setInterval(() => {
 }, 20);
 
 // The fake Twilio, in its own process.
-const fakeProc = Bun.spawn([process.execPath, join(import.meta.dir, "_fake-twilio.ts")], { stdout: "pipe", stderr: "inherit" });
-const fake = await (async () => {
-  const reader = (fakeProc.stdout as ReadableStream<Uint8Array>).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the fake Twilio did not start");
-    text += new TextDecoder().decode(value);
-  }
-  reader.releaseLock();
-  return JSON.parse(text.slice(0, text.indexOf("\n"))) as { url: string; accountSid: string; authToken: string; countUrl: string };
-})();
+const { proc: fakeProc, ...fake } = await startFakeTwilioProcess();
 
 const dir = mkdtempSync(join(tmpdir(), "nearcast-bench-broadcast-"));
 let ok = true;
 try {
-  const config = loadConfig(
-    {
-      NEARCAST_PUBLIC_URL: PUBLIC_URL,
-      TWILIO_ACCOUNT_SID: fake.accountSid,
-      TWILIO_AUTH_TOKEN: fake.authToken,
-      TWILIO_FROM: SMS_FROM,
-      TWILIO_API_BASE: fake.url,
-    },
-    { dataDir: dir },
-  );
+  const config = fakeTwilioConfig(fake, dir);
   const ctx = createContext(config, { logger: new MemoryLogger() });
   const sqlite = ctx.db.$client;
 
@@ -96,20 +74,14 @@ try {
   const now = Date.now();
   const ownerId = (sqlite.prepare("INSERT INTO users (email, first_name, last_name, password_hash) VALUES ('bench@example.com', 'B', 'B', 'x') RETURNING id").get() as { id: number }).id;
   const typeId = (sqlite.prepare("INSERT INTO business_types (name) VALUES ('Bakery') RETURNING id").get() as { id: number }).id;
-  const businessId = (
-    sqlite
-      .prepare(
-        "INSERT INTO businesses (owner_id, business_type_id, name, address, phone, sample_product_text) VALUES (?1, ?2, 'Ana''s Bakery', '1 Main St', '+14155550100', 'Bread') RETURNING id",
-      )
-      .get(ownerId, typeId) as { id: number }
-  ).id;
-  const warmupBusinessId = (
-    sqlite
-      .prepare(
-        "INSERT INTO businesses (owner_id, business_type_id, name, address, phone, sample_product_text) VALUES (?1, ?2, 'Warm-up', '1 Main St', '+14155550100', 'Bread') RETURNING id",
-      )
-      .get(ownerId, typeId) as { id: number }
-  ).id;
+  const addBusiness = (name: string) =>
+    (
+      sqlite
+        .prepare("INSERT INTO businesses (owner_id, business_type_id, name, address, phone, sample_product_text) VALUES (?1, ?2, ?3, '1 Main St', '+14155550100', 'Bread') RETURNING id")
+        .get(ownerId, typeId, name) as { id: number }
+    ).id;
+  const businessId = addBusiness("Ana's Bakery");
+  const warmupBusinessId = addBusiness("Warm-up");
   sqlite.transaction(() => {
     const customer = sqlite.prepare("INSERT INTO customers (phone, created_at) VALUES (?1, ?2) RETURNING id");
     const sub = sqlite.prepare(

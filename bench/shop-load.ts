@@ -9,10 +9,10 @@
 //     [--rate 50] [--send-rate 10] [--slice 30] [--warmup 5] [--rounds 4] [--server-cpu 0] [--load-cpu 1] [--no-pin]
 //
 // Only loopback traffic (127.0.0.1); no Twilio. Bounded: every slice stops its server.
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { machine, median, options, percentile, type Server, startServer, TASKSET, xsrfToken } from "./lib/harness.ts";
+import { machine, median, options, percentile, privateCopy, type Server, startServer, TASKSET, xsrfToken } from "./lib/harness.ts";
 
 const root = join(import.meta.dir, "..");
 const { opt, flag } = options();
@@ -83,13 +83,9 @@ async function api(url: string, xsrf: string, path: string, init: { method?: str
 
 /** A data directory the way a shop gets one: accounts and a type from the CLI, the business through the API. */
 async function prepare(name: string, built: string, work: string): Promise<Side> {
-  if (!existsSync(built)) throw new Error(`${built} is missing: build it first (npx bun scripts/build.ts)`);
   const dir = join(work, name);
   mkdirSync(dir);
-  // A private copy: a rebuild during the run must not swap the binary under us.
-  const bin = join(dir, "nearcast");
-  copyFileSync(built, bin);
-  chmodSync(bin, 0o755);
+  const bin = privateCopy(built, dir);
   const dataDir = join(dir, "data");
   cli(bin, dataDir, ["users", "create", "--email", "admin@example.com", "--password", PASSWORD, "--admin"]);
   cli(bin, dataDir, ["users", "create", "--email", "owner@example.com", "--password", PASSWORD]);

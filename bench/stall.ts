@@ -24,20 +24,13 @@ import { sessionFor } from "../test/helpers/customer-factories.ts";
 import { insertBusiness } from "../test/helpers/factories.ts";
 import { seedShop } from "../test/helpers/seed-shop.ts";
 import { BINARY, startBinary } from "../test/helpers/server.ts";
+import { startFakeTwilioProcess } from "./lib/fake-twilio.ts";
 
-/** The fake Twilio in a process of its own (bench/_fake-twilio.ts): its env for the server, and how many it got. */
-async function startFakeTwilioProcess(): Promise<{ env: Record<string, string>; count(): Promise<number>; proc: Subprocess }> {
-  const proc = Bun.spawn([process.execPath, join(import.meta.dir, "_fake-twilio.ts")], { stdout: "pipe", stderr: "inherit" });
-  const reader = (proc.stdout as ReadableStream<Uint8Array>).getReader();
-  let text = "";
-  while (!text.includes("\n")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error("the fake Twilio did not start");
-    text += new TextDecoder().decode(value);
-  }
-  const f = JSON.parse(text.split("\n")[0]!) as { url: string; accountSid: string; authToken: string; countUrl: string };
+/** The fake Twilio in a process of its own: its env for the server, and how many it got. */
+async function startFakeTwilio(): Promise<{ env: Record<string, string>; count(): Promise<number>; proc: Subprocess }> {
+  const f = await startFakeTwilioProcess();
   const env = { TWILIO_ACCOUNT_SID: f.accountSid, TWILIO_AUTH_TOKEN: f.authToken, TWILIO_FROM: "+15550001111", TWILIO_API_BASE: f.url, NEARCAST_PUBLIC_URL: "https://deals.example.com" };
-  return { env, proc, count: async () => ((await (await fetch(f.countUrl)).json()) as { created: number }).created };
+  return { env, proc: f.proc, count: async () => ((await (await fetch(f.countUrl)).json()) as { created: number }).created };
 }
 
 const args = process.argv.slice(2);
@@ -97,7 +90,7 @@ const dataDir = mkdtempSync(join(tmpdir(), "nearcast-bench-stall-"));
 const csv = join(dataDir, "import.csv");
 const phases: Phase[] = [];
 let server: Awaited<ReturnType<typeof startBinary>> | undefined;
-let fake: Awaited<ReturnType<typeof startFakeTwilioProcess>> | undefined;
+let fake: Awaited<ReturnType<typeof startFakeTwilio>> | undefined;
 
 /** The CLI import of the CSV into the second business, as a process of its own; its note. */
 async function cliImport(importBusinessId: number): Promise<string> {
@@ -193,7 +186,7 @@ try {
   const lines = Array.from({ length: ROWS }, (_, i) => `+1628${String(3_000_000 + i)},${i % 4 ? "SMS" : "WhatsApp"}`);
   writeFileSync(csv, `phone,contactPreference\n${lines.join("\n")}\n`);
   if (BESIDE_SEND) {
-    fake = await startFakeTwilioProcess();
+    fake = await startFakeTwilio();
     const env = { ...fake.env, NEARCAST_LOG_LEVEL: "error", NEARCAST_SEND_RATE: String(RATE), NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0" };
     server = await startBinary(env, dataDir, { binary });
     phases.push(...(await besideSend(server.url, token, businessId, importBusinessId, fake)));

@@ -5,16 +5,16 @@
 //   npx bun scripts/build.ts && npx bun bench/subscribe.ts [--slice 3] [--rounds 7] [--warmup 3] [--connections 50]
 //     [--generator wrk|autocannon] [--server-cpu 0] [--load-cpu 1] [--no-pin] [--nearcast path/to/executable]
 import { Database } from "bun:sqlite";
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { businesses, businessTypes, users } from "../src/db/schema.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
-import { interleave, machine, median, options, placement, runWrk, type Server, startServer, summarize, thousands as f, withServerCpu, xsrfToken } from "./lib/harness.ts";
+import { ensureInstalled, interleave, machine, median, options, placement, privateCopy, runWrk, type Server, type Slice, startServer, summarize, thousands as f, withServerCpu, xsrfToken } from "./lib/harness.ts";
 
-export { median };
+export { median, type Slice };
 
 const root = join(import.meta.dir, "..");
 const baselineDir = join(import.meta.dir, "baseline-subscribe");
@@ -29,22 +29,6 @@ const TARGET = 1.5;
 /** Generator and pinning (--generator, --server-cpu, --load-cpu, --no-pin): bench/lib/harness.ts. */
 const P = placement();
 const GENERATOR = P.generator;
-
-/** One load run against one side. */
-export interface Slice {
-  requests: number;
-  seconds: number;
-  rps: number;
-  /** Requests the generator built (each with a new phone number): an upper bound on the rows it can have caused. */
-  sent: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  p50: number;
-  p99: number;
-  /** Server CPU time (user + system, from /proc) per answered request, in µs; NaN where /proc is missing. */
-  cpuUs: number;
-}
 
 interface Side {
   key: "nearcast" | "baseline";
@@ -101,12 +85,7 @@ function count(file: string, sql: string): number {
 }
 
 async function startNearcast(work: string): Promise<Side> {
-  const built = opt("nearcast", join(root, "dist", "nearcast"));
-  if (!existsSync(built)) throw new Error(`${built} is missing: build it first (npx bun scripts/build.ts)`);
-  // A private copy: a rebuild in the checkout during the run must not swap the binary under us.
-  const bin = join(work, "nearcast");
-  copyFileSync(built, bin);
-  chmodSync(bin, 0o755);
+  const bin = privateCopy(opt("nearcast", join(root, "dist", "nearcast")), work);
   const dataDir = join(work, "nearcast-data");
   const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
   const owner = ctx.db.insert(users).values({ email: "bench@example.com", firstName: "Bench", lastName: "Owner", passwordHash: "x" }).returning().get();
@@ -135,11 +114,7 @@ async function newSide(key: Side["key"], name: string, server: Server, businessI
 }
 
 function ensureBaselineInstalled(): void {
-  const need = ["fastify", "better-sqlite3", "libphonenumber-js", ...(GENERATOR === "autocannon" ? ["autocannon"] : [])];
-  if (need.every((m) => existsSync(join(baselineDir, "node_modules", m)))) return;
-  console.log("Installing the baseline's pinned dependencies (npm ci in bench/baseline-subscribe)...");
-  const res = Bun.spawnSync(["npm", "ci", "--no-audit", "--no-fund"], { cwd: baselineDir, stdout: "inherit", stderr: "inherit" });
-  if (res.exitCode !== 0) throw new Error(`npm ci in bench/baseline-subscribe failed (${res.exitCode})`);
+  ensureInstalled(baselineDir, ["fastify", "better-sqlite3", "libphonenumber-js", ...(GENERATOR === "autocannon" ? ["autocannon"] : [])]);
 }
 
 export interface SubscribeBenchResult {

@@ -17,13 +17,13 @@
 //     [--no-pin] [--nearcast path/to/executable]
 import { Database } from "bun:sqlite";
 import { createHmac } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createContext } from "../src/context.ts";
 import { MemoryLogger } from "../src/lib/logger.ts";
-import { interleave, machine, medianCpuUs, medianRps, options, placement, runWrk, type Server, startServer, summarize, thousands as f, withServerCpu } from "./lib/harness.ts";
+import { ensureInstalled, interleave, machine, medianCpuUs, medianRps, options, placement, privateCopy, runWrk, type Server, type Slice as LoadSlice, startServer, summarize, thousands as f, withServerCpu } from "./lib/harness.ts";
 
 const root = join(import.meta.dir, "..");
 const baselineDir = join(import.meta.dir, "baseline-webhooks");
@@ -91,19 +91,9 @@ function writePool(file: string, first: number, count: number): void {
   writeFileSync(file, `${lines.join("\n")}\n`);
 }
 
-interface Slice {
-  requests: number;
-  seconds: number;
-  rps: number;
-  /** Callbacks the generator handed out (each sent once unless `wrapped`). */
-  sent: number;
-  ok: number;
-  non2xx: number;
-  errors: number;
-  p50: number;
-  p99: number;
+/** A slice, and whether the generator ran past its pool of unused callbacks (and so repeated some). */
+interface Slice extends LoadSlice {
   wrapped: boolean;
-  cpuUs: number;
 }
 
 interface Side {
@@ -203,12 +193,7 @@ function newSide(key: Side["key"], name: string, server: Server, dbFile: string 
 
 /** Seeds the nearcast database and starts the copied binary with Twilio configured (fake credentials). */
 async function nearcastSide(work: string): Promise<Side> {
-  const built = opt("nearcast", join(root, "dist", "nearcast"));
-  if (!existsSync(built)) throw new Error(`${built} is missing: build it first (npx bun scripts/build.ts)`);
-  // A private copy: a rebuild in the checkout during the run must not swap the binary under us.
-  const bin = join(work, "nearcast");
-  copyFileSync(built, bin);
-  chmodSync(bin, 0o755);
+  const bin = privateCopy(opt("nearcast", join(root, "dist", "nearcast")), work);
   const dataDir = join(work, "nearcast-data");
   const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
   const sqlite = ctx.db.$client;
@@ -263,11 +248,7 @@ function check(side: Side): { delivered: number; good: boolean; detail: string }
 }
 
 function ensureBaselineInstalled(): void {
-  const need = ["better-sqlite3", "fastify", "@fastify/formbody", "twilio", ...(GENERATOR === "autocannon" ? ["autocannon"] : [])];
-  if (need.every((m) => existsSync(join(baselineDir, "node_modules", m)))) return;
-  console.log("Installing the baseline's pinned dependencies (npm ci in bench/baseline-webhooks)...");
-  const res = Bun.spawnSync(["npm", "ci", "--no-audit", "--no-fund"], { cwd: baselineDir, stdout: "inherit", stderr: "inherit" });
-  if (res.exitCode !== 0) throw new Error(`npm ci in bench/baseline-webhooks failed (${res.exitCode})`);
+  ensureInstalled(baselineDir, ["better-sqlite3", "fastify", "@fastify/formbody", "twilio", ...(GENERATOR === "autocannon" ? ["autocannon"] : [])]);
 }
 
 export interface WebhooksBenchResult {

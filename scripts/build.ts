@@ -26,49 +26,45 @@ const TYPES: Record<string, string> = {
   ".ttf": "font/ttf",
 };
 
-async function buildWeb(): Promise<void> {
-  // Old hashed files are left in place (make clean removes them): a server already running keeps its bundle.
-  mkdirSync(assetsDir, { recursive: true });
+/** One esbuild run into the assets folder, minified for the browsers we serve; its JS and its CSS output. */
+async function bundle(what: string, options: Pick<esbuild.BuildOptions, "entryPoints" | "entryNames" | "jsx" | "define">): Promise<{ js: string; css: string }> {
   const result = await esbuild.build({
-    entryPoints: [join(root, "web", "main.tsx")],
     bundle: true,
     minify: true,
     format: "esm",
     target: ["es2020", "safari15"],
-    jsx: "automatic",
     outdir: assetsDir,
-    entryNames: "app-[hash]",
-    define: { "process.env.NODE_ENV": '"production"' },
     metafile: true,
     legalComments: "none",
     logLevel: "warning",
+    ...options,
   });
   const outputs = Object.keys(result.metafile.outputs).map((p) => join(root, p));
   const js = outputs.find((p) => p.endsWith(".js"));
   const css = outputs.find((p) => p.endsWith(".css"));
-  if (!js || !css) throw new Error("esbuild produced no JS or CSS");
+  if (!js || !css) throw new Error(`esbuild produced no ${what}JS or CSS`);
+  return { js, css };
+}
+
+async function buildWeb(): Promise<void> {
+  // Old hashed files are left in place (make clean removes them): a server already running keeps its bundle.
+  mkdirSync(assetsDir, { recursive: true });
+  const { js, css } = await bundle("", {
+    entryPoints: [join(root, "web", "main.tsx")],
+    jsx: "automatic",
+    entryNames: "app-[hash]",
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
   const html = readFileSync(join(root, "web", "index.html"), "utf8")
     .replace("{{js}}", `/assets/${basename(js)}`)
     .replace("{{css}}", `/assets/${basename(css)}`);
   writeFileSync(join(outDir, "index.html"), html);
 
   // The server-rendered subscribe page's own two files: its stylesheet (inlined by the server) and its small script.
-  const page = await esbuild.build({
+  const { js: pageJs, css: pageCss } = await bundle("subscribe page ", {
     entryPoints: [join(root, "web", "features", "subscribe", "enhance.ts"), join(root, "web", "shared", "styles", "subscribe-page.css")],
-    bundle: true,
-    minify: true,
-    format: "esm",
-    target: ["es2020", "safari15"],
-    outdir: assetsDir,
     entryNames: "[name]-[hash]",
-    metafile: true,
-    legalComments: "none",
-    logLevel: "warning",
   });
-  const pageOutputs = Object.keys(page.metafile.outputs).map((p) => join(root, p));
-  const pageJs = pageOutputs.find((p) => p.endsWith(".js"));
-  const pageCss = pageOutputs.find((p) => p.endsWith(".css"));
-  if (!pageJs || !pageCss) throw new Error("esbuild produced no subscribe page JS or CSS");
 
   const files = [
     { url: "/index.html", file: join(outDir, "index.html"), immutable: false },

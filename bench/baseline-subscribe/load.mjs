@@ -2,6 +2,7 @@
 //   node load.mjs <baseUrl> <businessId> <seconds> <connections> <first phone index>
 // Prints one JSON line: autocannon's totals.
 import autocannon from "autocannon";
+import { printTotals } from "../lib/baseline.mjs";
 
 const [base, businessId, seconds, connections, start] = process.argv.slice(2);
 const health = await fetch(`${base}/api/health`);
@@ -27,16 +28,4 @@ const result = await autocannon({
     },
   ],
 });
-process.stdout.write(
-  `${JSON.stringify({
-    requests: result.requests.total,
-    rps: result.requests.average,
-    ok: result["2xx"],
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    latencyP50: result.latency.p50,
-    latencyP99: result.latency.p99,
-    phonesUsed: n - Number(start ?? 0),
-  })}\n`,
-);
+printTotals(result, { phonesUsed: n - Number(start ?? 0) });

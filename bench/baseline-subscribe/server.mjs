@@ -4,26 +4,15 @@
 // own migrations): the customer upserted by phone, the subscription and its consent event, in ONE transaction
 // committed before the answer (WAL, synchronous=NORMAL, the same durability settings as Nearcast).
 //   node server.mjs <port> <database file>
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import Database from "better-sqlite3";
 import Fastify from "fastify";
 import { parsePhoneNumberFromString } from "libphonenumber-js";
+import { openNearcastSchema, serve } from "../lib/baseline.mjs";
 
 const port = Number(process.argv[2] ?? 0);
 const file = process.argv[3] ?? "baseline.db";
-const migrations = join(import.meta.dirname, "..", "..", "migrations");
 
-const db = new Database(file);
-db.pragma("journal_mode = WAL");
-db.pragma("synchronous = NORMAL");
-db.pragma("busy_timeout = 5000");
-db.pragma("foreign_keys = ON");
-for (const name of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) {
-  for (const statement of readFileSync(join(migrations, name), "utf8").split("--> statement-breakpoint")) {
-    if (statement.trim()) db.exec(statement);
-  }
-}
+const db = openNearcastSchema(Database, file);
 db.exec(`
   INSERT INTO users (id, email, first_name, last_name, password_hash) VALUES (1, 'owner@bench.test', 'Bench', 'Owner', 'x');
   INSERT OR IGNORE INTO business_types (id, name) VALUES (1, 'Bakery');
@@ -95,12 +84,4 @@ app.get("/api/health", (_req, reply) => {
   return { status: "ok" };
 });
 
-await app.listen({ port, host: "127.0.0.1" });
-process.stderr.write(`listening on http://127.0.0.1:${app.server.address().port}\n`);
-const stop = async () => {
-  await app.close();
-  db.close();
-  process.exit(0);
-};
-process.once("SIGTERM", stop);
-process.once("SIGINT", stop);
+await serve(app, db, port);

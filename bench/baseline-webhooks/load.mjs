@@ -6,6 +6,7 @@
 // Prints one JSON line: autocannon's totals. --check: one tampered request must answer 403 (and nothing else).
 import autocannon from "autocannon";
 import { getExpectedTwilioSignature } from "twilio/lib/webhooks/webhooks.js";
+import { printTotals } from "../lib/baseline.mjs";
 
 const [base, seconds, connections, first, count, authToken, publicUrl] = process.argv.slice(2);
 
@@ -56,18 +57,4 @@ const result = await autocannon({
     },
   ],
 });
-process.stdout.write(
-  `${JSON.stringify({
-    requests: result.requests.total,
-    seconds: result.duration,
-    rps: result.requests.average,
-    ok: result["2xx"],
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    latencyP50: result.latency.p50,
-    latencyP99: result.latency.p99,
-    used: next,
-    wrapped: next > list.length,
-  })}\n`,
-);
+printTotals(result, { used: next, wrapped: next > list.length });

@@ -4,29 +4,18 @@
 // late `sent` never overwrites `delivered`) when its sid matches, with ONE UPDATE on the same schema (Nearcast's own
 // migrations, so the same indexes move), committed before the answer (WAL, synchronous=NORMAL, as Nearcast).
 //   node server.mjs <port> <database file> <auth token> <public url>
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import formbody from "@fastify/formbody";
 import Database from "better-sqlite3";
 import Fastify from "fastify";
 import twilio from "twilio";
+import { openNearcastSchema, serve } from "../lib/baseline.mjs";
 
 const port = Number(process.argv[2] ?? 0);
 const file = process.argv[3] ?? "baseline.db";
 const authToken = process.argv[4] ?? "";
 const publicUrl = (process.argv[5] ?? "").replace(/\/+$/, "");
-const migrations = join(import.meta.dirname, "..", "..", "migrations");
 
-const db = new Database(file);
-db.pragma("journal_mode = WAL");
-db.pragma("synchronous = NORMAL");
-db.pragma("busy_timeout = 5000");
-db.pragma("foreign_keys = ON");
-for (const name of readdirSync(migrations).filter((f) => f.endsWith(".sql")).sort()) {
-  for (const statement of readFileSync(join(migrations, name), "utf8").split("--> statement-breakpoint")) {
-    if (statement.trim()) db.exec(statement);
-  }
-}
+const db = openNearcastSchema(Database, file);
 
 const STATUS = { queued: "Sent", accepted: "Sent", scheduled: "Sent", sending: "Sent", sent: "Sent", delivered: "Delivered", read: "Delivered", undelivered: "Failed", failed: "Failed", canceled: "Failed" };
 const RANK = "CASE status WHEN 'Sent' THEN 1 WHEN 'Delivered' THEN 2 WHEN 'Failed' THEN 2 ELSE 0 END";
@@ -58,12 +47,4 @@ app.post("/api/webhooks/twilio/status", (req, reply) => {
 });
 app.get("/api/health", () => ({ status: "ok" }));
 
-await app.listen({ port, host: "127.0.0.1" });
-process.stderr.write(`listening on http://127.0.0.1:${app.server.address().port}\n`);
-const stop = async () => {
-  await app.close();
-  db.close();
-  process.exit(0);
-};
-process.once("SIGTERM", stop);
-process.once("SIGINT", stop);
+await serve(app, db, port);

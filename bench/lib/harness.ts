@@ -1,9 +1,11 @@
 // Shared pieces of the HTTP throughput benches (bench/subscribe.ts, bench/webhooks.ts): command-line options, the
 // load generator (wrk + a Lua script; autocannon only as a fallback the caller runs itself), CPU pinning with taskset,
-// server processes and their CPU time from /proc, interleaved rounds and medians.
+// server processes (a private copy of the executable) and their CPU time from /proc, the baselines' npm installs,
+// interleaved rounds and medians.
 // Not a bench itself: bench/run.ts only runs bench/*.ts.
-import { readFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readFileSync } from "node:fs";
 import { availableParallelism, cpus } from "node:os";
+import { basename, join } from "node:path";
 
 /** `--name value` and `--flag` from argv. */
 export function options(argv = process.argv.slice(2)) {
@@ -54,6 +56,27 @@ export function placement(o = options()): Placement {
     pinned: (cpu, cmd) => (pin ? [TASKSET!, "-c", cpu, ...cmd] : cmd),
     describe: () => (pin ? `servers pinned to CPU ${serverCpu}, generator to CPU ${loadCpu} (taskset)` : "no CPU pinning"),
   };
+}
+
+/**
+ * A private copy of the built executable in `dir` (a rebuild in the checkout during the run must not swap the
+ * binary under us); its path.
+ */
+export function privateCopy(built: string, dir: string): string {
+  if (!existsSync(built)) throw new Error(`${built} is missing: build it first (npx bun scripts/build.ts)`);
+  const bin = join(dir, "nearcast");
+  copyFileSync(built, bin);
+  chmodSync(bin, 0o755);
+  return bin;
+}
+
+/** Runs `npm ci` in a baseline's folder unless every one of `modules` is installed there already. */
+export function ensureInstalled(baselineDir: string, modules: string[]): void {
+  if (modules.every((m) => existsSync(join(baselineDir, "node_modules", m)))) return;
+  const where = `bench/${basename(baselineDir)}`;
+  console.log(`Installing the baseline's pinned dependencies (npm ci in ${where})...`);
+  const res = Bun.spawnSync(["npm", "ci", "--no-audit", "--no-fund"], { cwd: baselineDir, stdout: "inherit", stderr: "inherit" });
+  if (res.exitCode !== 0) throw new Error(`npm ci in ${where} failed (${res.exitCode})`);
 }
 
 export interface Server {
@@ -165,6 +188,22 @@ export async function xsrfToken(url: string): Promise<string> {
 }
 
 export const thousands = (x: number) => Math.round(x).toLocaleString("en-US");
+
+/** One load run against one side. */
+export interface Slice {
+  requests: number;
+  seconds: number;
+  rps: number;
+  /** Requests the generator built or handed out (each with a new phone number, or the next unused callback). */
+  sent: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  p50: number;
+  p99: number;
+  /** Server CPU time (user + system, from /proc) per answered request, in µs; NaN where /proc is missing. */
+  cpuUs: number;
+}
 
 /** One side of a throughput bench, as summarize() reads it. */
 export interface MeasuredSide {

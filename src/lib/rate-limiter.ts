@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.ts";
+import { sweepBoundedMap } from "./bounded-map.ts";
 
 /**
  * Counts events per key in a sliding window (kept as timestamps; windows are small).
@@ -47,14 +48,7 @@ export class RateLimiter {
   }
 
   private sweep(now: number): void {
-    for (const key of this.hits.keys()) this.live(key, now);
-    // Still (nearly) full: drop the oldest keys rather than grow without bound. Down to 90%, so that a stream of new
-    // keys sweeps once per maxKeys/10 of them instead of on every single one.
-    const target = Math.floor(this.maxKeys * 0.9);
-    for (const key of this.hits.keys()) {
-      if (this.hits.size <= target) break;
-      this.hits.delete(key);
-    }
+    sweepBoundedMap(this.hits, this.maxKeys, (key) => this.live(key, now));
   }
 }
 

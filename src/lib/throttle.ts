@@ -1,4 +1,5 @@
 import type { Clock } from "../clock.ts";
+import { sweepBoundedMap } from "./bounded-map.ts";
 
 /**
  * Growing delays after failures, per key (OWASP's Authentication cheat sheet: throttle, never lock an account for
@@ -117,14 +118,7 @@ export class Backoff {
   }
 
   private sweep(now: number): void {
-    for (const key of this.entries.keys()) this.live(key, now);
-    // Still (nearly) full: drop the oldest keys (a Map iterates in insertion order) rather than grow without bound.
-    // Down to 90%, so a stream of new keys sweeps once per maxKeys/10 of them, not on every one.
-    const target = Math.floor(this.maxKeys * 0.9);
-    for (const key of this.entries.keys()) {
-      if (this.entries.size <= target) break;
-      this.entries.delete(key);
-    }
+    sweepBoundedMap(this.entries, this.maxKeys, (key) => this.live(key, now));
   }
 }
 

@@ -22,55 +22,49 @@ export const SANDBOX_MEDIA_TEMPLATE_SID = "HXsandbox0000000000000000000photo2";
  * whatsappConfirmationTemplate setting in the sandbox. */
 export const SANDBOX_CONFIRMATION_TEMPLATE_SID = "HXsandbox0000000000000000000optin3";
 
+/** A demo template as Twilio would list it once approved: English, no media header unless it names one. */
+function sandboxTemplate(
+  t: Pick<WhatsAppTemplate, "sid" | "name" | "category" | "body"> & { examples: string[]; mediaUrl?: string },
+): WhatsAppTemplate {
+  const mediaUrl = t.mediaUrl ?? null;
+  return {
+    sid: t.sid,
+    name: t.name,
+    language: "en",
+    category: t.category,
+    body: t.body,
+    variables: t.examples.map((example, i) => ({ key: String(i + 1), example })),
+    mediaHeader: mediaUrl !== null,
+    mediaVariable: mediaUrl ? (placeholdersOf(mediaUrl)[0] ?? null) : null,
+    mediaUrl,
+    status: "approved",
+    rejectionReason: null,
+  };
+}
+
 export const SANDBOX_TEMPLATES: readonly WhatsAppTemplate[] = [
-  {
+  sandboxTemplate({
     sid: SANDBOX_TEXT_TEMPLATE_SID,
     name: "nearcast_offer",
-    language: "en",
     category: "MARKETING",
     body: "{{1}} has a new offer for you: {{2}}\nReply STOP to unsubscribe.",
-    variables: [
-      { key: "1", example: "Rosa's Bakery" },
-      { key: "2", example: "Fresh sourdough, 2 for $5 until noon!" },
-    ],
-    mediaHeader: false,
-    mediaVariable: null,
-    mediaUrl: null,
-    status: "approved",
-    rejectionReason: null,
-  },
-  {
+    examples: ["Rosa's Bakery", "Fresh sourdough, 2 for $5 until noon!"],
+  }),
+  sandboxTemplate({
     sid: SANDBOX_MEDIA_TEMPLATE_SID,
     name: "nearcast_offer_photo",
-    language: "en",
     category: "MARKETING",
     body: "{{1}}: {{2}}\nReply STOP to unsubscribe.",
-    variables: [
-      { key: "1", example: "Rosa's Bakery" },
-      { key: "2", example: "Our new cinnamon rolls are out of the oven!" },
-    ],
-    mediaHeader: true,
-    mediaVariable: "3",
+    examples: ["Rosa's Bakery", "Our new cinnamon rolls are out of the oven!"],
     mediaUrl: "https://nearcast.example/uploads/{{3}}",
-    status: "approved",
-    rejectionReason: null,
-  },
-  {
+  }),
+  sandboxTemplate({
     sid: SANDBOX_CONFIRMATION_TEMPLATE_SID,
     name: "nearcast_optin_confirmation",
-    language: "en",
     category: "UTILITY",
     body: "You are subscribed to offers from {{1}}, up to {{2}} messages per week. Msg & data rates may apply. Reply STOP to cancel, HELP for help.",
-    variables: [
-      { key: "1", example: "Rosa's Bakery" },
-      { key: "2", example: "4" },
-    ],
-    mediaHeader: false,
-    mediaVariable: null,
-    mediaUrl: null,
-    status: "approved",
-    rejectionReason: null,
-  },
+    examples: ["Rosa's Bakery", "4"],
+  }),
 ];
 
 /** Where the Content API is: content.twilio.com for the real Twilio, else TWILIO_API_BASE itself (one fake for all). */

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, or, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { broadcasts, businesses, deliveries } from "../db/schema.ts";
 import type { Keyset } from "../schemas/paging.ts";
@@ -155,16 +155,6 @@ export function deliveryHistoryRepo(db: Db) {
           .from(deliveries)
           .innerJoin(businesses, eq(businesses.id, deliveries.businessId))
           .where(visibleTo(customerId, ownerId))
-          .get()?.n ?? 0
-      );
-    },
-    /** Status counts of a customer's deliveries (for tests and the CLI). */
-    countByStatus(customerId: number, statuses: DeliveryStatusValue[]): number {
-      return (
-        db
-          .select({ n: sql<number>`count(*)` })
-          .from(deliveries)
-          .where(and(eq(deliveries.customerId, customerId), inArray(deliveries.status, statuses)))
           .get()?.n ?? 0
       );
     },

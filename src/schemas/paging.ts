@@ -87,3 +87,12 @@ export function checkNameSearch(q: Record<string, string | undefined>, errors: F
   if (text.length > 100) errors.q = NAME_SEARCH_INVALID;
   return text === "" ? null : text;
 }
+
+/** A list sorted by name: its `cursor` and `limit` (checkPageParams) and its name search `q`, errors in that order. */
+export function checkNamePageParams(q: Record<string, string | undefined>, errors: FieldErrors): PageParams<string> & { search: string | null } {
+  const params = checkPageParams<string>(q, "string", errors);
+  return { ...params, search: checkNameSearch(q, errors) };
+}
+
+/** The keyset of a row in a list sorted by name. */
+export const nameKeyset = (row: { name: string; id: number }): Keyset => ({ key: row.name, id: row.id });

@@ -2,7 +2,7 @@ import { ConflictError, NotFoundError, throwIfInvalid } from "../errors.ts";
 import type { BusinessTypeRow } from "../repos/business-types.ts";
 import type { Repos } from "../repos/index.ts";
 import { type BusinessType, businessTypeSchema } from "../schemas/business-types.ts";
-import { checkNameSearch, checkPageParams, type Page, pageOf } from "../schemas/paging.ts";
+import { checkNamePageParams, nameKeyset, type Page, pageOf } from "../schemas/paging.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { validate } from "./validate.ts";
 
@@ -55,11 +55,10 @@ export function createBusinessTypesService({ repos }: { repos: Repos }) {
     /** GET ListBusinessTypes: the same list a page at a time, with a search in the names. */
     page(query: Record<string, string | undefined>): Page<BusinessType> {
       const errors: Record<string, string> = {};
-      const { after, limit } = checkPageParams<string>(query, "string", errors);
-      const search = checkNameSearch(query, errors);
+      const { after, limit, search } = checkNamePageParams(query, errors);
       throwIfInvalid(errors);
       const rows = repos.businessTypes.page(search, after, limit + 1);
-      return pageOf(rows, limit, (r) => ({ key: r.name, id: r.id }), repos.businessTypes.count(search), (shown) => shown.map(toBusinessType));
+      return pageOf(rows, limit, nameKeyset, repos.businessTypes.count(search), (shown) => shown.map(toBusinessType));
     },
     get(id: number): BusinessType {
       return toBusinessType(get(id));

@@ -11,7 +11,7 @@ import {
   businessSchema,
 } from "../schemas/businesses.ts";
 import { parseIdText } from "../schemas/ids.ts";
-import { checkNameSearch, checkPageParams, type Page, pageOf } from "../schemas/paging.ts";
+import { checkNamePageParams, nameKeyset, type Page, pageOf } from "../schemas/paging.ts";
 import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { csvRecords, toCsv } from "../lib/csv.ts";
@@ -100,14 +100,13 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
     /** GET ListBusinesses: the public list a page at a time, by name; a search in the names, a filter by type. */
     pagePublic(query: Record<string, string | undefined>): Page<PublicBusiness> {
       const errors: Record<string, string> = {};
-      const { after, limit } = checkPageParams<string>(query, "string", errors);
-      const search = checkNameSearch(query, errors);
+      const { after, limit, search } = checkNamePageParams(query, errors);
       const businessTypeId = query.businessTypeId ? parseIdText(query.businessTypeId) : null;
       if (query.businessTypeId && businessTypeId === null) errors.businessTypeId = BUSINESS_TYPE_FILTER_INVALID;
       throwIfInvalid(errors);
       const filter = { search, businessTypeId };
       const rows = repos.businesses.pageActive(filter, after, limit + 1);
-      return pageOf(rows, limit, (r) => ({ key: r.name, id: r.id }), repos.businesses.countActive(filter), (shown) => shown.map(toPublicBusiness));
+      return pageOf(rows, limit, nameKeyset, repos.businesses.countActive(filter), (shown) => shown.map(toPublicBusiness));
     },
     listPublicByType(businessTypeId: number): PublicBusiness[] {
       return repos.businesses.listActiveByType(businessTypeId).map(toPublicBusiness);

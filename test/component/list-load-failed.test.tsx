@@ -10,21 +10,18 @@ import { MyBusinessPage } from "../../web/features/businesses/MyBusiness.tsx";
 import { CustomersListPage } from "../../web/features/customers/CustomersList.tsx";
 import { token } from "../../web/shared/state/session.ts";
 import { mockApi, onePage } from "../helpers/mock-api.ts";
+import { captureConsoleErrors } from "./console-errors.ts";
 import { renderAt } from "./render-at.tsx";
 
 const api = mockApi();
-const realConsoleError = console.error;
-let logged: unknown[][] = [];
+const logged = captureConsoleErrors();
 
 beforeEach(() => {
-  logged = [];
-  console.error = (...args: unknown[]) => void logged.push(args);
   token.value = "owner-token";
   api.routes["GET /api/customer/GetSubscriptionRequests"] = { body: [] }; // the Customers screen's requests panel
 });
 afterEach(() => {
   cleanup();
-  console.error = realConsoleError;
   token.value = null;
 });
 

@@ -3,7 +3,6 @@
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/public-url-links.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import type { PublicUser } from "../../src/schemas/auth.ts";
 import type { PublicBusiness } from "../../src/schemas/businesses.ts";
 import { UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
 import { Router } from "wouter";
@@ -11,39 +10,17 @@ import { memoryLocation } from "wouter/memory-location";
 import { OFFER_DISMISSED_KEY, OFFER_SAVE_FAILED, PublicUrlOffer } from "../../web/features/settings/components/PublicUrlOffer.tsx";
 import { QrModal } from "../../web/features/businesses/components/QrModal.tsx";
 import { PrintPosterPage } from "../../web/features/businesses/PrintPoster.tsx";
-import { currentUser, token } from "../../web/shared/state/session.ts";
 import { site } from "../../web/shared/state/site.ts";
 import { mockApi, siteInfo } from "../helpers/mock-api.ts";
+import { signIn } from "./sign-in.ts";
+import { SUNRISE_BAKERY } from "./businesses/business-fixtures.ts";
 
-const BUSINESS: PublicBusiness = {
-  id: 7,
-  name: "Sunrise Bakery",
-  businessTypeId: 2,
-  businessType: { id: 2, name: "Bakery" },
-  address: "12 Main Street",
-  phone: "(415) 555-0100",
-  logoImagePath: null,
-  sampleImagePath: null,
-  sampleProductText: "",
-  qrMessage: "Scan for warm croissant deals!",
-  successMessage: "Thanks!",
-  posterOffer: null,
-  messagesPerWeek: 4,
-  doubleOptIn: false,
-  isActive: true,
-  createdAt: "2026-01-02T03:04:05.000Z",
-};
+const BUSINESS: PublicBusiness = { ...SUNRISE_BAKERY, sampleImagePath: null, sampleProductText: "" };
 
-const user = (role: "admin" | "owner"): PublicUser => ({ id: 1, email: "a@example.com", firstName: "A", lastName: "B", role, createdAt: "2026-01-01T00:00:00.000Z" });
 const LAN = "http://192.168.1.20:3000";
 const SAVED = "https://deals.example.com";
 
 const api = mockApi();
-
-function signIn(role: "admin" | "owner" | null) {
-  token.value = role ? "tok" : null;
-  currentUser.value = role ? user(role) : null;
-}
 
 beforeEach(() => {
   localStorage.clear();

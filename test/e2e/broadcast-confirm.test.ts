@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { DESKTOP, launchBrowser, PHONE, SCREENSHOT_DIR, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, SCREENSHOT_DIR, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import type { RunningBinary } from "../helpers/server.ts";
@@ -47,11 +48,8 @@ for (const [device, viewport] of [
   ["phone", PHONE],
 ] as const) {
   test(`test to my phone, then the confirm step (${device})`, async () => {
-    const browser = await launchBrowser(viewport);
-    browser.context.setDefaultTimeout(15_000);
-    const { page } = browser;
-    const text = `Sourdough is back, 2 for $9 (${device})`;
-    try {
+    await inBrowser(viewport, async ({ page }) => {
+      const text = `Sourdough is back, 2 for $9 (${device})`;
       await logInOnPage(page, server.url, OWNER);
       const token = await page.evaluate(() => localStorage.getItem("token"));
       // Each device starts without a number of its own.
@@ -102,8 +100,6 @@ for (const [device, viewport] of [
       await page.getByText("Message Sent!").waitFor();
       await page.waitForURL(`${server.url}/my-business`);
       expect((await broadcastsOf(token, text)).map((b) => b.total)).toEqual([2]);
-    } finally {
-      await browser.close();
-    }
+    }, { timeoutMs: 15_000 });
   }, 90_000);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
 import type { RunningBinary } from "../helpers/server.ts";
 
@@ -43,11 +44,8 @@ for (const [device, viewport] of [
   ["phone", PHONE],
 ] as const) {
   test(`the same message twice within 10 minutes: the screen asks, Send again sends it (${device})`, async () => {
-    const browser = await launchBrowser(viewport);
-    browser.context.setDefaultTimeout(15_000);
-    const { page } = browser;
-    const text = `Two loaves for $6 until we sell out! (${device})`;
-    try {
+    await inBrowser(viewport, async ({ page }) => {
+      const text = `Two loaves for $6 until we sell out! (${device})`;
       await login(page);
       await sendFromScreen(page, text);
       await page.getByText("Message Sent!").waitFor();
@@ -73,8 +71,6 @@ for (const [device, viewport] of [
       const res = await fetch(`${server.url}/api/business/GetBroadcasts?businessId=${businessId}`, { headers: { authorization: `Bearer ${token}` } });
       const mine = ((await res.json()) as { messageText: string; total: number }[]).filter((b) => b.messageText === text);
       expect(mine.map((b) => b.total)).toEqual([2, 2]);
-    } finally {
-      await browser.close();
-    }
+    }, { timeoutMs: 15_000 });
   }, 90_000);
 }

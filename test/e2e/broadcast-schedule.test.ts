@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
 import type { RunningBinary } from "../helpers/server.ts";
 
@@ -42,11 +43,8 @@ for (const [device, viewport] of [
   ["phone", PHONE],
 ] as const) {
   test(`schedule with the picker, see it in the history, cancel it (${device})`, async () => {
-    const browser = await launchBrowser(viewport);
-    browser.context.setDefaultTimeout(15_000);
-    const { page } = browser;
-    const text = `Fresh stollen is back this weekend! (${device})`;
-    try {
+    await inBrowser(viewport, async ({ page }) => {
+      const text = `Fresh stollen is back this weekend! (${device})`;
       await logInOnPage(page, server.url, OWNER);
       await page.goto(`${server.url}/businesses/broadcast/${businessId}`);
       await page.getByText(/Will send to 2 subscribers/).waitFor();
@@ -81,8 +79,6 @@ for (const [device, viewport] of [
       expect(await row.getByRole("button", { name: "Edit" }).count()).toBe(0);
       await screenshot(page, `broadcast-schedule-cancelled-${device}`);
       expect((await list()).map((b) => b.state)).toEqual(["cancelled"]);
-    } finally {
-      await browser.close();
-    }
+    }, { timeoutMs: 15_000 });
   }, 90_000);
 }

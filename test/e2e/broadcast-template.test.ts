@@ -4,7 +4,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { SANDBOX_MEDIA_TEMPLATE_SID } from "../../src/messaging/content-templates.ts";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
 import { png } from "../helpers/images.ts";
 import type { RunningBinary } from "../helpers/server.ts";
@@ -50,13 +51,10 @@ for (const [device, viewport] of [
   ["phone", PHONE],
 ] as const) {
   test(`a broadcast with a WhatsApp template and a scheduled time (${device})`, async () => {
-    const browser = await launchBrowser(viewport);
-    browser.context.setDefaultTimeout(15_000);
-    const { page } = browser;
-    const text = `Cinnamon rolls tomorrow at 9! (${device})`;
-    const photo = join(shop.dataDir, `rolls-${device}.png`);
-    writeFileSync(photo, png(120, 80, (x) => (x < 60 ? [245, 158, 11] : [15, 118, 110])));
-    try {
+    await inBrowser(viewport, async ({ page }) => {
+      const text = `Cinnamon rolls tomorrow at 9! (${device})`;
+      const photo = join(shop.dataDir, `rolls-${device}.png`);
+      writeFileSync(photo, png(120, 80, (x) => (x < 60 ? [245, 158, 11] : [15, 118, 110])));
       await logInOnPage(page, server.url, OWNER);
       await page.goto(`${server.url}/businesses/broadcast/${businessId}`);
       await page.getByText(/Will send to 3 subscribers/).waitFor();
@@ -97,24 +95,17 @@ for (const [device, viewport] of [
       } finally {
         db.close();
       }
-    } finally {
-      await browser.close();
-    }
+    }, { timeoutMs: 15_000 });
   }, 90_000);
 }
 
 test("Settings lists the sandbox's WhatsApp templates with their approval", async () => {
-  const browser = await launchBrowser(DESKTOP);
-  browser.context.setDefaultTimeout(15_000);
-  const { page } = browser;
-  try {
+  await inBrowser(DESKTOP, async ({ page }) => {
     await logInOnPage(page, server.url, { email: "admin@corner-bakery.test", password: "flour-and-water" });
     await page.goto(`${server.url}/settings`);
     const list = page.getByTestId("wa-templates");
     await list.getByText("nearcast_offer_photo").waitFor();
     expect(await list.getByTestId("wa-template").count()).toBe(3);
     await screenshot(page, "settings-whatsapp-templates-desktop");
-  } finally {
-    await browser.close();
-  }
+  }, { timeoutMs: 15_000 });
 }, 60_000);

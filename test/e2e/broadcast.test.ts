@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { png } from "../helpers/images.ts";
 import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
 import type { RunningBinary } from "../helpers/server.ts";
@@ -57,10 +58,7 @@ for (const [device, viewport] of [
   ["phone", PHONE],
 ] as const) {
   test(`owner sends a broadcast with a photo and sees it Delivered in the customer's messages (${device})`, async () => {
-    const browser = await launchBrowser(viewport);
-    browser.context.setDefaultTimeout(15_000);
-    const { page } = browser;
-    try {
+    await inBrowser(viewport, async ({ page }) => {
       const photo = join(files, `special-${device}.png`);
       writeFileSync(photo, png(120, 80, (x) => (x < 60 ? [245, 158, 11] : [15, 118, 110])));
       await login(page);
@@ -108,8 +106,6 @@ for (const [device, viewport] of [
       const mine = broadcasts.find((b) => b.messageText === text)!;
       expect(mine).toMatchObject({ total: 3, delivered: 2, failed: 1 });
       expect(mine.imagePath).toMatch(/^\/uploads\//);
-    } finally {
-      await browser.close();
-    }
+    }, { timeoutMs: 15_000 });
   }, 90_000);
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
 
 // Issue 12 item 2 in the built executable: an owner with 2,000 customers (imported by the CLI into their second
@@ -42,10 +43,7 @@ const showing = (page: Page) => page.getByTestId("showing").textContent();
 
 for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
   test(`2,000 customers (${label}): the first page at once, more on scroll, a search on the server, a customer's messages`, async () => {
-    const browser = await launchBrowser(viewport);
-    browser.context.setDefaultTimeout(15_000);
-    try {
-      const { page } = browser;
+    await inBrowser(viewport, async ({ page }) => {
       await logInOnPage(page, shop.server.url);
       const pageRequests: string[] = [];
       page.on("request", (r) => {
@@ -89,17 +87,12 @@ for (const [label, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as cons
       await page.getByRole("searchbox", { name: "Search by phone" }).fill("");
       await page.getByText("Showing 50 of 2,003 customers").waitFor();
       expect(await showing(page)).toBe("Showing 50 of 2,003 customers");
-    } finally {
-      await browser.close();
-    }
+    }, { timeoutMs: 15_000 });
   });
 }
 
 test("the Customers screen's CSV import: a file with a bad row, the rows written, the summary with its line, the list grown (desktop)", async () => {
-  const browser = await launchBrowser(DESKTOP);
-  browser.context.setDefaultTimeout(15_000);
-  try {
-    const { page } = browser;
+  await inBrowser(DESKTOP, async ({ page }) => {
     await logInOnPage(page, shop.server.url);
     await page.goto(`${shop.server.url}/customers`);
     await page.getByText("Showing 50 of 2,003 customers").waitFor();
@@ -117,7 +110,5 @@ test("the Customers screen's CSV import: a file with a bad row, the rows written
     await page.getByText("Showing 50 of 2,005 customers").waitFor();
     const imported = JSON.parse(shop.cli("customers", "list", "--business", String(shop.businessId), "--json")) as { phone: string; source: string }[];
     expect(imported.filter((c) => c.source === "import").map((c) => c.phone).sort()).toEqual(["+14155550170", "+14155550171"]);
-  } finally {
-    await browser.close();
-  }
+  }, { timeoutMs: 15_000 });
 });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { PENDING_NOTICE_TITLE } from "../../src/schemas/owner-approval.ts";
 import { APPROVAL_NOTE } from "../../web/features/auth/Register.tsx";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
 import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { createCornerBakery } from "../helpers/server.ts";
@@ -35,11 +36,8 @@ for (const [device, viewport, phone] of [
   test(`register, wait, get approved on the admin's home, verify the phone, test send arrives (${device})`, async () => {
     const owner = { firstName: "Mia", lastName: device === "desktop" ? "Desk" : "Mobile", email: `mia-${device}@new-bakery.test`, password: "rye-and-salt" };
     const fullName = `${owner.firstName} ${owner.lastName}`;
-    const browser = await launchBrowser(viewport);
-    browser.context.setDefaultTimeout(15_000);
-    const { page } = browser;
-    const url = shop.server.url;
-    try {
+    await inBrowser(viewport, async ({ page }) => {
+      const url = shop.server.url;
       // Registration, with the approval note.
       await page.goto(`${url}/register`);
       await page.getByText(APPROVAL_NOTE).waitFor();
@@ -103,8 +101,6 @@ for (const [device, viewport, phone] of [
       expect(fake.sends().map((s) => s.form)).toEqual([expect.objectContaining({ To: phone, Body: `Rye is back, 2 for $9 (${device})` })]);
       await page.locator(".bc-test").scrollIntoViewIfNeeded();
       await screenshot(page, `approval-flow-test-sent-${device}`);
-    } finally {
-      await browser.close();
-    }
+    }, { timeoutMs: 15_000 });
   }, 120_000);
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { PENDING_NOTICE_TITLE } from "../../src/schemas/owner-approval.ts";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
 
 // Issue 21, item 2 in a real browser against the built executable, sign-up under "approval": the pending owner's home
@@ -22,10 +23,7 @@ for (const [device, viewport] of [
   ["phone", PHONE],
 ] as const) {
   test(`the pending owner's home and broadcast screens, the admin's Users screen (${device})`, async () => {
-    const browser = await launchBrowser(viewport);
-    browser.context.setDefaultTimeout(15_000);
-    const { page } = browser;
-    try {
+    await inBrowser(viewport, async ({ page }) => {
       await logInOnPage(page, shop.server.url, OWNER);
       const notice = page.getByTestId("pending-approval");
       await notice.getByText(PENDING_NOTICE_TITLE).waitFor();
@@ -47,8 +45,6 @@ for (const [device, viewport] of [
       await rosa.getByText("Waiting for approval").waitFor();
       expect(await rosa.getByRole("button", { name: "Approve Rosa Baker" }).isVisible()).toBe(true);
       await screenshot(page, `users-screen-${device}`);
-    } finally {
-      await browser.close();
-    }
+    }, { timeoutMs: 15_000 });
   }, 90_000);
 }

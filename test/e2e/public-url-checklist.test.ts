@@ -1,35 +1,16 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { UNREACHABLE_LINK_WARNING } from "../../src/schemas/public-url.ts";
 import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
 import { decodeQrPng } from "../helpers/qr-decode.ts";
-import { createCornerBakery, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+import { useAdminAndOwner } from "../helpers/e2e-admin-and-owner.ts";
+import { httpClient } from "../helpers/server.ts";
 
 // Links that work, in a real browser against the built executable, on a fresh install opened at 127.0.0.1 (an
 // address phones elsewhere cannot open, and no public URL saved): the admin's home shows the setup checklist and
 // offers to save the address; the owner's QR modal and print page show the link the QR code really encodes (decoded
 // with jsQR), with the warning on screen and not on paper.
-let server: RunningBinary;
-const ADMIN = { firstName: "Ada", lastName: "Admin", email: "admin@corner-bakery.test", password: "flour-and-water" };
-const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@corner-bakery.test", password: "flour-and-water" };
-const tokens: Record<"admin" | "owner", string> = { admin: "", owner: "" };
-let businessId = 0;
-
-beforeAll(async () => {
-  server = await startBinary({ NEARCAST_ADMIN_EMAIL: ADMIN.email });
-  const call = httpClient(server.url);
-  for (const [who, user] of [["admin", ADMIN], ["owner", OWNER]] as const) {
-    expect((await call("POST", "/api/auth/Register", user)).status).toBe(201);
-    tokens[who] = ((await call("POST", "/api/auth/Login", { email: user.email, password: user.password })).body as { token: string }).token;
-  }
-  const types = (await call("GET", "/api/businesstype/GetAllBusinessTypes")).body as { id: number; name: string }[];
-  const bakery = types.find((t) => t.name === "Restaurant")!; // seeded on a fresh database
-  businessId = await createCornerBakery(server.url, tokens.owner, bakery.id);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const shop = useAdminAndOwner();
 
 /** A fresh browser signed in as `who` (the token where the UI keeps it); printing does nothing. */
 async function open(viewport: typeof DESKTOP, who: "admin" | "owner") {
@@ -38,7 +19,7 @@ async function open(viewport: typeof DESKTOP, who: "admin" | "owner") {
   await browser.context.addInitScript((token) => {
     localStorage.setItem("token", token);
     window.print = () => {};
-  }, tokens[who]);
+  }, shop.tokens[who]);
   return browser;
 }
 
@@ -51,7 +32,7 @@ for (const [device, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as con
   test(`admin home (${device}): the setup checklist and the offer to save this address`, async () => {
     const { page, close } = await open(viewport, "admin");
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${shop.server.url}/`);
       const checklist = page.locator("section.setup-checklist");
       await checklist.getByText("of 7 done").waitFor();
       const items = checklist.locator("li.setup-item");
@@ -61,7 +42,7 @@ for (const [device, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as con
       await checklist.getByText("Sandbox: messages are recorded, not sent.", { exact: false }).waitFor();
       await checklist.getByText("8 active business types.").waitFor();
       const offer = page.locator("section.public-url-offer");
-      await offer.getByText(`Links and QR codes use ${server.url}. Save it as this server's public address?`).waitFor();
+      await offer.getByText(`Links and QR codes use ${shop.server.url}. Save it as this server's public address?`).waitFor();
       await offer.getByText(`${UNREACHABLE_LINK_WARNING}.`).waitFor();
       await shot(page, `links-admin-home-${device}`);
       await page.screenshot({ path: (await screenshot(page, `links-admin-home-${device}`)).replace(/\.png$/, "-viewport.png") });
@@ -79,11 +60,11 @@ for (const [device, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as con
   test(`owner's QR modal and print page (${device}): the link the code encodes, and the warning`, async () => {
     const { page, close } = await open(viewport, "owner");
     try {
-      const link = `${server.url}/subscribe?id=${businessId}`;
-      const qr = await fetch(`${server.url}/api/business/GetQRCodeImage?id=${businessId}`);
+      const link = `${shop.server.url}/subscribe?id=${shop.businessId}`;
+      const qr = await fetch(`${shop.server.url}/api/business/GetQRCodeImage?id=${shop.businessId}`);
       expect(decodeQrPng(new Uint8Array(await qr.arrayBuffer()))).toBe(link);
 
-      await page.goto(`${server.url}/my-business`);
+      await page.goto(`${shop.server.url}/my-business`);
       await page.getByRole("button", { name: "QR Code of Rosa's Corner Bakery" }).click();
       const dialog = page.getByRole("dialog", { name: "Rosa's Corner Bakery" });
       await dialog.getByText(`${UNREACHABLE_LINK_WARNING}.`).waitFor();
@@ -93,7 +74,7 @@ for (const [device, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as con
       await page.waitForFunction((el) => (el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0, await img.elementHandle());
       await page.screenshot({ path: (await screenshot(page, `links-qr-modal-${device}`)).replace(/\.png$/, "-viewport.png") });
 
-      await page.goto(`${server.url}/print/${businessId}`);
+      await page.goto(`${shop.server.url}/print/${shop.businessId}`);
       const warning = page.locator(".print-warning");
       await warning.getByText(`${UNREACHABLE_LINK_WARNING}.`).waitFor();
       await page.locator(".ps-link").getByText(link).waitFor();
@@ -113,20 +94,20 @@ test("the admin saves a public URL on Settings; the owner's QR modal and its QR 
   const publicUrl = "https://deals.corner-bakery.test";
   const admin = await open(DESKTOP, "admin");
   try {
-    await admin.page.goto(`${server.url}/settings`);
+    await admin.page.goto(`${shop.server.url}/settings`);
     await admin.page.getByLabel("Public URL").fill(publicUrl);
     await admin.page.getByRole("button", { name: "Save Settings" }).click();
     await admin.page.getByText("Settings Saved", { exact: false }).first().waitFor();
   } finally {
     await admin.close();
   }
-  const site = (await httpClient(server.url)("GET", "/api/site")).body;
+  const site = (await httpClient(shop.server.url)("GET", "/api/site")).body;
   expect(site).toMatchObject({ publicUrl, publicUrlSource: "saved", publicUrlPrivate: false });
 
   const { page, close } = await open(DESKTOP, "owner");
   try {
-    const link = `${publicUrl}/subscribe?id=${businessId}`;
-    await page.goto(`${server.url}/my-business`);
+    const link = `${publicUrl}/subscribe?id=${shop.businessId}`;
+    await page.goto(`${shop.server.url}/my-business`);
     await page.getByRole("button", { name: "QR Code of Rosa's Corner Bakery" }).click();
     const dialog = page.getByRole("dialog", { name: "Rosa's Corner Bakery" });
     expect(await dialog.getByLabel("Subscription link").inputValue()).toBe(link);

@@ -1,43 +1,30 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
-import { createCornerBakery, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+import { useAdminAndOwner } from "../helpers/e2e-admin-and-owner.ts";
+import { httpClient } from "../helpers/server.ts";
 
 // Issue 10 item 6, in a real browser against the built executable in the sandbox (no Twilio): the owner's home shows
 // "Try a reply"; HELP from their customer's number answers with the bakery's name, STOP unsubscribes the customer
 // (seen through the API), and the admin also gets the inbound URL with its key.
-let server: RunningBinary;
-const ADMIN = { firstName: "Ada", lastName: "Admin", email: "admin@corner-bakery.test", password: "flour-and-water" };
-const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@corner-bakery.test", password: "flour-and-water" };
-const tokens: Record<"admin" | "owner", string> = { admin: "", owner: "" };
+const shop = useAdminAndOwner();
 const PHONES = ["+14155550161", "+14155550162"];
 
 beforeAll(async () => {
-  server = await startBinary({ NEARCAST_ADMIN_EMAIL: ADMIN.email });
-  const call = httpClient(server.url);
-  for (const [who, user] of [["admin", ADMIN], ["owner", OWNER]] as const) {
-    expect((await call("POST", "/api/auth/Register", user)).status).toBe(201);
-    tokens[who] = ((await call("POST", "/api/auth/Login", { email: user.email, password: user.password })).body as { token: string }).token;
-  }
-  const types = (await call("GET", "/api/businesstype/GetAllBusinessTypes")).body as { id: number; name: string }[];
-  const businessId = await createCornerBakery(server.url, tokens.owner, types.find((t) => t.name === "Restaurant")!.id);
+  const call = httpClient(shop.server.url);
   for (const phone of PHONES) {
-    expect((await call("POST", "/api/customer/CreateCustomer", { phone, contactPreference: "SMS", businessId }, tokens.owner)).status).toBe(201);
+    expect((await call("POST", "/api/customer/CreateCustomer", { phone, contactPreference: "SMS", businessId: shop.businessId }, shop.tokens.owner)).status).toBe(201);
   }
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 async function open(viewport: typeof DESKTOP, who: "admin" | "owner") {
   const browser = await launchBrowser(viewport);
   browser.context.setDefaultTimeout(10_000);
-  await browser.context.addInitScript((token) => localStorage.setItem("token", token), tokens[who]);
+  await browser.context.addInitScript((token) => localStorage.setItem("token", token), shop.tokens[who]);
   return browser;
 }
 
 async function statusOf(phone: string): Promise<string | undefined> {
-  const list = (await httpClient(server.url)("GET", "/api/customer/GetAllCustomers", undefined, tokens.owner)).body as {
+  const list = (await httpClient(shop.server.url)("GET", "/api/customer/GetAllCustomers", undefined, shop.tokens.owner)).body as {
     phone: string;
     businesses: { status: string }[];
   }[];
@@ -48,7 +35,7 @@ for (const [device, viewport, phone] of [["phone", PHONE, PHONES[0]!], ["desktop
   test(`owner (${device}): Try a reply, HELP then STOP from a customer's number`, async () => {
     const { page, close } = await open(viewport, "owner");
     try {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${shop.server.url}/`);
       const panel = page.locator("section.simulate-reply");
       await panel.getByRole("heading", { name: "Try a reply" }).waitFor();
       await panel.getByLabel("From").selectOption(phone);
@@ -75,7 +62,7 @@ for (const [device, viewport, phone] of [["phone", PHONE, PHONES[0]!], ["desktop
 test("admin (desktop): the panel offers the inbound URL with its key for curl, and that URL works without a session", async () => {
   const { page, close } = await open(DESKTOP, "admin");
   try {
-    await page.goto(`${server.url}/`);
+    await page.goto(`${shop.server.url}/`);
     const panel = page.locator("section.simulate-reply");
     await panel.getByText("Try it with curl").click();
     const curl = (await panel.locator("code").textContent())!;

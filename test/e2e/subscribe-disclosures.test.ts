@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { consentText } from "../../src/schemas/consent.ts";
 import { legalLinks, posterDisclosure } from "../../src/schemas/poster-text.ts";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { openShop, type Shop } from "../helpers/e2e-shop.ts";
 
 // Where consent is given (issue 11, item 7), in the built executable: a visitor on a phone sees the business, what
@@ -22,10 +23,7 @@ afterAll(async () => {
 });
 
 test("a phone: the disclosures, the terms and privacy links, no pre-checked box; the stored consent is the text shown", async () => {
-  const browser = await launchBrowser(PHONE);
-  browser.context.setDefaultTimeout(10_000);
-  try {
-    const { page } = browser;
+  await inBrowser(PHONE, async ({ page }) => {
     await page.goto(`${shop.server.url}/subscribe?id=${shop.businessId}`);
     const consent = page.getByTestId("consent");
     await consent.waitFor();
@@ -57,16 +55,11 @@ test("a phone: the disclosures, the terms and privacy links, no pre-checked box;
 
     await page.goto(`${shop.server.url}/terms`);
     await page.getByRole("heading", { name: "Terms of Service" }).first().waitFor();
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test("the print poster: what, how often, rates, STOP/HELP and the terms and privacy addresses", async () => {
-  const browser = await launchBrowser(DESKTOP);
-  browser.context.setDefaultTimeout(10_000);
-  try {
-    const { page } = browser;
+  await inBrowser(DESKTOP, async ({ page }) => {
     // The print page calls print() once the QR has loaded; a no-op keeps the headless browser going.
     await page.addInitScript(() => {
       window.print = () => {};
@@ -78,7 +71,5 @@ test("the print poster: what, how often, rates, STOP/HELP and the terms and priv
     expect(text).toContain(posterDisclosure(2));
     expect(text).toContain(legalLinks(shop.server.url));
     await screenshot(page, "print-poster-disclosures-desktop");
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { consentText } from "../../src/schemas/consent.ts";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { openShop, type Shop } from "../helpers/e2e-shop.ts";
 
 // Issue 12 item 1 in the built executable: the subscribe page a poster opens is rendered by the server. With
@@ -31,10 +32,7 @@ afterAll(async () => {
 const subscribers = () => JSON.parse(shop.cli("customers", "list", "--business", String(shop.businessId), "--json")) as Subscriber[];
 
 test("JavaScript off: a refused number keeps what was typed; then the subscription works and shows the business's message", async () => {
-  const browser = await launchBrowser(PHONE, { javaScript: false });
-  browser.context.setDefaultTimeout(10_000);
-  try {
-    const { page } = browser;
+  await inBrowser(PHONE, async ({ page }) => {
     const response = await page.goto(`${shop.server.url}/subscribe?id=${shop.businessId}&src=list`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()["content-encoding"]).toBe("gzip");
@@ -66,16 +64,11 @@ test("JavaScript off: a refused number keeps what was typed; then the subscripti
     await screenshot(page, "subscribe-nojs-subscribed-phone");
     const stored = subscribers().find((s) => s.phone === "+14155550177");
     expect(stored).toMatchObject({ contactPreference: "SMS", status: "active" });
-  } finally {
-    await browser.close();
-  }
+  }, { javaScript: false });
 });
 
 test("JavaScript on: empty fields are pointed out before anything is sent; the answer replaces the form in place", async () => {
-  const browser = await launchBrowser(PHONE);
-  browser.context.setDefaultTimeout(10_000);
-  try {
-    const { page } = browser;
+  await inBrowser(PHONE, async ({ page }) => {
     const posts: string[] = [];
     page.on("request", (r) => {
       if (r.method() === "POST") posts.push(new URL(r.url()).pathname);
@@ -99,16 +92,11 @@ test("JavaScript on: empty fields are pointed out before anything is sent; the a
     expect(await page.evaluate(() => (document.activeElement as HTMLElement | null)?.textContent)).toBe("You're subscribed!");
     await screenshot(page, "subscribe-js-subscribed-phone");
     expect(subscribers().find((s) => s.phone === "+14155550188")).toMatchObject({ contactPreference: "WhatsApp", status: "active" });
-  } finally {
-    await browser.close();
-  }
+  });
 });
 
 test("desktop: the business beside the form; an unknown business gets the not-found page with a 404", async () => {
-  const browser = await launchBrowser(DESKTOP);
-  browser.context.setDefaultTimeout(10_000);
-  try {
-    const { page } = browser;
+  await inBrowser(DESKTOP, async ({ page }) => {
     await page.goto(`${shop.server.url}/subscribe?id=${shop.businessId}`);
     await page.getByRole("form", { name: "Subscribe to Rosa's Corner Bakery" }).waitFor();
     const hero = await page.locator(".sub-hero").boundingBox();
@@ -121,7 +109,5 @@ test("desktop: the business beside the form; an unknown business gets the not-fo
     await page.getByRole("heading", { name: "Business not found" }).waitFor();
     await page.getByRole("link", { name: "Browse local businesses" }).click();
     await page.waitForURL(`${shop.server.url}/businesses`);
-  } finally {
-    await browser.close();
-  }
+  });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { logInOnPage, openShop, type Shop } from "../helpers/e2e-shop.ts";
 import type { RunningBinary } from "../helpers/server.ts";
 
@@ -47,10 +48,7 @@ for (const [device, viewport, accept, decline] of [
   ["phone", PHONE, REMOVED[2]!, REMOVED[3]!],
 ] as const) {
   test(`the owner answers "Asked to subscribe again" on the Customers screen: Accept brings the person back, Decline does not (${device})`, async () => {
-    const browser = await launchBrowser(viewport);
-    browser.context.setDefaultTimeout(15_000);
-    const { page } = browser;
-    try {
+    await inBrowser(viewport, async ({ page }) => {
       await login(page);
       await page.goto(`${server.url}/customers`);
       const panel = page.getByRole("region", { name: "Asked to subscribe again" });
@@ -74,8 +72,6 @@ for (const [device, viewport, accept, decline] of [
       const pending = (await call("GET", "/api/customer/GetSubscriptionRequests", undefined, token)).body as { phone: string }[];
       expect(pending.map((r) => r.phone)).not.toContain(accept);
       expect(pending.map((r) => r.phone)).not.toContain(decline);
-    } finally {
-      await browser.close();
-    }
+    }, { timeoutMs: 15_000 });
   }, 90_000);
 }

@@ -3,14 +3,13 @@
 // exactly one message, apart from the in-flight window: the deliveries that were Sending when the process died
 // (the only ones whose fate the restarted dispatcher has to ask the provider about). The window is reported.
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import type { AppContext } from "../../src/context.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
-import { fakeTwilioEnv, privateBinary, type RunningBinary, startBinary } from "../helpers/server.ts";
+import { fakeTwilioEnv, type RunningBinary, startBinary } from "../helpers/server.ts";
 import { seedShop } from "../helpers/seed-shop.ts";
+import { useFakeTwilioBinary } from "../helpers/smoke-fake-twilio-binary.ts";
 import { until } from "../helpers/until.ts";
 
 setDefaultTimeout(180_000);
@@ -21,35 +20,22 @@ const RATE = 200;
 const TEXT = "Flash sale: 30% off everything until 6pm!";
 const SMS_FROM = "+15550001111";
 
-let fake: FakeTwilio;
-let work: string;
-let bin: string;
-let dataDir: string;
-
-beforeAll(() => {
-  fake = startFakeTwilio();
-  fake.latencyMs = 15; // a request takes a while at "Twilio": some are on the wire when the kill comes
-  ({ work, bin, dataDir } = privateBinary("nearcast-kill-"));
-});
-
-afterAll(async () => {
-  await fake.stop();
-  rmSync(work, { recursive: true, force: true });
-});
+// A request takes a while at "Twilio": some are on the wire when the kill comes.
+const world = useFakeTwilioBinary("nearcast-kill-", { latencyMs: 15 });
 
 function start(): Promise<RunningBinary> {
-  return startBinary({ ...fakeTwilioEnv(fake, RATE, SMS_FROM), NEARCAST_RECONCILE_AFTER: "1" }, dataDir, { binary: bin });
+  return startBinary({ ...fakeTwilioEnv(world.fake, RATE, SMS_FROM), NEARCAST_RECONCILE_AFTER: "1" }, world.dataDir, { binary: world.bin });
 }
 
 const seed = <T>(then: (ctx: AppContext, businessId: number) => T | Promise<T>) =>
-  seedShop(dataDir, { ownerEmail: "kill-owner@example.com", businessName: "Kill Test Deli", subscribers: RECIPIENTS, firstNumber: 3000000 }, then);
+  seedShop(world.dataDir, { ownerEmail: "kill-owner@example.com", businessName: "Kill Test Deli", subscribers: RECIPIENTS, firstNumber: 3000000 }, then);
 
 test(`kill -9 mid-broadcast (${ROUNDS} random points), restart: every recipient gets exactly one message outside the in-flight window`, async () => {
   const published = await seed((ctx, businessId) => ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT }));
   expect(published).toMatchObject({ recipients: RECIPIENTS });
   const broadcastId = (published as { broadcastId: number }).broadcastId;
 
-  const db = new Database(join(dataDir, "nearcast.db"));
+  const db = new Database(join(world.dataDir, "nearcast.db"));
   db.exec("PRAGMA busy_timeout = 5000");
   const count = (status: string) =>
     (db.query("SELECT COUNT(*) AS n FROM deliveries WHERE broadcast_id = ?1 AND status = ?2").get(broadcastId, status) as { n: number }).n;
@@ -59,7 +45,7 @@ test(`kill -9 mid-broadcast (${ROUNDS} random points), restart: every recipient 
     );
   const messagesTo = () => {
     const m = new Map<string, number>();
-    for (const msg of fake.messages.values()) m.set(msg.to, (m.get(msg.to) ?? 0) + 1);
+    for (const msg of world.fake.messages.values()) m.set(msg.to, (m.get(msg.to) ?? 0) + 1);
     return m;
   };
 
@@ -71,9 +57,9 @@ test(`kill -9 mid-broadcast (${ROUNDS} random points), restart: every recipient 
   const started = Date.now();
   for (let round = 0; round < ROUNDS; round++) {
     const server = await start();
-    const before = fake.sends().length;
+    const before = world.fake.sends().length;
     // Let it get going, then kill it at a random moment.
-    await until(() => fake.sends().length > before + 10, 20_000, "the server to start sending");
+    await until(() => world.fake.sends().length > before + 10, 20_000, "the server to start sending");
     await Bun.sleep(30 + Math.floor(Math.random() * 500));
     server.proc.kill("SIGKILL");
     await server.proc.exited;
@@ -115,7 +101,7 @@ test(`kill -9 mid-broadcast (${ROUNDS} random points), restart: every recipient 
     `kill -9 rounds: ${windows.length}; in-flight window per kill (Sending rows): ${windows.map((w) => w.sending).join(", ")} ` +
       `(total ${total}; of these, already accepted by the provider and reconciled without resending: ` +
       `${windows.map((w) => w.atProvider).join(", ")}); recipients messaged twice: ${duplicated.length}; ` +
-      `${fake.sends().length} requests for ${RECIPIENTS} recipients; ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      `${world.fake.sends().length} requests for ${RECIPIENTS} recipients; ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
 });
 

@@ -7,13 +7,13 @@
 // checkpoints, and this fails on the first send. The server is paced (5 msg/s, one claim per send) so no other
 // write (an answer being recorded) falls between a claim and its send.
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync, rmSync } from "node:fs";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
-import { fakeTwilioEnv, privateBinary, startBinary } from "../helpers/server.ts";
+import { fakeTwilioEnv, startBinary } from "../helpers/server.ts";
 import { seedShop } from "../helpers/seed-shop.ts";
+import { useFakeTwilioBinary } from "../helpers/smoke-fake-twilio-binary.ts";
 import { until } from "../helpers/until.ts";
 
 setDefaultTimeout(120_000);
@@ -24,26 +24,13 @@ const TEXT = "Durable claims: 2 croissants for $3 until noon!";
 const SMS_FROM = "+15550001111";
 const STRACE = "/usr/bin/strace";
 
-let fake: FakeTwilio;
-let work: string;
-let bin: string;
-let dataDir: string;
-
-beforeAll(() => {
-  fake = startFakeTwilio();
-  ({ work, bin, dataDir } = privateBinary("nearcast-durable-"));
-});
-
-afterAll(async () => {
-  await fake.stop();
-  rmSync(work, { recursive: true, force: true });
-});
+const world = useFakeTwilioBinary("nearcast-durable-");
 
 const phoneOf = (i: number) => `+1415${String(4000000 + i)}`;
 
 /** A business with RECIPIENTS subscribers and one broadcast to them, written before the server starts. */
 function seedBroadcast(): Promise<number> {
-  return seedShop(dataDir, { ownerEmail: "durable-owner@example.com", businessName: "Durable Deli", subscribers: RECIPIENTS, firstNumber: 4000000 }, async (ctx, businessId) => {
+  return seedShop(world.dataDir, { ownerEmail: "durable-owner@example.com", businessName: "Durable Deli", subscribers: RECIPIENTS, firstNumber: 4000000 }, async (ctx, businessId) => {
   const published = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT });
   expect(published).toMatchObject({ recipients: RECIPIENTS });
   return (published as { broadcastId: number }).broadcastId;
@@ -72,14 +59,14 @@ function parseTrace(text: string): Call[] {
 
 test("each claim is fsynced to the WAL before its request reaches the fake Twilio (strace of the built executable)", async () => {
   const broadcastId = await seedBroadcast();
-  const traceFile = join(work, "trace.txt");
-  const server = await startBinary(fakeTwilioEnv(fake, RATE, SMS_FROM), dataDir, {
-    binary: bin,
+  const traceFile = join(world.work, "trace.txt");
+  const server = await startBinary(fakeTwilioEnv(world.fake, RATE, SMS_FROM), world.dataDir, {
+    binary: world.bin,
     wrap: [STRACE, "-f", "-ttt", "-yy", "-s", "4096", "-o", traceFile, "-e", "trace=fsync,fdatasync,pwrite64,write,writev,sendto,sendmsg,connect"],
   });
   const { proc, log } = server;
 
-  const db = new Database(join(dataDir, "nearcast.db"));
+  const db = new Database(join(world.dataDir, "nearcast.db"));
   db.exec("PRAGMA busy_timeout = 5000");
   try {
     await until(
@@ -96,10 +83,10 @@ test("each claim is fsynced to the WAL before its request reaches the fake Twili
   const sent = (db.query("SELECT COUNT(*) AS n FROM deliveries WHERE broadcast_id = ?1 AND status = 'Sent'").get(broadcastId) as { n: number }).n;
   db.close();
   expect(sent).toBe(RECIPIENTS);
-  expect(fake.sends()).toHaveLength(RECIPIENTS);
+  expect(world.fake.sends()).toHaveLength(RECIPIENTS);
   expect(log()).toContain("dispatcher: sending messages");
 
-  const fakePort = new URL(fake.url).port;
+  const fakePort = new URL(world.fake.url).port;
   const calls = parseTrace(readFileSync(traceFile, "utf8"));
   const isWal = (c: Call) => c.target.endsWith("/nearcast.db-wal");
   const isSync = (c: Call) => c.name === "fsync" || c.name === "fdatasync";

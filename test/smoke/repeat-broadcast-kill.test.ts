@@ -5,15 +5,14 @@
 // status callback URL names that delivery): the lookup after a kill matches by number and text, so without care the
 // second broadcast's lost request would be "found" as the first broadcast's message and never sent.
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { DuplicateBroadcastError } from "../../src/services/broadcasts/repeat-check.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
-import { fakeTwilioEnv, privateBinary, startBinary } from "../helpers/server.ts";
+import { fakeTwilioEnv, startBinary } from "../helpers/server.ts";
 import { seedShop } from "../helpers/seed-shop.ts";
+import { useFakeTwilioBinary } from "../helpers/smoke-fake-twilio-binary.ts";
 import { until } from "../helpers/until.ts";
 
 setDefaultTimeout(180_000);
@@ -23,29 +22,16 @@ const ROUNDS = 3;
 const RATE = 200;
 const TEXT = "Today only: a free coffee with any pastry!";
 
-let fake: FakeTwilio;
-let work: string;
-let bin: string;
-let dataDir: string;
-
-beforeAll(() => {
-  fake = startFakeTwilio();
-  fake.latencyMs = 15; // some requests are on the wire when the kill comes
-  ({ work, bin, dataDir } = privateBinary("nearcast-repeat-kill-"));
-});
-
-afterAll(async () => {
-  await fake.stop();
-  rmSync(work, { recursive: true, force: true });
-});
+// Some requests are on the wire when the kill comes.
+const world = useFakeTwilioBinary("nearcast-repeat-kill-", { latencyMs: 15 });
 
 async function start(): Promise<Subprocess> {
-  return (await startBinary({ ...fakeTwilioEnv(fake, RATE), NEARCAST_RECONCILE_AFTER: "1" }, dataDir, { binary: bin })).proc;
+  return (await startBinary({ ...fakeTwilioEnv(world.fake, RATE), NEARCAST_RECONCILE_AFTER: "1" }, world.dataDir, { binary: world.bin })).proc;
 }
 
 /** Two broadcasts of the same text to the same RECIPIENTS: the second confirmed after the repeat check refused it. */
 function seed(): Promise<{ first: number; second: number }> {
-  return seedShop(dataDir, { ownerEmail: "repeat-owner@example.com", businessName: "Repeat Cafe", subscribers: RECIPIENTS, firstNumber: 5000000 }, async (ctx, businessId) => {
+  return seedShop(world.dataDir, { ownerEmail: "repeat-owner@example.com", businessName: "Repeat Cafe", subscribers: RECIPIENTS, firstNumber: 5000000 }, async (ctx, businessId) => {
   const input = { businessId: String(businessId), messageText: TEXT };
   const first = await ctx.services.broadcasts.publish(OPERATOR, input);
   const refused = await ctx.services.broadcasts.publish(OPERATOR, input).catch((e: unknown) => e);
@@ -58,7 +44,7 @@ function seed(): Promise<{ first: number; second: number }> {
 
 test(`kill -9 during a confirmed repeat broadcast (${ROUNDS} random points): every delivery belongs to exactly one broadcast and holds its own message`, async () => {
   const { first, second } = await seed();
-  const db = new Database(join(dataDir, "nearcast.db"));
+  const db = new Database(join(world.dataDir, "nearcast.db"));
   db.exec("PRAGMA busy_timeout = 5000");
   const settledOf = (id: number) =>
     (db.query("SELECT COUNT(*) AS n FROM deliveries WHERE broadcast_id = ?1 AND status IN ('Sent', 'Delivered')").get(id) as { n: number }).n;
@@ -104,14 +90,14 @@ test(`kill -9 during a confirmed repeat broadcast (${ROUNDS} random points): eve
 
   // Each delivery holds a provider message sent for IT (its status callback names the delivery), and no message is
   // held by two deliveries.
-  const messages = new Map([...fake.messages.values()].map((m) => [m.sid, m]));
+  const messages = new Map([...world.fake.messages.values()].map((m) => [m.sid, m]));
   const deliveryOf = (sid: string | null) => Number(/delivery=(\d+)/.exec(messages.get(sid ?? "")?.statusCallback ?? "")?.[1] ?? 0);
   expect(rows.filter((r) => deliveryOf(r.sid) !== r.id).map((r) => ({ id: r.id, broadcast: r.b, holds: deliveryOf(r.sid) }))).toEqual([]);
   expect(new Set(rows.map((r) => r.sid)).size).toBe(rows.length);
 
   // Everyone got exactly two messages, except that a request on the wire at a kill may have gone out twice.
   const count = new Map<string, number>();
-  for (const m of fake.messages.values()) count.set(m.to, (count.get(m.to) ?? 0) + 1);
+  for (const m of world.fake.messages.values()) count.set(m.to, (count.get(m.to) ?? 0) + 1);
   expect([...perPhone.keys()].filter((p) => (count.get(p) ?? 0) < 2)).toEqual([]);
   expect([...perPhone.keys()].filter((p) => (count.get(p) ?? 0) > 2 && !inFlight.has(p))).toEqual([]);
   console.log(`repeat broadcast kill -9: ${windows.length} kills during the second broadcast; in flight per kill: ${windows.join(", ")}`);

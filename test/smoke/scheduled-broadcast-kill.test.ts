@@ -3,15 +3,14 @@
 // The restarted server starts the broadcast (everything is in the database) no earlier than its time, and every
 // recipient gets exactly one message.
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
-import { fakeTwilioEnv, privateBinary, startBinary } from "../helpers/server.ts";
+import { fakeTwilioEnv, startBinary } from "../helpers/server.ts";
+import { useFakeTwilioBinary } from "../helpers/smoke-fake-twilio-binary.ts";
 import { until } from "../helpers/until.ts";
 import { seedShop } from "../helpers/seed-shop.ts";
 
@@ -20,27 +19,14 @@ setDefaultTimeout(60_000);
 const RECIPIENTS = 25;
 const TEXT = "The winter sale starts now: 30% off everything!";
 
-let fake: FakeTwilio;
-let work: string;
-let bin: string;
-let dataDir: string;
-
-beforeAll(() => {
-  fake = startFakeTwilio();
-  ({ work, bin, dataDir } = privateBinary("nearcast-schedule-kill-"));
-});
-
-afterAll(async () => {
-  await fake.stop();
-  rmSync(work, { recursive: true, force: true });
-});
+const world = useFakeTwilioBinary("nearcast-schedule-kill-");
 
 /** The business and its subscribers, written before the server first starts (as the CLI would). */
-const seedBusiness = () => seedShop(dataDir, { ownerEmail: "schedule-owner@example.com", businessName: "Winter Shop", subscribers: RECIPIENTS, firstNumber: 6000000 });
+const seedBusiness = () => seedShop(world.dataDir, { ownerEmail: "schedule-owner@example.com", businessName: "Winter Shop", subscribers: RECIPIENTS, firstNumber: 6000000 });
 
 /** Schedules the broadcast ~3 s ahead while the server runs (another connection to the same database, as the CLI). */
 async function schedule(businessId: number): Promise<{ id: number; at: number }> {
-  const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
+  const ctx = createContext(loadConfig({}, { dataDir: world.dataDir }), { logger: new MemoryLogger() });
   try {
     const at = new Date(Date.now() + 3000).toISOString();
     const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: TEXT, scheduledFor: at });
@@ -53,13 +39,13 @@ async function schedule(businessId: number): Promise<{ id: number; at: number }>
 
 test("scheduled ~3 s ahead, kill -9 before its time, restart: it starts at its time and each recipient gets one message", async () => {
   const businessId = await seedBusiness();
-  const env = fakeTwilioEnv(fake, 50);
-  const first = await startBinary(env, dataDir, { binary: bin });
+  const env = fakeTwilioEnv(world.fake, 50);
+  const first = await startBinary(env, world.dataDir, { binary: world.bin });
   const { id, at } = await schedule(businessId);
   first.proc.kill("SIGKILL");
   await first.proc.exited;
 
-  const db = new Database(join(dataDir, "nearcast.db"));
+  const db = new Database(join(world.dataDir, "nearcast.db"));
   db.exec("PRAGMA busy_timeout = 5000");
   const row = () =>
     db.query("SELECT started_at AS startedAt, completed_at AS completedAt, total FROM broadcasts WHERE id = ?1").get(id) as {
@@ -69,9 +55,9 @@ test("scheduled ~3 s ahead, kill -9 before its time, restart: it starts at its t
     };
   // Killed before its time: nothing was started or sent.
   expect(row().startedAt).toBeNull();
-  expect(fake.sends()).toHaveLength(0);
+  expect(world.fake.sends()).toHaveLength(0);
 
-  const second = await startBinary(env, dataDir, { binary: bin });
+  const second = await startBinary(env, world.dataDir, { binary: world.bin });
   try {
     await until(() => row().completedAt !== null, 30_000, "the scheduled broadcast to complete");
   } finally {
@@ -83,10 +69,10 @@ test("scheduled ~3 s ahead, kill -9 before its time, restart: it starts at its t
   expect(done.startedAt).not.toBeNull();
   expect(done.startedAt!).toBeGreaterThanOrEqual(at);
   const perPhone = new Map<string, number>();
-  for (const s of fake.sends()) perPhone.set(String(s.form.To), (perPhone.get(String(s.form.To)) ?? 0) + 1);
+  for (const s of world.fake.sends()) perPhone.set(String(s.form.To), (perPhone.get(String(s.form.To)) ?? 0) + 1);
   expect(perPhone.size).toBe(RECIPIENTS);
   expect([...perPhone.values()].every((n) => n === 1)).toBe(true);
-  expect(fake.sends().every((s) => s.form.Body === TEXT)).toBe(true);
+  expect(world.fake.sends().every((s) => s.form.Body === TEXT)).toBe(true);
   expect(second.log()).toContain(`scheduled broadcast ${id} started`);
   expect(second.log()).toContain(`broadcast ${id} queued (${RECIPIENTS} message(s))`);
 });

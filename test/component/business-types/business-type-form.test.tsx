@@ -5,24 +5,21 @@ import { act, cleanup, fireEvent, waitFor } from "@testing-library/react";
 import { BusinessTypeFormPage } from "../../../web/features/business-types/BusinessTypeForm.tsx";
 import { BusinessTypesListPage } from "../../../web/features/business-types/BusinessTypesList.tsx";
 import { type Answer, mockApi, onePage } from "../../helpers/mock-api.ts";
+import { captureConsoleErrors } from "../console-errors.ts";
 import { renderAt as renderScreens } from "../render-at.tsx";
 
 const api = mockApi();
 const { calls, routes: replies, alerts, confirms } = api;
-const realConsoleError = console.error;
 // Inside waitFor, assert on booleans: a failing expect() on a DOM node pretty-prints the whole node graph (seconds).
-let logged: unknown[][] = [];
+const logged = captureConsoleErrors();
 
 beforeEach(() => {
-  logged = [];
-  console.error = (...args: unknown[]) => void logged.push(args);
   document.cookie = "XSRF-TOKEN=xsrf-123";
   localStorage.setItem("token", "admin-token");
 });
 
 afterEach(() => {
   cleanup();
-  console.error = realConsoleError;
   localStorage.clear();
 });
 

@@ -15,6 +15,7 @@ import { token } from "../../../web/shared/state/session.ts";
 import { GIF, JPEG, padded, PNG } from "../../helpers/images.ts";
 import { type Answer, mockApi, onePage } from "../../helpers/mock-api.ts";
 import { renderAt as renderScreens } from "../render-at.tsx";
+import { ROSIES_CORNER_BAKERY } from "./business-fixtures.ts";
 
 const api = mockApi();
 const { calls, routes: replies, alerts, confirms } = api;
@@ -41,24 +42,7 @@ const bakery = { id: 1, name: "Bakery", description: "", isActive: true, created
 const pizza = { id: 2, name: "Pizza Restaurant", description: "", isActive: true, createdAt: "2026-01-01T00:00:00.000Z" };
 const retired = { id: 3, name: "Video Rental", description: "", isActive: false, createdAt: "2026-01-01T00:00:00.000Z" };
 
-const business = {
-  id: 42,
-  name: "Rosie's Corner Bakery",
-  businessTypeId: 1,
-  businessType: { id: 1, name: "Bakery" },
-  address: "12 Baker Street, Springfield",
-  phone: "(217) 555-0134",
-  logoImagePath: "/uploads/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa.png",
-  sampleImagePath: "/uploads/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.jpg",
-  sampleProductText: "Sourdough loaf",
-  qrMessage: "Scan for warm bread",
-  successMessage: "Congratulations! Your phone number is Successfully Subscribed, you will be notified when we have new deals!",
-  posterOffer: "BREAD DEAL: a free bun with every loaf",
-  messagesPerWeek: 6,
-  isActive: true,
-  createdAt: "2026-03-05T12:00:00.000Z",
-  ownerId: 7,
-};
+const business = ROSIES_CORNER_BAKERY;
 
 const renderAt = (path: string) =>
   renderScreens(path, {

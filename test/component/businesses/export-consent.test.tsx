@@ -6,27 +6,11 @@ import { MyBusinessPage } from "../../../web/features/businesses/MyBusiness.tsx"
 import { token } from "../../../web/shared/state/session.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
 import { renderAt } from "../render-at.tsx";
+import { ROSIES_CORNER_BAKERY } from "./business-fixtures.ts";
 
 const api = mockApi();
 const CSV = "phone,event,source,time,ip,user agent,text\r\n'+14155550101,subscribed,qr,2026-01-10T09:00:00.000Z,,,I agree\r\n";
-const business = {
-  id: 42,
-  name: "Rosie's Corner Bakery",
-  businessTypeId: 1,
-  businessType: { id: 1, name: "Bakery" },
-  address: "12 Baker Street, Springfield",
-  phone: "(217) 555-0134",
-  logoImagePath: null,
-  sampleImagePath: "/uploads/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb.jpg",
-  sampleProductText: "Sourdough loaf",
-  qrMessage: "Scan",
-  successMessage: "Thanks",
-  posterOffer: null,
-  messagesPerWeek: 4,
-  isActive: true,
-  createdAt: "2026-03-05T12:00:00.000Z",
-  ownerId: 7,
-};
+const business = { ...ROSIES_CORNER_BAKERY, logoImagePath: null, qrMessage: "Scan", successMessage: "Thanks", posterOffer: null, messagesPerWeek: 4 };
 
 let saved: { href: string; download: string }[] = [];
 const realClick = HTMLAnchorElement.prototype.click;

@@ -10,27 +10,11 @@ import { QrModal } from "../../../web/features/businesses/components/QrModal.tsx
 import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../../web/features/businesses/PrintPoster.tsx";
 import { token } from "../../../web/shared/state/session.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
+import { SUNRISE_BAKERY } from "./business-fixtures.ts";
 
 const FAILED = "Failed to load QR code image. Please try again.";
 
-const BUSINESS: PublicBusiness = {
-  id: 7,
-  name: "Sunrise Bakery",
-  businessTypeId: 2,
-  businessType: { id: 2, name: "Bakery" },
-  address: "12 Main Street",
-  phone: "(415) 555-0100",
-  logoImagePath: null,
-  sampleImagePath: "/uploads/sample.png",
-  sampleProductText: "Croissants",
-  qrMessage: "Scan for warm croissant deals!",
-  successMessage: "Thanks!",
-  posterOffer: null,
-  messagesPerWeek: 4,
-  doubleOptIn: false,
-  isActive: true,
-  createdAt: "2026-01-02T03:04:05.000Z",
-};
+const BUSINESS = SUNRISE_BAKERY;
 
 const realOpen = window.open;
 const realPrint = window.print;

@@ -2,38 +2,29 @@
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/customers/simulate-reply.test.tsx
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import type { PublicUser } from "../../../src/schemas/auth.ts";
 import { helpReply, NOT_YOUR_NUMBER, STOP_REPLY, twiml } from "../../../src/services/inbound-messages.ts";
 import { replyText, SimulateReply } from "../../../web/features/customers/components/SimulateReply.tsx";
 import { HomePage } from "../../../web/features/home/Home.tsx";
-import { currentUser, token } from "../../../web/shared/state/session.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
+import { captureConsoleErrors } from "../console-errors.ts";
+import { signIn } from "../sign-in.ts";
 
 const api = mockApi();
 const SANDBOX = "GET /api/webhooks/twilio/Sandbox";
 const CUSTOMERS = "GET /api/customer/GetAllCustomers";
 const INBOUND = "POST /api/webhooks/twilio/inbound";
 const URL_WITH_KEY = "http://localhost:3000/api/webhooks/twilio/inbound?key=s3cret-key";
-const realError = console.error;
-let logged: unknown[][] = [];
+const logged = captureConsoleErrors();
 
 const customer = (id: number, phone: string) => ({ id, phone, contactPreference: "SMS", businesses: [{ id: 1, name: "Rosa's Bakery", status: "active" }] });
 
-function signIn(role: PublicUser["role"] | null) {
-  token.value = role ? "tok" : null;
-  currentUser.value = role ? { id: 1, email: "a@example.com", firstName: "A", lastName: "B", role, createdAt: "2026-01-01T00:00:00.000Z" } : null;
-}
-
 beforeEach(() => {
-  logged = [];
-  console.error = (...args: unknown[]) => void logged.push(args);
   document.cookie = "XSRF-TOKEN=xsrf-1";
 });
 
 afterEach(() => {
   cleanup();
   signIn(null);
-  console.error = realError;
 });
 
 function sandbox(inboundUrl: string | null = null) {

@@ -13,12 +13,12 @@ import { currentUser, token } from "../../../web/shared/state/session.ts";
 import { site } from "../../../web/shared/state/site.ts";
 import { toasts } from "../../../web/shared/state/toasts.ts";
 import { type ApiCall, mockApi } from "../../helpers/mock-api.ts";
+import { captureConsoleErrors } from "../console-errors.ts";
 import { renderAt } from "../render-at.tsx";
 
 const api = mockApi();
 const { calls, routes: replies } = api;
-const realConsoleError = console.error;
-let logged: unknown[][] = [];
+const logged = captureConsoleErrors();
 
 const SETTINGS = "/api/settings";
 
@@ -58,8 +58,6 @@ const SITE: SiteInfo = {
 };
 
 beforeEach(() => {
-  logged = [];
-  console.error = (...args: unknown[]) => void logged.push(args);
   document.cookie = "XSRF-TOKEN=xsrf-123";
   localStorage.setItem("token", "admin-token");
   toasts.value = [];
@@ -71,7 +69,6 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
-  console.error = realConsoleError;
   localStorage.clear();
   toasts.value = [];
   site.value = null;

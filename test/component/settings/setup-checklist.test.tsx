@@ -1,13 +1,13 @@
 // The admin's setup checklist on the home page.
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/settings/setup-checklist.test.tsx
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
 import { cleanup, fireEvent, render, waitFor } from "@testing-library/react";
-import type { PublicUser } from "../../../src/schemas/auth.ts";
 import type { ChecklistItem } from "../../../src/schemas/checklist.ts";
 import { SetupChecklist } from "../../../web/features/settings/components/SetupChecklist.tsx";
 import { HomePage } from "../../../web/features/home/Home.tsx";
-import { currentUser, token } from "../../../web/shared/state/session.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
+import { captureConsoleErrors } from "../console-errors.ts";
+import { signIn } from "../sign-in.ts";
 
 const ITEMS: ChecklistItem[] = [
   { id: "publicUrl", status: "red", title: "Public URL", detail: "Not set, so links and QR codes use whatever address a page was opened at." },
@@ -18,23 +18,11 @@ const ITEMS: ChecklistItem[] = [
 ];
 
 const api = mockApi();
-const realError = console.error;
-let logged: unknown[][] = [];
-
-function signIn(role: PublicUser["role"] | null) {
-  token.value = role ? "tok" : null;
-  currentUser.value = role ? { id: 1, email: "a@example.com", firstName: "A", lastName: "B", role, createdAt: "2026-01-01T00:00:00.000Z" } : null;
-}
-
-beforeEach(() => {
-  logged = [];
-  console.error = (...args: unknown[]) => void logged.push(args);
-});
+const logged = captureConsoleErrors();
 
 afterEach(() => {
   cleanup();
   signIn(null);
-  console.error = realError;
 });
 
 describe("SetupChecklist", () => {

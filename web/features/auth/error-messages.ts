@@ -64,22 +64,22 @@ export function registerErrorMessage(err: unknown): string {
 }
 
 /**
- * Forgot password (toast 'Request Failed'). Beyond the spec: a 429 reads the server's 'Too many attempts. Please
- * wait N minutes...' sentence, since 'Please try again' would invite exactly the wrong thing.
+ * The password screens' messages: a 400 is the server's text (else `invalid`), no answer the connection text, and
+ * anything else `fallback`. Beyond the spec: a 429 reads the server's 'Too many attempts. Please wait N minutes...'
+ * sentence, since 'Please try again' would invite exactly the wrong thing.
  */
-export function forgotPasswordErrorMessage(err: unknown): string {
-  const { status, text } = failure(err);
-  if (status === 400) return text ?? FORGOT_INVALID;
-  if (status === 0) return CONNECTION_ERROR;
-  if (status === 429 && text) return text;
-  return FORGOT_DEFAULT;
+function passwordErrorMessage(invalid: string, fallback: string): (err: unknown) => string {
+  return (err) => {
+    const { status, text } = failure(err);
+    if (status === 400) return text ?? invalid;
+    if (status === 0) return CONNECTION_ERROR;
+    if (status === 429 && text) return text;
+    return fallback;
+  };
 }
 
-/** Reset password (toast 'Reset Failed'); a 429 reads the server's sentence, as for forgot password. */
-export function resetPasswordErrorMessage(err: unknown): string {
-  const { status, text } = failure(err);
-  if (status === 400) return text ?? RESET_TOKEN_INVALID;
-  if (status === 0) return CONNECTION_ERROR;
-  if (status === 429 && text) return text;
-  return RESET_DEFAULT;
-}
+/** Forgot password (toast 'Request Failed'). */
+export const forgotPasswordErrorMessage = passwordErrorMessage(FORGOT_INVALID, FORGOT_DEFAULT);
+
+/** Reset password (toast 'Reset Failed'). */
+export const resetPasswordErrorMessage = passwordErrorMessage(RESET_TOKEN_INVALID, RESET_DEFAULT);

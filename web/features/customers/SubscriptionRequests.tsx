@@ -16,6 +16,12 @@ function when(iso: string): string {
 
 const keyOf = (r: SubscriptionRequestView) => `${r.customerId}-${r.businessId}`;
 
+/** The owner's two answers to a request, the yes first. */
+const ANSWERS = [
+  { label: "Accept", accept: true, className: "btn-primary" },
+  { label: "Decline", accept: false, className: "btn-secondary" },
+] as const;
+
 /**
  * The Customers screen's panel of pending requests (a person the owner removed subscribed again on the public page).
  * Shown only when there is at least one; Accept puts the person back on the list (onChanged reloads it).
@@ -76,24 +82,18 @@ export function SubscriptionRequestsPanel({ onChanged }: { onChanged: () => void
               </span>
             </div>
             <div className="sub-request-actions">
-              <button
-                type="button"
-                className="btn btn-primary btn-sm"
-                disabled={busy === keyOf(r)}
-                aria-label={`Accept ${r.phone} for ${r.businessName}`}
-                onClick={() => void answer(r, true)}
-              >
-                Accept
-              </button>
-              <button
-                type="button"
-                className="btn btn-secondary btn-sm"
-                disabled={busy === keyOf(r)}
-                aria-label={`Decline ${r.phone} for ${r.businessName}`}
-                onClick={() => void answer(r, false)}
-              >
-                Decline
-              </button>
+              {ANSWERS.map(({ label, accept, className }) => (
+                <button
+                  key={label}
+                  type="button"
+                  className={`btn ${className} btn-sm`}
+                  disabled={busy === keyOf(r)}
+                  aria-label={`${label} ${r.phone} for ${r.businessName}`}
+                  onClick={() => void answer(r, accept)}
+                >
+                  {label}
+                </button>
+              ))}
             </div>
           </li>
         ))}

@@ -1,10 +1,10 @@
-import { type ReactNode, useId, useRef, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { type BroadcastEstimate, estimateQuestion } from "../../../../src/schemas/broadcast-estimate.ts";
 import { broadcastErrorToast } from "../api/broadcast-errors.ts";
 import { beforeSendApi } from "../api/before-send.ts";
 import { notify } from "../../../shared/state/toasts.ts";
-import { Dialog } from "../../../shared/components/Dialog.tsx";
 import "../../../shared/styles/before-send.css";
+import { type Answers, AskBeforeSending } from "./AskBeforeSending.tsx";
 
 /** The dialog's sentence: "Send to 48 customers: 48 messages (93 segments), about $0.77." (+ " at <time>"). */
 export function confirmText(estimate: BroadcastEstimate, when: string | null): string {
@@ -24,20 +24,18 @@ export function ConfirmSendDialog({
   estimate: BroadcastEstimate;
   /** The scheduled time as the owner reads it; null = now. */
   when: string | null;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const titleId = useId();
-  const textId = useId();
-  const cancelRef = useRef<HTMLButtonElement>(null);
+} & Answers) {
   return (
-    <Dialog className="bc-confirm" labelledBy={titleId} describedBy={textId} initialFocus={cancelRef} onClose={onCancel} backdropTestId="confirm-backdrop">
-      <h2 id={titleId} className="bc-repeat-title">
-        {when ? "Schedule this broadcast?" : "Send this broadcast?"}
-      </h2>
-      <p id={textId} className="bc-repeat-text" data-testid="confirm-text">
-        {confirmText(estimate, when)}
-      </p>
+    <AskBeforeSending
+      className="bc-confirm"
+      backdropTestId="confirm-backdrop"
+      title={when ? "Schedule this broadcast?" : "Send this broadcast?"}
+      question={confirmText(estimate, when)}
+      questionTestId="confirm-text"
+      confirmLabel={when ? "Schedule" : "Send"}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
       <ul className="bc-confirm-details">
         {estimate.sms > 0 && (
           <li>
@@ -50,15 +48,7 @@ export function ConfirmSendDialog({
         {estimate.estimatedCost !== null && <li>Estimated at ${estimate.pricePerSegment} per segment; your Twilio bill may differ.</li>}
         {when && <li>Recipients are whoever is subscribed at that time.</li>}
       </ul>
-      <div className="form-actions bc-repeat-actions">
-        <button ref={cancelRef} type="button" className="btn btn-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="button" className="btn btn-primary" onClick={onConfirm}>
-          {when ? "Schedule" : "Send"}
-        </button>
-      </div>
-    </Dialog>
+    </AskBeforeSending>
   );
 }
 

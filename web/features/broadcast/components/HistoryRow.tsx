@@ -13,6 +13,14 @@ export function progressOf(b: BroadcastSummary): number {
   return Math.min(1, (b.sent + b.delivered + b.failed) / b.total);
 }
 
+/** The four counts under a broadcast, in the order a message moves through them. */
+const COUNTS = [
+  ["Queued", "queued"],
+  ["Sent", "sent"],
+  ["Delivered", "delivered"],
+  ["Failed", "failed"],
+] as const satisfies readonly (readonly [string, keyof BroadcastSummary])[];
+
 const pct = (n: number, total: number) => (total > 0 ? `${(n / total) * 100}%` : "0%");
 
 function StatusBadge({ b }: { b: BroadcastSummary }) {
@@ -69,22 +77,12 @@ export function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retr
       {waitingLine(b) && <p className="bc-waiting muted" data-testid="bc-waiting">{waitingLine(b)}</p>}
       <div className="bc-history-foot">
         <dl className="bc-counts">
-          <div className="bc-count bc-count-queued">
-            <dt>Queued</dt>
-            <dd>{b.queued}</dd>
-          </div>
-          <div className="bc-count bc-count-sent">
-            <dt>Sent</dt>
-            <dd>{b.sent}</dd>
-          </div>
-          <div className="bc-count bc-count-delivered">
-            <dt>Delivered</dt>
-            <dd>{b.delivered}</dd>
-          </div>
-          <div className="bc-count bc-count-failed">
-            <dt>Failed</dt>
-            <dd>{b.failed}</dd>
-          </div>
+          {COUNTS.map(([label, key]) => (
+            <div key={key} className={`bc-count bc-count-${key}`}>
+              <dt>{label}</dt>
+              <dd>{b[key]}</dd>
+            </div>
+          ))}
         </dl>
         <div className="bc-history-side">
           <span className="bc-history-total">

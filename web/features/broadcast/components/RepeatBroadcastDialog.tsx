@@ -1,6 +1,5 @@
-import { useId, useRef } from "react";
-import { Dialog } from "../../../shared/components/Dialog.tsx";
 import { broadcastApi } from "../api/broadcasts.ts";
+import { type Answers, AskBeforeSending } from "./AskBeforeSending.tsx";
 
 /** The broadcast a publish would repeat (409 duplicate_broadcast): what the dialog says about it, when known. */
 export interface EarlierBroadcast {
@@ -49,28 +48,17 @@ export function RepeatBroadcastDialog({
 }: {
   earlier: EarlierBroadcast;
   busy: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const titleId = useId();
-  const textId = useId();
-  const cancelRef = useRef<HTMLButtonElement>(null);
+} & Answers) {
   return (
-    <Dialog className="bc-repeat" labelledBy={titleId} describedBy={textId} initialFocus={cancelRef} onClose={onCancel} backdropTestId="repeat-backdrop">
-      <h2 id={titleId} className="bc-repeat-title">
-        Send the same message again?
-      </h2>
-      <p id={textId} className="bc-repeat-text">
-        {repeatQuestion(earlier)}
-      </p>
-      <div className="form-actions bc-repeat-actions">
-        <button ref={cancelRef} type="button" className="btn btn-secondary" onClick={onCancel} disabled={busy}>
-          Cancel
-        </button>
-        <button type="button" className="btn btn-primary" onClick={onConfirm} disabled={busy}>
-          {busy ? "Sending..." : "Send again"}
-        </button>
-      </div>
-    </Dialog>
+    <AskBeforeSending
+      className="bc-repeat"
+      backdropTestId="repeat-backdrop"
+      title="Send the same message again?"
+      question={repeatQuestion(earlier)}
+      confirmLabel={busy ? "Sending..." : "Send again"}
+      busy={busy}
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    />
   );
 }

@@ -1,9 +1,10 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { beforeSendApi, type TestChannel } from "../api/before-send.ts";
 import { ApiError, CONNECTION_ERROR } from "../../../shared/api/client.ts";
 import { currentUser } from "../../../shared/state/session.ts";
 import "../../../shared/styles/before-send.css";
+import { onEnter } from "./enter-key.ts";
 import { PhoneBadge, VerifyPhone } from "./VerifyPhone.tsx";
 
 export const TEST_SEND_LABEL = "Send a test to my phone";
@@ -58,14 +59,6 @@ export function TestSendPanel({ businessId, text, image, disabled }: { businessI
     }
   }
 
-  function onPhoneKey(e: KeyboardEvent<HTMLInputElement>) {
-    // Enter here saves the number; it must not send the broadcast the form around it holds.
-    if (e.key === "Enter") {
-      e.preventDefault();
-      void savePhone();
-    }
-  }
-
   async function sendTest() {
     if (sending || !text || !phone || !verified || pending) return;
     setSending(true);
@@ -101,7 +94,7 @@ export function TestSendPanel({ businessId, text, image, disabled }: { businessI
               aria-invalid={phoneError ? true : undefined}
               aria-describedby={phoneError ? "bc-test-phone-error" : undefined}
               onChange={(e) => setDraft(e.currentTarget.value)}
-              onKeyDown={onPhoneKey}
+              onKeyDown={onEnter(() => void savePhone())}
             />
             <button type="button" className="btn btn-secondary" disabled={disabled || savingPhone || !draft.trim()} onClick={() => void savePhone()}>
               {savingPhone ? "Saving..." : "Save number"}

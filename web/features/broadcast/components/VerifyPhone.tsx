@@ -1,9 +1,10 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { type KeyboardEvent, useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CODE_DIGITS } from "../../../../src/schemas/phone-verification.ts";
 import { ApiError, CONNECTION_ERROR } from "../../../shared/api/client.ts";
 import { phoneApi } from "../api/before-send.ts";
 import { currentUser } from "../../../shared/state/session.ts";
+import { onEnter } from "./enter-key.ts";
 
 export const SEND_CODE_LABEL = "Text me a code";
 export const RESEND_CODE_LABEL = "Send a new code";
@@ -71,13 +72,6 @@ export function VerifyPhone({ disabled }: { disabled?: boolean }) {
     }
   }
 
-  function onKey(e: KeyboardEvent<HTMLInputElement>) {
-    if (e.key === "Enter") {
-      e.preventDefault();
-      void verify();
-    }
-  }
-
   return (
     <div className="bc-test-verify">
       <p className="field-hint">Before a test goes to your phone, confirm it is yours: we text it a {CODE_DIGITS}-digit code.</p>
@@ -107,7 +101,7 @@ export function VerifyPhone({ disabled }: { disabled?: boolean }) {
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? "bc-test-code-error" : undefined}
               onChange={(e) => setCode(e.currentTarget.value)}
-              onKeyDown={onKey}
+              onKeyDown={onEnter(() => void verify())}
             />
             <button type="button" className="btn btn-primary" disabled={disabled || busy !== null || code.trim() === ""} aria-busy={busy === "verify"} onClick={() => void verify()}>
               {busy === "verify" ? "Verifying..." : VERIFY_LABEL}
