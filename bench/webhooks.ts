@@ -176,7 +176,7 @@ function seedSql(n: number): string {
   const now = Date.now();
   return `
     INSERT INTO users (id, email, first_name, last_name, password_hash) VALUES (1, 'bench@example.com', 'Bench', 'Owner', 'x');
-    INSERT INTO business_types (id, name) VALUES (1, 'Bakery');
+    INSERT OR IGNORE INTO business_types (id, name) VALUES (1, 'Bakery');
     INSERT INTO businesses (id, owner_id, business_type_id, name, address, phone, sample_product_text)
       VALUES (1, 1, 1, 'Bench Bakery', '1 Bench Street', '(415) 555-0100', 'Bread');
     INSERT INTO broadcasts (id, business_id, created_by, message_text, total) VALUES (1, 1, 1, 'Fresh bread', ${n});
