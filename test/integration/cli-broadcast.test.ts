@@ -161,7 +161,8 @@ describe("broadcast send", () => {
     expect(lock).not.toBeNull();
     const running = spawnNearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", "Follow me"], w.dir);
     // the command is waiting on the "server": it says so, shows the progress once, and sends nothing while the lock is held
-    await until(() => /following its progress\.\.\.\n.+\n/.test(running.stderr()), 10_000, "the command to follow the server");
+    // A new process (the CLI from source) on a busy 2-core machine: seconds, so the wait is generous.
+    await until(() => /following its progress\.\.\.\n.+\n/.test(running.stderr()), 30_000, "the command to follow the server");
     expect(read(w.dir, (ctx) => ctx.db.select().from(broadcasts).all().length)).toBe(1);
     expect(read(w.dir, (ctx) => ctx.repos.deliveries.listByBroadcast(1).map((d) => d.status))).toEqual(["Queued", "Queued", "Queued"]);
     lock.release();
@@ -169,7 +170,7 @@ describe("broadcast send", () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain("A running server is sending this broadcast; following its progress...");
     expect(r.stdout).toContain("Broadcast 1 completed: 3 messages, 3 sent");
-  });
+  }, 60_000);
 
   test("mistakes: one line, exit 2; no subscribers: the warning, exit 1", () => {
     const w = world(1);
