@@ -88,28 +88,14 @@ const scenarios: Scenario[] = [
       expectBody: { code: "validation_failed", error: "The id parameter must be a positive whole number.", fields: { id: "invalid" } },
     }),
   ),
-  {
-    name: "get without id",
-    method: "GET",
-    path: `${BASE}/GetBusinessTypeById`,
-    as: "anon",
-    status: 400,
+  request<World>("anon", "GET", `${BASE}/GetBusinessTypeById`)("get without id", 400, {
     expectBody: { code: "validation_failed", error: "The id parameter is required.", fields: { id: "required" } },
-  },
+  }),
 
   // ---- create ------------------------------------------------------------------------------------------------
   { name: "create as anon", method: "POST", path: CREATE, as: "anon", json: { name: "Gym" }, status: 401, expectBody: LOGIN_FIRST.body },
   { name: "create as owner", method: "POST", path: CREATE, as: "owner", json: { name: "Gym" }, status: 403, expectBody: ADMIN_ONLY.body },
-  {
-    name: "create with an unknown token",
-    method: "POST",
-    path: CREATE,
-    as: "anon",
-    token: "not-a-session",
-    json: { name: "Gym" },
-    status: 401,
-    expectBody: { code: "unauthorized", error: SESSION_EXPIRED },
-  },
+  request<World>("anon", "POST", CREATE)("create with an unknown token", 401, { token: "not-a-session", json: { name: "Gym" }, expectBody: { code: "unauthorized", error: SESSION_EXPIRED } }),
   create("create without the XSRF header", 403, { noXsrf: true, json: { name: "Gym" }, expectBody: { code: "xsrf_failed" } }),
   create("create as admin: trimmed, stored, 201", 201, {
     json: { name: "  Hair Salon ", description: "  Cuts and colour  ", isActive: false }, expectBody: { name: "Hair Salon", description: "Cuts and colour", isActive: false },
@@ -191,36 +177,14 @@ const scenarios: Scenario[] = [
     },
   }),
   updateBakery("update to its own name in another case", 200, { json: { name: "BAKERY", description: "x", isActive: true }, expectBody: { name: "BAKERY", description: "x" } }),
-  {
-    name: "update leaves omitted fields as they were (an inactive type stays inactive)",
-    method: "PUT",
-    path: (w) => update(w.florist.id),
-    as: "admin",
-    json: { name: "Flowers" },
-    status: 200,
-    expectBody: (w: World) => ({ id: w.florist.id, name: "Flowers", description: w.florist.description, isActive: false }),
-  },
+  request<World>("admin", "PUT", (w) => update(w.florist.id))("update leaves omitted fields as they were (an inactive type stays inactive)", 200, {
+    json: { name: "Flowers" }, expectBody: (w: World) => ({ id: w.florist.id, name: "Flowers", description: w.florist.description, isActive: false }),
+  }),
   updateBakery("update can clear the description with null", 200, { json: { name: "Bakery", description: null }, expectBody: { description: "", isActive: true } }),
   updateBakery("update to another type's name", 409, { json: { name: "florist", description: "", isActive: true }, expectBody: { code: "conflict", error: TYPE_NAME_TAKEN } }),
-  {
-    name: "update unknown id",
-    method: "PUT",
-    path: update(UNKNOWN_ID),
-    as: "admin",
-    json: { name: "Bread", description: "", isActive: true },
-    status: 404,
-    expectBody: { code: "not_found", error: TYPE_NOT_FOUND },
-  },
+  request<World>("admin", "PUT", update(UNKNOWN_ID))("update unknown id", 404, { json: { name: "Bread", description: "", isActive: true }, expectBody: { code: "not_found", error: TYPE_NOT_FOUND } }),
   { name: "update non-numeric id", method: "PUT", path: update("abc"), as: "admin", json: { name: "Bread" }, status: 400, expectBody: { code: "validation_failed", fields: { id: "invalid" } } },
-  {
-    name: "update without id",
-    method: "PUT",
-    path: `${BASE}/UpdateBusinessType`,
-    as: "admin",
-    json: { name: "Bread" },
-    status: 400,
-    expectBody: { code: "validation_failed", fields: { id: "required" } },
-  },
+  request<World>("admin", "PUT", `${BASE}/UpdateBusinessType`)("update without id", 400, { json: { name: "Bread" }, expectBody: { code: "validation_failed", fields: { id: "required" } } }),
   ...(
     [
       ["name too short", { name: "B" }, { name: "Name must be at least 2 characters long" }],
@@ -239,15 +203,9 @@ const scenarios: Scenario[] = [
   // ---- delete ------------------------------------------------------------------------------------------------
   { name: "delete as anon", method: "DELETE", path: (w) => remove(w.florist.id), as: "anon", status: 401, expectBody: LOGIN_FIRST.body },
   { name: "delete as owner", method: "DELETE", path: (w) => remove(w.florist.id), as: "owner", status: 403, expectBody: ADMIN_ONLY.body },
-  {
-    name: "delete an unused type as admin",
-    method: "DELETE",
-    path: (w) => remove(w.florist.id),
-    as: "admin",
-    status: 200,
-    expectBody: { message: "Business type deleted." },
-    after: (w) => expect(allBusinessTypes(w.ctx)).toEqual([w.bakery]),
-  },
+  request<World>("admin", "DELETE", (w) => remove(w.florist.id))("delete an unused type as admin", 200, {
+    expectBody: { message: "Business type deleted." }, after: (w) => expect(allBusinessTypes(w.ctx)).toEqual([w.bakery]),
+  }),
   removeBakery("delete a type one business uses", 409, {
     before: (w) => insertBusiness(w.ctx, { businessTypeId: w.bakery.id }),
     expectBody: { code: "conflict", error: '"Bakery" is used by 1 business and cannot be deleted. Mark it inactive instead.' },

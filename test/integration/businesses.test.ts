@@ -209,29 +209,19 @@ const scenarios: Scenario[] = [
   ]),
   { name: "by type: the inactive business is not listed", method: "GET", path: (w) => byType(w.florist.id), as: "a", status: 200, expectBody: [] },
   { name: "by type: unknown type", method: "GET", path: byType(UNKNOWN_ID), as: "anon", status: 200, expectBody: [] },
-  {
-    name: "by type: non-numeric type id",
-    method: "GET",
-    path: byType("bakery"),
-    as: "anon",
-    status: 400,
+  request<World>("anon", "GET", byType("bakery"))("by type: non-numeric type id", 400, {
     expectBody: { code: "validation_failed", error: "The businessTypeId parameter must be a positive whole number.", fields: { businessTypeId: "invalid" } },
-  },
+  }),
   { name: "by type: no type id", method: "GET", path: `${BASE}/GetBusinessesByType`, as: "anon", status: 400, expectBody: { fields: { businessTypeId: "required" } } },
 
   // ---- my businesses --------------------------------------------------------------------------------------------
   { name: "mine as anon", method: "GET", path: MINE, as: "anon", status: 401, expectBody: LOGIN_FIRST },
-  {
-    name: "mine as A: both of A's, inactive included, newest first, full records",
-    method: "GET",
-    path: MINE,
-    as: "a",
-    status: 200,
+  request<World>("a", "GET", MINE)("mine as A: both of A's, inactive included, newest first, full records", 200, {
     expect: (body, w) => {
       expect(body).toEqual([shape(w, w.aHidden, true), shape(w, w.aShop, true)]);
       for (const b of body) expect(Object.keys(b).sort()).toEqual(FULL_KEYS);
     },
-  },
+  }),
   { name: "mine as B: only B's", method: "GET", path: MINE, as: "b", status: 200, expectBody: (w: World) => [shape(w, w.bShop, true)] },
   { name: "mine as admin: the admin's own (none)", method: "GET", path: MINE, as: "admin", status: 200, expectBody: [] },
 
@@ -291,18 +281,13 @@ const scenarios: Scenario[] = [
       expect(rows.at(-1)).toMatchObject({ ownerId: w.ids.a, name: "Corner Bakery", phone: "(415) 555-0134" });
     },
   }),
-  {
-    name: "create without logo and messages: defaults answered, nothing stored for them",
-    method: "POST",
-    path: CREATE,
-    as: "b",
+  request<World>("b", "POST", CREATE)("create without logo and messages: defaults answered, nothing stored for them", 201, {
     json: (w: World) => ({ ...validBody(w, { logoImagePath: null, sampleImagePath: w.img.bSpareSample.filePath }), qrMessage: undefined, successMessage: "" }),
-    status: 201,
+    after: (w) => expect(w.ctx.db.select().from(businesses).all().at(-1)).toMatchObject({ logoImagePath: null, qrMessage: "", successMessage: "" }),
     expect: (body, w) => {
       expect(body).toMatchObject({ logoImagePath: null, qrMessage: DEFAULT_QR_MESSAGE, successMessage: DEFAULT_SUCCESS_MESSAGE, ownerId: w.ids.b });
     },
-    after: (w) => expect(w.ctx.db.select().from(businesses).all().at(-1)).toMatchObject({ logoImagePath: null, qrMessage: "", successMessage: "" }),
-  },
+  }),
   createA("create with an empty logo path: no logo", 201, { json: (w: World) => validBody(w, { logoImagePath: "" }), expectBody: { logoImagePath: null } }),
   createA("create with the bare file name of an upload: stored as its /uploads/ path", 201, {
     json: (w: World) => validBody(w, { sampleImagePath: w.img.aSpareSample.fileName }), expectBody: (w: World) => ({ sampleImagePath: w.img.aSpareSample.filePath }),
@@ -310,15 +295,9 @@ const scenarios: Scenario[] = [
   createA("create with an image another business of A already shows", 201, {
     json: (w: World) => validBody(w, { logoImagePath: w.img.aLogo.filePath }), expectBody: (w: World) => ({ logoImagePath: w.img.aLogo.filePath }),
   }),
-  {
-    name: "create as admin without a sample image",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    json: (w: World) => validBody(w, { logoImagePath: null, sampleImagePath: null }),
-    status: 400,
-    expectBody: invalid({ sampleImagePath: "Sample product image is required" }),
-  },
+  request<World>("admin", "POST", CREATE)("create as admin without a sample image", 400, {
+    json: (w: World) => validBody(w, { logoImagePath: null, sampleImagePath: null }), expectBody: invalid({ sampleImagePath: "Sample product image is required" }),
+  }),
   ...["+1 (415) 555-0134", "415.555.0134", "4155550134", "1-415-555-0134", "+14155550134", "415 555 0134"].map(
     (phone) => createA(`create with phone "${phone}"`, 201, { json: (w: World) => validBody(w, { phone }), expectBody: { phone } }),
   ),
@@ -520,63 +499,35 @@ const scenarios: Scenario[] = [
 
   // ---- delete ---------------------------------------------------------------------------------------------------
   { name: "delete as anon", method: "DELETE", path: (w) => remove(w.aShop.id), as: "anon", status: 401, expectBody: LOGIN_FIRST },
-  {
-    name: "delete own business as A",
-    method: "DELETE",
-    path: (w) => remove(w.aShop.id),
-    as: "a",
-    status: 200,
+  request<World>("a", "DELETE", (w) => remove(w.aShop.id))("delete own business as A", 200, {
     expectBody: { message: "Business deleted." },
     after: (w) => {
       expect(rowOf(w, w.aShop.id)).toBeUndefined();
       expect(rowOf(w, w.aHidden.id)).toBeDefined();
       expect(rowOf(w, w.bShop.id)).toBeDefined();
     },
-  },
+  }),
   { name: "delete as admin: any business", method: "DELETE", path: (w) => remove(w.bShop.id), as: "admin", status: 200, after: (w) => expect(rowOf(w, w.bShop.id)).toBeUndefined() },
   { name: "delete unknown id", method: "DELETE", path: remove(UNKNOWN_ID), as: "a", status: 404, expectBody: NOT_FOUND },
   { name: "delete with invalid id", method: "DELETE", path: remove("1;drop"), as: "a", status: 400, expectBody: { fields: { id: "invalid" } } },
 
   // ---- images by file name --------------------------------------------------------------------------------------
-  {
-    name: "delete own unused logo",
-    method: "DELETE",
-    path: (w) => deleteLogo(w.img.aSpareLogo.fileName),
-    as: "a",
-    status: 200,
+  request<World>("a", "DELETE", (w) => deleteLogo(w.img.aSpareLogo.fileName))("delete own unused logo", 200, {
     expectBody: { message: "Logo deleted." },
     after: (w) => {
       expect(w.ctx.repos.uploads.findByFileName(w.img.aSpareLogo.fileName)).toBeUndefined();
       expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareLogo.fileName);
     },
-  },
-  {
-    name: "delete own unused sample image by its /uploads/ path",
-    method: "DELETE",
-    path: (w) => deleteSample(w.img.aSpareSample.filePath),
-    as: "a",
-    status: 200,
-    expectBody: { message: "Sample image deleted." },
-    after: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareSample.fileName),
-  },
+  }),
+  request<World>("a", "DELETE", (w) => deleteSample(w.img.aSpareSample.filePath))("delete own unused sample image by its /uploads/ path", 200, {
+    expectBody: { message: "Sample image deleted." }, after: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareSample.fileName),
+  }),
   { name: "delete a logo a business shows", method: "DELETE", path: (w) => deleteLogo(w.img.aLogo.fileName), as: "a", status: 409, expectBody: { code: "conflict", error: IMAGE_IN_USE } },
-  {
-    name: "delete a sample image through DeleteLogo",
-    method: "DELETE",
-    path: (w) => deleteLogo(w.img.aSpareSample.fileName),
-    as: "a",
-    status: 404,
-    expectBody: { code: "not_found", error: IMAGE_NOT_FOUND },
-  },
+  request<World>("a", "DELETE", (w) => deleteLogo(w.img.aSpareSample.fileName))("delete a sample image through DeleteLogo", 404, { expectBody: { code: "not_found", error: IMAGE_NOT_FOUND } }),
   { name: "delete logo as anon", method: "DELETE", path: (w) => deleteLogo(w.img.aSpareLogo.fileName), as: "anon", status: 401, expectBody: LOGIN_FIRST },
-  {
-    name: "delete an owner's unused logo as admin",
-    method: "DELETE",
-    path: (w) => deleteLogo(w.img.bSpareLogo.fileName),
-    as: "admin",
-    status: 200,
+  request<World>("admin", "DELETE", (w) => deleteLogo(w.img.bSpareLogo.fileName))("delete an owner's unused logo as admin", 200, {
     after: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.bSpareLogo.fileName),
-  },
+  }),
   { name: "delete logo without a file name", method: "DELETE", path: `${BASE}/DeleteLogo`, as: "a", status: 400, expectBody: { fields: { fileName: "required" } } },
 ];
 
