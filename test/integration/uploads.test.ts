@@ -65,6 +65,12 @@ function headers(extra: Record<string, string> = {}, token = owner.token): Recor
   return { cookie: `XSRF-TOKEN=${XSRF}`, "x-xsrf-token": XSRF, authorization: `Bearer ${token}`, ...extra };
 }
 
+/** Posts a streamed upload as the owner, declaring its Content-Length or (as a chunked body) not. */
+function postStreamed(up: ReturnType<typeof streamedUpload>, declareLength = false) {
+  const length: Record<string, string> = declareLength ? { "content-length": String(up.total) } : {};
+  return api.app.request(LOGO, { method: "POST", headers: headers({ "content-type": up.contentType, ...length }), body: up.body });
+}
+
 /**
  * A multipart body whose file part is `head` followed by zeros, `fileSize` bytes in all, produced lazily in 64 KB
  * chunks; records how many bytes the server pulled.
@@ -185,11 +191,7 @@ describe("files that are not images are refused, and leave nothing behind", () =
   test("a large non-image with a declared length (what browsers send) is refused from its first bytes, before the rest is read", async () => {
     const html = new TextEncoder().encode("<!doctype html><html><body>".padEnd(100, " "));
     const up = streamedUpload(html, 4 * 1024 * 1024);
-    const res = await api.app.request(LOGO, {
-      method: "POST",
-      headers: headers({ "content-type": up.contentType, "content-length": String(up.total) }),
-      body: up.body,
-    });
+    const res = await postStreamed(up, true);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: INVALID_IMAGE });
     expect(up.pulled()).toBeLessThan(1024 * 1024);
@@ -199,7 +201,7 @@ describe("files that are not images are refused, and leave nothing behind", () =
   test("without a declared length (chunked) the body limit reads it first, up to the cap: still a 400, nothing stored", async () => {
     const html = new TextEncoder().encode("<!doctype html><html><body>".padEnd(100, " "));
     const up = streamedUpload(html, 4 * 1024 * 1024);
-    const res = await api.app.request(LOGO, { method: "POST", headers: headers({ "content-type": up.contentType }), body: up.body });
+    const res = await postStreamed(up);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: INVALID_IMAGE });
     expect(up.pulled()).toBeLessThanOrEqual(MAX_IMAGE_BYTES + MULTIPART_OVERHEAD);
@@ -234,7 +236,7 @@ describe("the 5 MB limit", () => {
 
   test("a streamed body without Content-Length is cut off at the limit, not read to the end", async () => {
     const up = streamedUpload(PNG, 50 * 1024 * 1024);
-    const res = await api.app.request(LOGO, { method: "POST", headers: headers({ "content-type": up.contentType }), body: up.body });
+    const res = await postStreamed(up);
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ code: "payload_too_large", error: IMAGE_TOO_LARGE });
     expect(up.pulled()).toBeLessThan(MAX_IMAGE_BYTES + 256 * 1024);
@@ -243,11 +245,7 @@ describe("the 5 MB limit", () => {
 
   test("a declared Content-Length beyond the limit is refused before reading", async () => {
     const up = streamedUpload(PNG, 8 * 1024 * 1024);
-    const res = await api.app.request(LOGO, {
-      method: "POST",
-      headers: headers({ "content-type": up.contentType, "content-length": String(up.total) }),
-      body: up.body,
-    });
+    const res = await postStreamed(up, true);
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: IMAGE_TOO_LARGE });
     expect(up.pulled()).toBe(0);
