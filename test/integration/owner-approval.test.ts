@@ -20,7 +20,7 @@ import { apiClient } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { type ApiScenario, request, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 
 // argon2 is deliberately slow on a busy two-core box.
 setDefaultTimeout(30_000);
@@ -83,23 +83,14 @@ describe("the admin's user routes", () => {
       expect: (body, w) => expect(body.map((u: { id: number }) => u.id)).toEqual([w.ids.pending]),
     },
     { name: "pending list: owners get 403", as: "owner", method: "GET", path: "/api/user/GetPendingUsers", status: 403 },
-    {
-      name: "approve a pending owner",
-      as: "admin",
-      method: "POST",
-      path: (w) => `/api/user/ApproveUser?id=${w.ids.pending}`,
-      status: 200,
-      expectBody: { status: "approved", role: "owner" },
-      after: (w) => expect(statusOf(w, w.ids.pending)).toBe("approved"),
-    },
-    {
-      name: "approve a refused account: it may sign in again",
-      as: "admin",
-      method: "POST",
-      path: (w) => `/api/user/ApproveUser?id=${w.ids.refused}`,
-      status: 200,
-      after: (w) => expect(statusOf(w, w.ids.refused)).toBe("approved"),
-    },
+    ...(
+      [
+        ["approve a pending owner", "pending", { status: "approved", role: "owner" }],
+        ["approve a refused account: it may sign in again", "refused", undefined],
+      ] as const
+    ).map(([name, who, expectBody]) =>
+      request<World>("admin", "POST", (w) => `/api/user/ApproveUser?id=${w.ids[who]}`)(name, 200, { expectBody, after: (w) => expect(statusOf(w, w.ids[who])).toBe("approved") }),
+    ),
     { name: "an owner may not approve", as: "owner", method: "POST", path: (w) => `/api/user/ApproveUser?id=${w.ids.pending}`, status: 403 },
     { name: "a pending owner may not approve themselves", as: "pending", method: "POST", path: (w) => `/api/user/ApproveUser?id=${w.ids.pending}`, status: 403 },
     { name: "approve an unknown id: 404", as: "admin", method: "POST", path: "/api/user/ApproveUser?id=9999", status: 404, expectBody: { error: USER_NOT_FOUND } },
