@@ -6,7 +6,7 @@ import { count, eq } from "drizzle-orm";
 import { passwordResets, sessions, users } from "../../src/db/schema.ts";
 import { hashToken, randomToken } from "../../src/lib/tokens.ts";
 import { REGISTERED, RESET_TTL_MS, SESSION_TTL_MS } from "../../src/services/auth.ts";
-import { type ApiResponse, apiClient } from "../helpers/api.ts";
+import { ADMIN_EMAIL, apiClient, type ApiResponse, PASSWORD } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 
@@ -21,8 +21,6 @@ const DAY = 24 * 60 * MIN;
 // argon2 is deliberately slow, and a rate-limit test verifies twenty-odd passwords: more than bun's 5 s on a busy box.
 setDefaultTimeout(30_000);
 
-const PASSWORD = "correct horse";
-const ADMIN_EMAIL = "boss@example.com";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Scenarios: each in a world of its own

@@ -3,7 +3,7 @@
 // seconds, not minutes; a cookie for one account gives no relief for another, and a forged one none at all.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { DEVICE_COOKIE, DEVICE_COOKIE_TTL_S } from "../../src/services/device-cookies.ts";
-import { type ApiResponse, apiClient } from "../helpers/api.ts";
+import { apiClient, type ApiResponse, PASSWORD } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
 import { type ApiScenario, runScenarios, type ScenarioRest, type ScenarioWorld } from "../helpers/scenario.ts";
 
@@ -12,7 +12,6 @@ setDefaultTimeout(60_000);
 
 const NAT = "198.51.100.77";
 const HOME = "203.0.113.5";
-const PASSWORD = "correct horse";
 const REGULAR = "regular@example.com";
 const NEWCOMER = "newcomer@example.com";
 

@@ -11,7 +11,7 @@ import { hashToken } from "../../src/lib/tokens.ts";
 import { FORGOT_MESSAGE, FORGOT_NO_EMAIL, RESET_TTL_MS } from "../../src/services/auth.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { TEST_EMAIL_NOT_CONFIGURED } from "../../src/services/email.ts";
-import { apiClient, signUp } from "../helpers/api.ts";
+import { ADMIN_EMAIL, apiClient, PASSWORD, signUp } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { runScenarios, type ApiScenario, type ScenarioWorld } from "../helpers/scenario.ts";
 import { closedPort, type ReceivedMail, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
@@ -24,8 +24,6 @@ const SMTP_USER = "mailer@shop.example";
 // Characters that need percent-encoding in a URL, so both spellings of the password can be looked for.
 const SMTP_PASSWORD = "S3cr3t/p@ss w0rd!";
 const WRONG_PASSWORD = "Wr0ng/p@ss w0rd?";
-const ADMIN_EMAIL = "boss@example.com";
-const PASSWORD = "correct horse";
 const BAD_RESET = "Invalid or expired reset token. Please request a new password reset.";
 
 let smtp: TestSmtpServer;

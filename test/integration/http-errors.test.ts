@@ -13,11 +13,10 @@ import { JSON_BODY_LIMIT } from "../../src/http/middleware/body-limit.ts";
 import type { StaticAssets } from "../../src/http/static.ts";
 import { hashToken, randomToken } from "../../src/lib/tokens.ts";
 import { SESSION_TTL_MS } from "../../src/services/auth.ts";
-import { type ApiClient, type ApiResponse, type CallOptions, apiClient } from "../helpers/api.ts";
+import { ADMIN_EMAIL, type ApiClient, apiClient, type ApiResponse, type CallOptions } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { SEEDED_TYPES } from "../helpers/factories.ts";
 
-const ADMIN_EMAIL = "boss@example.com";
 
 /** What must never reach a client: stack frames, error class names, source paths, SQL. */
 function expectNoInternals(res: ApiResponse): void {

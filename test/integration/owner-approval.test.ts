@@ -16,7 +16,7 @@ import {
 } from "../../src/schemas/owner-approval.ts";
 import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { apiClient } from "../helpers/api.ts";
+import { ADMIN_EMAIL, apiClient, PASSWORD } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
@@ -25,8 +25,6 @@ import { type ApiScenario, request, runScenarios, type ScenarioWorld } from "../
 // argon2 is deliberately slow on a busy two-core box.
 setDefaultTimeout(30_000);
 
-const ADMIN_EMAIL = "boss@example.com";
-const PASSWORD = "correct horse";
 const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@example.com", password: PASSWORD };
 
 interface World extends ScenarioWorld {

@@ -8,7 +8,7 @@ import { broadcasts, passwordResets, uploads } from "../../src/db/schema.ts";
 import { createApp } from "../../src/http/app.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { ATTEMPT_EMAIL_NEEDS_PUBLIC_URL, EMAIL_LINKS_NEED_PUBLIC_URL, IMAGE_NEEDS_PUBLIC_URL } from "../../src/services/public-links.ts";
-import { answerOf, type ApiClient, type CallOptions } from "../helpers/api.ts";
+import { ADMIN_EMAIL, answerOf, type ApiClient, type CallOptions } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
@@ -23,7 +23,6 @@ setDefaultTimeout(30_000);
 const EVIL = "evil.example";
 const SAVED = "https://deals.example.com";
 const ENV_URL = "https://env.example.org";
-const ADMIN_EMAIL = "boss@example.com";
 const XSRF = "test-xsrf-token";
 
 let smtp: TestSmtpServer;

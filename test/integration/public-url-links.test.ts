@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { twilioSignature } from "../../src/messaging/signature.ts";
-import { apiClient, signUp } from "../helpers/api.ts";
+import { ADMIN_EMAIL, apiClient, signUp } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { FAKE_ACCOUNT_SID, FAKE_AUTH_TOKEN } from "../helpers/fake-twilio.ts";
 import { insertBusiness } from "../helpers/factories.ts";
@@ -15,7 +15,6 @@ import { decodeQrPng } from "../helpers/qr-decode.ts";
 const LAN = "http://192.168.1.20:3000";
 const SAVED = "https://deals.example.com";
 const ENV_URL = "https://env.example.org";
-const ADMIN_EMAIL = "boss@example.com";
 
 let ctx: TestContext;
 afterEach(() => ctx?.close());
