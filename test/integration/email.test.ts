@@ -11,7 +11,7 @@ import { hashToken } from "../../src/lib/tokens.ts";
 import { FORGOT_MESSAGE, FORGOT_NO_EMAIL, RESET_TTL_MS } from "../../src/services/auth.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { TEST_EMAIL_NOT_CONFIGURED } from "../../src/services/email.ts";
-import { ADMIN_EMAIL, apiClient, PASSWORD, signUp } from "../helpers/api.ts";
+import { ADMIN_EMAIL, apiClient, PASSWORD, PUBLIC_URL, signUp } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { runScenarios, type ApiScenario, type ScenarioWorld } from "../helpers/scenario.ts";
 import { closedPort, type ReceivedMail, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
@@ -48,16 +48,15 @@ interface World extends ScenarioWorld {
 }
 
 /** The public URL most worlds save: email links are made only on a saved one. */
-const PUBLIC = "https://deals.example.com";
 
 /** A server with the environment `env`; `publicUrl` saved in its settings unless null. */
-function world(env: Record<string, string> = {}, publicUrl: string | null = PUBLIC): World {
+function world(env: Record<string, string> = {}, publicUrl: string | null = PUBLIC_URL): World {
   const ctx = testContext({ NEARCAST_ADMIN_EMAIL: ADMIN_EMAIL, ...env }, {}, { mailTls: { ca: smtp.ca! } });
   if (publicUrl) ctx.services.settings.update(OPERATOR, { publicUrl });
   return { ctx, api: apiClient(ctx) };
 }
 
-const withSmtp = (extra: Record<string, string> = {}, publicUrl: string | null = PUBLIC) => world({ NEARCAST_SMTP_URL: smtp.url, ...extra }, publicUrl);
+const withSmtp = (extra: Record<string, string> = {}, publicUrl: string | null = PUBLIC_URL) => world({ NEARCAST_SMTP_URL: smtp.url, ...extra }, publicUrl);
 
 async function makeUser(w: World, email: string) {
   return w.ctx.services.auth.createUser({ firstName: "Ada", lastName: "Baker", email, password: PASSWORD });
@@ -331,7 +330,7 @@ describe("POST /api/settings/TestEmail", () => {
       after: async (w) => {
         const [mail, ...more] = await sent(w, ADMIN_EMAIL);
         expect(more).toEqual([]);
-        expect(mail!.text).toContain(`This is a test email from Nearcast (${PUBLIC}).`);
+        expect(mail!.text).toContain(`This is a test email from Nearcast (${PUBLIC_URL}).`);
         expect(mail!.html).toContain("This is a test email from Nearcast");
       },
     },

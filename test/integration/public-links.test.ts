@@ -8,7 +8,7 @@ import { broadcasts, passwordResets, uploads } from "../../src/db/schema.ts";
 import { createApp } from "../../src/http/app.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { ATTEMPT_EMAIL_NEEDS_PUBLIC_URL, EMAIL_LINKS_NEED_PUBLIC_URL, IMAGE_NEEDS_PUBLIC_URL } from "../../src/services/public-links.ts";
-import { ADMIN_EMAIL, answerOf, type ApiClient, type CallOptions } from "../helpers/api.ts";
+import { ADMIN_EMAIL, answerOf, type ApiClient, type CallOptions, PUBLIC_URL } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
@@ -21,7 +21,6 @@ import { fakeTwilioForFile } from "../helpers/worlds.ts";
 setDefaultTimeout(30_000);
 
 const EVIL = "evil.example";
-const SAVED = "https://deals.example.com";
 const ENV_URL = "https://env.example.org";
 const XSRF = "test-xsrf-token";
 
@@ -137,7 +136,7 @@ describe("forged Host: emails are built on the saved public URL only", () => {
         after: async (w) => {
           const [mail, ...more] = await mailTo(w, "ada@example.com");
           expect(more).toEqual([]);
-          expectLinksOn(mail!, SAVED);
+          expectLinksOn(mail!, PUBLIC_URL);
           expect(urlsIn(mail!)[0]).toMatch(/^https:\/\/deals\.example\.com\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
           expect(resetRows(w)).toBe(1);
         },
@@ -176,8 +175,8 @@ describe("forged Host: emails are built on the saved public URL only", () => {
         status: 201,
         after: async (w) => {
           const [mail] = await mailTo(w, "ada@example.com");
-          expectLinksOn(mail!, SAVED);
-          expect(urlsIn(mail!)).toEqual([`${SAVED}/login`, `${SAVED}/forgot-password`]);
+          expectLinksOn(mail!, PUBLIC_URL);
+          expect(urlsIn(mail!)).toEqual([`${PUBLIC_URL}/login`, `${PUBLIC_URL}/forgot-password`]);
         },
       },
       {
@@ -206,7 +205,7 @@ describe("forged Host: emails are built on the saved public URL only", () => {
     {
       world: ({ env = {} }) => {
         const { PUBLIC_URL_SAVED, ...rest } = env;
-        return world(rest, PUBLIC_URL_SAVED ? SAVED : null);
+        return world(rest, PUBLIC_URL_SAVED ? PUBLIC_URL : null);
       },
       done: (w) => {
         w.stop();
@@ -220,9 +219,9 @@ describe("forged Host: emails are built on the saved public URL only", () => {
     const w = await world();
     try {
       for (let i = 0; i < 15; i++) expect((await w.api.post("/api/auth/ForgotPassword", { email: "ada@example.com" })).status).toBe(400);
-      w.ctx.services.settings.update(OPERATOR, { publicUrl: SAVED });
+      w.ctx.services.settings.update(OPERATOR, { publicUrl: PUBLIC_URL });
       expect((await w.api.post("/api/auth/ForgotPassword", { email: "ada@example.com" })).status).toBe(200);
-      expectLinksOn((await mailTo(w, "ada@example.com"))[0]!, SAVED);
+      expectLinksOn((await mailTo(w, "ada@example.com"))[0]!, PUBLIC_URL);
     } finally {
       w.stop();
       w.ctx.close();
@@ -237,10 +236,10 @@ describe("forged Host: emails are built on the saved public URL only", () => {
       const [before] = await mailTo(w, "root@example.com");
       expect(before!.raw).not.toContain(EVIL);
       expect(before!.text).toContain("forgotten passwords can be reset by email only once the server's public URL is set");
-      w.ctx.services.settings.update(OPERATOR, { publicUrl: SAVED });
+      w.ctx.services.settings.update(OPERATOR, { publicUrl: PUBLIC_URL });
       await w.api.post("/api/settings/TestEmail", { to: "root@example.com" }, { token: admin });
       const [, after] = await mailTo(w, "root@example.com");
-      expect(after!.text).toContain(`This is a test email from Nearcast (${SAVED}).`);
+      expect(after!.text).toContain(`This is a test email from Nearcast (${PUBLIC_URL}).`);
       expect(after!.raw).not.toContain(EVIL);
     } finally {
       w.stop();
@@ -287,9 +286,9 @@ describe("Twilio is handed no address of ours until a public URL is saved", () =
       expect(sent!.form.StatusCallback).toBeUndefined();
       expect(JSON.stringify(sent!.form)).not.toContain(EVIL);
 
-      w.ctx.services.settings.update(OPERATOR, { publicUrl: SAVED });
+      w.ctx.services.settings.update(OPERATOR, { publicUrl: PUBLIC_URL });
       await w.multipart("/api/broadcast/SendTest", { BusinessId: String(w.business.id), MessageText: "Hello again" });
-      expect(fake.sends()[1]!.form.StatusCallback).toBe(`${SAVED}/api/webhooks/twilio/status`);
+      expect(fake.sends()[1]!.form.StatusCallback).toBe(`${PUBLIC_URL}/api/webhooks/twilio/status`);
     } finally {
       w.close();
     }
@@ -312,7 +311,7 @@ describe("Twilio is handed no address of ours until a public URL is saved", () =
       expect(plain.status).toBe(200);
       expect(plain.body.broadcastId).toBeGreaterThan(0);
       // With a saved public URL the image goes too.
-      w.ctx.services.settings.update(OPERATOR, { publicUrl: SAVED });
+      w.ctx.services.settings.update(OPERATOR, { publicUrl: PUBLIC_URL });
       const withUrl = await w.multipart("/api/business/PublishMessageToAllCustomers", { BusinessId: String(w.business.id), MessageText: "Look again!", Image: image() });
       expect(withUrl.status).toBe(200);
       expect(rows(w.ctx)).toEqual({ broadcasts: 2, uploads: 1 });
