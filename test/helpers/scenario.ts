@@ -65,8 +65,8 @@ export interface ScenarioSetup<W extends ScenarioWorld> {
 /** What a row of a table says beyond its request: the answer and the checks (and any request option: body, headers). */
 export type ScenarioRest<W extends ScenarioWorld> = Omit<ApiScenario<W>, "name" | "as" | "method" | "path" | "status">;
 
-/** One request that several rows of a table share (who calls, method, path): each row then names only what differs. */
-export function request<W extends ScenarioWorld>(as: string, method: ApiScenario<W>["method"], path: Lazy<string, W>) {
+/** One request that several rows of a table share (who calls, or undefined for no one; method; path): each row then names only what differs. */
+export function request<W extends ScenarioWorld>(as: string | undefined, method: ApiScenario<W>["method"], path: Lazy<string, W>) {
   return (name: string, status: number, rest: ScenarioRest<W> = {}): ApiScenario<W> => ({ name, as, method, path, status, ...rest });
 }
 
