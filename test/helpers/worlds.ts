@@ -162,3 +162,12 @@ export const SIGNED_WEBHOOKS_ENV = {
   TWILIO_API_BASE: "http://127.0.0.1:9",
   NEARCAST_PUBLIC_URL: "https://shop.example.com",
 };
+
+/** Runs `fn` on a world made for one test, and closes the world however `fn` ends. */
+export async function closing<W extends { ctx: { close(): void } }>(w: W, fn: (w: W) => unknown): Promise<void> {
+  try {
+    await fn(w);
+  } finally {
+    w.ctx.close();
+  }
+}

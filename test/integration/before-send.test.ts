@@ -11,7 +11,7 @@ import { IMAGE_PATH_INVALID, TEST_SENDS_PER_MINUTE } from "../../src/services/br
 import { BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED } from "../../src/schemas/texts.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
+import { closing, fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
 import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
 import { FAKE_SMS_FROM, FAKE_WHATSAPP_FROM } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
@@ -51,12 +51,7 @@ const nothingWritten = (w: World) => {
 /** Runs `fn` in a fresh world, on the fake Twilio (reset first) or in the sandbox (no Twilio settings), and closes it. */
 async function inWorld(fn: (w: World) => Promise<void>, onTwilio: boolean) {
   if (onTwilio) fake.reset();
-  const w = world(onTwilio ? fake.settings() : {});
-  try {
-    await fn(w);
-  } finally {
-    w.ctx.close();
-  }
+  await closing(world(onTwilio ? fake.settings() : {}), fn);
 }
 const onFake = (fn: (w: World) => Promise<void>) => inWorld(fn, true);
 const inSandbox = (fn: (w: World) => Promise<void>) => inWorld(fn, false);

@@ -17,7 +17,7 @@ import { allDeliveries, insertBroadcast, insertDelivery } from "../helpers/deliv
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
-import { fakeTwilioForFile } from "../helpers/worlds.ts";
+import { closing, fakeTwilioForFile } from "../helpers/worlds.ts";
 
 const C = "/api/customer";
 
@@ -135,9 +135,8 @@ describe("an import refuses them row by row, named with their line", () => {
   const expectRefused = (invalid: { line: number; message: string }[]) =>
     expect(invalid).toEqual(PUMPING_NUMBERS.map((_, i) => ({ line: i + 3, message: NOT_A_MOBILE })));
 
-  test("the Customers screen's upload (welcome=1): only the mobile is added and texted", async () => {
-    const w = world();
-    try {
+  test("the Customers screen's upload (welcome=1): only the mobile is added and texted", async () =>
+    closing(world(), async (w) => {
       const res = await w.api.call("POST", `${C}/ImportCustomers?businessId=${w.bakery.id}&welcome=1`, {
         token: w.tokens!.owner,
         body: csv,
@@ -150,22 +149,15 @@ describe("an import refuses them row by row, named with their line", () => {
       expect(summary.welcomed).toBe(1);
       expect(customerTables(w.ctx).customers.map((c) => c.phone).sort()).toEqual(["+14155550134", "+14155550150"]);
       expect(allDeliveries(w.ctx).map((d) => d.toPhone)).toEqual(["+14155550150"]);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("the CLI's import (the same importRows): the same refusals", async () => {
-    const w = world();
-    try {
+  test("the CLI's import (the same importRows): the same refusals", async () =>
+    closing(world(), async (w) => {
       const summary = await w.ctx.services.customers.importRows(w.bakery.id, readImportFile(csv, "list.csv"), "list.csv", { welcome: true });
       expect(summary.added).toEqual([{ line: 2, phone: "+14155550150" }]);
       expectRefused(summary.invalid);
       expect(allDeliveries(w.ctx).map((d) => d.toPhone)).toEqual(["+14155550150"]);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 describe("numbers stored before the rules (or before Settings changed them) are shown with the reason and never texted", () => {

@@ -10,6 +10,7 @@ import { SETUP_CODE_MISSING, SETUP_CODE_TRIES, SETUP_CODE_WRONG, SETUP_CODES_KEP
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { closing } from "../helpers/worlds.ts";
 
 // argon2 is deliberately slow; a busy box can take seconds per hash.
 setDefaultTimeout(30_000);
@@ -189,9 +190,8 @@ describe("POST /api/setup and its code", () => {
 });
 
 describe("codes of several serve starts on one data dir", () => {
-  test("each start adds a code; any of the newest few works (a standby server does not kill the first's link)", async () => {
-    const w = world();
-    try {
+  test("each start adds a code; any of the newest few works (a standby server does not kill the first's link)", async () =>
+    closing(world(), async (w) => {
       const codes = [w.code];
       for (let i = 1; i <= SETUP_CODES_KEPT; i++) codes.push(w.ctx.services.setupCode.issue()!);
       expect(new Set(codes).size).toBe(codes.length);
@@ -201,16 +201,12 @@ describe("codes of several serve starts on one data dir", () => {
       expect((await w.api.post(SETUP, { ...ADMIN, code: codes[1] })).status).toBe(201);
       expect((await w.api.post(SETUP, { ...ADMIN, email: "second@example.com", code: codes[2] })).status).toBe(409);
       expect(storedCodes(w)).toBeUndefined();
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 describe("guessing", () => {
-  test(`after ${SETUP_CODE_TRIES} wrong codes an address waits (429 with Retry-After), even with the right code; another address does not`, async () => {
-    const w = world();
-    try {
+  test(`after ${SETUP_CODE_TRIES} wrong codes an address waits (429 with Retry-After), even with the right code; another address does not`, async () =>
+    closing(world(), async (w) => {
       for (let i = 0; i < SETUP_CODE_TRIES; i++) {
         expect((await w.api.post(SETUP, { ...ADMIN, code: `guess-${i}` }, { ip: "198.51.100.7" })).status).toBe(403);
       }
@@ -224,10 +220,7 @@ describe("guessing", () => {
       expect((await w.api.post(SETUP, { ...ADMIN, code: w.code }, { ip: "198.51.100.8" })).status).toBe(201);
       // Nothing about codes reaches the log.
       expect(w.ctx.logger.lines.join("\n")).not.toContain(w.code);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 describe("serve's setup line", () => {
