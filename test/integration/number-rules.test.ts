@@ -15,7 +15,7 @@ import { type TestContext, testContext } from "../helpers/context.ts";
 import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { allDeliveries, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { type ApiScenario, request, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
 import { closing, fakeTwilioForFile } from "../helpers/worlds.ts";
 
@@ -59,62 +59,34 @@ function stored(w: World) {
 
 const refusal = (message: string) => ({ error: message, code: "validation_failed" });
 
+// The owner's two ways to put a number in.
+const createCustomer = request<World>("owner", "POST", `${C}/CreateCustomer`);
+const updateCustomer = request<World>("owner", "PUT", (w) => `${C}/UpdateCustomer?id=${w.aliceId}`);
+
 describe("an owner's add and edit take only numbers the public page takes", () => {
   const scenarios: ApiScenario<World>[] = [];
   for (const [name, phone] of PUMPING_NUMBERS) {
     scenarios.push(
-      {
-        name: `CreateCustomer of a ${name} number: 400 naming phone, nothing written, no text`,
-        as: "owner",
-        method: "POST",
-        path: `${C}/CreateCustomer`,
-        json: (w) => ({ phone, contactPreference: "SMS", businessId: w.bakery.id }),
-        status: 400,
-        expectBody: refusal(NOT_A_MOBILE),
-        fields: { phone: NOT_A_MOBILE },
-      },
-      {
-        name: `UpdateCustomer to a ${name} number: 400 naming phone, nothing changed`,
-        as: "owner",
-        method: "PUT",
-        path: (w) => `${C}/UpdateCustomer?id=${w.aliceId}`,
-        json: { phone, contactPreference: "SMS" },
-        status: 400,
-        expectBody: refusal(NOT_A_MOBILE),
-        fields: { phone: NOT_A_MOBILE },
-      },
+      createCustomer(`CreateCustomer of a ${name} number: 400 naming phone, nothing written, no text`, 400, {
+        json: (w) => ({ phone, contactPreference: "SMS", businessId: w.bakery.id }), expectBody: refusal(NOT_A_MOBILE), fields: { phone: NOT_A_MOBILE },
+      }),
+      updateCustomer(`UpdateCustomer to a ${name} number: 400 naming phone, nothing changed`, 400, {
+        json: { phone, contactPreference: "SMS" }, expectBody: refusal(NOT_A_MOBILE), fields: { phone: NOT_A_MOBILE },
+      }),
     );
   }
   scenarios.push(
-    {
-      name: "CreateCustomer of a mobile from a country not allowed: the public page's sentence",
-      env: {},
-      as: "owner",
-      method: "POST",
-      path: `${C}/CreateCustomer`,
-      json: (w) => ({ phone: "+49 151 12345678", contactPreference: "SMS", businessId: w.bakery.id }),
-      status: 400,
-      fields: { phone: countryNotAllowed(["US"]) },
-    },
-    {
-      name: "CreateCustomer of a short code: the public page's sentence",
-      as: "owner",
-      method: "POST",
-      path: `${C}/CreateCustomer`,
-      json: (w) => ({ phone: "72345", contactPreference: "SMS", businessId: w.bakery.id }),
-      status: 400,
-      fields: { phone: "Please enter a full mobile number, not a short code." },
-    },
-    {
-      name: "CreateCustomer of a US mobile is still taken, with its confirmation",
-      as: "owner",
-      method: "POST",
-      path: `${C}/CreateCustomer`,
+    createCustomer("CreateCustomer of a mobile from a country not allowed: the public page's sentence", 400, {
+      env: {}, json: (w) => ({ phone: "+49 151 12345678", contactPreference: "SMS", businessId: w.bakery.id }), fields: { phone: countryNotAllowed(["US"]) },
+    }),
+    createCustomer("CreateCustomer of a short code: the public page's sentence", 400, {
+      json: (w) => ({ phone: "72345", contactPreference: "SMS", businessId: w.bakery.id }), fields: { phone: "Please enter a full mobile number, not a short code." },
+    }),
+    createCustomer("CreateCustomer of a US mobile is still taken, with its confirmation", 201, {
       json: (w) => ({ phone: "(415) 555-0150", contactPreference: "SMS", businessId: w.bakery.id }),
-      status: 201,
       expectBody: { phone: "+14155550150" },
       after: (w) => expect(allDeliveries(w.ctx).map((d) => d.toPhone)).toEqual(["+14155550150"]),
-    },
+    }),
     {
       name: "UpdateCustomer keeping a stored number the rules now refuse: the channel changes, the number stays",
       env: {},
