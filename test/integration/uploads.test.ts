@@ -16,6 +16,7 @@ import { type ApiClient, apiClient, signUp } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { bmp, DISGUISED, GIF, imageForm, JPEG, padded, PNG, png, REAL_IMAGES } from "../helpers/images.ts";
+import { type Member } from "../helpers/worlds.ts";
 
 const LOGO = "/api/business/UploadLogo";
 const SAMPLE = "/api/business/UploadSampleImage";
@@ -30,9 +31,7 @@ let ctx: TestContext;
 let api: ApiClient;
 let dataDir: string;
 let uploadsDir: string;
-let owner: { token: string; id: number };
-let other: { token: string; id: number };
-let admin: { token: string; id: number };
+let owner: Member, other: Member, admin: Member;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "nearcast-uploads-"));
