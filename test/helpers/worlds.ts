@@ -55,10 +55,16 @@ export function fakeTwilioForFile(options: Omit<FakeTwilioOptions, "now"> & { re
   });
 }
 
+/** A test context whose clock the file's fake Twilio follows (sending through it only if `env` has its settings). */
+export function contextFollowing(fake: FileFakeTwilio, env: Record<string, string> = {}, config: Partial<Config> = {}): TestContext {
+  const ctx = testContext(env, config);
+  fake.follow(ctx.clock);
+  return ctx;
+}
+
 /** A test context sending through the file's fake Twilio (reset), whose clock the fake follows. */
 export function contextOnFake(fake: FileFakeTwilio, env: Record<string, string> = {}, config: Partial<Config> = {}): TestContext {
-  const ctx = testContext({ ...fake.settings(), ...env }, config);
-  fake.follow(ctx.clock);
+  const ctx = contextFollowing(fake, { ...fake.settings(), ...env }, config);
   fake.reset();
   return ctx;
 }

@@ -9,9 +9,8 @@ import { OPERATOR } from "../../src/services/principal.ts";
 import { CHANNEL_INVALID } from "../../src/schemas/broadcast-input.ts";
 import { IMAGE_PATH_INVALID, TEST_SENDS_PER_MINUTE } from "../../src/services/broadcasts/test-send.ts";
 import { BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED } from "../../src/schemas/texts.ts";
-import { apiClient } from "../helpers/api.ts";
-import { testContext } from "../helpers/context.ts";
-import { closing, fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
+import { apiClient, PUBLIC_URL } from "../helpers/api.ts";
+import { closing, contextFollowing, fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
 import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
 import { FAKE_SMS_FROM, FAKE_WHATSAPP_FROM } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
@@ -24,8 +23,7 @@ const ESTIMATE = "/api/broadcast/Estimate";
 const fake = fakeTwilioForFile();
 
 function world(env: Record<string, string> = {}) {
-  const ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", ...env });
-  fake.follow(ctx.clock);
+  const ctx = contextFollowing(fake, { NEARCAST_PUBLIC_URL: PUBLIC_URL, ...env });
   // Owner A's phone is a verified one here (issue 21: tests go only there); verification has its own tests.
   const { ownerA, ownerB, bakery, gym } = ownersWorld(ctx, { ownerA: { phone: OWNER_PHONE, phoneVerifiedAt: ctx.clock.now() }, cafe: false, admin: false });
   return { ctx, api: apiClient(ctx), tokens: { ownerA: ownerA.token }, ownerA, ownerB, bakery, gym };

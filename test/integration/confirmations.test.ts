@@ -8,7 +8,7 @@ import { countryNotAllowed, NOT_A_MOBILE, SHORT_CODE } from "../../src/schemas/s
 import { REPLY_YES_TO_CONFIRM } from "../../src/services/subscriptions.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { closing, fakeTwilioForFile } from "../helpers/worlds.ts";
+import { closing, contextFollowing, fakeTwilioForFile } from "../helpers/worlds.ts";
 import { dispatchUntil } from "../helpers/dispatch-run.ts";
 import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { allDeliveries, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
@@ -22,8 +22,7 @@ const HOUR = 3_600_000;
 const fake = fakeTwilioForFile();
 
 function world(env: Record<string, string> = {}, business: { doubleOptIn?: boolean; messagesPerWeek?: number } = {}) {
-  const ctx = testContext(env);
-  fake.follow(ctx.clock);
+  const ctx = contextFollowing(fake, env);
   const api = apiClient(ctx);
   const owner = insertUser(ctx, { role: "owner" });
   const bakery = insertBusiness(ctx, { ownerId: owner.id, name: "Rosa's Bakery", ...business });
