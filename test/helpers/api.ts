@@ -63,6 +63,12 @@ export function apiClient(ctx: AppContext) {
 
 export type ApiClient = ReturnType<typeof apiClient>;
 
+/** The password every account of the tests' cast signs up with, and the address their admin uses. */
+export const PASSWORD = "correct horse";
+export const ADMIN_EMAIL = "boss@example.com";
+/** The public URL the tests' site is saved on (test/helpers/server.ts starts its server on it too). */
+export const PUBLIC_URL = "https://deals.example.com";
+
 let seq = 0;
 /** Registers and logs in a fresh user; role admin when the email is the context's admin email. */
 export async function signUp(api: ApiClient, overrides: Partial<{ email: string; password: string; firstName: string; lastName: string }> = {}) {
@@ -71,7 +77,7 @@ export async function signUp(api: ApiClient, overrides: Partial<{ email: string;
     firstName: "Ada",
     lastName: "Baker",
     email: `owner${seq}@example.com`,
-    password: "correct horse",
+    password: PASSWORD,
     ...overrides,
   };
   const reg = await api.post("/api/auth/Register", user);

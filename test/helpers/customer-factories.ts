@@ -3,8 +3,7 @@ import { asc } from "drizzle-orm";
 import type { AppContext } from "../../src/context.ts";
 import { hashToken, randomToken } from "../../src/lib/tokens.ts";
 import { consentEvents, customers, subscriptions } from "../../src/db/schema.ts";
-
-type Ctx = Pick<AppContext, "db">;
+import type { Ctx } from "./factories.ts";
 
 /**
  * A live session for a user row (e.g. from insertUser): the bearer token, without the cost of hashing a password

@@ -1,20 +1,15 @@
 // Row factories for broadcasts and deliveries: straight inserts (no services), so a test can build a message history
 // or a half-sent broadcast without running the dispatcher. Subscribers: insertSubscriber() in customer-factories.ts.
 import { and, asc, eq } from "drizzle-orm";
-import type { AppContext } from "../../src/context.ts";
 import { broadcasts, consentEvents, customers, deliveries, subscriptions } from "../../src/db/schema.ts";
-import { insertBusiness } from "./factories.ts";
+import { counter, type Ctx, insertBusiness } from "./factories.ts";
+import type { ConsentEventRow, CustomerRow, SubscriptionRow } from "./customer-factories.ts";
 
-type Ctx = Pick<AppContext, "db">;
-
-export type CustomerRow = typeof customers.$inferSelect;
-export type SubscriptionRow = typeof subscriptions.$inferSelect;
+export type { ConsentEventRow, CustomerRow, SubscriptionRow };
 export type BroadcastRow = typeof broadcasts.$inferSelect;
 export type DeliveryRow = typeof deliveries.$inferSelect;
-export type ConsentEventRow = typeof consentEvents.$inferSelect;
 
-let seq = 0;
-const next = () => ++seq;
+const next = counter();
 
 /** A customer with no subscription (a fresh +1 555 number unless one is given). */
 export function insertCustomer(ctx: Ctx, overrides: Partial<typeof customers.$inferInsert> = {}): CustomerRow {

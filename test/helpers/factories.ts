@@ -3,14 +3,19 @@
 import type { AppContext } from "../../src/context.ts";
 import { businesses, businessTypes, users } from "../../src/db/schema.ts";
 
-type Ctx = Pick<AppContext, "db">;
+/** What a row factory needs of a context: its database. */
+export type Ctx = Pick<AppContext, "db">;
 
 export type UserRow = typeof users.$inferSelect;
 export type BusinessTypeRow = typeof businessTypes.$inferSelect;
 export type BusinessRow = typeof businesses.$inferSelect;
 
-let seq = 0;
-const next = () => ++seq;
+/** A factory file's own sequence (1, 2, 3...), for names and numbers no other row of it has. */
+export function counter(): () => number {
+  let seq = 0;
+  return () => ++seq;
+}
+const next = counter();
 
 /** A user row. The password hash is a placeholder: this user cannot log in (use signUp() for that). */
 export function insertUser(ctx: Ctx, overrides: Partial<typeof users.$inferInsert> = {}): UserRow {

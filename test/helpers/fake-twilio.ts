@@ -65,41 +65,18 @@ export const FAKE_MEDIA_TEMPLATE_SID = "HX22222222222222222222222222222222";
 export const FAKE_PENDING_TEMPLATE_SID = "HX33333333333333333333333333333333";
 export const FAKE_REJECTED_TEMPLATE_SID = "HX44444444444444444444444444444444";
 
+/** A MARKETING template of the fake account, with its approval status (and reason when rejected). */
+function marketingTemplate(sid: string, friendlyName: string, language: string, variables: Record<string, string>, types: FakeTemplate["types"], status: string, rejectionReason?: string): FakeTemplate {
+  return { sid, friendlyName, language, variables, types, approval: { status, category: "MARKETING", ...(rejectionReason && { rejectionReason }) } };
+}
+
 /** The fake account's templates at start (and after reset()): approved text and media ones, a pending and a rejected. */
 export function defaultFakeTemplates(): FakeTemplate[] {
   return [
-    {
-      sid: FAKE_TEXT_TEMPLATE_SID,
-      friendlyName: "weekly_offer",
-      language: "en",
-      variables: { "1": "Rosa's Bakery", "2": "Fresh bread at 7!" },
-      types: { "twilio/text": { body: "{{1}} has a new offer: {{2}} Reply STOP to unsubscribe." } },
-      approval: { status: "approved", category: "MARKETING" },
-    },
-    {
-      sid: FAKE_MEDIA_TEMPLATE_SID,
-      friendlyName: "photo_offer",
-      language: "en",
-      variables: { "1": "Rosa's Bakery", "2": "New cinnamon rolls", "3": "roll.jpg" },
-      types: { "twilio/media": { body: "{{1}}: {{2}}", media: ["https://shop.example/uploads/{{3}}"] } },
-      approval: { status: "approved", category: "MARKETING" },
-    },
-    {
-      sid: FAKE_PENDING_TEMPLATE_SID,
-      friendlyName: "new_menu",
-      language: "es",
-      variables: { "1": "menu" },
-      types: { "twilio/text": { body: "Nuevo {{1}}" } },
-      approval: { status: "pending", category: "MARKETING" },
-    },
-    {
-      sid: FAKE_REJECTED_TEMPLATE_SID,
-      friendlyName: "flash_sale",
-      language: "en",
-      variables: { "1": "50%" },
-      types: { "twilio/text": { body: "Flash sale {{1}} off" } },
-      approval: { status: "rejected", category: "MARKETING", rejectionReason: "INVALID_FORMAT" },
-    },
+    marketingTemplate(FAKE_TEXT_TEMPLATE_SID, "weekly_offer", "en", { "1": "Rosa's Bakery", "2": "Fresh bread at 7!" }, { "twilio/text": { body: "{{1}} has a new offer: {{2}} Reply STOP to unsubscribe." } }, "approved"),
+    marketingTemplate(FAKE_MEDIA_TEMPLATE_SID, "photo_offer", "en", { "1": "Rosa's Bakery", "2": "New cinnamon rolls", "3": "roll.jpg" }, { "twilio/media": { body: "{{1}}: {{2}}", media: ["https://shop.example/uploads/{{3}}"] } }, "approved"),
+    marketingTemplate(FAKE_PENDING_TEMPLATE_SID, "new_menu", "es", { "1": "menu" }, { "twilio/text": { body: "Nuevo {{1}}" } }, "pending"),
+    marketingTemplate(FAKE_REJECTED_TEMPLATE_SID, "flash_sale", "en", { "1": "50%" }, { "twilio/text": { body: "Flash sale {{1}} off" } }, "rejected", "INVALID_FORMAT"),
   ];
 }
 

@@ -62,6 +62,14 @@ export interface ScenarioSetup<W extends ScenarioWorld> {
   done?: (w: W) => void;
 }
 
+/** What a row of a table says beyond its request: the answer and the checks (and any request option: body, headers). */
+export type ScenarioRest<W extends ScenarioWorld> = Omit<ApiScenario<W>, "name" | "as" | "method" | "path" | "status">;
+
+/** One request that several rows of a table share (who calls, or undefined for no one; method; path): each row then names only what differs. */
+export function request<W extends ScenarioWorld>(as: string | undefined, method: ApiScenario<W>["method"], path: Lazy<string, W>) {
+  return (name: string, status: number, rest: ScenarioRest<W> = {}): ApiScenario<W> => ({ name, as, method, path, status, ...rest });
+}
+
 const lazy = <T, W>(v: Lazy<T, W>, w: W): T => (typeof v === "function" ? (v as (w: W) => T)(w) : v);
 const titleOf = (s: Pick<ApiScenario<ScenarioWorld>, "as" | "method" | "name">) => (s.as ? `${s.method} ${s.as}: ${s.name}` : s.name);
 

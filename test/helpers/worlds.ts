@@ -55,10 +55,16 @@ export function fakeTwilioForFile(options: Omit<FakeTwilioOptions, "now"> & { re
   });
 }
 
+/** A test context whose clock the file's fake Twilio follows (sending through it only if `env` has its settings). */
+export function contextFollowing(fake: FileFakeTwilio, env: Record<string, string> = {}, config: Partial<Config> = {}): TestContext {
+  const ctx = testContext(env, config);
+  fake.follow(ctx.clock);
+  return ctx;
+}
+
 /** A test context sending through the file's fake Twilio (reset), whose clock the fake follows. */
 export function contextOnFake(fake: FileFakeTwilio, env: Record<string, string> = {}, config: Partial<Config> = {}): TestContext {
-  const ctx = testContext({ ...fake.settings(), ...env }, config);
-  fake.follow(ctx.clock);
+  const ctx = contextFollowing(fake, { ...fake.settings(), ...env }, config);
   fake.reset();
   return ctx;
 }
@@ -162,3 +168,12 @@ export const SIGNED_WEBHOOKS_ENV = {
   TWILIO_API_BASE: "http://127.0.0.1:9",
   NEARCAST_PUBLIC_URL: "https://shop.example.com",
 };
+
+/** Runs `fn` on a world made for one test, and closes the world however `fn` ends. */
+export async function closing<W extends { ctx: { close(): void } }>(w: W, fn: (w: W) => unknown): Promise<void> {
+  try {
+    await fn(w);
+  } finally {
+    w.ctx.close();
+  }
+}

@@ -6,7 +6,7 @@ import { count, eq } from "drizzle-orm";
 import { passwordResets, sessions, users } from "../../src/db/schema.ts";
 import { hashToken, randomToken } from "../../src/lib/tokens.ts";
 import { REGISTERED, RESET_TTL_MS, SESSION_TTL_MS } from "../../src/services/auth.ts";
-import { type ApiResponse, apiClient } from "../helpers/api.ts";
+import { ADMIN_EMAIL, apiClient, type ApiResponse, PASSWORD } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 
@@ -21,8 +21,6 @@ const DAY = 24 * 60 * MIN;
 // argon2 is deliberately slow, and a rate-limit test verifies twenty-odd passwords: more than bun's 5 s on a busy box.
 setDefaultTimeout(30_000);
 
-const PASSWORD = "correct horse";
-const ADMIN_EMAIL = "boss@example.com";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Scenarios: each in a world of its own
@@ -172,18 +170,8 @@ describe("POST /api/auth/Register", () => {
       expect: (b) => expect(b).toEqual({ message: REGISTERED }),
       after: (w) => expect(userCount(w)).toBe(1),
     },
-    {
-      name: "NEARCAST_ADMIN_EMAIL registers as admin (any case)",
-      json: { ...valid, email: "Boss@Example.com" },
-      status: 201,
-      after: (w) => expect(userRow(w, ADMIN_EMAIL)?.role).toBe("admin"),
-    },
-    {
-      name: "a role in the body is ignored",
-      json: { ...valid, role: "admin" },
-      status: 201,
-      after: (w) => expect(userRow(w, "ada@example.com")?.role).toBe("owner"),
-    },
+    { name: "NEARCAST_ADMIN_EMAIL registers as admin (any case)", json: { ...valid, email: "Boss@Example.com" }, status: 201, after: (w) => expect(userRow(w, ADMIN_EMAIL)?.role).toBe("admin") },
+    { name: "a role in the body is ignored", json: { ...valid, role: "admin" }, status: 201, after: (w) => expect(userRow(w, "ada@example.com")?.role).toBe("owner") },
   ]);
 
   test("a new and a taken email answer byte for byte the same: status, body and headers", async () => {
@@ -278,12 +266,7 @@ describe("POST /api/auth/Login", () => {
         expect(rows[0]!.expiresAt.getTime()).toBe(w.ctx.clock.now().getTime() + 30 * DAY);
       },
     },
-    {
-      name: "email in another case and with spaces logs in",
-      before: withAda,
-      json: { email: " ADA@example.com ", password: PASSWORD },
-      status: 200,
-    },
+    { name: "email in another case and with spaces logs in", before: withAda, json: { email: " ADA@example.com ", password: PASSWORD }, status: 200 },
     {
       name: "wrong password: 401 with the spec's text, no session",
       before: withAda,
@@ -292,13 +275,7 @@ describe("POST /api/auth/Login", () => {
       expectBody: { code: "unauthorized", error: INVALID_LOGIN },
       after: (w) => expect(sessionRows(w, w.vars.user.id)).toHaveLength(0),
     },
-    {
-      name: "unknown email: the same 401 text",
-      before: withAda,
-      json: { email: "nobody@example.com", password: PASSWORD },
-      status: 401,
-      expectBody: { code: "unauthorized", error: INVALID_LOGIN },
-    },
+    { name: "unknown email: the same 401 text", before: withAda, json: { email: "nobody@example.com", password: PASSWORD }, status: 401, expectBody: { code: "unauthorized", error: INVALID_LOGIN } },
     {
       name: "an over-long password is just a wrong password (401, not a message of its own)",
       before: withAda,
@@ -306,13 +283,7 @@ describe("POST /api/auth/Login", () => {
       status: 401,
       expectBody: { error: INVALID_LOGIN },
     },
-    {
-      name: "email missing",
-      json: { password: PASSWORD },
-      status: 400,
-      expectBody: { error: "Email is required" },
-      fields: { email: "Email is required" },
-    },
+    { name: "email missing", json: { password: PASSWORD }, status: 400, expectBody: { error: "Email is required" }, fields: { email: "Email is required" } },
     {
       name: "email malformed",
       json: { email: "ada@", password: PASSWORD },
@@ -320,19 +291,8 @@ describe("POST /api/auth/Login", () => {
       expectBody: { error: "Please enter a valid email address" },
       fields: { email: "Please enter a valid email address" },
     },
-    {
-      name: "password missing",
-      json: { email: "ada@example.com" },
-      status: 400,
-      expectBody: { error: "Password is required" },
-      fields: { password: "Password is required" },
-    },
-    {
-      name: "both empty",
-      json: { email: "", password: "" },
-      status: 400,
-      fields: { email: "Email is required", password: "Password is required" },
-    },
+    { name: "password missing", json: { email: "ada@example.com" }, status: 400, expectBody: { error: "Password is required" }, fields: { password: "Password is required" } },
+    { name: "both empty", json: { email: "", password: "" }, status: 400, fields: { email: "Email is required", password: "Password is required" } },
   ]);
 
   test("wrong password and unknown email answer byte for byte the same", async () => {
@@ -370,29 +330,10 @@ describe("GET /api/auth/GetCurrentUser", () => {
         });
       },
     },
-    {
-      name: "no token: 401",
-      status: 401,
-      expectBody: { code: "unauthorized", error: "Please log in to continue." },
-    },
-    {
-      name: "a garbage token: 401",
-      before: withSession,
-      token: "not-a-token",
-      status: 401,
-      expectBody: { code: "unauthorized", error: SESSION_EXPIRED },
-    },
-    {
-      name: "a very long token: 401, not a crash",
-      token: "a".repeat(5000),
-      status: 401,
-    },
-    {
-      name: "the stored hash used as a token does not work",
-      before: withSession,
-      token: (w) => hashToken(w.vars.token),
-      status: 401,
-    },
+    { name: "no token: 401", status: 401, expectBody: { code: "unauthorized", error: "Please log in to continue." } },
+    { name: "a garbage token: 401", before: withSession, token: "not-a-token", status: 401, expectBody: { code: "unauthorized", error: SESSION_EXPIRED } },
+    { name: "a very long token: 401, not a crash", token: "a".repeat(5000), status: 401 },
+    { name: "the stored hash used as a token does not work", before: withSession, token: (w) => hashToken(w.vars.token), status: 401 },
     {
       name: "just before 30 days: still valid",
       before: async (w) => {
@@ -412,12 +353,7 @@ describe("GET /api/auth/GetCurrentUser", () => {
       status: 401,
       expectBody: { error: SESSION_EXPIRED },
     },
-    {
-      name: "a malformed Authorization header counts as no token",
-      headers: { authorization: "Basic abc:def" },
-      status: 401,
-      expectBody: { error: "Please log in to continue." },
-    },
+    { name: "a malformed Authorization header counts as no token", headers: { authorization: "Basic abc:def" }, status: 401, expectBody: { error: "Please log in to continue." } },
   ]);
 
   test("a session from a real login expires 30 days later", async () => {
@@ -482,10 +418,7 @@ describe("POST /api/auth/Logout", () => {
         expect((await me(w, w.vars.other)).status).toBe(200);
       },
     },
-    {
-      name: "without a token: 200, nothing to do",
-      status: 200,
-    },
+    { name: "without a token: 200, nothing to do", status: 200 },
     {
       name: "an unknown token: 200, nothing revoked",
       before: async (w) => {
@@ -547,27 +480,9 @@ describe("POST /api/auth/ForgotPassword", () => {
       },
       after: (w, res) => expect(resetRows(w, w.vars.user.id)[0]?.tokenHash).toBe(hashToken(res.body.token)),
     },
-    {
-      name: "development, unknown email: the message only",
-      env: DEV,
-      json: { email: "ghost@example.com" },
-      status: 200,
-      expect: (b) => expect(b).toEqual({ message: FORGOT }),
-    },
-    {
-      name: "email missing",
-      json: {},
-      status: 400,
-      expectBody: { error: "Email is required" },
-      fields: { email: "Email is required" },
-    },
-    {
-      name: "email malformed",
-      json: { email: "ada" },
-      status: 400,
-      expectBody: { error: "Please enter a valid email address" },
-      fields: { email: "Please enter a valid email address" },
-    },
+    { name: "development, unknown email: the message only", env: DEV, json: { email: "ghost@example.com" }, status: 200, expect: (b) => expect(b).toEqual({ message: FORGOT }) },
+    { name: "email missing", json: {}, status: 400, expectBody: { error: "Email is required" }, fields: { email: "Email is required" } },
+    { name: "email malformed", json: { email: "ada" }, status: 400, expectBody: { error: "Please enter a valid email address" }, fields: { email: "Please enter a valid email address" } },
   ]);
 
   test("known and unknown emails answer byte for byte the same", async () => {
@@ -660,19 +575,8 @@ describe("POST /api/auth/ResetPassword", () => {
       expectBody: { error: BAD_RESET },
       after: async (w) => expect((await reset(w, w.vars.newer, "brand new")).status).toBe(200),
     },
-    {
-      name: "a made-up token: 400",
-      json: { token: randomToken(), newPassword: "brand new" },
-      status: 400,
-      expectBody: { code: "validation_failed", error: BAD_RESET },
-    },
-    {
-      name: "token missing: the spec's missing-token text",
-      json: { newPassword: "brand new" },
-      status: 400,
-      expectBody: { error: MISSING_RESET },
-      fields: { token: MISSING_RESET },
-    },
+    { name: "a made-up token: 400", json: { token: randomToken(), newPassword: "brand new" }, status: 400, expectBody: { code: "validation_failed", error: BAD_RESET } },
+    { name: "token missing: the spec's missing-token text", json: { newPassword: "brand new" }, status: 400, expectBody: { error: MISSING_RESET }, fields: { token: MISSING_RESET } },
     {
       name: "new password too short: 400 and the token stays usable (nothing half-written)",
       env: DEV,
@@ -687,13 +591,7 @@ describe("POST /api/auth/ResetPassword", () => {
         expect((await reset(w, w.vars.token, "long enough")).status).toBe(200);
       },
     },
-    {
-      name: "new password missing",
-      json: { token: "abc" },
-      status: 400,
-      expectBody: { error: "Password is required" },
-      fields: { newPassword: "Password is required" },
-    },
+    { name: "new password missing", json: { token: "abc" }, status: 400, expectBody: { error: "Password is required" }, fields: { newPassword: "Password is required" } },
   ]);
 
   test("the same link submitted twice at once resets once", async () => {
@@ -987,12 +885,7 @@ describe("roles are enforced on the server", () => {
       expectBody: { code: "forbidden" },
       after: (w) => expect(w.ctx.repos.businessTypes.list().map((t) => t.name)).not.toContain("Bakery"),
     },
-    {
-      name: "anonymous: 401",
-      json: { name: "Bakery" },
-      status: 401,
-      expectBody: { code: "unauthorized" },
-    },
+    { name: "anonymous: 401", json: { name: "Bakery" }, status: 401, expectBody: { code: "unauthorized" } },
     {
       name: "the admin (registered with NEARCAST_ADMIN_EMAIL) may",
       before: async (w) => void (w.vars.token = sessionFor(w, (await makeUser(w, ADMIN_EMAIL)).id)),

@@ -9,9 +9,8 @@ import { OPERATOR } from "../../src/services/principal.ts";
 import { CHANNEL_INVALID } from "../../src/schemas/broadcast-input.ts";
 import { IMAGE_PATH_INVALID, TEST_SENDS_PER_MINUTE } from "../../src/services/broadcasts/test-send.ts";
 import { BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED } from "../../src/schemas/texts.ts";
-import { apiClient } from "../helpers/api.ts";
-import { testContext } from "../helpers/context.ts";
-import { fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
+import { apiClient, PUBLIC_URL } from "../helpers/api.ts";
+import { closing, contextFollowing, fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
 import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
 import { FAKE_SMS_FROM, FAKE_WHATSAPP_FROM } from "../helpers/fake-twilio.ts";
 import { PNG } from "../helpers/images.ts";
@@ -24,8 +23,7 @@ const ESTIMATE = "/api/broadcast/Estimate";
 const fake = fakeTwilioForFile();
 
 function world(env: Record<string, string> = {}) {
-  const ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", ...env });
-  fake.follow(ctx.clock);
+  const ctx = contextFollowing(fake, { NEARCAST_PUBLIC_URL: PUBLIC_URL, ...env });
   // Owner A's phone is a verified one here (issue 21: tests go only there); verification has its own tests.
   const { ownerA, ownerB, bakery, gym } = ownersWorld(ctx, { ownerA: { phone: OWNER_PHONE, phoneVerifiedAt: ctx.clock.now() }, cafe: false, admin: false });
   return { ctx, api: apiClient(ctx), tokens: { ownerA: ownerA.token }, ownerA, ownerB, bakery, gym };
@@ -48,10 +46,17 @@ const nothingWritten = (w: World) => {
   return t;
 };
 
+/** Runs `fn` in a fresh world, on the fake Twilio (reset first) or in the sandbox (no Twilio settings), and closes it. */
+async function inWorld(fn: (w: World) => Promise<void>, onTwilio: boolean) {
+  if (onTwilio) fake.reset();
+  await closing(world(onTwilio ? fake.settings() : {}), fn);
+}
+const onFake = (fn: (w: World) => Promise<void>) => inWorld(fn, true);
+const inSandbox = (fn: (w: World) => Promise<void>) => inWorld(fn, false);
+
 describe("the owner's own phone", () => {
-  test("GetCurrentUser shows it; UpdateMyPhone stores it in E.164, and \"\" clears it", async () => {
-    const w = world();
-    try {
+  test("GetCurrentUser shows it; UpdateMyPhone stores it in E.164, and \"\" clears it", () =>
+    inSandbox(async (w) => {
       const me = await w.api.get("/api/auth/GetCurrentUser", { token: w.ownerB.token });
       expect(me.body.phone).toBeNull();
       const set = await w.api.put("/api/auth/UpdateMyPhone", { phone: "(415) 555-0123" }, { token: w.ownerB.token });
@@ -63,14 +68,10 @@ describe("the owner's own phone", () => {
       expect(cleared.status).toBe(200);
       expect(cleared.body.phone).toBeNull();
       expect(w.ctx.repos.users.findById(w.ownerB.id)!.phone).toBeNull();
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("a bad number is a 400 naming phone, and nothing changes; anonymous is 401", async () => {
-    const w = world();
-    try {
+  test("a bad number is a 400 naming phone, and nothing changes; anonymous is 401", () =>
+    inSandbox(async (w) => {
       for (const phone of ["12", "not a phone", "+1415555012345678901", 42]) {
         const r = await w.api.put("/api/auth/UpdateMyPhone", { phone }, { token: w.ownerA.token });
         expect(r.status).toBe(400);
@@ -78,17 +79,12 @@ describe("the owner's own phone", () => {
       }
       expect(w.ctx.repos.users.findById(w.ownerA.id)!.phone).toBe(OWNER_PHONE);
       expect((await w.api.put("/api/auth/UpdateMyPhone", { phone: "+14155550123" })).status).toBe(401);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 describe("SendTest", () => {
-  test("through Twilio: the fake sees exactly one message, to the owner's phone, and no broadcast or delivery is written", async () => {
-    fake.reset();
-    const w = world(fake.settings());
-    try {
+  test("through Twilio: the fake sees exactly one message, to the owner's phone, and no broadcast or delivery is written", () =>
+    onFake(async (w) => {
       insertSubscriber(w.ctx, w.bakery.id, { phone: "+14155550111" });
       const r = await sendTest(w, w.ownerA.token, { BusinessId: String(w.bakery.id), MessageText: "  Fresh bread at 7!  " });
       expect(r.status).toBe(200);
@@ -100,15 +96,10 @@ describe("SendTest", () => {
       nothingWritten(w);
       // Not a broadcast: the history stays empty.
       expect((await w.api.get(`/api/business/GetBroadcasts?businessId=${w.bakery.id}`, { token: w.ownerA.token })).body).toEqual([]);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("WhatsApp with an image: one message to whatsapp:<owner> with the image's public URL", async () => {
-    fake.reset();
-    const w = world(fake.settings());
-    try {
+  test("WhatsApp with an image: one message to whatsapp:<owner> with the image's public URL", () =>
+    onFake(async (w) => {
       const r = await sendTest(w, w.ownerA.token, {
         BusinessId: String(w.bakery.id),
         MessageText: "Look at this loaf",
@@ -123,15 +114,10 @@ describe("SendTest", () => {
       expect(sends[0]!.form.From).toBe(`whatsapp:${FAKE_WHATSAPP_FROM}`);
       expect(String(sends[0]!.form.MediaUrl)).toMatch(/^https:\/\/deals\.example\.com\/uploads\/[^/]+\.png$/);
       nothingWritten(w);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("a provider refusal comes back as failed with the reason (200: the request itself was fine)", async () => {
-    fake.reset();
-    const w = world(fake.settings());
-    try {
+  test("a provider refusal comes back as failed with the reason (200: the request itself was fine)", () =>
+    onFake(async (w) => {
       fake.scriptFor(OWNER_PHONE, "invalid_number");
       const r = await sendTest(w, w.ownerA.token, { BusinessId: String(w.bakery.id), MessageText: "Hello" });
       expect(r.status).toBe(200);
@@ -139,27 +125,18 @@ describe("SendTest", () => {
       expect(r.body.reason).toContain("21211");
       expect(r.body.message).toContain("was not sent");
       nothingWritten(w);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("in the sandbox it is recorded as sent, not written anywhere", async () => {
-    const w = world();
-    try {
+  test("in the sandbox it is recorded as sent, not written anywhere", () =>
+    inSandbox(async (w) => {
       const r = await sendTest(w, w.ownerA.token, { BusinessId: String(w.bakery.id), MessageText: "Sandbox hello" });
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ result: "sent", to: OWNER_PHONE });
       nothingWritten(w);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("another owner's business is 404, anonymous 401; nothing is sent", async () => {
-    fake.reset();
-    const w = world(fake.settings());
-    try {
+  test("another owner's business is 404, anonymous 401; nothing is sent", () =>
+    onFake(async (w) => {
       const other = await sendTest(w, w.ownerA.token, { BusinessId: String(w.gym.id), MessageText: "Hi" });
       expect(other.status).toBe(404);
       expect(other.body.code).toBe("not_found");
@@ -167,15 +144,10 @@ describe("SendTest", () => {
       expect(unknown.status).toBe(404);
       expect((await sendTest(w, undefined, { BusinessId: String(w.bakery.id), MessageText: "Hi" })).status).toBe(401);
       expect(fake.sends()).toHaveLength(0);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("bad input is a 400 naming the field, and nothing is sent", async () => {
-    fake.reset();
-    const w = world(fake.settings());
-    try {
+  test("bad input is a 400 naming the field, and nothing is sent", () =>
+    onFake(async (w) => {
       const id = String(w.bakery.id);
       const cases: [Record<string, string | File>, string, string, string?][] = [
         [{ BusinessId: id, MessageText: "   " }, "MessageText", MESSAGE_REQUIRED],
@@ -195,15 +167,10 @@ describe("SendTest", () => {
       expect(gymOwner.body).toMatchObject({ error: MY_PHONE_MISSING, code: "validation_failed", fields: { phone: MY_PHONE_MISSING } });
       expect(fake.sends()).toHaveLength(0);
       nothingWritten(w);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("an image the owner already uploaded can be sent by its path; another owner's cannot", async () => {
-    fake.reset();
-    const w = world(fake.settings());
-    try {
+  test("an image the owner already uploaded can be sent by its path; another owner's cannot", () =>
+    onFake(async (w) => {
       const mine = await w.ctx.services.uploads.saveBytes(w.ownerA.id, "broadcast", PNG);
       const theirs = await w.ctx.services.uploads.saveBytes(w.ownerB.id, "broadcast", PNG);
       const ok = await sendTest(w, w.ownerA.token, { BusinessId: String(w.bakery.id), MessageText: "Hi", ImagePath: mine.filePath });
@@ -213,15 +180,10 @@ describe("SendTest", () => {
       expect(no.status).toBe(400);
       expect(no.body.fields.ImagePath).toBe(IMAGE_PATH_INVALID);
       expect(fake.sends()).toHaveLength(1);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test(`throttled: the ${TEST_SENDS_PER_MINUTE + 1}th test within a minute is a 429 with Retry-After, and a minute later it works again`, async () => {
-    fake.reset();
-    const w = world(fake.settings());
-    try {
+  test(`throttled: the ${TEST_SENDS_PER_MINUTE + 1}th test within a minute is a 429 with Retry-After, and a minute later it works again`, () =>
+    onFake(async (w) => {
       const fields = { BusinessId: String(w.bakery.id), MessageText: "Again" };
       for (let i = 0; i < TEST_SENDS_PER_MINUTE; i++) expect((await sendTest(w, w.ownerA.token, fields)).status).toBe(200);
       const over = await sendTest(w, w.ownerA.token, fields);
@@ -231,10 +193,7 @@ describe("SendTest", () => {
       expect(fake.sends()).toHaveLength(TEST_SENDS_PER_MINUTE);
       w.ctx.clock.advance(61_000);
       expect((await sendTest(w, w.ownerA.token, fields)).status).toBe(200);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 describe("Estimate", () => {

@@ -15,31 +15,25 @@ import { OPERATOR } from "../../src/services/principal.ts";
 import { MAX_IMAGE_BYTES } from "../../src/schemas/images.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
-import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { insertSubscriber } from "../helpers/customer-factories.ts";
+import { insertBusiness } from "../helpers/factories.ts";
 import { DISGUISED, GIF, JPEG, padded, PNG } from "../helpers/images.ts";
 import { insertBroadcast } from "../helpers/delivery-factories.ts";
 import { CURSOR_INVALID, LIMIT_INVALID } from "../../src/schemas/paging.ts";
+import { type Member, member } from "../helpers/worlds.ts";
 
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 
 let ctx: TestContext;
 let api: ApiClient;
 let dataDir: string;
-let owner: { id: number; token: string };
-let other: { id: number; token: string };
-let admin: { id: number; token: string };
+let owner: Member, other: Member, admin: Member;
 
 beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), "nearcast-broadcast-"));
   ctx = testContext({}, { dataDir });
   api = apiClient(ctx);
-  const o = insertUser(ctx);
-  const x = insertUser(ctx);
-  const a = insertUser(ctx, { role: "admin" });
-  owner = { id: o.id, token: sessionFor(ctx, o) };
-  other = { id: x.id, token: sessionFor(ctx, x) };
-  admin = { id: a.id, token: sessionFor(ctx, a) };
+  [owner, other, admin] = [member(ctx), member(ctx), member(ctx, { role: "admin" })];
 });
 
 afterAll(() => {

@@ -6,7 +6,7 @@ import { SESSION_EXPIRED } from "../../src/schemas/texts.ts";
 import { TYPE_NAME_TAKEN, TYPE_NOT_FOUND } from "../../src/services/business-types.ts";
 import { type ApiClient, apiClient, signUp } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
-import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { type ApiScenario, request, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { allBusinessTypes, type BusinessTypeRow, insertBusiness, insertBusinessType } from "../helpers/factories.ts";
 
 interface World extends ScenarioWorld {
@@ -24,6 +24,12 @@ const CREATE = `${BASE}/CreateBusinessType`;
 const update = (id: number | string) => `${BASE}/UpdateBusinessType?id=${id}`;
 const remove = (id: number | string) => `${BASE}/DeleteBusinessType?id=${id}`;
 const UNKNOWN_ID = 999_999;
+
+// The requests most rows make.
+const create = request<World>("admin", "POST", CREATE);
+const updateBakery = request<World>("admin", "PUT", (w) => update(w.bakery.id));
+const removeBakery = request<World>("admin", "DELETE", (w) => remove(w.bakery.id));
+const list = request<World>("anon", "GET", ALL);
 
 const LOGIN_FIRST = { status: 401, body: { code: "unauthorized", error: "Please log in to continue." } };
 const ADMIN_ONLY = { status: 403, body: { code: "forbidden", error: "Only an administrator can do this." } };
@@ -63,27 +69,14 @@ const scenarios: Scenario[] = [
       expect: (body, w) => expect(body).toEqual(typeShape(w.florist)),
     },
   ]),
-  {
-    name: "list sorts case-insensitively",
-    method: "GET",
-    path: ALL,
-    as: "anon",
+  list("list sorts case-insensitively", 200, {
+    expect: (body) => expect(body.map((t: { name: string }) => t.name)).toEqual(["antiques", "Bakery", "Florist", "Zoo Shop"]),
     before: (w) => {
       insertBusinessType(w.ctx, { name: "antiques" });
       insertBusinessType(w.ctx, { name: "Zoo Shop" });
     },
-    status: 200,
-    expect: (body) => expect(body.map((t: { name: string }) => t.name)).toEqual(["antiques", "Bakery", "Florist", "Zoo Shop"]),
-  },
-  {
-    name: "list when there are none",
-    method: "GET",
-    path: ALL,
-    as: "anon",
-    before: (w) => w.ctx.db.delete(businessTypes).run(),
-    status: 200,
-    expectBody: [],
-  },
+  }),
+  list("list when there are none", 200, { before: (w) => w.ctx.db.delete(businessTypes).run(), expectBody: [] }),
   { name: "get unknown id", method: "GET", path: byId(UNKNOWN_ID), as: "anon", status: 404, expectBody: { code: "not_found", error: TYPE_NOT_FOUND } },
   ...["abc", "0", "-1", "1.5", "1e3", "%201"].map(
     (id): Scenario => ({
@@ -95,46 +88,17 @@ const scenarios: Scenario[] = [
       expectBody: { code: "validation_failed", error: "The id parameter must be a positive whole number.", fields: { id: "invalid" } },
     }),
   ),
-  {
-    name: "get without id",
-    method: "GET",
-    path: `${BASE}/GetBusinessTypeById`,
-    as: "anon",
-    status: 400,
+  request<World>("anon", "GET", `${BASE}/GetBusinessTypeById`)("get without id", 400, {
     expectBody: { code: "validation_failed", error: "The id parameter is required.", fields: { id: "required" } },
-  },
+  }),
 
   // ---- create ------------------------------------------------------------------------------------------------
   { name: "create as anon", method: "POST", path: CREATE, as: "anon", json: { name: "Gym" }, status: 401, expectBody: LOGIN_FIRST.body },
   { name: "create as owner", method: "POST", path: CREATE, as: "owner", json: { name: "Gym" }, status: 403, expectBody: ADMIN_ONLY.body },
-  {
-    name: "create with an unknown token",
-    method: "POST",
-    path: CREATE,
-    as: "anon",
-    token: "not-a-session",
-    json: { name: "Gym" },
-    status: 401,
-    expectBody: { code: "unauthorized", error: SESSION_EXPIRED },
-  },
-  {
-    name: "create without the XSRF header",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    noXsrf: true,
-    json: { name: "Gym" },
-    status: 403,
-    expectBody: { code: "xsrf_failed" },
-  },
-  {
-    name: "create as admin: trimmed, stored, 201",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    json: { name: "  Hair Salon ", description: "  Cuts and colour  ", isActive: false },
-    status: 201,
-    expectBody: { name: "Hair Salon", description: "Cuts and colour", isActive: false },
+  request<World>("anon", "POST", CREATE)("create with an unknown token", 401, { token: "not-a-session", json: { name: "Gym" }, expectBody: { code: "unauthorized", error: SESSION_EXPIRED } }),
+  create("create without the XSRF header", 403, { noXsrf: true, json: { name: "Gym" }, expectBody: { code: "xsrf_failed" } }),
+  create("create as admin: trimmed, stored, 201", 201, {
+    json: { name: "  Hair Salon ", description: "  Cuts and colour  ", isActive: false }, expectBody: { name: "Hair Salon", description: "Cuts and colour", isActive: false },
     expect: (body) => {
       expect(Object.keys(body).sort()).toEqual(["createdAt", "description", "id", "isActive", "name"]);
       expect(new Date(body.createdAt).toISOString()).toBe(body.createdAt);
@@ -143,47 +107,19 @@ const scenarios: Scenario[] = [
       expect(allBusinessTypes(w.ctx)).toHaveLength(before.types.length + 1);
       expect(rowNamed(w, "Hair Salon")).toMatchObject({ description: "Cuts and colour", isActive: false });
     },
-  },
-  {
-    name: "create with the name only: description empty, active",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    json: { name: "Gym" },
-    status: 201,
-    expectBody: { name: "Gym", description: "", isActive: true },
-  },
-  {
-    name: "create with a null description",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    json: { name: "Gym", description: null, isActive: true },
-    status: 201,
-    expectBody: { name: "Gym", description: "" },
-  },
-  {
-    name: "create ignores id and createdAt in the body",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
+  }),
+  create("create with the name only: description empty, active", 201, { json: { name: "Gym" }, expectBody: { name: "Gym", description: "", isActive: true } }),
+  create("create with a null description", 201, { json: { name: "Gym", description: null, isActive: true }, expectBody: { name: "Gym", description: "" } }),
+  create("create ignores id and createdAt in the body", 201, {
     json: { name: "Gym", id: UNKNOWN_ID, createdAt: "1999-01-01T00:00:00.000Z" },
-    status: 201,
     expect: (body) => {
       expect(body.id).not.toBe(UNKNOWN_ID);
       expect(body.createdAt).not.toStartWith("1999");
     },
-  },
+  }),
   { name: "create with name of exactly 2", method: "POST", path: CREATE, as: "admin", json: { name: "Ab" }, status: 201 },
   { name: "create with name of exactly 100", method: "POST", path: CREATE, as: "admin", json: { name: "n".repeat(100) }, status: 201 },
-  {
-    name: "create with description of exactly 500",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    json: { name: "Gym", description: "d".repeat(500) },
-    status: 201,
-  },
+  create("create with description of exactly 500", 201, { json: { name: "Gym", description: "d".repeat(500) } }),
   ...(
     [
       ["name missing", {}, { name: "Business type name is required" }],
@@ -205,199 +141,50 @@ const scenarios: Scenario[] = [
       ],
     ] as const
   ).map(
-    ([what, body, fields]): Scenario => ({
-      name: `create: ${what}`,
-      method: "POST",
-      path: CREATE,
-      as: "admin",
-      json: body,
-      status: 400,
-      expectBody: invalid(fields),
-    }),
+    ([what, body, fields]) => create(`create: ${what}`, 400, { json: body, expectBody: invalid(fields) }),
   ),
   ...["Bakery", "bakery", "  BAKERY  ", "Florist"].map(
-    (name): Scenario => ({
-      name: `create duplicate name "${name}" (case-insensitive)`,
-      method: "POST",
-      path: CREATE,
-      as: "admin",
-      json: { name },
-      status: 409,
-      expectBody: { code: "conflict", error: TYPE_NAME_TAKEN },
-    }),
+    (name) => create(`create duplicate name "${name}" (case-insensitive)`, 409, { json: { name }, expectBody: { code: "conflict", error: TYPE_NAME_TAKEN } }),
   ),
-  {
-    name: "create duplicate beyond ASCII (Café / CAFÉ)",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    before: (w) => insertBusinessType(w.ctx, { name: "Café" }),
-    json: { name: "CAFÉ" },
-    status: 409,
-    expectBody: { code: "conflict", error: TYPE_NAME_TAKEN },
-  },
-  {
-    name: "create with malformed JSON",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    raw: '{"name": "Gym",',
-    headers: { "content-type": "application/json" },
-    status: 400,
-    expectBody: { code: "validation_failed", error: "Request body must be valid JSON." },
-  },
-  {
-    name: "create with an empty JSON body",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    raw: "",
-    headers: { "content-type": "application/json" },
-    status: 400,
-    expectBody: { code: "validation_failed", error: "Request body must be valid JSON." },
-  },
+  create("create duplicate beyond ASCII (Café / CAFÉ)", 409, {
+    before: (w) => insertBusinessType(w.ctx, { name: "Café" }), json: { name: "CAFÉ" }, expectBody: { code: "conflict", error: TYPE_NAME_TAKEN },
+  }),
+  create("create with malformed JSON", 400, {
+    raw: '{"name": "Gym",', headers: { "content-type": "application/json" }, expectBody: { code: "validation_failed", error: "Request body must be valid JSON." },
+  }),
+  create("create with an empty JSON body", 400, { raw: "", headers: { "content-type": "application/json" }, expectBody: { code: "validation_failed", error: "Request body must be valid JSON." } }),
   ...['["Gym"]', '"Gym"', "null", "42"].map(
-    (raw): Scenario => ({
-      name: `create with a non-object body ${raw}`,
-      method: "POST",
-      path: CREATE,
-      as: "admin",
-      raw,
-      headers: { "content-type": "application/json" },
-      status: 400,
-      expectBody: { code: "validation_failed", error: "Request body must be a JSON object." },
-    }),
+    (raw) => create(`create with a non-object body ${raw}`, 400, { raw, headers: { "content-type": "application/json" }, expectBody: { code: "validation_failed", error: "Request body must be a JSON object." } }),
   ),
   ...[
     ["text/plain", '{"name":"Gym"}'],
     ["application/x-www-form-urlencoded", "name=Gym"],
     [undefined, '{"name":"Gym"}'],
   ].map(
-    ([type, raw]): Scenario => ({
-      name: `create with content type ${type ?? "(none)"}`,
-      method: "POST",
-      path: CREATE,
-      as: "admin",
-      raw,
-      headers: type ? { "content-type": type } : {},
-      status: 415,
-      expectBody: { code: "unsupported_media_type", error: "Content-Type must be application/json." },
-    }),
+    ([type, raw]) => create(`create with content type ${type ?? "(none)"}`, 415, { raw, headers: type ? { "content-type": type } : {}, expectBody: { code: "unsupported_media_type", error: "Content-Type must be application/json." } }),
   ),
-  {
-    name: "create with application/json; charset=utf-8",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    raw: '{"name":"Gym"}',
-    headers: { "content-type": "application/json; charset=utf-8" },
-    status: 201,
-    expectBody: { name: "Gym" },
-  },
-  {
-    name: "create with a body over 64 KB",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    json: { name: "Gym", description: "d".repeat(70_000) },
-    status: 413,
-    expectBody: { code: "payload_too_large" },
-  },
+  create("create with application/json; charset=utf-8", 201, { raw: '{"name":"Gym"}', headers: { "content-type": "application/json; charset=utf-8" }, expectBody: { name: "Gym" } }),
+  create("create with a body over 64 KB", 413, { json: { name: "Gym", description: "d".repeat(70_000) }, expectBody: { code: "payload_too_large" } }),
 
   // ---- update ------------------------------------------------------------------------------------------------
-  {
-    name: "update as anon",
-    method: "PUT",
-    path: (w) => update(w.bakery.id),
-    as: "anon",
-    json: { name: "Bread", description: "", isActive: true },
-    status: 401,
-    expectBody: LOGIN_FIRST.body,
-  },
-  {
-    name: "update as owner",
-    method: "PUT",
-    path: (w) => update(w.bakery.id),
-    as: "owner",
-    json: { name: "Bread", description: "", isActive: true },
-    status: 403,
-    expectBody: ADMIN_ONLY.body,
-  },
-  {
-    name: "update as admin: every field replaced, id and createdAt kept",
-    method: "PUT",
-    path: (w) => update(w.bakery.id),
-    as: "admin",
+  { name: "update as anon", method: "PUT", path: (w) => update(w.bakery.id), as: "anon", json: { name: "Bread", description: "", isActive: true }, status: 401, expectBody: LOGIN_FIRST.body },
+  { name: "update as owner", method: "PUT", path: (w) => update(w.bakery.id), as: "owner", json: { name: "Bread", description: "", isActive: true }, status: 403, expectBody: ADMIN_ONLY.body },
+  updateBakery("update as admin: every field replaced, id and createdAt kept", 200, {
     json: { name: " Bread & Cakes ", description: "", isActive: false },
-    status: 200,
     expectBody: (w: World) => ({ id: w.bakery.id, name: "Bread & Cakes", description: "", isActive: false, createdAt: w.bakery.createdAt.toISOString() }),
     after: (w) => {
       expect(allBusinessTypes(w.ctx)).toEqual([{ ...w.bakery, name: "Bread & Cakes", description: "", isActive: false }, w.florist]);
     },
-  },
-  {
-    name: "update to its own name in another case",
-    method: "PUT",
-    path: (w) => update(w.bakery.id),
-    as: "admin",
-    json: { name: "BAKERY", description: "x", isActive: true },
-    status: 200,
-    expectBody: { name: "BAKERY", description: "x" },
-  },
-  {
-    name: "update leaves omitted fields as they were (an inactive type stays inactive)",
-    method: "PUT",
-    path: (w) => update(w.florist.id),
-    as: "admin",
-    json: { name: "Flowers" },
-    status: 200,
-    expectBody: (w: World) => ({ id: w.florist.id, name: "Flowers", description: w.florist.description, isActive: false }),
-  },
-  {
-    name: "update can clear the description with null",
-    method: "PUT",
-    path: (w) => update(w.bakery.id),
-    as: "admin",
-    json: { name: "Bakery", description: null },
-    status: 200,
-    expectBody: { description: "", isActive: true },
-  },
-  {
-    name: "update to another type's name",
-    method: "PUT",
-    path: (w) => update(w.bakery.id),
-    as: "admin",
-    json: { name: "florist", description: "", isActive: true },
-    status: 409,
-    expectBody: { code: "conflict", error: TYPE_NAME_TAKEN },
-  },
-  {
-    name: "update unknown id",
-    method: "PUT",
-    path: update(UNKNOWN_ID),
-    as: "admin",
-    json: { name: "Bread", description: "", isActive: true },
-    status: 404,
-    expectBody: { code: "not_found", error: TYPE_NOT_FOUND },
-  },
-  {
-    name: "update non-numeric id",
-    method: "PUT",
-    path: update("abc"),
-    as: "admin",
-    json: { name: "Bread" },
-    status: 400,
-    expectBody: { code: "validation_failed", fields: { id: "invalid" } },
-  },
-  {
-    name: "update without id",
-    method: "PUT",
-    path: `${BASE}/UpdateBusinessType`,
-    as: "admin",
-    json: { name: "Bread" },
-    status: 400,
-    expectBody: { code: "validation_failed", fields: { id: "required" } },
-  },
+  }),
+  updateBakery("update to its own name in another case", 200, { json: { name: "BAKERY", description: "x", isActive: true }, expectBody: { name: "BAKERY", description: "x" } }),
+  request<World>("admin", "PUT", (w) => update(w.florist.id))("update leaves omitted fields as they were (an inactive type stays inactive)", 200, {
+    json: { name: "Flowers" }, expectBody: (w: World) => ({ id: w.florist.id, name: "Flowers", description: w.florist.description, isActive: false }),
+  }),
+  updateBakery("update can clear the description with null", 200, { json: { name: "Bakery", description: null }, expectBody: { description: "", isActive: true } }),
+  updateBakery("update to another type's name", 409, { json: { name: "florist", description: "", isActive: true }, expectBody: { code: "conflict", error: TYPE_NAME_TAKEN } }),
+  request<World>("admin", "PUT", update(UNKNOWN_ID))("update unknown id", 404, { json: { name: "Bread", description: "", isActive: true }, expectBody: { code: "not_found", error: TYPE_NOT_FOUND } }),
+  { name: "update non-numeric id", method: "PUT", path: update("abc"), as: "admin", json: { name: "Bread" }, status: 400, expectBody: { code: "validation_failed", fields: { id: "invalid" } } },
+  request<World>("admin", "PUT", `${BASE}/UpdateBusinessType`)("update without id", 400, { json: { name: "Bread" }, expectBody: { code: "validation_failed", fields: { id: "required" } } }),
   ...(
     [
       ["name too short", { name: "B" }, { name: "Name must be at least 2 characters long" }],
@@ -407,82 +194,31 @@ const scenarios: Scenario[] = [
       ["isActive a string", { name: "Bakery", isActive: "no" }, { isActive: "isActive must be true or false" }],
     ] as const
   ).map(
-    ([what, body, fields]): Scenario => ({
-      name: `update: ${what}`,
-      method: "PUT",
-      path: (w) => update(w.bakery.id),
-      as: "admin",
-      json: body,
-      status: 400,
-      expectBody: invalid(fields),
-    }),
+    ([what, body, fields]) => updateBakery(`update: ${what}`, 400, { json: body, expectBody: invalid(fields) }),
   ),
-  {
-    name: "update with malformed JSON",
-    method: "PUT",
-    path: (w) => update(w.bakery.id),
-    as: "admin",
-    raw: "{name: Bread}",
-    headers: { "content-type": "application/json" },
-    status: 400,
-    expectBody: { error: "Request body must be valid JSON." },
-  },
-  {
-    name: "update with a non-object body",
-    method: "PUT",
-    path: (w) => update(w.bakery.id),
-    as: "admin",
-    raw: "[]",
-    headers: { "content-type": "application/json" },
-    status: 400,
-    expectBody: { error: "Request body must be a JSON object." },
-  },
-  {
-    name: "update with a wrong content type",
-    method: "PUT",
-    path: (w) => update(w.bakery.id),
-    as: "admin",
-    raw: '{"name":"Bread"}',
-    headers: { "content-type": "text/plain" },
-    status: 415,
-    expectBody: { code: "unsupported_media_type" },
-  },
+  updateBakery("update with malformed JSON", 400, { raw: "{name: Bread}", headers: { "content-type": "application/json" }, expectBody: { error: "Request body must be valid JSON." } }),
+  updateBakery("update with a non-object body", 400, { raw: "[]", headers: { "content-type": "application/json" }, expectBody: { error: "Request body must be a JSON object." } }),
+  updateBakery("update with a wrong content type", 415, { raw: '{"name":"Bread"}', headers: { "content-type": "text/plain" }, expectBody: { code: "unsupported_media_type" } }),
 
   // ---- delete ------------------------------------------------------------------------------------------------
   { name: "delete as anon", method: "DELETE", path: (w) => remove(w.florist.id), as: "anon", status: 401, expectBody: LOGIN_FIRST.body },
   { name: "delete as owner", method: "DELETE", path: (w) => remove(w.florist.id), as: "owner", status: 403, expectBody: ADMIN_ONLY.body },
-  {
-    name: "delete an unused type as admin",
-    method: "DELETE",
-    path: (w) => remove(w.florist.id),
-    as: "admin",
-    status: 200,
-    expectBody: { message: "Business type deleted." },
-    after: (w) => expect(allBusinessTypes(w.ctx)).toEqual([w.bakery]),
-  },
-  {
-    name: "delete a type one business uses",
-    method: "DELETE",
-    path: (w) => remove(w.bakery.id),
-    as: "admin",
+  request<World>("admin", "DELETE", (w) => remove(w.florist.id))("delete an unused type as admin", 200, {
+    expectBody: { message: "Business type deleted." }, after: (w) => expect(allBusinessTypes(w.ctx)).toEqual([w.bakery]),
+  }),
+  removeBakery("delete a type one business uses", 409, {
     before: (w) => insertBusiness(w.ctx, { businessTypeId: w.bakery.id }),
-    status: 409,
     expectBody: { code: "conflict", error: '"Bakery" is used by 1 business and cannot be deleted. Mark it inactive instead.' },
     after: (w) => expect(w.ctx.db.select().from(businesses).all()).toHaveLength(1),
-  },
-  {
-    name: "delete a type two businesses use",
-    method: "DELETE",
-    path: (w) => remove(w.bakery.id),
-    as: "admin",
+  }),
+  removeBakery("delete a type two businesses use", 409, {
+    expectBody: { code: "conflict", error: '"Bakery" is used by 2 businesses and cannot be deleted. Mark it inactive instead.' },
+    after: (w) => expect(w.ctx.db.select().from(businesses).all()).toHaveLength(2),
     before: (w) => {
       insertBusiness(w.ctx, { businessTypeId: w.bakery.id });
       insertBusiness(w.ctx, { businessTypeId: w.bakery.id, isActive: false });
     },
-    status: 409,
-    expectBody: { code: "conflict", error: '"Bakery" is used by 2 businesses and cannot be deleted. Mark it inactive instead.' },
-    after: (w) => expect(w.ctx.db.select().from(businesses).all()).toHaveLength(2),
-  },
+  }),
   { name: "delete unknown id", method: "DELETE", path: remove(UNKNOWN_ID), as: "admin", status: 404, expectBody: { code: "not_found", error: TYPE_NOT_FOUND } },
   { name: "delete non-numeric id", method: "DELETE", path: remove("x1"), as: "admin", status: 400, expectBody: { code: "validation_failed", fields: { id: "invalid" } } },
   { name: "delete without id", method: "DELETE", path: `${BASE}/DeleteBusinessType`, as: "admin", status: 400, expectBody: { fields: { id: "required" } } },

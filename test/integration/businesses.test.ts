@@ -15,7 +15,7 @@ import { type ApiClient, apiClient, signUp } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { type BusinessRow, type BusinessTypeRow, insertBusiness, insertBusinessType } from "../helpers/factories.ts";
 import { GIF, JPEG, PNG } from "../helpers/images.ts";
-import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { type ApiScenario, request, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 
 type Method = Scenario["method"];
 
@@ -56,6 +56,12 @@ const remove = (id: number | string) => `${BASE}/DeleteBusiness?id=${id}`;
 const deleteLogo = (name: string) => `${BASE}/DeleteLogo?fileName=${encodeURIComponent(name)}`;
 const deleteSample = (name: string) => `${BASE}/DeleteSampleImage?fileName=${encodeURIComponent(name)}`;
 const UNKNOWN_ID = 999_999;
+
+// The requests most rows make.
+const createA = request<World>("a", "POST", CREATE);
+const updateA = request<World>("a", "PUT", (w) => update(w.aShop.id));
+const updateAsAdmin = request<World>("admin", "PUT", (w) => update(w.aShop.id));
+const updateHidden = request<World>("a", "PUT", (w) => update(w.aHidden.id));
 
 const LOGIN_FIRST = { code: "unauthorized", error: "Please log in to continue." };
 const NOT_FOUND = { code: "not_found", error: BUSINESS_NOT_FOUND };
@@ -203,75 +209,41 @@ const scenarios: Scenario[] = [
   ]),
   { name: "by type: the inactive business is not listed", method: "GET", path: (w) => byType(w.florist.id), as: "a", status: 200, expectBody: [] },
   { name: "by type: unknown type", method: "GET", path: byType(UNKNOWN_ID), as: "anon", status: 200, expectBody: [] },
-  {
-    name: "by type: non-numeric type id",
-    method: "GET",
-    path: byType("bakery"),
-    as: "anon",
-    status: 400,
+  request<World>("anon", "GET", byType("bakery"))("by type: non-numeric type id", 400, {
     expectBody: { code: "validation_failed", error: "The businessTypeId parameter must be a positive whole number.", fields: { businessTypeId: "invalid" } },
-  },
+  }),
   { name: "by type: no type id", method: "GET", path: `${BASE}/GetBusinessesByType`, as: "anon", status: 400, expectBody: { fields: { businessTypeId: "required" } } },
 
   // ---- my businesses --------------------------------------------------------------------------------------------
   { name: "mine as anon", method: "GET", path: MINE, as: "anon", status: 401, expectBody: LOGIN_FIRST },
-  {
-    name: "mine as A: both of A's, inactive included, newest first, full records",
-    method: "GET",
-    path: MINE,
-    as: "a",
-    status: 200,
+  request<World>("a", "GET", MINE)("mine as A: both of A's, inactive included, newest first, full records", 200, {
     expect: (body, w) => {
       expect(body).toEqual([shape(w, w.aHidden, true), shape(w, w.aShop, true)]);
       for (const b of body) expect(Object.keys(b).sort()).toEqual(FULL_KEYS);
     },
-  },
+  }),
   { name: "mine as B: only B's", method: "GET", path: MINE, as: "b", status: 200, expectBody: (w: World) => [shape(w, w.bShop, true)] },
   { name: "mine as admin: the admin's own (none)", method: "GET", path: MINE, as: "admin", status: 200, expectBody: [] },
 
   // ---- get by id ------------------------------------------------------------------------------------------------
-  {
-    name: "get an active business as anon: public fields",
-    method: "GET",
-    path: (w) => byId(w.aShop.id),
-    as: "anon",
-    status: 200,
-    expect: (body, w) => expect(body).toEqual(shape(w, w.aShop, false)),
-  },
-  { name: "get an inactive business as anon", method: "GET", path: (w) => byId(w.aHidden.id), as: "anon", status: 404, expectBody: NOT_FOUND },
-  {
-    name: "get own inactive business as A: full record",
-    method: "GET",
-    path: (w) => byId(w.aHidden.id),
-    as: "a",
-    status: 200,
-    expect: (body, w) => expect(body).toEqual(shape(w, w.aHidden, true)),
-  },
-  {
-    name: "get own active business as A: full record",
-    method: "GET",
-    path: (w) => byId(w.aShop.id),
-    as: "a",
-    status: 200,
-    expect: (body, w) => expect(body).toEqual(shape(w, w.aShop, true)),
-  },
-  {
-    name: "get A's active business as B: the public view only",
-    method: "GET",
-    path: (w) => byId(w.aShop.id),
-    as: "b",
-    status: 200,
-    expect: (body, w) => expect(body).toEqual(shape(w, w.aShop, false)),
-  },
-  { name: "get A's inactive business as B", method: "GET", path: (w) => byId(w.aHidden.id), as: "b", status: 404, expectBody: NOT_FOUND },
-  {
-    name: "get A's inactive business as admin: full record",
-    method: "GET",
-    path: (w) => byId(w.aHidden.id),
-    as: "admin",
-    status: 200,
-    expect: (body, w) => expect(body).toEqual(shape(w, w.aHidden, true)),
-  },
+  // Who sees which record: the full one for its owner and the admin, the public one for others, none of an inactive one.
+  ...(
+    [
+      ["get an active business as anon: public fields", "anon", "aShop", "public"],
+      ["get an inactive business as anon", "anon", "aHidden", "none"],
+      ["get own inactive business as A: full record", "a", "aHidden", "full"],
+      ["get own active business as A: full record", "a", "aShop", "full"],
+      ["get A's active business as B: the public view only", "b", "aShop", "public"],
+      ["get A's inactive business as B", "b", "aHidden", "none"],
+      ["get A's inactive business as admin: full record", "admin", "aHidden", "full"],
+    ] as const
+  ).map(([name, as, row, view]) =>
+    request<World>(as, "GET", (w) => byId(w[row].id))(
+      name,
+      view === "none" ? 404 : 200,
+      view === "none" ? { expectBody: NOT_FOUND } : { expect: (body, w) => expect(body).toEqual(shape(w, w[row], view === "full")) },
+    ),
+  ),
   { name: "get unknown id", method: "GET", path: byId(UNKNOWN_ID), as: "a", status: 404, expectBody: NOT_FOUND },
   ...["abc", "0", "-1", "1.5", "1e3", "%20"].map(
     (id): Scenario => ({
@@ -288,13 +260,8 @@ const scenarios: Scenario[] = [
   // ---- create ---------------------------------------------------------------------------------------------------
   { name: "create as anon", method: "POST", path: CREATE, as: "anon", json: (w: World) => validBody(w), status: 401, expectBody: LOGIN_FIRST },
   { name: "create without the XSRF header", method: "POST", path: CREATE, as: "a", noXsrf: true, json: (w: World) => validBody(w), status: 403, expectBody: { code: "xsrf_failed" } },
-  {
-    name: "create as A: 201, trimmed, owned by A, images kept",
-    method: "POST",
-    path: CREATE,
-    as: "a",
+  createA("create as A: 201, trimmed, owned by A, images kept", 201, {
     json: (w: World) => validBody(w, { name: "  Corner Bakery  ", address: "  12 Baker Street, Springfield " }),
-    status: 201,
     expect: (body, w) => {
       expect(Object.keys(body).sort()).toEqual(FULL_KEYS);
       expect(body).toMatchObject({
@@ -313,230 +280,103 @@ const scenarios: Scenario[] = [
       expect(rows).toHaveLength(4);
       expect(rows.at(-1)).toMatchObject({ ownerId: w.ids.a, name: "Corner Bakery", phone: "(415) 555-0134" });
     },
-  },
-  {
-    name: "create without logo and messages: defaults answered, nothing stored for them",
-    method: "POST",
-    path: CREATE,
-    as: "b",
+  }),
+  request<World>("b", "POST", CREATE)("create without logo and messages: defaults answered, nothing stored for them", 201, {
     json: (w: World) => ({ ...validBody(w, { logoImagePath: null, sampleImagePath: w.img.bSpareSample.filePath }), qrMessage: undefined, successMessage: "" }),
-    status: 201,
+    after: (w) => expect(w.ctx.db.select().from(businesses).all().at(-1)).toMatchObject({ logoImagePath: null, qrMessage: "", successMessage: "" }),
     expect: (body, w) => {
       expect(body).toMatchObject({ logoImagePath: null, qrMessage: DEFAULT_QR_MESSAGE, successMessage: DEFAULT_SUCCESS_MESSAGE, ownerId: w.ids.b });
     },
-    after: (w) => expect(w.ctx.db.select().from(businesses).all().at(-1)).toMatchObject({ logoImagePath: null, qrMessage: "", successMessage: "" }),
-  },
-  {
-    name: "create with an empty logo path: no logo",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    json: (w: World) => validBody(w, { logoImagePath: "" }),
-    status: 201,
-    expectBody: { logoImagePath: null },
-  },
-  {
-    name: "create with the bare file name of an upload: stored as its /uploads/ path",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    json: (w: World) => validBody(w, { sampleImagePath: w.img.aSpareSample.fileName }),
-    status: 201,
-    expectBody: (w: World) => ({ sampleImagePath: w.img.aSpareSample.filePath }),
-  },
-  {
-    name: "create with an image another business of A already shows",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    json: (w: World) => validBody(w, { logoImagePath: w.img.aLogo.filePath }),
-    status: 201,
-    expectBody: (w: World) => ({ logoImagePath: w.img.aLogo.filePath }),
-  },
-  {
-    name: "create as admin without a sample image",
-    method: "POST",
-    path: CREATE,
-    as: "admin",
-    json: (w: World) => validBody(w, { logoImagePath: null, sampleImagePath: null }),
-    status: 400,
-    expectBody: invalid({ sampleImagePath: "Sample product image is required" }),
-  },
+  }),
+  createA("create with an empty logo path: no logo", 201, { json: (w: World) => validBody(w, { logoImagePath: "" }), expectBody: { logoImagePath: null } }),
+  createA("create with the bare file name of an upload: stored as its /uploads/ path", 201, {
+    json: (w: World) => validBody(w, { sampleImagePath: w.img.aSpareSample.fileName }), expectBody: (w: World) => ({ sampleImagePath: w.img.aSpareSample.filePath }),
+  }),
+  createA("create with an image another business of A already shows", 201, {
+    json: (w: World) => validBody(w, { logoImagePath: w.img.aLogo.filePath }), expectBody: (w: World) => ({ logoImagePath: w.img.aLogo.filePath }),
+  }),
+  request<World>("admin", "POST", CREATE)("create as admin without a sample image", 400, {
+    json: (w: World) => validBody(w, { logoImagePath: null, sampleImagePath: null }), expectBody: invalid({ sampleImagePath: "Sample product image is required" }),
+  }),
   ...["+1 (415) 555-0134", "415.555.0134", "4155550134", "1-415-555-0134", "+14155550134", "415 555 0134"].map(
-    (phone): Scenario => ({
-      name: `create with phone "${phone}"`,
-      method: "POST",
-      path: CREATE,
-      as: "a",
-      json: (w: World) => validBody(w, { phone }),
-      status: 201,
-      expectBody: { phone },
-    }),
+    (phone) => createA(`create with phone "${phone}"`, 201, { json: (w: World) => validBody(w, { phone }), expectBody: { phone } }),
   ),
   { name: "create with name of exactly 2", method: "POST", path: CREATE, as: "a", json: (w: World) => validBody(w, { name: "Ab" }), status: 201 },
   { name: "create with name of exactly 200", method: "POST", path: CREATE, as: "a", json: (w: World) => validBody(w, { name: "n".repeat(200) }), status: 201 },
   { name: "create with address of exactly 500", method: "POST", path: CREATE, as: "a", json: (w: World) => validBody(w, { address: "a".repeat(500) }), status: 201 },
-  {
-    name: "create with sample text of exactly 100 and messages of exactly 200",
-    method: "POST",
-    path: CREATE,
-    as: "a",
+  createA("create with sample text of exactly 100 and messages of exactly 200", 201, {
     json: (w: World) => validBody(w, { sampleProductText: "s".repeat(100), qrMessage: "q".repeat(200), successMessage: "m".repeat(200) }),
-    status: 201,
-  },
+  }),
   // "Up to N messages per week" (issue 11): 4 unless given, a whole number 1..50 (a form sends it as text).
-  {
-    name: "create without messagesPerWeek: 4 stored and answered",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    json: (w: World) => validBody(w),
-    status: 201,
-    expectBody: { messagesPerWeek: 4 },
-    after: (w, res) => expect(rowOf(w, res.body.id)?.messagesPerWeek).toBe(4),
-  },
+  createA("create without messagesPerWeek: 4 stored and answered", 201, {
+    json: (w: World) => validBody(w), expectBody: { messagesPerWeek: 4 }, after: (w, res) => expect(rowOf(w, res.body.id)?.messagesPerWeek).toBe(4),
+  }),
   ...([[1, 1], [50, 50], [" 7 ", 7]] as const).map(([sent, stored]) =>
     storedOnCreate(`create with messagesPerWeek ${JSON.stringify(sent)}: ${stored} stored`, "messagesPerWeek", sent, stored),
   ),
   ...refusedOnCreate("messagesPerWeek", [0, 51, 2.5, -3, "", "abc", "1e1", true, null], MESSAGES_PER_WEEK_RANGE),
-  {
-    name: "update messagesPerWeek alone: stored, the other fields kept",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
-    json: { messagesPerWeek: "12" },
-    status: 200,
-    expectBody: { messagesPerWeek: 12 },
-    after: (w) => expect(rowOf(w, w.aShop.id)).toMatchObject({ messagesPerWeek: 12, name: w.aShop.name, phone: w.aShop.phone }),
-  },
-  {
-    name: "update messagesPerWeek 99: 400 naming the field, nothing stored",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
-    json: { messagesPerWeek: 99 },
-    status: 400,
-    expectBody: invalid({ messagesPerWeek: MESSAGES_PER_WEEK_RANGE }),
-  },
+  updateA("update messagesPerWeek alone: stored, the other fields kept", 200, {
+    json: { messagesPerWeek: "12" }, expectBody: { messagesPerWeek: 12 }, after: (w) => expect(rowOf(w, w.aShop.id)).toMatchObject({ messagesPerWeek: 12, name: w.aShop.name, phone: w.aShop.phone }),
+  }),
+  updateA("update messagesPerWeek 99: 400 naming the field, nothing stored", 400, { json: { messagesPerWeek: 99 }, expectBody: invalid({ messagesPerWeek: MESSAGES_PER_WEEK_RANGE }) }),
   // The time zone quiet hours use for a customer whose number tells none: an IANA name, or empty for the server's.
   storedOnCreate("create with a time zone: stored in Intl's spelling, answered to the owner", "timeZone", " america/chicago ", "America/Chicago"),
   ...[undefined, null, "", "  "].map((sent) =>
     storedOnCreate(`create with timeZone ${JSON.stringify(sent) ?? "left out"}: none stored, the server's`, "timeZone", sent, null),
   ),
   ...refusedOnCreate("timeZone", ["Mars/Olympus", "+05:00", "Etc/Unknown", 5, true], TIME_ZONE_UNKNOWN),
-  {
-    name: "update the time zone alone: stored, the other fields kept; cleared with empty",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
-    json: { timeZone: "Europe/Lisbon" },
-    status: 200,
-    expectBody: { timeZone: "Europe/Lisbon" },
+  updateA("update the time zone alone: stored, the other fields kept; cleared with empty", 200, {
+    json: { timeZone: "Europe/Lisbon" }, expectBody: { timeZone: "Europe/Lisbon" },
     after: async (w) => {
       expect(rowOf(w, w.aShop.id)).toMatchObject({ timeZone: "Europe/Lisbon", name: w.aShop.name, messagesPerWeek: w.aShop.messagesPerWeek });
       expect((await w.api.put(update(w.aShop.id), { timeZone: "" }, { token: w.tokens!.a })).body).toMatchObject({ timeZone: null });
       expect(rowOf(w, w.aShop.id)?.timeZone).toBeNull();
     },
-  },
-  {
-    name: "update with an unknown time zone: 400 naming the field, the saved one kept",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
+  }),
+  updateA("update with an unknown time zone: 400 naming the field, the saved one kept", 400, {
     before: (w) => w.ctx.db.update(businesses).set({ timeZone: "Asia/Tokyo" }).run(),
     json: { timeZone: "Asia/Atlantis" },
-    status: 400,
     expectBody: invalid({ timeZone: TIME_ZONE_UNKNOWN }),
     after: (w) => expect(rowOf(w, w.aShop.id)?.timeZone).toBe("Asia/Tokyo"),
-  },
+  }),
   // The poster offer: the owner's words (trimmed), "" for none, left out (or null) for the type's keyword deal.
-  {
-    name: "create with a poster offer: trimmed, stored and answered",
-    method: "POST",
-    path: CREATE,
-    as: "a",
+  createA("create with a poster offer: trimmed, stored and answered", 201, {
     json: (w: World) => validBody(w, { posterOffer: "  BREAD DEAL: a free bun with every loaf  " }),
-    status: 201,
     expectBody: { posterOffer: "BREAD DEAL: a free bun with every loaf" },
     after: (w, res) => expect(rowOf(w, res.body.id)?.posterOffer).toBe("BREAD DEAL: a free bun with every loaf"),
-  },
-  {
-    name: "create with a poster offer of exactly 100",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    json: (w: World) => validBody(w, { posterOffer: "o".repeat(100) }),
-    status: 201,
-    expectBody: { posterOffer: "o".repeat(100) },
-  },
-  {
-    name: "create with an empty poster offer: none, stored as empty (not the keyword deal)",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    json: (w: World) => validBody(w, { posterOffer: "   " }),
-    status: 201,
-    expectBody: { posterOffer: "" },
-    after: (w, res) => expect(rowOf(w, res.body.id)?.posterOffer).toBe(""),
-  },
-  {
-    name: "create without a poster offer: null, the type's keyword deal",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    json: (w: World) => validBody(w),
-    status: 201,
-    expectBody: { posterOffer: null },
-    after: (w, res) => expect(rowOf(w, res.body.id)?.posterOffer).toBeNull(),
-  },
-  {
-    name: "update sets the poster offer; get answers it, to the public too",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
-    json: { posterOffer: "HALF-PRICE HOUR: every loaf after 5pm" },
-    status: 200,
-    expectBody: { posterOffer: "HALF-PRICE HOUR: every loaf after 5pm" },
+  }),
+  createA("create with a poster offer of exactly 100", 201, { json: (w: World) => validBody(w, { posterOffer: "o".repeat(100) }), expectBody: { posterOffer: "o".repeat(100) } }),
+  createA("create with an empty poster offer: none, stored as empty (not the keyword deal)", 201, {
+    json: (w: World) => validBody(w, { posterOffer: "   " }), expectBody: { posterOffer: "" }, after: (w, res) => expect(rowOf(w, res.body.id)?.posterOffer).toBe(""),
+  }),
+  createA("create without a poster offer: null, the type's keyword deal", 201, {
+    json: (w: World) => validBody(w), expectBody: { posterOffer: null }, after: (w, res) => expect(rowOf(w, res.body.id)?.posterOffer).toBeNull(),
+  }),
+  updateA("update sets the poster offer; get answers it, to the public too", 200, {
+    json: { posterOffer: "HALF-PRICE HOUR: every loaf after 5pm" }, expectBody: { posterOffer: "HALF-PRICE HOUR: every loaf after 5pm" },
     after: async (w) => {
       expect(rowOf(w, w.aShop.id)?.posterOffer).toBe("HALF-PRICE HOUR: every loaf after 5pm");
       expect((await w.api.get(byId(w.aShop.id))).body).toMatchObject({ posterOffer: "HALF-PRICE HOUR: every loaf after 5pm" });
     },
-  },
-  {
-    name: "update clears the poster offer",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
+  }),
+  updateA("update clears the poster offer", 200, {
     before: (w) => w.ctx.db.update(businesses).set({ posterOffer: "OLD DEAL: gone soon" }).run(),
     json: (w: World) => bodyOf(rowOf(w, w.aShop.id)!, { posterOffer: "" }),
-    status: 200,
     expectBody: { posterOffer: "" },
     after: (w) => expect(rowOf(w, w.aShop.id)?.posterOffer).toBe(""),
-  },
-  {
-    name: "update with a poster offer too long",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
-    json: { posterOffer: "o".repeat(101) },
-    status: 400,
-    expectBody: invalid({ posterOffer: "Offer cannot exceed 100 characters" }),
-    after: (w) => expect(rowOf(w, w.aShop.id)?.posterOffer).toBeNull(),
-  },
+  }),
+  updateA("update with a poster offer too long", 400, {
+    json: { posterOffer: "o".repeat(101) }, expectBody: invalid({ posterOffer: "Offer cannot exceed 100 characters" }), after: (w) => expect(rowOf(w, w.aShop.id)?.posterOffer).toBeNull(),
+  }),
   { name: "create with the type id as a string", method: "POST", path: CREATE, as: "a", json: (w: World) => validBody(w, { businessTypeId: String(w.bakery.id) }), status: 201 },
-  {
-    name: "create ignores id, ownerId and createdAt in the body",
-    method: "POST",
-    path: CREATE,
-    as: "a",
+  createA("create ignores id, ownerId and createdAt in the body", 201, {
     json: (w: World) => ({ ...validBody(w), id: UNKNOWN_ID, ownerId: w.ids.b, createdAt: "1999-01-01T00:00:00.000Z" }),
-    status: 201,
     expect: (body, w) => {
       expect(body.id).not.toBe(UNKNOWN_ID);
       expect(body.ownerId).toBe(w.ids.a);
       expect(body.createdAt).not.toStartWith("1999");
     },
-  },
+  }),
   // The spec's validation texts, one field at a time.
   ...(
     [
@@ -569,32 +409,11 @@ const scenarios: Scenario[] = [
       ["isActive a string", { isActive: "yes" }, { isActive: "isActive must be true or false" }],
     ] as const
   ).map(
-    ([what, overrides, fields]): Scenario => ({
-      name: `create: ${what}`,
-      method: "POST",
-      path: CREATE,
-      as: "a",
-      json: (w: World) => validBody(w, overrides),
-      status: 400,
-      expectBody: invalid(fields),
-    }),
+    ([what, overrides, fields]) => createA(`create: ${what}`, 400, { json: (w: World) => validBody(w, overrides), expectBody: invalid(fields) }),
   ),
-  {
-    name: "create: an inactive type is not offered",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    json: (w: World) => validBody(w, { businessTypeId: w.florist.id }),
-    status: 400,
-    expectBody: invalid({ businessTypeId: "Business type is required" }),
-  },
-  {
-    name: "create: every required field missing",
-    method: "POST",
-    path: CREATE,
-    as: "a",
+  createA("create: an inactive type is not offered", 400, { json: (w: World) => validBody(w, { businessTypeId: w.florist.id }), expectBody: invalid({ businessTypeId: "Business type is required" }) }),
+  createA("create: every required field missing", 400, {
     json: {},
-    status: 400,
     expectBody: invalid({
       name: "Business name is required",
       businessTypeId: "Business type is required",
@@ -603,7 +422,7 @@ const scenarios: Scenario[] = [
       sampleProductText: "Sample product description is required",
       sampleImagePath: "Sample product image is required",
     }),
-  },
+  }),
   // Image paths must name the caller's own logo/sample uploads.
   ...(
     [
@@ -616,67 +435,21 @@ const scenarios: Scenario[] = [
       ["A's broadcast image", (w: World) => ({ logoImagePath: w.img.aBroadcast.filePath }), { logoImagePath: LOGO_NOT_YOURS }],
     ] as const
   ).map(
-    ([what, overrides, fields]): Scenario => ({
-      name: `create with ${what}`,
-      method: "POST",
-      path: CREATE,
-      as: "a",
-      json: (w: World) => validBody(w, overrides(w)),
-      status: 400,
-      expectBody: invalid(fields),
-    }),
+    ([what, overrides, fields]) => createA(`create with ${what}`, 400, { json: (w: World) => validBody(w, overrides(w)), expectBody: invalid(fields) }),
   ),
-  {
-    name: "create with malformed JSON",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    raw: '{"name": "Gym",',
-    headers: { "content-type": "application/json" },
-    status: 400,
-    expectBody: { code: "validation_failed", error: "Request body must be valid JSON." },
-  },
-  {
-    name: "create with a form body",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    raw: "name=Gym",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    status: 415,
-    expectBody: { code: "unsupported_media_type" },
-  },
-  {
-    name: "create with a JSON array",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    raw: "[]",
-    headers: { "content-type": "application/json" },
-    status: 400,
-    expectBody: { error: "Request body must be a JSON object." },
-  },
-  {
-    name: "create with a body over 64 KB",
-    method: "POST",
-    path: CREATE,
-    as: "a",
-    json: (w: World) => validBody(w, { name: "n".repeat(70_000) }),
-    status: 413,
-    expectBody: { code: "payload_too_large" },
-  },
+  createA("create with malformed JSON", 400, {
+    raw: '{"name": "Gym",', headers: { "content-type": "application/json" }, expectBody: { code: "validation_failed", error: "Request body must be valid JSON." },
+  }),
+  createA("create with a form body", 415, { raw: "name=Gym", headers: { "content-type": "application/x-www-form-urlencoded" }, expectBody: { code: "unsupported_media_type" } }),
+  createA("create with a JSON array", 400, { raw: "[]", headers: { "content-type": "application/json" }, expectBody: { error: "Request body must be a JSON object." } }),
+  createA("create with a body over 64 KB", 413, { json: (w: World) => validBody(w, { name: "n".repeat(70_000) }), expectBody: { code: "payload_too_large" } }),
 
   // ---- update ---------------------------------------------------------------------------------------------------
   { name: "update as anon", method: "PUT", path: (w) => update(w.aShop.id), as: "anon", json: (w: World) => bodyOf(w.aShop), status: 401, expectBody: LOGIN_FIRST },
-  {
-    name: "update own business as A: every field replaced",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
+  updateA("update own business as A: every field replaced", 200, {
+    expectBody: (w: World) => ({ id: w.aShop.id, name: "Renamed Bakery", isActive: false, ownerId: w.ids.a, logoImagePath: w.img.aSpareLogo.filePath }),
     json: (w: World) =>
       validBody(w, { name: "Renamed Bakery", isActive: false, logoImagePath: w.img.aSpareLogo.filePath, sampleImagePath: w.img.aSpareSample.filePath }),
-    status: 200,
-    expectBody: (w: World) => ({ id: w.aShop.id, name: "Renamed Bakery", isActive: false, ownerId: w.ids.a, logoImagePath: w.img.aSpareLogo.filePath }),
     after: (w) =>
       expect(rowOf(w, w.aShop.id)).toMatchObject({
         name: "Renamed Bakery",
@@ -685,172 +458,76 @@ const scenarios: Scenario[] = [
         createdAt: w.aShop.createdAt,
         sampleImagePath: w.img.aSpareSample.filePath,
       }),
-  },
-  {
-    name: "update keeping the current images",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
-    json: (w: World) => bodyOf(w.aShop, { name: "Same Images" }),
-    status: 200,
-    expectBody: (w: World) => ({ name: "Same Images", logoImagePath: w.img.aLogo.filePath, sampleImagePath: w.img.aSample.filePath }),
-  },
-  {
-    name: "update removing the logo clears its path",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
-    json: (w: World) => bodyOf(w.aShop, { logoImagePath: null }),
-    status: 200,
-    expectBody: { logoImagePath: null },
+  }),
+  updateA("update keeping the current images", 200, {
+    json: (w: World) => bodyOf(w.aShop, { name: "Same Images" }), expectBody: (w: World) => ({ name: "Same Images", logoImagePath: w.img.aLogo.filePath, sampleImagePath: w.img.aSample.filePath }),
+  }),
+  updateA("update removing the logo clears its path", 200, {
+    json: (w: World) => bodyOf(w.aShop, { logoImagePath: null }), expectBody: { logoImagePath: null },
     after: (w) => {
       expect(rowOf(w, w.aShop.id)?.logoImagePath).toBeNull();
       // The image itself stays A's (it may be chosen again or deleted).
       expect(readdirSync(w.ctx.services.uploads.dir)).toContain(w.img.aLogo.fileName);
     },
-  },
-  {
-    name: "update removing the sample image is refused (it is required)",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
-    json: (w: World) => bodyOf(w.aShop, { sampleImagePath: "" }),
-    status: 400,
-    expectBody: invalid({ sampleImagePath: "Sample product image is required" }),
-  },
-  {
-    name: "update leaving fields out keeps them (isActive stays false, images stay)",
-    method: "PUT",
-    path: (w) => update(w.aHidden.id),
-    as: "a",
-    json: { name: "Quiet Florist" },
-    status: 200,
-    expectBody: (w: World) => ({ name: "Quiet Florist", isActive: false, sampleImagePath: w.aHidden.sampleImagePath, businessTypeId: w.florist.id }),
-  },
-  {
-    name: "update keeps an inactive type the business already has",
-    method: "PUT",
-    path: (w) => update(w.aHidden.id),
-    as: "a",
-    json: (w: World) => bodyOf(w.aHidden, { address: "1 New Street, Springfield" }),
-    status: 200,
-    expectBody: (w: World) => ({ businessTypeId: w.florist.id, address: "1 New Street, Springfield" }),
-  },
-  {
-    name: "update cannot switch to an inactive type",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
-    json: (w: World) => bodyOf(w.aShop, { businessTypeId: w.florist.id }),
-    status: 400,
-    expectBody: invalid({ businessTypeId: "Business type is required" }),
-  },
-  {
-    name: "update with a validation error",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "a",
-    json: (w: World) => bodyOf(w.aShop, { address: "x" }),
-    status: 400,
-    expectBody: invalid({ address: "Address must be at least 5 characters long" }),
-  },
-  {
-    name: "update as admin: an owner's business, owner and images kept",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "admin",
+  }),
+  updateA("update removing the sample image is refused (it is required)", 400, {
+    json: (w: World) => bodyOf(w.aShop, { sampleImagePath: "" }), expectBody: invalid({ sampleImagePath: "Sample product image is required" }),
+  }),
+  updateHidden("update leaving fields out keeps them (isActive stays false, images stay)", 200, {
+    json: { name: "Quiet Florist" }, expectBody: (w: World) => ({ name: "Quiet Florist", isActive: false, sampleImagePath: w.aHidden.sampleImagePath, businessTypeId: w.florist.id }),
+  }),
+  updateHidden("update keeps an inactive type the business already has", 200, {
+    json: (w: World) => bodyOf(w.aHidden, { address: "1 New Street, Springfield" }), expectBody: (w: World) => ({ businessTypeId: w.florist.id, address: "1 New Street, Springfield" }),
+  }),
+  updateA("update cannot switch to an inactive type", 400, {
+    json: (w: World) => bodyOf(w.aShop, { businessTypeId: w.florist.id }), expectBody: invalid({ businessTypeId: "Business type is required" }),
+  }),
+  updateA("update with a validation error", 400, { json: (w: World) => bodyOf(w.aShop, { address: "x" }), expectBody: invalid({ address: "Address must be at least 5 characters long" }) }),
+  updateAsAdmin("update as admin: an owner's business, owner and images kept", 200, {
     json: (w: World) => bodyOf(w.aShop, { name: "Moderated Name" }),
-    status: 200,
     expectBody: (w: World) => ({ name: "Moderated Name", ownerId: w.ids.a, logoImagePath: w.img.aLogo.filePath }),
     after: (w) => expect(rowOf(w, w.aShop.id)).toMatchObject({ name: "Moderated Name", ownerId: w.ids.a }),
-  },
-  {
-    name: "update as admin: may pick another of the owner's images",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "admin",
-    json: (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.aSpareLogo.filePath }),
-    status: 200,
-    expectBody: (w: World) => ({ logoImagePath: w.img.aSpareLogo.filePath }),
-  },
-  {
-    name: "update as admin: not a third owner's image",
-    method: "PUT",
-    path: (w) => update(w.aShop.id),
-    as: "admin",
-    json: (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.bSpareLogo.filePath }),
-    status: 400,
-    expectBody: invalid({ logoImagePath: LOGO_NOT_YOURS }),
-  },
+  }),
+  updateAsAdmin("update as admin: may pick another of the owner's images", 200, {
+    json: (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.aSpareLogo.filePath }), expectBody: (w: World) => ({ logoImagePath: w.img.aSpareLogo.filePath }),
+  }),
+  updateAsAdmin("update as admin: not a third owner's image", 400, {
+    json: (w: World) => bodyOf(w.aShop, { logoImagePath: w.img.bSpareLogo.filePath }), expectBody: invalid({ logoImagePath: LOGO_NOT_YOURS }),
+  }),
   { name: "update unknown id", method: "PUT", path: update(UNKNOWN_ID), as: "a", json: (w: World) => validBody(w), status: 404, expectBody: NOT_FOUND },
   { name: "update without id", method: "PUT", path: `${BASE}/UpdateBusiness`, as: "a", json: (w: World) => validBody(w), status: 400, expectBody: { fields: { id: "required" } } },
 
   // ---- delete ---------------------------------------------------------------------------------------------------
   { name: "delete as anon", method: "DELETE", path: (w) => remove(w.aShop.id), as: "anon", status: 401, expectBody: LOGIN_FIRST },
-  {
-    name: "delete own business as A",
-    method: "DELETE",
-    path: (w) => remove(w.aShop.id),
-    as: "a",
-    status: 200,
+  request<World>("a", "DELETE", (w) => remove(w.aShop.id))("delete own business as A", 200, {
     expectBody: { message: "Business deleted." },
     after: (w) => {
       expect(rowOf(w, w.aShop.id)).toBeUndefined();
       expect(rowOf(w, w.aHidden.id)).toBeDefined();
       expect(rowOf(w, w.bShop.id)).toBeDefined();
     },
-  },
-  {
-    name: "delete as admin: any business",
-    method: "DELETE",
-    path: (w) => remove(w.bShop.id),
-    as: "admin",
-    status: 200,
-    after: (w) => expect(rowOf(w, w.bShop.id)).toBeUndefined(),
-  },
+  }),
+  { name: "delete as admin: any business", method: "DELETE", path: (w) => remove(w.bShop.id), as: "admin", status: 200, after: (w) => expect(rowOf(w, w.bShop.id)).toBeUndefined() },
   { name: "delete unknown id", method: "DELETE", path: remove(UNKNOWN_ID), as: "a", status: 404, expectBody: NOT_FOUND },
   { name: "delete with invalid id", method: "DELETE", path: remove("1;drop"), as: "a", status: 400, expectBody: { fields: { id: "invalid" } } },
 
   // ---- images by file name --------------------------------------------------------------------------------------
-  {
-    name: "delete own unused logo",
-    method: "DELETE",
-    path: (w) => deleteLogo(w.img.aSpareLogo.fileName),
-    as: "a",
-    status: 200,
+  request<World>("a", "DELETE", (w) => deleteLogo(w.img.aSpareLogo.fileName))("delete own unused logo", 200, {
     expectBody: { message: "Logo deleted." },
     after: (w) => {
       expect(w.ctx.repos.uploads.findByFileName(w.img.aSpareLogo.fileName)).toBeUndefined();
       expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareLogo.fileName);
     },
-  },
-  {
-    name: "delete own unused sample image by its /uploads/ path",
-    method: "DELETE",
-    path: (w) => deleteSample(w.img.aSpareSample.filePath),
-    as: "a",
-    status: 200,
-    expectBody: { message: "Sample image deleted." },
-    after: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareSample.fileName),
-  },
+  }),
+  request<World>("a", "DELETE", (w) => deleteSample(w.img.aSpareSample.filePath))("delete own unused sample image by its /uploads/ path", 200, {
+    expectBody: { message: "Sample image deleted." }, after: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.aSpareSample.fileName),
+  }),
   { name: "delete a logo a business shows", method: "DELETE", path: (w) => deleteLogo(w.img.aLogo.fileName), as: "a", status: 409, expectBody: { code: "conflict", error: IMAGE_IN_USE } },
-  {
-    name: "delete a sample image through DeleteLogo",
-    method: "DELETE",
-    path: (w) => deleteLogo(w.img.aSpareSample.fileName),
-    as: "a",
-    status: 404,
-    expectBody: { code: "not_found", error: IMAGE_NOT_FOUND },
-  },
+  request<World>("a", "DELETE", (w) => deleteLogo(w.img.aSpareSample.fileName))("delete a sample image through DeleteLogo", 404, { expectBody: { code: "not_found", error: IMAGE_NOT_FOUND } }),
   { name: "delete logo as anon", method: "DELETE", path: (w) => deleteLogo(w.img.aSpareLogo.fileName), as: "anon", status: 401, expectBody: LOGIN_FIRST },
-  {
-    name: "delete an owner's unused logo as admin",
-    method: "DELETE",
-    path: (w) => deleteLogo(w.img.bSpareLogo.fileName),
-    as: "admin",
-    status: 200,
+  request<World>("admin", "DELETE", (w) => deleteLogo(w.img.bSpareLogo.fileName))("delete an owner's unused logo as admin", 200, {
     after: (w) => expect(readdirSync(w.ctx.services.uploads.dir)).not.toContain(w.img.bSpareLogo.fileName),
-  },
+  }),
   { name: "delete logo without a file name", method: "DELETE", path: `${BASE}/DeleteLogo`, as: "a", status: 400, expectBody: { fields: { fileName: "required" } } },
 ];
 

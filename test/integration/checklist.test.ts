@@ -5,11 +5,10 @@ import { businessTypes } from "../../src/db/schema.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { INBOUND_SEEN_EVERY_MS, INBOUND_SEEN_KEY } from "../../src/services/checklist.ts";
 import { twilioSignature } from "../../src/messaging/signature.ts";
-import { apiClient, signUp } from "../helpers/api.ts";
+import { ADMIN_EMAIL, apiClient, signUp } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
-const ADMIN_EMAIL = "boss@example.com";
 const INBOUND = "/api/webhooks/twilio/inbound";
 
 const fake = fakeTwilioForFile();

@@ -97,14 +97,10 @@ describe("nearcast customers import", () => {
     writeFileSync(file, CSV);
     const res = run(["customers", "import", "--business", String(bakery), file], dir);
     expect(res.code).toBe(3); // partly done: the invalid rows were not imported
-    expect(res.stdout).toContain("Imported contacts.csv into Sunrise Bakery");
-    expect(res.stdout).toContain("2 added, 1 re-added, 1 already subscribed, 2 skipped, 4 invalid rows");
-    expect(res.stdout).toContain("line 3: Please enter a valid phone number");
-    expect(res.stdout).toContain("line 5: Please select a contact preference");
-    expect(res.stdout).toContain("line 7: Please enter a valid phone number");
-    expect(res.stdout).toContain("line 12: Phone number is required");
-    expect(res.stdout).toContain("line 8: +14155550150 same number as line 2");
-    expect(res.stdout).toContain("line 10: +14155550135 unsubscribed from this business");
+    const said = ["Imported contacts.csv into Sunrise Bakery", "2 added, 1 re-added, 1 already subscribed, 2 skipped, 4 invalid rows"];
+    const invalid = ["line 3: Please enter a valid phone number", "line 5: Please select a contact preference", "line 7: Please enter a valid phone number"];
+    const skipped = ["line 12: Phone number is required", "line 8: +14155550150 same number as line 2", "line 10: +14155550135 unsubscribed from this business"];
+    for (const line of [...said, ...invalid, ...skipped]) expect(res.stdout).toContain(line);
     const t = withDb(dir, customerTables);
     const phones = new Map(t.customers.map((c) => [c.id, c]));
     const imported = t.subscriptions.filter((s) => s.source === "import");

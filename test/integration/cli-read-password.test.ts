@@ -53,6 +53,18 @@ async function onTerminal(args: string[], dir: string, answers: [prompt: string,
   return { code, screen };
 }
 
+/** `args` (naming --email) on a terminal typing `password` at both prompts: it works, `said` shows, none of `hidden` does. */
+async function askedTwiceOnTerminal(args: string[], dir: string, said: string, password: string, hidden: string[]) {
+  const { code, screen } = await onTerminal(args, dir, [
+    ["Password: ", password],
+    ["Password again: ", password],
+  ]);
+  expect(code).toBe(0);
+  expect(screen).toContain(said);
+  for (const text of hidden) expect(screen).not.toContain(text);
+  expect(await passwordWorks(dir, args[args.indexOf("--email") + 1]!, password)).toBe(true);
+}
+
 describe("users create", () => {
   test("--password-stdin: the first line of standard input is the password", async () => {
     const dir = dirs.makeEmpty();
@@ -85,18 +97,8 @@ describe("users create", () => {
     expect(await passwordWorks(dir, "ana@shop.com", "old-style")).toBe(true);
   });
 
-  test("on a terminal: asked twice, never echoed", async () => {
-    const dir = dirs.makeEmpty();
-    const { code, screen } = await onTerminal(["users", "create", "--email", "tty@shop.com", "--admin"], dir, [
-      ["Password: ", "typed s3cret"],
-      ["Password again: ", "typed s3cret"],
-    ]);
-    expect(code).toBe(0);
-    expect(screen).toContain("Created admin tty@shop.com");
-    expect(screen).not.toContain("typed");
-    expect(screen).not.toContain("s3cret");
-    expect(await passwordWorks(dir, "tty@shop.com", "typed s3cret")).toBe(true);
-  });
+  test("on a terminal: asked twice, never echoed", () =>
+    askedTwiceOnTerminal(["users", "create", "--email", "tty@shop.com", "--admin"], dirs.makeEmpty(), "Created admin tty@shop.com", "typed s3cret", ["typed", "s3cret"]));
 
   test("on a terminal: two different answers create nothing (exit 2)", async () => {
     const dir = dirs.makeEmpty();
@@ -144,15 +146,6 @@ describe("users reset-password", () => {
     expect(await passwordWorks(dir, "ana@shop.com", "old-secret")).toBe(true);
   });
 
-  test("--set on a terminal: asked twice, never echoed", async () => {
-    const dir = made();
-    const { code, screen } = await onTerminal(["users", "reset-password", "--email", "ana@shop.com", "--set"], dir, [
-      ["Password: ", "brand new 1"],
-      ["Password again: ", "brand new 1"],
-    ]);
-    expect(code).toBe(0);
-    expect(screen).toContain("Password set for ana@shop.com");
-    expect(screen).not.toContain("brand new");
-    expect(await passwordWorks(dir, "ana@shop.com", "brand new 1")).toBe(true);
-  });
+  test("--set on a terminal: asked twice, never echoed", () =>
+    askedTwiceOnTerminal(["users", "reset-password", "--email", "ana@shop.com", "--set"], made(), "Password set for ana@shop.com", "brand new 1", ["brand new"]));
 });

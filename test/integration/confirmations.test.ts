@@ -8,7 +8,7 @@ import { countryNotAllowed, NOT_A_MOBILE, SHORT_CODE } from "../../src/schemas/s
 import { REPLY_YES_TO_CONFIRM } from "../../src/services/subscriptions.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { fakeTwilioForFile } from "../helpers/worlds.ts";
+import { closing, contextFollowing, fakeTwilioForFile } from "../helpers/worlds.ts";
 import { dispatchUntil } from "../helpers/dispatch-run.ts";
 import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { allDeliveries, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
@@ -22,8 +22,7 @@ const HOUR = 3_600_000;
 const fake = fakeTwilioForFile();
 
 function world(env: Record<string, string> = {}, business: { doubleOptIn?: boolean; messagesPerWeek?: number } = {}) {
-  const ctx = testContext(env);
-  fake.follow(ctx.clock);
+  const ctx = contextFollowing(fake, env);
   const api = apiClient(ctx);
   const owner = insertUser(ctx, { role: "owner" });
   const bakery = insertBusiness(ctx, { ownerId: owner.id, name: "Rosa's Bakery", ...business });
@@ -93,9 +92,8 @@ describe("when a confirmation goes out", () => {
     }
   });
 
-  test("an owner's add sends one by default; unticked (sendConfirmation false) it sends none", async () => {
-    const w = world();
-    try {
+  test("an owner's add sends one by default; unticked (sendConfirmation false) it sends none", async () =>
+    closing(world(), async (w) => {
       expect((await w.api.post(CREATE, { phone: "4155550101", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.token })).status).toBe(201);
       expect(w.confirmations()).toEqual([expect.objectContaining({ origin: "owner", phone: "+14155550101" })]);
       expect((await w.api.post(CREATE, { phone: "4155550102", contactPreference: "SMS", businessId: w.bakery.id, sendConfirmation: false }, { token: w.token })).status).toBe(201);
@@ -104,10 +102,7 @@ describe("when a confirmation goes out", () => {
       expect(bad.status).toBe(400);
       expect(bad.body.fields).toHaveProperty("sendConfirmation");
       expect(customerTables(w.ctx).customers).toHaveLength(2);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
   test("an import with 'send a welcome text': ONE Confirmation broadcast for the people added, sent paced; without it, none", async () => {
     fake.reset();
@@ -181,9 +176,8 @@ describe("confirmations are not marketing", () => {
 });
 
 describe("double opt-in", () => {
-  test("pending until YES: the text asks for YES, broadcasts skip the person, YES makes them a subscriber", async () => {
-    const w = world({}, { doubleOptIn: true });
-    try {
+  test("pending until YES: the text asks for YES, broadcasts skip the person, YES makes them a subscriber", async () =>
+    closing(world({}, { doubleOptIn: true }), async (w) => {
       const res = await w.subscribe("4155550401");
       expect(res.status).toBe(200);
       expect(res.body.message).toEndWith(REPLY_YES_TO_CONFIRM);
@@ -210,10 +204,7 @@ describe("double opt-in", () => {
       expect(customerTables(w.ctx).subscriptions[0]!.status).toBe("active");
       const after = await w.api.call("POST", "/api/business/PublishMessageToAllCustomers", { body: form, token: w.token });
       expect(after.body.recipients).toBe(1);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 describe("the subscribe page refuses what would let anyone make us text any number", () => {
@@ -226,23 +217,18 @@ describe("the subscribe page refuses what would let anyone make us text any numb
     ["a mobile of a country not in the list", "+33 6 12 34 56 78", countryNotAllowed(["US", "CA"]), { NEARCAST_ALLOWED_COUNTRIES: "us, ca" }],
   ];
   for (const [name, phone, message, env] of refused) {
-    test(`${name}: 400 naming phone, nothing stored, nothing queued`, async () => {
-      const w = world(env);
-      try {
+    test(`${name}: 400 naming phone, nothing stored, nothing queued`, async () =>
+      closing(world(env), async (w) => {
         const res = await w.subscribe(phone);
         expect(res.status).toBe(400);
         expect(res.body).toEqual({ error: message, code: "validation_failed", fields: { phone: message } });
         expect(customerTables(w.ctx).customers).toEqual([]);
         expect(w.confirmations()).toEqual([]);
-      } finally {
-        w.ctx.close();
-      }
-    });
+      }));
   }
 
-  test("'*' accepts a mobile of any country; an owner's add follows the same rules (issue 21: no longer exempt)", async () => {
-    const w = world({ NEARCAST_ALLOWED_COUNTRIES: "*" });
-    try {
+  test("'*' accepts a mobile of any country; an owner's add follows the same rules (issue 21: no longer exempt)", async () =>
+    closing(world({ NEARCAST_ALLOWED_COUNTRIES: "*" }), async (w) => {
       expect((await w.subscribe("+49 151 12345678")).status).toBe(200);
       const strict = world();
       try {
@@ -256,14 +242,10 @@ describe("the subscribe page refuses what would let anyone make us text any numb
       } finally {
         strict.ctx.close();
       }
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("past the install's hourly budget, subscriptions are stored and their confirmations wait (text_budget) for the next free slot", async () => {
-    const w = world({ NEARCAST_CONFIRMATIONS_PER_HOUR: "2", NEARCAST_SUBSCRIBE_LIMIT: "0" });
-    try {
+  test("past the install's hourly budget, subscriptions are stored and their confirmations wait (text_budget) for the next free slot", async () =>
+    closing(world({ NEARCAST_CONFIRMATIONS_PER_HOUR: "2", NEARCAST_SUBSCRIBE_LIMIT: "0" }), async (w) => {
       const t0 = w.ctx.clock.now().getTime();
       for (const n of ["4155550501", "4155550502", "4155550503", "4155550504"]) {
         expect((await w.subscribe(n)).status).toBe(200);
@@ -281,8 +263,5 @@ describe("the subscribe page refuses what would let anyone make us text any numb
       await w.api.post(CREATE, { phone: "4155550505", contactPreference: "SMS", businessId: w.bakery.id }, { token: w.token });
       expect(w.confirmations().at(-1)).toMatchObject({ origin: "owner", reason: "text_budget" });
       expect(w.confirmations().at(-1)!.notBefore - t0).toBe(2 * HOUR);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });

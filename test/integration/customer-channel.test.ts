@@ -7,9 +7,8 @@ import { and, eq } from "drizzle-orm";
 import { subscriptions } from "../../src/db/schema.ts";
 import { SUBSCRIPTION_REQUEST_NOT_FOUND } from "../../src/services/customers.ts";
 import { consentText } from "../../src/schemas/consent.ts";
-import { apiClient } from "../helpers/api.ts";
-import { testContext } from "../helpers/context.ts";
-import { fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
+import { apiClient, PUBLIC_URL } from "../helpers/api.ts";
+import { contextFollowing, fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
 import { customerTables, insertSubscriber } from "../helpers/customer-factories.ts";
 import { allDeliveries } from "../helpers/delivery-factories.ts";
 import { dispatchUntil } from "../helpers/dispatch-run.ts";
@@ -22,8 +21,7 @@ const fake = fakeTwilioForFile();
 
 /** Owner A (bakery, cafe), owner B (gym), the admin; optionally with Twilio pointed at the fake. */
 function world(env: Record<string, string> = {}) {
-  const ctx = testContext({ NEARCAST_PUBLIC_URL: "https://deals.example.com", ...env });
-  fake.follow(ctx.clock);
+  const ctx = contextFollowing(fake, { NEARCAST_PUBLIC_URL: PUBLIC_URL, ...env });
   return { ctx, api: apiClient(ctx), ...ownersWorld(ctx, { bakery: { successMessage: "Thanks from the bakery!" } }) };
 }
 type World = ReturnType<typeof world>;

@@ -3,16 +3,15 @@
 // seconds, not minutes; a cookie for one account gives no relief for another, and a forged one none at all.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { DEVICE_COOKIE, DEVICE_COOKIE_TTL_S } from "../../src/services/device-cookies.ts";
-import { type ApiResponse, apiClient } from "../helpers/api.ts";
+import { apiClient, type ApiResponse, PASSWORD } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { type ApiScenario, runScenarios, type ScenarioRest, type ScenarioWorld } from "../helpers/scenario.ts";
 
 // argon2 is deliberately slow, and the stuffing is 30 real logins.
 setDefaultTimeout(60_000);
 
 const NAT = "198.51.100.77";
 const HOME = "203.0.113.5";
-const PASSWORD = "correct horse";
 const REGULAR = "regular@example.com";
 const NEWCOMER = "newcomer@example.com";
 
@@ -68,16 +67,13 @@ const held = (seconds: number) => (body: any, _w: World, res: ApiResponse) => {
   expect(deviceCookieOf(res)).toBeUndefined();
 };
 
+/** A login behind the shop's NAT by a browser with `headers`, as `email` with `password`. */
+function natLogin(name: string, email: string, password: string, headers: ApiScenario<World>["headers"], status: number, rest: ScenarioRest<World> = {}): ApiScenario<World> {
+  return { name, method: "POST", path: "/api/auth/Login", ip: NAT, noXsrf: true, headers, json: { email, password }, status, ...rest };
+}
+
 const scenarios: ApiScenario<World>[] = [
-  {
-    name: "the regular's browser (device cookie) signs in behind the NAT at once, and gets the cookie renewed",
-    method: "POST",
-    path: "/api/auth/Login",
-    ip: NAT,
-    noXsrf: true,
-    headers: (w) => browser(w.device),
-    json: { email: REGULAR, password: PASSWORD },
-    status: 200,
+  natLogin("the regular's browser (device cookie) signs in behind the NAT at once, and gets the cookie renewed", REGULAR, PASSWORD, (w) => browser(w.device), 200, {
     expect: (body, w, res) => {
       expect(body.user.email).toBe(REGULAR);
       expect(JSON.stringify(body)).not.toContain(w.device);
@@ -88,65 +84,18 @@ const scenarios: ApiScenario<World>[] = [
       for (const attribute of ["HttpOnly", "SameSite=Lax", "Path=/api/auth/Login", `Max-Age=${DEVICE_COOKIE_TTL_S}`]) expect(line).toContain(attribute);
       expect(line).not.toContain("Secure"); // plain http here; behind HTTPS it is Secure (isHttps)
     },
-  },
-  {
-    name: "the same browser with a wrong password is heard (401), not held: the pair throttle is what counts its guesses",
-    method: "POST",
-    path: "/api/auth/Login",
-    ip: NAT,
-    noXsrf: true,
-    headers: (w) => browser(w.device),
-    json: { email: REGULAR, password: "typo" },
-    status: 401,
-  },
-  {
-    name: "the regular without the cookie (another browser) waits like anyone there: seconds",
-    method: "POST",
-    path: "/api/auth/Login",
-    ip: NAT,
-    noXsrf: true,
-    headers: browser(),
-    json: { email: REGULAR, password: PASSWORD },
-    status: 429,
-    expect: held(5),
-  },
-  {
-    name: "a newcomer behind the NAT waits 5 seconds, then gets in",
-    method: "POST",
-    path: "/api/auth/Login",
-    ip: NAT,
-    noXsrf: true,
-    headers: browser(),
-    json: { email: NEWCOMER, password: PASSWORD },
-    status: 429,
+  }),
+  natLogin("the same browser with a wrong password is heard (401), not held: the pair throttle is what counts its guesses", REGULAR, "typo", (w) => browser(w.device), 401),
+  natLogin("the regular without the cookie (another browser) waits like anyone there: seconds", REGULAR, PASSWORD, browser(), 429, { expect: held(5) }),
+  natLogin("a newcomer behind the NAT waits 5 seconds, then gets in", NEWCOMER, PASSWORD, browser(), 429, {
     expect: held(5),
     after: async (w) => {
       w.ctx.clock.advance(5000);
       expect((await login(w, NEWCOMER, PASSWORD, NAT)).status).toBe(200);
     },
-  },
-  {
-    name: "the regular's cookie gives no relief for another account",
-    method: "POST",
-    path: "/api/auth/Login",
-    ip: NAT,
-    noXsrf: true,
-    headers: (w) => browser(w.device),
-    json: { email: NEWCOMER, password: PASSWORD },
-    status: 429,
-    expect: held(5),
-  },
-  {
-    name: "a forged cookie (the regular's id, another signature) gives no relief",
-    method: "POST",
-    path: "/api/auth/Login",
-    ip: NAT,
-    noXsrf: true,
-    headers: (w) => browser(w.device.replace(/\.[^.]+$/, `.${"A".repeat(43)}`)),
-    json: { email: REGULAR, password: PASSWORD },
-    status: 429,
-    expect: held(5),
-  },
+  }),
+  natLogin("the regular's cookie gives no relief for another account", NEWCOMER, PASSWORD, (w) => browser(w.device), 429, { expect: held(5) }),
+  natLogin("a forged cookie (the regular's id, another signature) gives no relief", REGULAR, PASSWORD, (w) => browser(w.device.replace(/\.[^.]+$/, `.${"A".repeat(43)}`)), 429, { expect: held(5) }),
 ];
 
 describe("device cookies at POST /api/auth/Login behind a shop's NAT", () => {

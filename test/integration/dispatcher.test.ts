@@ -17,13 +17,13 @@ import { createMessenger } from "../../src/messaging/index.ts";
 import type { Messenger, OutboundMessage } from "../../src/messaging/messenger.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
+import { PUBLIC_URL } from "../helpers/api.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM } from "../helpers/fake-twilio.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
 import { contextOnFake, fakeTwilioForFile, queuedBroadcast, stopDispatchers } from "../helpers/worlds.ts";
 
-const PUBLIC = "https://deals.example.com";
 
 const fake = fakeTwilioForFile();
 let ctx: TestContext;
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  ctx = contextOnFake(fake, { NEARCAST_PUBLIC_URL: PUBLIC });
+  ctx = contextOnFake(fake, { NEARCAST_PUBLIC_URL: PUBLIC_URL });
   sched = new VirtualScheduler(ctx.clock);
 });
 
@@ -114,8 +114,8 @@ describe("pacing to NEARCAST_SEND_RATE", () => {
       const rows = rowsOf(broadcastId);
       expect(rows.every((r) => r.status === "Sent" && r.providerId?.startsWith("SM"))).toBe(true);
       const first = sendsTo(rows[0]!.toPhone)[0]!;
-      expect(first.form.StatusCallback).toBe(`${PUBLIC}${statusCallbackPath(rows[0]!.id)}`);
-      expect(first.form.StatusCallback).toBe(`${PUBLIC}/api/webhooks/twilio/status?delivery=${rows[0]!.id}`);
+      expect(first.form.StatusCallback).toBe(`${PUBLIC_URL}${statusCallbackPath(rows[0]!.id)}`);
+      expect(first.form.StatusCallback).toBe(`${PUBLIC_URL}/api/webhooks/twilio/status?delivery=${rows[0]!.id}`);
       expect(first.form.From).toBe(SMS_FROM);
     });
   }
@@ -147,7 +147,7 @@ describe("pacing to NEARCAST_SEND_RATE", () => {
     const dir = mkdtempSync(join(tmpdir(), "nearcast-dispatch-img-"));
     dirs.push(dir);
     ctx.close();
-    ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, ...fake.settings() }, { dataDir: dir });
+    ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC_URL, ...fake.settings() }, { dataDir: dir });
     fake.follow(ctx.clock);
     sched = new VirtualScheduler(ctx.clock);
     const b2 = insertBusiness(ctx);
@@ -161,7 +161,7 @@ describe("pacing to NEARCAST_SEND_RATE", () => {
     const [req] = sendsTo(w.customer.phone);
     expect(req!.form.To).toBe(`whatsapp:${w.customer.phone}`);
     expect(req!.form.From).toBe(`whatsapp:${WA_FROM}`);
-    expect(req!.form.MediaUrl).toMatch(new RegExp(`^${PUBLIC}/uploads/[0-9a-f]{32}\\.png$`));
+    expect(req!.form.MediaUrl).toMatch(new RegExp(`^${PUBLIC_URL}/uploads/[0-9a-f]{32}\\.png$`));
   });
 });
 

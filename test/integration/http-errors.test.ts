@@ -13,11 +13,11 @@ import { JSON_BODY_LIMIT } from "../../src/http/middleware/body-limit.ts";
 import type { StaticAssets } from "../../src/http/static.ts";
 import { hashToken, randomToken } from "../../src/lib/tokens.ts";
 import { SESSION_TTL_MS } from "../../src/services/auth.ts";
-import { type ApiClient, type ApiResponse, type CallOptions, apiClient } from "../helpers/api.ts";
+import { ADMIN_EMAIL, type ApiClient, apiClient, type ApiResponse, type CallOptions } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { SEEDED_TYPES } from "../helpers/factories.ts";
+import { closing } from "../helpers/worlds.ts";
 
-const ADMIN_EMAIL = "boss@example.com";
 
 /** What must never reach a client: stack frames, error class names, source paths, SQL. */
 function expectNoInternals(res: ApiResponse): void {
@@ -172,59 +172,56 @@ describe("bad bodies on every JSON endpoint", () => {
         });
       }
 
-      test("wrong field types (numbers for strings): 400 with a message per field, nothing written", async () => {
-        const s = setup();
-        const before = counts(s);
-        const res = await s.api.call(ep.method, ep.path(s), {
-          json: ep.wrongTypes,
-          token: ep.admin ? s.adminToken : undefined,
-        });
-        expect(res.status).toBe(400);
-        expect(res.body.code).toBe("validation_failed");
-        expectErrorShape(res);
-        for (const [field, message] of Object.entries(ep.typeMessages)) {
-          if (typeof message === "string") expect(res.body.fields?.[field]).toBe(message);
-          else expect(res.body.fields?.[field]).toMatch(message);
-        }
-        expect(counts(s)).toEqual(before);
-        s.ctx.close();
-      });
+      test("wrong field types (numbers for strings): 400 with a message per field, nothing written", () =>
+        closing(setup(), async (s) => {
+          const before = counts(s);
+          const res = await s.api.call(ep.method, ep.path(s), {
+            json: ep.wrongTypes,
+            token: ep.admin ? s.adminToken : undefined,
+          });
+          expect(res.status).toBe(400);
+          expect(res.body.code).toBe("validation_failed");
+          expectErrorShape(res);
+          for (const [field, message] of Object.entries(ep.typeMessages)) {
+            if (typeof message === "string") expect(res.body.fields?.[field]).toBe(message);
+            else expect(res.body.fields?.[field]).toMatch(message);
+          }
+          expect(counts(s)).toEqual(before);
+        }));
 
-      test("a JSON content type with a charset is accepted", async () => {
-        const s = setup();
-        const res = await s.api.call(ep.method, ep.path(s), {
-          body: JSON.stringify(ep.wrongTypes),
-          headers: { "content-type": "application/json; charset=utf-8" },
-          token: ep.admin ? s.adminToken : undefined,
-        });
-        expect(res.status).toBe(400);
-        expect(res.body.code).toBe("validation_failed");
-        s.ctx.close();
-      });
+      test("a JSON content type with a charset is accepted", () =>
+        closing(setup(), async (s) => {
+          const res = await s.api.call(ep.method, ep.path(s), {
+            body: JSON.stringify(ep.wrongTypes),
+            headers: { "content-type": "application/json; charset=utf-8" },
+            token: ep.admin ? s.adminToken : undefined,
+          });
+          expect(res.status).toBe(400);
+          expect(res.body.code).toBe("validation_failed");
+        }));
     });
   }
 
-  test("the body limit also holds for a streamed body without Content-Length", async () => {
-    const s = setup();
-    const bytes = new TextEncoder().encode(huge);
-    const body = new ReadableStream({
-      start(controller) {
-        for (let i = 0; i < bytes.length; i += 8192) controller.enqueue(bytes.subarray(i, i + 8192));
-        controller.close();
-      },
-    });
-    const req = new Request("http://localhost/api/auth/Login", {
-      method: "POST",
-      body,
-      headers: { "content-type": "application/json", cookie: "XSRF-TOKEN=t", "x-xsrf-token": "t" },
-      duplex: "half",
-    } as RequestInit);
-    expect(req.headers.has("content-length")).toBe(false);
-    const res = await s.api.app.fetch(req, { requestIP: () => ({ address: "203.0.113.5" }) });
-    expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
-    s.ctx.close();
-  });
+  test("the body limit also holds for a streamed body without Content-Length", () =>
+    closing(setup(), async (s) => {
+      const bytes = new TextEncoder().encode(huge);
+      const body = new ReadableStream({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += 8192) controller.enqueue(bytes.subarray(i, i + 8192));
+          controller.close();
+        },
+      });
+      const req = new Request("http://localhost/api/auth/Login", {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", cookie: "XSRF-TOKEN=t", "x-xsrf-token": "t" },
+        duplex: "half",
+      } as RequestInit);
+      expect(req.headers.has("content-length")).toBe(false);
+      const res = await s.api.app.fetch(req, { requestIP: () => ({ address: "203.0.113.5" }) });
+      expect(res.status).toBe(413);
+      expect(await res.json()).toEqual({ error: "Request body is too large.", code: "payload_too_large" });
+    }));
 });
 
 describe("every mounted API route answers garbage with a 4xx, never a 500", () => {
@@ -278,79 +275,73 @@ describe("every mounted API route answers garbage with a 4xx, never a 500", () =
 });
 
 describe("unknown paths and methods", () => {
-  test("an unknown /api path: 404 JSON", async () => {
-    const s = setup();
-    for (const method of ["GET", "POST", "PUT", "DELETE"]) {
-      const res = await s.api.call(method, "/api/nope/Nothing", { json: method === "GET" || method === "DELETE" ? undefined : {} });
+  test("an unknown /api path: 404 JSON", () =>
+    closing(setup(), async (s) => {
+      for (const method of ["GET", "POST", "PUT", "DELETE"]) {
+        const res = await s.api.call(method, "/api/nope/Nothing", { json: method === "GET" || method === "DELETE" ? undefined : {} });
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual({ error: "No such API endpoint.", code: "not_found" });
+        expectErrorShape(res);
+      }
+    }));
+
+  test("the wrong method on a real endpoint is a JSON 4xx", () =>
+    closing(setup(), async (s) => {
+      const res = await s.api.get("/api/auth/Login");
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expectErrorShape(res);
+    }));
+
+  test("unknown ids: 404 with a clear message", () =>
+    closing(setup(), async (s) => {
+      const res = await s.api.get("/api/businesstype/GetBusinessTypeById?id=987654");
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: "No such API endpoint.", code: "not_found" });
+      expect(res.body.code).toBe("not_found");
       expectErrorShape(res);
-    }
-    s.ctx.close();
-  });
+      const upd = await s.api.put("/api/businesstype/UpdateBusinessType?id=987654", { name: "Cafe" }, { token: s.adminToken });
+      expect(upd.status).toBe(404);
+      expectErrorShape(upd);
+      expect(counts(s).types).toBe(SEEDED_TYPES + 1);
+    }));
 
-  test("the wrong method on a real endpoint is a JSON 4xx", async () => {
-    const s = setup();
-    const res = await s.api.get("/api/auth/Login");
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    expect(res.status).toBeLessThan(500);
-    expectErrorShape(res);
-    s.ctx.close();
-  });
+  test("malformed ids: 400 naming the parameter", () =>
+    closing(setup(), async (s) => {
+      for (const id of ["abc", "0", "-3", "1.5", "99999999999999999999", ""]) {
+        const res = await s.api.get(`/api/businesstype/GetBusinessTypeById?id=${id}`);
+        expect(res.status).toBe(400);
+        expect(res.body.error).toContain("id");
+        expectErrorShape(res);
+      }
+    }));
 
-  test("unknown ids: 404 with a clear message", async () => {
-    const s = setup();
-    const res = await s.api.get("/api/businesstype/GetBusinessTypeById?id=987654");
-    expect(res.status).toBe(404);
-    expect(res.body.code).toBe("not_found");
-    expectErrorShape(res);
-    const upd = await s.api.put("/api/businesstype/UpdateBusinessType?id=987654", { name: "Cafe" }, { token: s.adminToken });
-    expect(upd.status).toBe(404);
-    expectErrorShape(upd);
-    expect(counts(s).types).toBe(SEEDED_TYPES + 1);
-    s.ctx.close();
-  });
-
-  test("malformed ids: 400 naming the parameter", async () => {
-    const s = setup();
-    for (const id of ["abc", "0", "-3", "1.5", "99999999999999999999", ""]) {
-      const res = await s.api.get(`/api/businesstype/GetBusinessTypeById?id=${id}`);
-      expect(res.status).toBe(400);
-      expect(res.body.error).toContain("id");
-      expectErrorShape(res);
-    }
-    s.ctx.close();
-  });
-
-  test("a non-API path with a file extension that does not exist: 404 JSON; a non-API POST: 405 JSON", async () => {
-    const s = setup();
-    const missing = await s.api.get("/assets/nope.js");
-    expect(missing.status).toBe(404);
-    expectErrorShape(missing);
-    const post = await s.api.post("/somewhere", {});
-    expect(post.status).toBe(405);
-    expectErrorShape(post);
-    s.ctx.close();
-  });
+  test("a non-API path with a file extension that does not exist: 404 JSON; a non-API POST: 405 JSON", () =>
+    closing(setup(), async (s) => {
+      const missing = await s.api.get("/assets/nope.js");
+      expect(missing.status).toBe(404);
+      expectErrorShape(missing);
+      const post = await s.api.post("/somewhere", {});
+      expect(post.status).toBe(405);
+      expectErrorShape(post);
+    }));
 });
 
 describe("XSRF double-submit cookie", () => {
   const XSRF_FAILED = { code: "xsrf_failed" };
 
-  test("a GET hands out a readable XSRF-TOKEN cookie for the whole site", async () => {
-    const s = setup();
-    const res = await s.api.get("/api/health", { noXsrf: true });
-    expect(res.status).toBe(200);
-    const cookie = res.headers.get("set-cookie") ?? "";
-    expect(cookie).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{43};/);
-    expect(cookie).toContain("Path=/");
-    expect(cookie).toContain("SameSite=Strict");
-    expect(cookie).not.toMatch(/HttpOnly/i);
-    // Each new visitor gets a different token.
-    const again = await s.api.get("/api/health", { noXsrf: true });
-    expect(again.headers.get("set-cookie")).not.toBe(cookie);
-    s.ctx.close();
-  });
+  test("a GET hands out a readable XSRF-TOKEN cookie for the whole site", () =>
+    closing(setup(), async (s) => {
+      const res = await s.api.get("/api/health", { noXsrf: true });
+      expect(res.status).toBe(200);
+      const cookie = res.headers.get("set-cookie") ?? "";
+      expect(cookie).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{43};/);
+      expect(cookie).toContain("Path=/");
+      expect(cookie).toContain("SameSite=Strict");
+      expect(cookie).not.toMatch(/HttpOnly/i);
+      // Each new visitor gets a different token.
+      const again = await s.api.get("/api/health", { noXsrf: true });
+      expect(again.headers.get("set-cookie")).not.toBe(cookie);
+    }));
 
   test("the cookie is Secure behind a trusted proxy that terminated HTTPS, and only then", async () => {
     const viaProxy = setup({ NEARCAST_TRUST_PROXY: "1" });
@@ -366,12 +357,11 @@ describe("XSRF double-submit cookie", () => {
     direct.ctx.close();
   });
 
-  test("a visitor who has the cookie is not given a new one", async () => {
-    const s = setup();
-    const res = await s.api.get("/api/health");
-    expect(res.headers.get("set-cookie")).toBeNull();
-    s.ctx.close();
-  });
+  test("a visitor who has the cookie is not given a new one", () =>
+    closing(setup(), async (s) => {
+      const res = await s.api.get("/api/health");
+      expect(res.headers.get("set-cookie")).toBeNull();
+    }));
 
   const attempts: { name: string; headers: Record<string, string> }[] = [
     { name: "neither cookie nor header", headers: {} },
@@ -382,71 +372,65 @@ describe("XSRF double-submit cookie", () => {
     { name: "empty values", headers: { cookie: "XSRF-TOKEN=", "x-xsrf-token": "" } },
   ];
   for (const a of attempts) {
-    test(`POST with ${a.name}: 403 xsrf_failed, nothing done`, async () => {
-      const s = setup();
-      const before = counts(s);
-      const res = await s.api.post(
-        "/api/auth/Register",
-        { firstName: "Eve", lastName: "Il", email: "eve@example.com", password: "secret1" },
-        { noXsrf: true, headers: a.headers },
-      );
-      expect(res.status).toBe(403);
-      expect(res.body).toMatchObject(XSRF_FAILED);
-      expect(res.body.error).toBe("Your session token is missing or out of date. Reload the page and try again.");
-      expectErrorShape(res);
-      expect(counts(s)).toEqual(before);
-      s.ctx.close();
-    });
+    test(`POST with ${a.name}: 403 xsrf_failed, nothing done`, () =>
+      closing(setup(), async (s) => {
+        const before = counts(s);
+        const res = await s.api.post(
+          "/api/auth/Register",
+          { firstName: "Eve", lastName: "Il", email: "eve@example.com", password: "secret1" },
+          { noXsrf: true, headers: a.headers },
+        );
+        expect(res.status).toBe(403);
+        expect(res.body).toMatchObject(XSRF_FAILED);
+        expect(res.body.error).toBe("Your session token is missing or out of date. Reload the page and try again.");
+        expectErrorShape(res);
+        expect(counts(s)).toEqual(before);
+      }));
   }
 
-  test("PUT and DELETE are checked too, and a bearer token does not excuse a missing XSRF header", async () => {
-    const s = setup();
-    const put = await s.api.put(`/api/businesstype/UpdateBusinessType?id=${s.typeId}`, { name: "Evil" }, { token: s.adminToken, noXsrf: true });
-    expect(put.status).toBe(403);
-    expect(put.body.code).toBe("xsrf_failed");
-    const del = await s.api.del(`/api/businesstype/DeleteBusinessType?id=${s.typeId}`, { token: s.adminToken, noXsrf: true });
-    expect(del.status).toBe(403);
-    expect(s.ctx.repos.businessTypes.findById(s.typeId)?.name).toBe("Bakery");
-    s.ctx.close();
-  });
+  test("PUT and DELETE are checked too, and a bearer token does not excuse a missing XSRF header", () =>
+    closing(setup(), async (s) => {
+      const put = await s.api.put(`/api/businesstype/UpdateBusinessType?id=${s.typeId}`, { name: "Evil" }, { token: s.adminToken, noXsrf: true });
+      expect(put.status).toBe(403);
+      expect(put.body.code).toBe("xsrf_failed");
+      const del = await s.api.del(`/api/businesstype/DeleteBusinessType?id=${s.typeId}`, { token: s.adminToken, noXsrf: true });
+      expect(del.status).toBe(403);
+      expect(s.ctx.repos.businessTypes.findById(s.typeId)?.name).toBe("Bakery");
+    }));
 
-  test("the check comes before the body is read (403 even for malformed JSON)", async () => {
-    const s = setup();
-    const res = await s.api.post("/api/auth/Login", undefined, { body: "{nope", headers: { "content-type": "application/json" }, noXsrf: true });
-    expect(res.status).toBe(403);
-    s.ctx.close();
-  });
+  test("the check comes before the body is read (403 even for malformed JSON)", () =>
+    closing(setup(), async (s) => {
+      const res = await s.api.post("/api/auth/Login", undefined, { body: "{nope", headers: { "content-type": "application/json" }, noXsrf: true });
+      expect(res.status).toBe(403);
+    }));
 
-  test("logout cannot be forged either (the token stays live)", async () => {
-    const s = setup();
-    const res = await s.api.post("/api/auth/Logout", undefined, { token: s.ownerToken, noXsrf: true });
-    expect(res.status).toBe(403);
-    expect((await s.api.get("/api/auth/GetCurrentUser", { token: s.ownerToken })).status).toBe(200);
-    s.ctx.close();
-  });
+  test("logout cannot be forged either (the token stays live)", () =>
+    closing(setup(), async (s) => {
+      const res = await s.api.post("/api/auth/Logout", undefined, { token: s.ownerToken, noXsrf: true });
+      expect(res.status).toBe(403);
+      expect((await s.api.get("/api/auth/GetCurrentUser", { token: s.ownerToken })).status).toBe(200);
+    }));
 
-  test("matching cookie and header pass", async () => {
-    const s = setup();
-    const res = await s.api.post("/api/auth/Logout", undefined, {
-      noXsrf: true,
-      headers: { cookie: "XSRF-TOKEN=same-value", "x-xsrf-token": "same-value" },
-    });
-    expect(res.status).toBe(200);
-    s.ctx.close();
-  });
+  test("matching cookie and header pass", () =>
+    closing(setup(), async (s) => {
+      const res = await s.api.post("/api/auth/Logout", undefined, {
+        noXsrf: true,
+        headers: { cookie: "XSRF-TOKEN=same-value", "x-xsrf-token": "same-value" },
+      });
+      expect(res.status).toBe(200);
+    }));
 
-  test("webhooks under /api/webhooks/ are exempt", async () => {
-    const s = setup();
-    // Sandbox: the webhook's own door is its key.
-    const res = await s.api.post(`/api/webhooks/twilio/status?key=${s.ctx.services.inboundMessages.sandboxKey()}`, undefined, {
-      noXsrf: true,
-      body: "MessageSid=SM1&MessageStatus=delivered",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-    });
-    expect(res.body?.code).not.toBe("xsrf_failed");
-    expect(res.status).not.toBe(403);
-    s.ctx.close();
-  });
+  test("webhooks under /api/webhooks/ are exempt", () =>
+    closing(setup(), async (s) => {
+      // Sandbox: the webhook's own door is its key.
+      const res = await s.api.post(`/api/webhooks/twilio/status?key=${s.ctx.services.inboundMessages.sandboxKey()}`, undefined, {
+        noXsrf: true,
+        body: "MessageSid=SM1&MessageStatus=delivered",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect(res.body?.code).not.toBe("xsrf_failed");
+      expect(res.status).not.toBe(403);
+    }));
 });
 
 describe("security headers", () => {
@@ -498,12 +482,11 @@ describe("unexpected failures", () => {
     }
   });
 
-  test("the health check answers", async () => {
-    const s = setup();
-    const res = await s.api.get("/api/health");
-    expect(res.body).toMatchObject({ status: "ok", version: expect.any(String), database: "ok" });
-    s.ctx.close();
-  });
+  test("the health check answers", () =>
+    closing(setup(), async (s) => {
+      const res = await s.api.get("/api/health");
+      expect(res.body).toMatchObject({ status: "ok", version: expect.any(String), database: "ok" });
+    }));
 });
 
 describe("static assets", () => {

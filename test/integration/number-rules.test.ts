@@ -15,9 +15,9 @@ import { type TestContext, testContext } from "../helpers/context.ts";
 import { customerTables, insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { allDeliveries, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { type ApiScenario, request, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
-import { fakeTwilioForFile } from "../helpers/worlds.ts";
+import { closing, fakeTwilioForFile } from "../helpers/worlds.ts";
 
 const C = "/api/customer";
 
@@ -59,62 +59,34 @@ function stored(w: World) {
 
 const refusal = (message: string) => ({ error: message, code: "validation_failed" });
 
+// The owner's two ways to put a number in.
+const createCustomer = request<World>("owner", "POST", `${C}/CreateCustomer`);
+const updateCustomer = request<World>("owner", "PUT", (w) => `${C}/UpdateCustomer?id=${w.aliceId}`);
+
 describe("an owner's add and edit take only numbers the public page takes", () => {
   const scenarios: ApiScenario<World>[] = [];
   for (const [name, phone] of PUMPING_NUMBERS) {
     scenarios.push(
-      {
-        name: `CreateCustomer of a ${name} number: 400 naming phone, nothing written, no text`,
-        as: "owner",
-        method: "POST",
-        path: `${C}/CreateCustomer`,
-        json: (w) => ({ phone, contactPreference: "SMS", businessId: w.bakery.id }),
-        status: 400,
-        expectBody: refusal(NOT_A_MOBILE),
-        fields: { phone: NOT_A_MOBILE },
-      },
-      {
-        name: `UpdateCustomer to a ${name} number: 400 naming phone, nothing changed`,
-        as: "owner",
-        method: "PUT",
-        path: (w) => `${C}/UpdateCustomer?id=${w.aliceId}`,
-        json: { phone, contactPreference: "SMS" },
-        status: 400,
-        expectBody: refusal(NOT_A_MOBILE),
-        fields: { phone: NOT_A_MOBILE },
-      },
+      createCustomer(`CreateCustomer of a ${name} number: 400 naming phone, nothing written, no text`, 400, {
+        json: (w) => ({ phone, contactPreference: "SMS", businessId: w.bakery.id }), expectBody: refusal(NOT_A_MOBILE), fields: { phone: NOT_A_MOBILE },
+      }),
+      updateCustomer(`UpdateCustomer to a ${name} number: 400 naming phone, nothing changed`, 400, {
+        json: { phone, contactPreference: "SMS" }, expectBody: refusal(NOT_A_MOBILE), fields: { phone: NOT_A_MOBILE },
+      }),
     );
   }
   scenarios.push(
-    {
-      name: "CreateCustomer of a mobile from a country not allowed: the public page's sentence",
-      env: {},
-      as: "owner",
-      method: "POST",
-      path: `${C}/CreateCustomer`,
-      json: (w) => ({ phone: "+49 151 12345678", contactPreference: "SMS", businessId: w.bakery.id }),
-      status: 400,
-      fields: { phone: countryNotAllowed(["US"]) },
-    },
-    {
-      name: "CreateCustomer of a short code: the public page's sentence",
-      as: "owner",
-      method: "POST",
-      path: `${C}/CreateCustomer`,
-      json: (w) => ({ phone: "72345", contactPreference: "SMS", businessId: w.bakery.id }),
-      status: 400,
-      fields: { phone: "Please enter a full mobile number, not a short code." },
-    },
-    {
-      name: "CreateCustomer of a US mobile is still taken, with its confirmation",
-      as: "owner",
-      method: "POST",
-      path: `${C}/CreateCustomer`,
+    createCustomer("CreateCustomer of a mobile from a country not allowed: the public page's sentence", 400, {
+      env: {}, json: (w) => ({ phone: "+49 151 12345678", contactPreference: "SMS", businessId: w.bakery.id }), fields: { phone: countryNotAllowed(["US"]) },
+    }),
+    createCustomer("CreateCustomer of a short code: the public page's sentence", 400, {
+      json: (w) => ({ phone: "72345", contactPreference: "SMS", businessId: w.bakery.id }), fields: { phone: "Please enter a full mobile number, not a short code." },
+    }),
+    createCustomer("CreateCustomer of a US mobile is still taken, with its confirmation", 201, {
       json: (w) => ({ phone: "(415) 555-0150", contactPreference: "SMS", businessId: w.bakery.id }),
-      status: 201,
       expectBody: { phone: "+14155550150" },
       after: (w) => expect(allDeliveries(w.ctx).map((d) => d.toPhone)).toEqual(["+14155550150"]),
-    },
+    }),
     {
       name: "UpdateCustomer keeping a stored number the rules now refuse: the channel changes, the number stays",
       env: {},
@@ -135,9 +107,8 @@ describe("an import refuses them row by row, named with their line", () => {
   const expectRefused = (invalid: { line: number; message: string }[]) =>
     expect(invalid).toEqual(PUMPING_NUMBERS.map((_, i) => ({ line: i + 3, message: NOT_A_MOBILE })));
 
-  test("the Customers screen's upload (welcome=1): only the mobile is added and texted", async () => {
-    const w = world();
-    try {
+  test("the Customers screen's upload (welcome=1): only the mobile is added and texted", async () =>
+    closing(world(), async (w) => {
       const res = await w.api.call("POST", `${C}/ImportCustomers?businessId=${w.bakery.id}&welcome=1`, {
         token: w.tokens!.owner,
         body: csv,
@@ -150,22 +121,15 @@ describe("an import refuses them row by row, named with their line", () => {
       expect(summary.welcomed).toBe(1);
       expect(customerTables(w.ctx).customers.map((c) => c.phone).sort()).toEqual(["+14155550134", "+14155550150"]);
       expect(allDeliveries(w.ctx).map((d) => d.toPhone)).toEqual(["+14155550150"]);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("the CLI's import (the same importRows): the same refusals", async () => {
-    const w = world();
-    try {
+  test("the CLI's import (the same importRows): the same refusals", async () =>
+    closing(world(), async (w) => {
       const summary = await w.ctx.services.customers.importRows(w.bakery.id, readImportFile(csv, "list.csv"), "list.csv", { welcome: true });
       expect(summary.added).toEqual([{ line: 2, phone: "+14155550150" }]);
       expectRefused(summary.invalid);
       expect(allDeliveries(w.ctx).map((d) => d.toPhone)).toEqual(["+14155550150"]);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 describe("numbers stored before the rules (or before Settings changed them) are shown with the reason and never texted", () => {

@@ -16,17 +16,16 @@ import {
 } from "../../src/schemas/owner-approval.ts";
 import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { apiClient } from "../helpers/api.ts";
+import { ADMIN_EMAIL, apiClient, PASSWORD } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
-import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { type ApiScenario, request, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { closing } from "../helpers/worlds.ts";
 
 // argon2 is deliberately slow on a busy two-core box.
 setDefaultTimeout(30_000);
 
-const ADMIN_EMAIL = "boss@example.com";
-const PASSWORD = "correct horse";
 const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@example.com", password: PASSWORD };
 
 interface World extends ScenarioWorld {
@@ -83,23 +82,14 @@ describe("the admin's user routes", () => {
       expect: (body, w) => expect(body.map((u: { id: number }) => u.id)).toEqual([w.ids.pending]),
     },
     { name: "pending list: owners get 403", as: "owner", method: "GET", path: "/api/user/GetPendingUsers", status: 403 },
-    {
-      name: "approve a pending owner",
-      as: "admin",
-      method: "POST",
-      path: (w) => `/api/user/ApproveUser?id=${w.ids.pending}`,
-      status: 200,
-      expectBody: { status: "approved", role: "owner" },
-      after: (w) => expect(statusOf(w, w.ids.pending)).toBe("approved"),
-    },
-    {
-      name: "approve a refused account: it may sign in again",
-      as: "admin",
-      method: "POST",
-      path: (w) => `/api/user/ApproveUser?id=${w.ids.refused}`,
-      status: 200,
-      after: (w) => expect(statusOf(w, w.ids.refused)).toBe("approved"),
-    },
+    ...(
+      [
+        ["approve a pending owner", "pending", { status: "approved", role: "owner" }],
+        ["approve a refused account: it may sign in again", "refused", undefined],
+      ] as const
+    ).map(([name, who, expectBody]) =>
+      request<World>("admin", "POST", (w) => `/api/user/ApproveUser?id=${w.ids[who]}`)(name, 200, { expectBody, after: (w) => expect(statusOf(w, w.ids[who])).toBe("approved") }),
+    ),
     { name: "an owner may not approve", as: "owner", method: "POST", path: (w) => `/api/user/ApproveUser?id=${w.ids.pending}`, status: 403 },
     { name: "a pending owner may not approve themselves", as: "pending", method: "POST", path: (w) => `/api/user/ApproveUser?id=${w.ids.pending}`, status: 403 },
     { name: "approve an unknown id: 404", as: "admin", method: "POST", path: "/api/user/ApproveUser?id=9999", status: 404, expectBody: { error: USER_NOT_FOUND } },
@@ -167,9 +157,8 @@ describe("the admin's user routes", () => {
 describe("registration in each mode", () => {
   const register = (w: World, body = OWNER) => w.api.post("/api/auth/Register", body);
 
-  test("approval (the default): the new owner is pending, signs in, and sees it", async () => {
-    const w = world({ NEARCAST_OWNER_SIGNUP: "" });
-    try {
+  test("approval (the default): the new owner is pending, signs in, and sees it", async () =>
+    closing(world({ NEARCAST_OWNER_SIGNUP: "" }), async (w) => {
       expect(w.ctx.services.settings.current().ownerSignup).toBe("approval");
       expect((await register(w)).status).toBe(201);
       expect(w.ctx.repos.users.findByEmail(OWNER.email)?.status).toBe("pending");
@@ -178,25 +167,17 @@ describe("registration in each mode", () => {
       expect(login.body.user).toMatchObject({ status: "pending", role: "owner", phoneVerified: false });
       expect((await w.api.get("/api/auth/GetCurrentUser", { token: login.body.token })).body.status).toBe("pending");
       expect((await w.api.get("/api/site")).body.ownerSignup).toBe("approval");
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("open: the new owner is approved at once", async () => {
-    const w = world({ NEARCAST_OWNER_SIGNUP: "open" });
-    try {
+  test("open: the new owner is approved at once", async () =>
+    closing(world({ NEARCAST_OWNER_SIGNUP: "open" }), async (w) => {
       expect((await register(w)).status).toBe(201);
       expect(w.ctx.repos.users.findByEmail(OWNER.email)?.status).toBe("approved");
       expect((await w.api.get("/api/site")).body.ownerSignup).toBe("open");
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("closed: a 403 saying the admin creates owners, and no account; the admin's email still registers", async () => {
-    const w = world({ NEARCAST_OWNER_SIGNUP: "closed", NEARCAST_ADMIN_EMAIL: "second@example.com" });
-    try {
+  test("closed: a 403 saying the admin creates owners, and no account; the admin's email still registers", async () =>
+    closing(world({ NEARCAST_OWNER_SIGNUP: "closed", NEARCAST_ADMIN_EMAIL: "second@example.com" }), async (w) => {
       const res = await register(w);
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: SIGNUP_CLOSED, code: "registration_closed" });
@@ -207,21 +188,14 @@ describe("registration in each mode", () => {
       // The operator still creates owners, approved.
       const made = await w.ctx.services.auth.createUser({ ...OWNER, email: "made@example.com" });
       expect(made.status).toBe("approved");
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("the admin's email registers an approved admin under approval too", async () => {
-    const w = world();
-    try {
+  test("the admin's email registers an approved admin under approval too", async () =>
+    closing(world(), async (w) => {
       w.ctx.repos.users.delete(w.ids.admin);
       expect((await register(w, { ...OWNER, email: ADMIN_EMAIL })).status).toBe(201);
       expect(w.ctx.repos.users.findByEmail(ADMIN_EMAIL)).toMatchObject({ role: "admin", status: "approved" });
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
   test("the setting: saved on the Settings API, checked, and the environment wins", async () => {
     const w = world({ NEARCAST_OWNER_SIGNUP: "" });
@@ -250,9 +224,8 @@ describe("registration in each mode", () => {
 });
 
 describe("a refused account", () => {
-  test("the right password gets a 403 saying so and no session; a wrong one the usual 401", async () => {
-    const w = world({ NEARCAST_OWNER_SIGNUP: "open" });
-    try {
+  test("the right password gets a 403 saying so and no session; a wrong one the usual 401", async () =>
+    closing(world({ NEARCAST_OWNER_SIGNUP: "open" }), async (w) => {
       expect((await w.api.post("/api/auth/Register", OWNER)).status).toBe(201);
       const login = await w.api.post("/api/auth/Login", { email: OWNER.email, password: PASSWORD });
       expect(login.status).toBe(200);
@@ -270,14 +243,10 @@ describe("a refused account", () => {
       expect(wrong.body.error).toBe(INVALID_LOGIN);
       // Its data stays until the admin deletes it.
       expect(w.ctx.repos.users.findById(id)?.status).toBe("refused");
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("its scheduled broadcasts are cancelled when it is refused", async () => {
-    const w = world();
-    try {
+  test("its scheduled broadcasts are cancelled when it is refused", async () =>
+    closing(world(), async (w) => {
       const shop = insertBusiness(w.ctx, { ownerId: w.ids.approved });
       insertSubscriber(w.ctx, shop.id);
       const form = new FormData();
@@ -288,10 +257,7 @@ describe("a refused account", () => {
       expect(res.status).toBe(200);
       w.ctx.services.ownerApproval.refuse(OPERATOR, w.ids.approved);
       expect(w.ctx.db.select().from(broadcasts).get()?.cancelledAt).not.toBeNull();
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 describe("a pending owner texts nothing, in the sandbox too", () => {
@@ -308,9 +274,8 @@ describe("a pending owner texts nothing, in the sandbox too", () => {
     expect(w.ctx.db.select({ n: count() }).from(phoneVerifications).get()?.n).toBe(0);
   };
 
-  test("publish, schedule, test send and phone code: 403 owner_not_approved, nothing written", async () => {
-    const w = world();
-    try {
+  test("publish, schedule, test send and phone code: 403 owner_not_approved, nothing written", async () =>
+    closing(world(), async (w) => {
       const shop = w.ctx.db.select().from(businesses).where(eq(businesses.ownerId, w.ids.pending)).get()!;
       insertSubscriber(w.ctx, shop.id);
       const token = w.tokens!.pending!;
@@ -341,22 +306,15 @@ describe("a pending owner texts nothing, in the sandbox too", () => {
       const after = await publish(w, token, shop.id);
       expect(after.status).toBe(200);
       expect(after.body.recipients).toBe(1);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("a pending owner still builds businesses and customer lists", async () => {
-    const w = world();
-    try {
+  test("a pending owner still builds businesses and customer lists", async () =>
+    closing(world(), async (w) => {
       const token = w.tokens!.pending!;
       const customers = await w.api.get("/api/customer/GetAllCustomers", { token });
       expect(customers.status).toBe(200);
       const mine = await w.api.get("/api/business/GetMyBusinesses", { token });
       expect(mine.status).toBe(200);
       expect(mine.body.map((b: { name: string }) => b.name)).toEqual(["Pending Bakery"]);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });

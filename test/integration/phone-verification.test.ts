@@ -16,7 +16,7 @@ import {
 import { OPERATOR } from "../../src/services/principal.ts";
 import { TEST_SENDS_PER_MINUTE } from "../../src/services/broadcasts/test-send.ts";
 import { apiClient } from "../helpers/api.ts";
-import { contextOnFake, fakeTwilioForFile } from "../helpers/worlds.ts";
+import { closing, contextOnFake, fakeTwilioForFile } from "../helpers/worlds.ts";
 import { sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
@@ -42,9 +42,8 @@ const wrongCode = (right: string) => String((Number(right) + 1) % 1_000_000).pad
 const verifiedAt = (w: World, id: number) => w.ctx.db.select().from(users).where(eq(users.id, id)).get()?.phoneVerifiedAt ?? null;
 
 describe("verifying the owner's phone", () => {
-  test("a code is texted to the phone, stored only hashed, and the right code verifies it", async () => {
-    const w = world();
-    try {
+  test("a code is texted to the phone, stored only hashed, and the right code verifies it", async () =>
+    closing(world(), async (w) => {
       const sent = await sendCode(w);
       expect(sent.status).toBe(200);
       expect(sent.body).toMatchObject({ to: PHONE, expiresInMinutes: 10 });
@@ -64,14 +63,10 @@ describe("verifying the owner's phone", () => {
       expect((await sendCode(w)).status).toBe(409);
       const changed = await w.api.put("/api/auth/UpdateMyPhone", { phone: "+14155550177" }, { token: w.token });
       expect(changed.body).toMatchObject({ phone: "+14155550177", phoneVerified: false });
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("five wrong codes use it up; the right one is then refused too, and a new code works", async () => {
-    const w = world();
-    try {
+  test("five wrong codes use it up; the right one is then refused too, and a new code works", async () =>
+    closing(world(), async (w) => {
       await sendCode(w);
       const code = lastCode();
       for (let left = 4; left >= 1; left--) {
@@ -92,52 +87,37 @@ describe("verifying the owner's phone", () => {
       w.ctx.clock.advance(61_000);
       expect((await sendCode(w)).status).toBe(200);
       expect((await verify(w, lastCode())).status).toBe(200);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("a code expires after 10 minutes", async () => {
-    const w = world();
-    try {
+  test("a code expires after 10 minutes", async () =>
+    closing(world(), async (w) => {
       await sendCode(w);
       w.ctx.clock.advance(10 * 60_000);
       const r = await verify(w, lastCode());
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ code: "code_expired", error: CODE_EXPIRED });
       expect(verifiedAt(w, w.owner.id)).toBeNull();
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("one account's code does nothing for another's", async () => {
-    const w = world();
-    try {
+  test("one account's code does nothing for another's", async () =>
+    closing(world(), async (w) => {
       await sendCode(w);
       const r = await verify(w, lastCode(), w.otherToken);
       expect(r.status).toBe(400);
       expect(r.body).toMatchObject({ code: "code_none", error: CODE_NONE });
       expect(verifiedAt(w, w.other.id)).toBeNull();
       expect(verifiedAt(w, w.owner.id)).toBeNull();
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("UpdateMyPhone takes only numbers the rules allow (+1 900, satellite), and nothing changes", async () => {
-    const w = world();
-    try {
+  test("UpdateMyPhone takes only numbers the rules allow (+1 900, satellite), and nothing changes", async () =>
+    closing(world(), async (w) => {
       for (const phone of ["+19005550123", "+881631234567"]) {
         const r = await w.api.put("/api/auth/UpdateMyPhone", { phone }, { token: w.token });
         expect(r.status).toBe(400);
         expect(r.body.fields).toEqual({ phone: NOT_A_MOBILE });
       }
       expect(w.ctx.repos.users.findById(w.owner.id)?.phone).toBe(PHONE);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 interface World2 extends ScenarioWorld {
@@ -174,17 +154,13 @@ describe("test sends go only to a verified phone, at most 20 a day", () => {
     return w.api.call("POST", "/api/broadcast/SendTest", { body: form, token });
   };
 
-  test("unverified: 400 saying to verify first, nothing sent", async () => {
-    const w = world();
-    try {
+  test("unverified: 400 saying to verify first, nothing sent", async () =>
+    closing(world(), async (w) => {
       const r = await sendTest(w);
       expect(r.status).toBe(400);
       expect(r.body).toEqual({ error: VERIFY_FIRST, code: "validation_failed", fields: { phone: VERIFY_FIRST } });
       expect(fake.sends()).toHaveLength(0);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
   test(`verified: tests reach the fake Twilio; the ${TEST_SENDS_PER_DAY + 1}st in 24 hours is a 429 saying when it can go`, async () => {
     const w = world();
@@ -215,9 +191,8 @@ describe("test sends go only to a verified phone, at most 20 a day", () => {
     }
   }, 30_000);
 
-  test("past the owner's hourly budget a test answers 429 with when it can go", async () => {
-    const w = world();
-    try {
+  test("past the owner's hourly budget a test answers 429 with when it can go", async () =>
+    closing(world(), async (w) => {
       w.ctx.repos.users.markPhoneVerified(w.owner.id, PHONE, w.ctx.clock.now());
       w.ctx.services.settings.update(OPERATOR, { ownerTextsPerHour: "2" });
       expect((await sendTest(w)).status).toBe(200);
@@ -228,8 +203,5 @@ describe("test sends go only to a verified phone, at most 20 a day", () => {
       expect(over.body.error).toMatch(/can go in (\d+ minutes|1 hour)\.$/);
       expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(fake.sends()).toHaveLength(2);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });

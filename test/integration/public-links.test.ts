@@ -8,12 +8,12 @@ import { broadcasts, passwordResets, uploads } from "../../src/db/schema.ts";
 import { createApp } from "../../src/http/app.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { ATTEMPT_EMAIL_NEEDS_PUBLIC_URL, EMAIL_LINKS_NEED_PUBLIC_URL, IMAGE_NEEDS_PUBLIC_URL } from "../../src/services/public-links.ts";
-import { answerOf, type ApiClient, type CallOptions } from "../helpers/api.ts";
+import { ADMIN_EMAIL, answerOf, type ApiClient, type CallOptions, PUBLIC_URL } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { PNG } from "../helpers/images.ts";
-import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { request, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { type ReceivedMail, startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
@@ -21,9 +21,7 @@ import { fakeTwilioForFile } from "../helpers/worlds.ts";
 setDefaultTimeout(30_000);
 
 const EVIL = "evil.example";
-const SAVED = "https://deals.example.com";
 const ENV_URL = "https://env.example.org";
-const ADMIN_EMAIL = "boss@example.com";
 const XSRF = "test-xsrf-token";
 
 let smtp: TestSmtpServer;
@@ -93,73 +91,45 @@ function expectLinksOn(mail: ReceivedMail, base: string): void {
 const REFUSED = { error: EMAIL_LINKS_NEED_PUBLIC_URL, code: "public_url_not_set" };
 const taken = (email: string) => ({ firstName: "Mallory", lastName: "Doe", email, password: "not yours" });
 
+// The two requests that send an email with links in it.
+const forgot = request<World>(undefined, "POST", "/api/auth/ForgotPassword");
+const register = request<World>(undefined, "POST", "/api/auth/Register");
+
 describe("forged Host: emails are built on the saved public URL only", () => {
   runScenarios<World>(
     [
-      {
-        name: "ForgotPassword, no public URL: 400 in the one shape, for an account that exists; no token, no email",
-        method: "POST",
-        path: "/api/auth/ForgotPassword",
-        json: { email: "ada@example.com" },
-        status: 400,
-        expectBody: REFUSED,
+      forgot("ForgotPassword, no public URL: 400 in the one shape, for an account that exists; no token, no email", 400, {
+        json: { email: "ada@example.com" }, expectBody: REFUSED,
         after: async (w) => {
           expect(EMAIL_LINKS_NEED_PUBLIC_URL).toBe("Email links need the server's public address; ask the person who runs it");
           expect(await mailTo(w, "ada@example.com")).toEqual([]);
           expect(resetRows(w)).toBe(0);
         },
-      },
-      {
-        name: "ForgotPassword, no public URL: the very same answer for an address with no account",
-        method: "POST",
-        path: "/api/auth/ForgotPassword",
-        json: { email: "ghost@example.com" },
-        status: 400,
-        expect: (body) => expect(body).toEqual(REFUSED),
-        after: async (w) => expect(await mailTo(w, "ghost@example.com")).toEqual([]),
-      },
-      {
-        name: "ForgotPassword behind a trusted proxy with a forged X-Forwarded-Host, no public URL: refused the same",
-        env: { NEARCAST_TRUST_PROXY: "on" },
-        method: "POST",
-        path: "/api/auth/ForgotPassword",
-        headers: { "x-forwarded-host": EVIL, "x-forwarded-proto": "https" },
-        json: { email: "ada@example.com" },
-        status: 400,
-        expect: (body) => expect(body).toEqual(REFUSED),
-      },
-      {
-        name: "ForgotPassword with a saved public URL: the emailed link is on it, never on the forged Host",
-        env: { PUBLIC_URL_SAVED: "1" },
-        method: "POST",
-        path: "/api/auth/ForgotPassword",
-        json: { email: "ada@example.com" },
-        status: 200,
+      }),
+      forgot("ForgotPassword, no public URL: the very same answer for an address with no account", 400, {
+        json: { email: "ghost@example.com" }, expect: (body) => expect(body).toEqual(REFUSED), after: async (w) => expect(await mailTo(w, "ghost@example.com")).toEqual([]),
+      }),
+      forgot("ForgotPassword behind a trusted proxy with a forged X-Forwarded-Host, no public URL: refused the same", 400, {
+        env: { NEARCAST_TRUST_PROXY: "on" }, headers: { "x-forwarded-host": EVIL, "x-forwarded-proto": "https" }, json: { email: "ada@example.com" }, expect: (body) => expect(body).toEqual(REFUSED),
+      }),
+      forgot("ForgotPassword with a saved public URL: the emailed link is on it, never on the forged Host", 200, {
+        env: { PUBLIC_URL_SAVED: "1" }, json: { email: "ada@example.com" },
         after: async (w) => {
           const [mail, ...more] = await mailTo(w, "ada@example.com");
           expect(more).toEqual([]);
-          expectLinksOn(mail!, SAVED);
+          expectLinksOn(mail!, PUBLIC_URL);
           expect(urlsIn(mail!)[0]).toMatch(/^https:\/\/deals\.example\.com\/reset-password\?token=[A-Za-z0-9_-]{43}$/);
           expect(resetRows(w)).toBe(1);
         },
-      },
-      {
-        name: "ForgotPassword with NEARCAST_PUBLIC_URL and a forged X-Forwarded-Host behind a proxy: on the variable's URL",
+      }),
+      forgot("ForgotPassword with NEARCAST_PUBLIC_URL and a forged X-Forwarded-Host behind a proxy: on the variable's URL", 200, {
         env: { NEARCAST_PUBLIC_URL: ENV_URL, NEARCAST_TRUST_PROXY: "on" },
-        method: "POST",
-        path: "/api/auth/ForgotPassword",
         headers: { "x-forwarded-host": EVIL },
         json: { email: "ada@example.com" },
-        status: 200,
         after: async (w) => expectLinksOn((await mailTo(w, "ada@example.com"))[0]!, ENV_URL),
-      },
-      {
-        name: "Register with a taken address, no public URL: the usual answer; no email, one line in the log",
-        method: "POST",
-        path: "/api/auth/Register",
-        json: taken("ada@example.com"),
-        status: 201,
-        expectBody: { message: "Registration successful. Please log in." },
+      }),
+      register("Register with a taken address, no public URL: the usual answer; no email, one line in the log", 201, {
+        json: taken("ada@example.com"), expectBody: { message: "Registration successful. Please log in." },
         after: async (w) => {
           expect(await mailTo(w, "ada@example.com")).toEqual([]);
           expect((await w.api.post("/api/auth/Register", taken("Ada@Example.com"))).status).toBe(201);
@@ -167,47 +137,30 @@ describe("forged Host: emails are built on the saved public URL only", () => {
           // Said once, however many attempts, and without the address.
           expect(w.ctx.logger.lines).toEqual([`warn ${ATTEMPT_EMAIL_NEEDS_PUBLIC_URL}`]);
         },
-      },
-      {
-        name: "Register with a taken address and a saved public URL: the owner's email links to it, not to the forged Host",
-        env: { PUBLIC_URL_SAVED: "1" },
-        method: "POST",
-        path: "/api/auth/Register",
-        json: taken("ada@example.com"),
-        status: 201,
+      }),
+      register("Register with a taken address and a saved public URL: the owner's email links to it, not to the forged Host", 201, {
+        env: { PUBLIC_URL_SAVED: "1" }, json: taken("ada@example.com"),
         after: async (w) => {
           const [mail] = await mailTo(w, "ada@example.com");
-          expectLinksOn(mail!, SAVED);
-          expect(urlsIn(mail!)).toEqual([`${SAVED}/login`, `${SAVED}/forgot-password`]);
+          expectLinksOn(mail!, PUBLIC_URL);
+          expect(urlsIn(mail!)).toEqual([`${PUBLIC_URL}/login`, `${PUBLIC_URL}/forgot-password`]);
         },
-      },
-      {
-        name: "Register with a taken address and NEARCAST_PUBLIC_URL: on the variable's URL",
-        env: { NEARCAST_PUBLIC_URL: ENV_URL },
-        method: "POST",
-        path: "/api/auth/Register",
-        json: taken("ada@example.com"),
-        status: 201,
-        after: async (w) => expectLinksOn((await mailTo(w, "ada@example.com"))[0]!, ENV_URL),
-      },
-      {
-        name: "development without a public URL: the token comes back (the page links to it), and nothing is emailed",
-        env: { NEARCAST_ENV: "development" },
-        method: "POST",
-        path: "/api/auth/ForgotPassword",
-        json: { email: "ada@example.com" },
-        status: 200,
-        expect: (body) => expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/),
+      }),
+      register("Register with a taken address and NEARCAST_PUBLIC_URL: on the variable's URL", 201, {
+        env: { NEARCAST_PUBLIC_URL: ENV_URL }, json: taken("ada@example.com"), after: async (w) => expectLinksOn((await mailTo(w, "ada@example.com"))[0]!, ENV_URL),
+      }),
+      forgot("development without a public URL: the token comes back (the page links to it), and nothing is emailed", 200, {
+        env: { NEARCAST_ENV: "development" }, json: { email: "ada@example.com" }, expect: (body) => expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/),
         after: async (w) => {
           expect(await mailTo(w, "ada@example.com")).toEqual([]);
           expect(resetRows(w)).toBe(1);
         },
-      },
+      }),
     ],
     {
       world: ({ env = {} }) => {
         const { PUBLIC_URL_SAVED, ...rest } = env;
-        return world(rest, PUBLIC_URL_SAVED ? SAVED : null);
+        return world(rest, PUBLIC_URL_SAVED ? PUBLIC_URL : null);
       },
       done: (w) => {
         w.stop();
@@ -221,9 +174,9 @@ describe("forged Host: emails are built on the saved public URL only", () => {
     const w = await world();
     try {
       for (let i = 0; i < 15; i++) expect((await w.api.post("/api/auth/ForgotPassword", { email: "ada@example.com" })).status).toBe(400);
-      w.ctx.services.settings.update(OPERATOR, { publicUrl: SAVED });
+      w.ctx.services.settings.update(OPERATOR, { publicUrl: PUBLIC_URL });
       expect((await w.api.post("/api/auth/ForgotPassword", { email: "ada@example.com" })).status).toBe(200);
-      expectLinksOn((await mailTo(w, "ada@example.com"))[0]!, SAVED);
+      expectLinksOn((await mailTo(w, "ada@example.com"))[0]!, PUBLIC_URL);
     } finally {
       w.stop();
       w.ctx.close();
@@ -238,10 +191,10 @@ describe("forged Host: emails are built on the saved public URL only", () => {
       const [before] = await mailTo(w, "root@example.com");
       expect(before!.raw).not.toContain(EVIL);
       expect(before!.text).toContain("forgotten passwords can be reset by email only once the server's public URL is set");
-      w.ctx.services.settings.update(OPERATOR, { publicUrl: SAVED });
+      w.ctx.services.settings.update(OPERATOR, { publicUrl: PUBLIC_URL });
       await w.api.post("/api/settings/TestEmail", { to: "root@example.com" }, { token: admin });
       const [, after] = await mailTo(w, "root@example.com");
-      expect(after!.text).toContain(`This is a test email from Nearcast (${SAVED}).`);
+      expect(after!.text).toContain(`This is a test email from Nearcast (${PUBLIC_URL}).`);
       expect(after!.raw).not.toContain(EVIL);
     } finally {
       w.stop();
@@ -288,9 +241,9 @@ describe("Twilio is handed no address of ours until a public URL is saved", () =
       expect(sent!.form.StatusCallback).toBeUndefined();
       expect(JSON.stringify(sent!.form)).not.toContain(EVIL);
 
-      w.ctx.services.settings.update(OPERATOR, { publicUrl: SAVED });
+      w.ctx.services.settings.update(OPERATOR, { publicUrl: PUBLIC_URL });
       await w.multipart("/api/broadcast/SendTest", { BusinessId: String(w.business.id), MessageText: "Hello again" });
-      expect(fake.sends()[1]!.form.StatusCallback).toBe(`${SAVED}/api/webhooks/twilio/status`);
+      expect(fake.sends()[1]!.form.StatusCallback).toBe(`${PUBLIC_URL}/api/webhooks/twilio/status`);
     } finally {
       w.close();
     }
@@ -313,7 +266,7 @@ describe("Twilio is handed no address of ours until a public URL is saved", () =
       expect(plain.status).toBe(200);
       expect(plain.body.broadcastId).toBeGreaterThan(0);
       // With a saved public URL the image goes too.
-      w.ctx.services.settings.update(OPERATOR, { publicUrl: SAVED });
+      w.ctx.services.settings.update(OPERATOR, { publicUrl: PUBLIC_URL });
       const withUrl = await w.multipart("/api/business/PublishMessageToAllCustomers", { BusinessId: String(w.business.id), MessageText: "Look again!", Image: image() });
       expect(withUrl.status).toBe(200);
       expect(rows(w.ctx)).toEqual({ broadcasts: 2, uploads: 1 });

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { twilioSignature } from "../../src/messaging/signature.ts";
-import { apiClient, signUp } from "../helpers/api.ts";
+import { ADMIN_EMAIL, apiClient, PUBLIC_URL, signUp } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
 import { FAKE_ACCOUNT_SID, FAKE_AUTH_TOKEN } from "../helpers/fake-twilio.ts";
 import { insertBusiness } from "../helpers/factories.ts";
@@ -13,9 +13,7 @@ import { pdfText } from "../helpers/pdf-text.ts";
 import { decodeQrPng } from "../helpers/qr-decode.ts";
 
 const LAN = "http://192.168.1.20:3000";
-const SAVED = "https://deals.example.com";
 const ENV_URL = "https://env.example.org";
-const ADMIN_EMAIL = "boss@example.com";
 
 let ctx: TestContext;
 afterEach(() => ctx?.close());
@@ -64,18 +62,18 @@ describe("a saved public URL wins over the request's origin", () => {
   test("after saving it, the same LAN request decodes to the saved URL; /api/site, the poster and the checklist agree", async () => {
     const w = await world();
     expect(await w.qrAt(LAN)).toBe(`${LAN}/subscribe?id=${w.business.id}`);
-    await w.save(SAVED);
-    expect(await w.qrAt(LAN)).toBe(`${SAVED}/subscribe?id=${w.business.id}`);
-    expect(await w.siteAt(LAN)).toMatchObject({ publicUrl: SAVED, publicUrlSource: "saved", publicUrlPrivate: false });
-    expect(await w.posterAt(LAN)).toContain(`${SAVED}/subscribe?id=${w.business.id}`);
+    await w.save(PUBLIC_URL);
+    expect(await w.qrAt(LAN)).toBe(`${PUBLIC_URL}/subscribe?id=${w.business.id}`);
+    expect(await w.siteAt(LAN)).toMatchObject({ publicUrl: PUBLIC_URL, publicUrlSource: "saved", publicUrlPrivate: false });
+    expect(await w.posterAt(LAN)).toContain(`${PUBLIC_URL}/subscribe?id=${w.business.id}`);
     const items = (await w.api.get("/api/settings/Checklist", { token: w.admin.token })).body.items;
-    expect(items.find((i: { id: string }) => i.id === "inboundWebhook").detail).toContain(`${SAVED}/api/webhooks/twilio/inbound`);
+    expect(items.find((i: { id: string }) => i.id === "inboundWebhook").detail).toContain(`${PUBLIC_URL}/api/webhooks/twilio/inbound`);
     expect(items.find((i: { id: string }) => i.id === "publicUrl").status).toBe("green");
   });
 
   test("removing it goes back to the request's origin", async () => {
     const w = await world();
-    await w.save(SAVED);
+    await w.save(PUBLIC_URL);
     await w.save(null);
     expect(await w.qrAt(LAN)).toBe(`${LAN}/subscribe?id=${w.business.id}`);
   });
@@ -84,7 +82,7 @@ describe("a saved public URL wins over the request's origin", () => {
 describe("NEARCAST_PUBLIC_URL wins over the saved one", () => {
   test("QR, /api/site and poster use the environment's URL although another is saved", async () => {
     const w = await world({ NEARCAST_PUBLIC_URL: ENV_URL });
-    ctx.repos.settings.save("publicUrl", SAVED, ctx.clock.now()); // saved before the variable was set (the service now refuses to)
+    ctx.repos.settings.save("publicUrl", PUBLIC_URL, ctx.clock.now()); // saved before the variable was set (the service now refuses to)
     expect(await w.qrAt(LAN)).toBe(`${ENV_URL}/subscribe?id=${w.business.id}`);
     expect(await w.siteAt(LAN)).toMatchObject({ publicUrl: ENV_URL, publicUrlSource: "env", publicUrlPrivate: false });
     expect(await w.posterAt(LAN)).toContain(`${ENV_URL}/subscribe?id=${w.business.id}`);
@@ -111,9 +109,9 @@ describe("webhook signatures are checked against the same URL", () => {
 
   test("with a saved URL, a request signed for it is accepted and one signed for the origin is refused", async () => {
     const w = await world(TWILIO);
-    await w.save(SAVED);
+    await w.save(PUBLIC_URL);
     expect(await post(w, LAN, LAN)).toBe(403);
-    expect(await post(w, LAN, SAVED)).toBe(200);
+    expect(await post(w, LAN, PUBLIC_URL)).toBe(200);
   });
 
   test("with none, the origin Twilio called is what it signed", async () => {

@@ -8,14 +8,13 @@ import QRCode from "qrcode";
 import { posterDisclosure, UNSUBSCRIBE_NOTE } from "../../src/schemas/poster-text.ts";
 import { imageKind, posterFileName, qrRects, readUploadedImage, renderPoster } from "../../src/services/posters.ts";
 import { QR_QUIET_ZONE, QrPngCache, renderQrPng } from "../../src/services/qr-codes.ts";
-import { apiClient, signUp } from "../helpers/api.ts";
+import { apiClient, PUBLIC_URL, signUp } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
 import { insertBusiness, insertBusinessType } from "../helpers/factories.ts";
 import { isPdf, pdfText } from "../helpers/pdf-text.ts";
 import { decodePng, isPng } from "../helpers/png.ts";
 import { decodeQrPng } from "../helpers/qr-decode.ts";
 
-const PUBLIC_URL = "https://deals.example.com";
 
 /** Raw bytes from the app (the JSON helper would mangle a PNG or PDF). */
 async function fetchBytes(app: ReturnType<typeof apiClient>["app"], path: string, headers: Record<string, string> = {}) {

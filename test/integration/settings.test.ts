@@ -23,6 +23,7 @@ import { pdfText } from "../helpers/pdf-text.ts";
 import { decodeQrPng } from "../helpers/qr-decode.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { until } from "../helpers/until.ts";
+import { closing } from "../helpers/worlds.ts";
 
 const SETTINGS = "/api/settings";
 const TOKEN = "tok3n-S3cret-9f8e7d6c5b4a3210zz";
@@ -404,37 +405,25 @@ describe("the public URL: env > saved > request origin > http://localhost:PORT",
     expect(links.posterText).toContain(url);
   }
 
-  test("nothing set: every link is built on the origin the request came in on", async () => {
-    const w = world();
-    try {
+  test("nothing set: every link is built on the origin the request came in on", async () =>
+    closing(world(), async (w) => {
       await expectLinks(w, LAN, LAN, "request", true);
       await expectLinks(w, "https://shop.example.net", "https://shop.example.net", "request", false);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("a saved public URL wins over the request's origin, at once; clearing it goes back to the origin", async () => {
-    const w = world();
-    try {
+  test("a saved public URL wins over the request's origin, at once; clearing it goes back to the origin", async () =>
+    closing(world(), async (w) => {
       expect((await w.api.put(SETTINGS, { publicUrl: "https://deals.example.com/" }, { token: w.tokens.admin })).status).toBe(200);
       await expectLinks(w, LAN, "https://deals.example.com", "saved", false);
       expect((await w.api.put(SETTINGS, { publicUrl: "" }, { token: w.tokens.admin })).status).toBe(200);
       await expectLinks(w, LAN, LAN, "request", true);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
-  test("NEARCAST_PUBLIC_URL wins over a saved one and over the request's origin", async () => {
-    const w = world({ NEARCAST_PUBLIC_URL: "https://env.example.org" });
-    try {
+  test("NEARCAST_PUBLIC_URL wins over a saved one and over the request's origin", async () =>
+    closing(world({ NEARCAST_PUBLIC_URL: "https://env.example.org" }), async (w) => {
       w.ctx.repos.settings.save("publicUrl", "https://saved.example.com", w.ctx.clock.now());
       await expectLinks(w, LAN, "https://env.example.org", "env", false);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 
   test("without a request: the saved URL, else http://localhost:PORT", () => {
     const ctx = testContext({ NEARCAST_PORT: "3456" });

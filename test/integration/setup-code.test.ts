@@ -9,7 +9,8 @@ import { OPERATOR } from "../../src/services/principal.ts";
 import { SETUP_CODE_MISSING, SETUP_CODE_TRIES, SETUP_CODE_WRONG, SETUP_CODES_KEPT, SETUP_CODES_KEY } from "../../src/services/setup-code.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
-import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { type ApiScenario, request, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
+import { closing } from "../helpers/worlds.ts";
 
 // argon2 is deliberately slow; a busy box can take seconds per hash.
 setDefaultTimeout(30_000);
@@ -34,164 +35,98 @@ const userRows = (w: World) => w.ctx.db.select().from(users).all();
 const storedCodes = (w: World) => w.ctx.repos.settings.get(SETUP_CODES_KEY);
 const setupNeeded = async (w: World) => (await w.api.get("/api/site")).body.setupNeeded;
 
+const setup = request<World>(undefined, "POST", SETUP);
+
 describe("POST /api/setup and its code", () => {
   runScenarios<World>(
     [
-      {
-        name: "the right code: 201, the admin made and logged in; every stored code is deleted with it",
-        method: "POST",
-        path: SETUP,
-        json: (w) => ({ ...ADMIN, code: w.code }),
-        status: 201,
-        expectBody: { user: { email: ADMIN.email, role: "admin" } },
+      setup("the right code: 201, the admin made and logged in; every stored code is deleted with it", 201, {
+        json: (w) => ({ ...ADMIN, code: w.code }), expectBody: { user: { email: ADMIN.email, role: "admin" } },
         after: async (w) => {
           expect(userRows(w).map((u) => [u.email, u.role])).toEqual([[ADMIN.email, "admin"]]);
           expect(storedCodes(w)).toBeUndefined();
           expect(await setupNeeded(w)).toBe(false);
         },
-      },
-      {
-        name: "no code: 403 saying where the link is; nothing created",
-        method: "POST",
-        path: SETUP,
-        json: ADMIN,
-        status: 403,
-        expectBody: { code: "setup_code_invalid", error: SETUP_CODE_MISSING },
-        fields: { code: SETUP_CODE_MISSING },
+      }),
+      setup("no code: 403 saying where the link is; nothing created", 403, {
+        json: ADMIN, expectBody: { code: "setup_code_invalid", error: SETUP_CODE_MISSING }, fields: { code: SETUP_CODE_MISSING },
         after: async (w) => {
           expect(SETUP_CODE_MISSING).toContain("printed in the terminal where nearcast serve runs, and in its log (journalctl -u nearcast)");
           expect(userRows(w)).toEqual([]);
           expect(await setupNeeded(w)).toBe(true);
         },
-      },
-      {
-        name: "an empty or blank code: 403, nothing created",
-        method: "POST",
-        path: SETUP,
-        json: { ...ADMIN, code: "   " },
-        status: 403,
-        fields: { code: SETUP_CODE_MISSING },
-        after: (w) => expect(userRows(w)).toEqual([]),
-      },
-      {
-        name: "a wrong code: 403, nothing created, the right one still works",
-        method: "POST",
-        path: SETUP,
+      }),
+      setup("an empty or blank code: 403, nothing created", 403, { json: { ...ADMIN, code: "   " }, fields: { code: SETUP_CODE_MISSING }, after: (w) => expect(userRows(w)).toEqual([]) }),
+      setup("a wrong code: 403, nothing created, the right one still works", 403, {
         json: (w) => ({ ...ADMIN, code: `${w.code.slice(0, -1)}${w.code.endsWith("A") ? "B" : "A"}` }),
-        status: 403,
         expectBody: { code: "setup_code_invalid", error: SETUP_CODE_WRONG },
         fields: { code: SETUP_CODE_WRONG },
         after: async (w) => {
           expect(userRows(w)).toEqual([]);
           expect((await w.api.post(SETUP, { ...ADMIN, code: w.code })).status).toBe(201);
         },
-      },
-      {
-        name: "a code that is not text: 403, nothing created",
-        method: "POST",
-        path: SETUP,
-        json: { ...ADMIN, code: 12345 },
-        status: 403,
-        fields: { code: SETUP_CODE_MISSING },
-        after: (w) => expect(userRows(w)).toEqual([]),
-      },
-      {
-        name: "the code's hash is what a wrong code is compared with: the code itself is never stored",
-        method: "POST",
-        path: SETUP,
-        json: (w) => ({ ...ADMIN, code: hashToken(w.code) }),
-        status: 403,
-        fields: { code: SETUP_CODE_WRONG },
+      }),
+      setup("a code that is not text: 403, nothing created", 403, { json: { ...ADMIN, code: 12345 }, fields: { code: SETUP_CODE_MISSING }, after: (w) => expect(userRows(w)).toEqual([]) }),
+      setup("the code's hash is what a wrong code is compared with: the code itself is never stored", 403, {
+        json: (w) => ({ ...ADMIN, code: hashToken(w.code) }), fields: { code: SETUP_CODE_WRONG },
         after: (w) => {
           expect(JSON.parse(storedCodes(w)!)).toEqual([hashToken(w.code)]);
           expect(storedCodes(w)).not.toContain(w.code);
         },
-      },
-      {
-        name: "the right code with a bad field: 400 naming it, nothing created, the code still valid",
-        method: "POST",
-        path: SETUP,
+      }),
+      setup("the right code with a bad field: 400 naming it, nothing created, the code still valid", 400, {
         json: (w) => ({ ...ADMIN, email: "nope", code: w.code }),
-        status: 400,
         fields: { email: "Please enter a valid email address" },
         after: (w) => expect(JSON.parse(storedCodes(w)!)).toEqual([hashToken(w.code)]),
-      },
-      {
-        name: "the setup screen's address is saved as the public URL, with the admin",
-        method: "POST",
-        path: SETUP,
+      }),
+      setup("the setup screen's address is saved as the public URL, with the admin", 201, {
         json: (w) => ({ ...ADMIN, code: w.code, publicUrl: "https://deals.example.com/" }),
-        status: 201,
         after: (w) => {
           expect(w.ctx.services.settings.savedPublicUrl()).toBe("https://deals.example.com");
           expect(w.ctx.services.settings.view(OPERATOR).publicUrl).toMatchObject({ value: "https://deals.example.com", source: "saved" });
         },
-      },
-      {
-        name: "a public URL with a line break: 400 naming publicUrl; no admin, no URL saved",
-        method: "POST",
-        path: SETUP,
-        json: (w) => ({ ...ADMIN, code: w.code, publicUrl: "https://deals.example.com/\r\nX-Evil: 1" }),
-        status: 400,
-        expect: (body) => expect(Object.keys(body.fields)).toEqual(["publicUrl"]),
+      }),
+      setup("a public URL with a line break: 400 naming publicUrl; no admin, no URL saved", 400, {
+        json: (w) => ({ ...ADMIN, code: w.code, publicUrl: "https://deals.example.com/\r\nX-Evil: 1" }), expect: (body) => expect(Object.keys(body.fields)).toEqual(["publicUrl"]),
         after: (w) => {
           expect(userRows(w)).toEqual([]);
           expect(w.ctx.services.settings.savedPublicUrl()).toBeNull();
         },
-      },
-      {
-        name: "a public URL that is not http(s): 400 naming publicUrl, nothing created",
-        method: "POST",
-        path: SETUP,
+      }),
+      setup("a public URL that is not http(s): 400 naming publicUrl, nothing created", 400, {
         json: (w) => ({ ...ADMIN, code: w.code, publicUrl: "javascript:alert(1)" }),
-        status: 400,
         fields: { publicUrl: "Public URL must be an http:// or https:// address, without a query or fragment" },
         after: (w) => expect(userRows(w)).toEqual([]),
-      },
-      {
-        name: "with NEARCAST_PUBLIC_URL set, the body's public URL is not saved (the variable wins anyway)",
-        env: { NEARCAST_PUBLIC_URL: "https://env.example.org" },
-        method: "POST",
-        path: SETUP,
-        json: (w) => ({ ...ADMIN, code: w.code, publicUrl: "http://192.168.1.20:3000" }),
-        status: 201,
+      }),
+      setup("with NEARCAST_PUBLIC_URL set, the body's public URL is not saved (the variable wins anyway)", 201, {
+        env: { NEARCAST_PUBLIC_URL: "https://env.example.org" }, json: (w) => ({ ...ADMIN, code: w.code, publicUrl: "http://192.168.1.20:3000" }),
         after: (w) => {
           expect(w.ctx.repos.settings.get("publicUrl")).toBeUndefined();
           expect(w.ctx.services.settings.savedPublicUrl()).toBe("https://env.example.org");
         },
-      },
-      {
-        name: "reuse after the admin exists: 409, no second admin",
+      }),
+      setup("reuse after the admin exists: 409, no second admin", 409, {
         before: async (w) => expect((await w.api.post(SETUP, { ...ADMIN, code: w.code })).status).toBe(201),
-        method: "POST",
-        path: SETUP,
         json: (w) => ({ ...ADMIN, email: "mallory@example.com", code: w.code }),
-        status: 409,
         expectBody: { code: "conflict", error: ALREADY_DONE },
         after: (w) => expect(userRows(w).map((u) => u.email)).toEqual([ADMIN.email]),
-      },
-      {
-        name: "an admin made by the CLI kills the code: 409, and the next serve start prints none and deletes it",
-        before: (w) => w.ctx.services.auth.createUser({ ...ADMIN, email: "cli@example.com" }, "admin"),
-        method: "POST",
-        path: SETUP,
-        json: (w) => ({ ...ADMIN, code: w.code }),
-        status: 409,
+      }),
+      setup("an admin made by the CLI kills the code: 409, and the next serve start prints none and deletes it", 409, {
+        before: (w) => w.ctx.services.auth.createUser({ ...ADMIN, email: "cli@example.com" }, "admin"), json: (w) => ({ ...ADMIN, code: w.code }),
         after: (w) => {
           expect(userRows(w).map((u) => u.email)).toEqual(["cli@example.com"]);
           expect(w.ctx.services.setupCode.issue()).toBeNull();
           expect(storedCodes(w)).toBeUndefined();
         },
-      },
+      }),
     ],
     { world: (s) => world(s.env), done: (w) => w.ctx.close(), unchanged: (w) => userRows(w) },
   );
 });
 
 describe("codes of several serve starts on one data dir", () => {
-  test("each start adds a code; any of the newest few works (a standby server does not kill the first's link)", async () => {
-    const w = world();
-    try {
+  test("each start adds a code; any of the newest few works (a standby server does not kill the first's link)", async () =>
+    closing(world(), async (w) => {
       const codes = [w.code];
       for (let i = 1; i <= SETUP_CODES_KEPT; i++) codes.push(w.ctx.services.setupCode.issue()!);
       expect(new Set(codes).size).toBe(codes.length);
@@ -201,16 +136,12 @@ describe("codes of several serve starts on one data dir", () => {
       expect((await w.api.post(SETUP, { ...ADMIN, code: codes[1] })).status).toBe(201);
       expect((await w.api.post(SETUP, { ...ADMIN, email: "second@example.com", code: codes[2] })).status).toBe(409);
       expect(storedCodes(w)).toBeUndefined();
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 describe("guessing", () => {
-  test(`after ${SETUP_CODE_TRIES} wrong codes an address waits (429 with Retry-After), even with the right code; another address does not`, async () => {
-    const w = world();
-    try {
+  test(`after ${SETUP_CODE_TRIES} wrong codes an address waits (429 with Retry-After), even with the right code; another address does not`, async () =>
+    closing(world(), async (w) => {
       for (let i = 0; i < SETUP_CODE_TRIES; i++) {
         expect((await w.api.post(SETUP, { ...ADMIN, code: `guess-${i}` }, { ip: "198.51.100.7" })).status).toBe(403);
       }
@@ -224,10 +155,7 @@ describe("guessing", () => {
       expect((await w.api.post(SETUP, { ...ADMIN, code: w.code }, { ip: "198.51.100.8" })).status).toBe(201);
       // Nothing about codes reaches the log.
       expect(w.ctx.logger.lines.join("\n")).not.toContain(w.code);
-    } finally {
-      w.ctx.close();
-    }
-  });
+    }));
 });
 
 describe("serve's setup line", () => {

@@ -18,10 +18,8 @@ setDefaultTimeout(30_000);
 const USER = "mailer@shop.example";
 const PASSWORD = "S3cr3t/p@ss w0rd!";
 
-let plain: TestSmtpServer;
-let starttls: TestSmtpServer;
-let implicit: TestSmtpServer;
-let open: TestSmtpServer;
+// One server per way of speaking SMTP: plain with a login, STARTTLS, implicit TLS, and open (no login).
+let plain: TestSmtpServer, starttls: TestSmtpServer, implicit: TestSmtpServer, open: TestSmtpServer;
 beforeAll(async () => {
   [plain, starttls, implicit, open] = await Promise.all([
     startSmtpServer({ user: USER, password: PASSWORD }),

@@ -14,6 +14,7 @@ import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { allDeliveries, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { busiest } from "../helpers/busiest-window.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -33,17 +34,6 @@ function confirmations() {
        FROM deliveries d JOIN broadcasts b ON b.id = d.broadcast_id WHERE b.kind = 'confirmation' ORDER BY d.id`,
     )
     .all() as { phone: string; businessId: number; at: number; reason: string | null }[];
-}
-
-/** The most slots any rolling window [t, t + w) holds. */
-function busiest(times: number[], w: number): number {
-  const s = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < s.length; i++) {
-    while (s[i]! - s[j]! >= w) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
 }
 
 const slots = () => ctx.db.select().from(textBudget).all();

@@ -16,6 +16,7 @@ import { type ApiClient, apiClient, signUp } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { bmp, DISGUISED, GIF, imageForm, JPEG, padded, PNG, png, REAL_IMAGES } from "../helpers/images.ts";
+import { type Member } from "../helpers/worlds.ts";
 
 const LOGO = "/api/business/UploadLogo";
 const SAMPLE = "/api/business/UploadSampleImage";
@@ -30,9 +31,7 @@ let ctx: TestContext;
 let api: ApiClient;
 let dataDir: string;
 let uploadsDir: string;
-let owner: { token: string; id: number };
-let other: { token: string; id: number };
-let admin: { token: string; id: number };
+let owner: Member, other: Member, admin: Member;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "nearcast-uploads-"));
@@ -63,6 +62,12 @@ function post(path: string, form: FormData, token: string | undefined = owner.to
 /** Headers a browser client would send, for hand-built requests. */
 function headers(extra: Record<string, string> = {}, token = owner.token): Record<string, string> {
   return { cookie: `XSRF-TOKEN=${XSRF}`, "x-xsrf-token": XSRF, authorization: `Bearer ${token}`, ...extra };
+}
+
+/** Posts a streamed upload as the owner, declaring its Content-Length or (as a chunked body) not. */
+function postStreamed(up: ReturnType<typeof streamedUpload>, declareLength = false) {
+  const length: Record<string, string> = declareLength ? { "content-length": String(up.total) } : {};
+  return api.app.request(LOGO, { method: "POST", headers: headers({ "content-type": up.contentType, ...length }), body: up.body });
 }
 
 /**
@@ -185,11 +190,7 @@ describe("files that are not images are refused, and leave nothing behind", () =
   test("a large non-image with a declared length (what browsers send) is refused from its first bytes, before the rest is read", async () => {
     const html = new TextEncoder().encode("<!doctype html><html><body>".padEnd(100, " "));
     const up = streamedUpload(html, 4 * 1024 * 1024);
-    const res = await api.app.request(LOGO, {
-      method: "POST",
-      headers: headers({ "content-type": up.contentType, "content-length": String(up.total) }),
-      body: up.body,
-    });
+    const res = await postStreamed(up, true);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: INVALID_IMAGE });
     expect(up.pulled()).toBeLessThan(1024 * 1024);
@@ -199,7 +200,7 @@ describe("files that are not images are refused, and leave nothing behind", () =
   test("without a declared length (chunked) the body limit reads it first, up to the cap: still a 400, nothing stored", async () => {
     const html = new TextEncoder().encode("<!doctype html><html><body>".padEnd(100, " "));
     const up = streamedUpload(html, 4 * 1024 * 1024);
-    const res = await api.app.request(LOGO, { method: "POST", headers: headers({ "content-type": up.contentType }), body: up.body });
+    const res = await postStreamed(up);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ error: INVALID_IMAGE });
     expect(up.pulled()).toBeLessThanOrEqual(MAX_IMAGE_BYTES + MULTIPART_OVERHEAD);
@@ -234,7 +235,7 @@ describe("the 5 MB limit", () => {
 
   test("a streamed body without Content-Length is cut off at the limit, not read to the end", async () => {
     const up = streamedUpload(PNG, 50 * 1024 * 1024);
-    const res = await api.app.request(LOGO, { method: "POST", headers: headers({ "content-type": up.contentType }), body: up.body });
+    const res = await postStreamed(up);
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ code: "payload_too_large", error: IMAGE_TOO_LARGE });
     expect(up.pulled()).toBeLessThan(MAX_IMAGE_BYTES + 256 * 1024);
@@ -243,11 +244,7 @@ describe("the 5 MB limit", () => {
 
   test("a declared Content-Length beyond the limit is refused before reading", async () => {
     const up = streamedUpload(PNG, 8 * 1024 * 1024);
-    const res = await api.app.request(LOGO, {
-      method: "POST",
-      headers: headers({ "content-type": up.contentType, "content-length": String(up.total) }),
-      body: up.body,
-    });
+    const res = await postStreamed(up, true);
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: IMAGE_TOO_LARGE });
     expect(up.pulled()).toBe(0);

@@ -16,7 +16,7 @@ import { twilioSignature } from "../../src/messaging/signature.ts";
 import { WHATSAPP_ERROR_REASONS } from "../../src/messaging/whatsapp-errors.ts";
 import { SKIP_MARKETING_STOPPED, SKIP_OUTSIDE_WINDOW, SKIP_US_MARKETING } from "../../src/repos/sql/whatsapp-skips.ts";
 import { CONTENT_SID_UNKNOWN, CONTENT_VARIABLES_NOT_JSON, CONTENT_VARIABLES_WITHOUT_SID } from "../../src/services/broadcasts/template-choice.ts";
-import { type ApiClient, apiClient } from "../helpers/api.ts";
+import { type ApiClient, apiClient, PUBLIC_URL } from "../helpers/api.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertManySubscribers, insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
@@ -31,7 +31,6 @@ import { PNG } from "../helpers/images.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
 import { fakeTwilioForFile, type Member, member, stopDispatchers } from "../helpers/worlds.ts";
 
-const PUBLIC = "https://deals.example.com";
 const PUBLISH = "/api/business/PublishMessageToAllCustomers";
 const TEMPLATES = "/api/business/WhatsAppTemplates";
 const AUDIENCE = "/api/business/WhatsAppAudience";
@@ -55,7 +54,7 @@ afterAll(async () => {
 function world(env: Record<string, string> = fake.settings()) {
   const dir = mkdtempSync(join(tmpdir(), "nearcast-wa-"));
   dirs.push(dir);
-  ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC, NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", NEARCAST_ALLOWED_COUNTRIES: "*", ...env }, { dataDir: dir });
+  ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC_URL, NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", NEARCAST_ALLOWED_COUNTRIES: "*", ...env }, { dataDir: dir });
   fake.follow(ctx.clock);
   api = apiClient(ctx);
   sched = new VirtualScheduler(ctx.clock);
@@ -210,7 +209,7 @@ describe("a broadcast with a template", () => {
     expect(w!.form.MediaUrl).toBeUndefined();
     const [s] = sendsTo(sms.customer.phone);
     expect(s!.form.Body).toBe("Cinnamon rolls are out!");
-    expect(s!.form.MediaUrl).toBe(`${PUBLIC}${row.imagePath}`);
+    expect(s!.form.MediaUrl).toBe(`${PUBLIC_URL}${row.imagePath}`);
     expect(s!.form.ContentSid).toBeUndefined();
     expect(deliveryOf(res.body.broadcastId, wa.customer.id).status).toBe("Sent");
   });
@@ -373,7 +372,7 @@ describe("the 24-hour window (no template)", () => {
     const path = "/api/webhooks/twilio/inbound";
     const hook = await api.call("POST", path, {
       body: new URLSearchParams(params).toString(),
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(FAKE_AUTH_TOKEN, PUBLIC, path, params) },
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(FAKE_AUTH_TOKEN, PUBLIC_URL, path, params) },
       noXsrf: true,
     });
     expect(hook.status).toBe(200);
@@ -407,7 +406,7 @@ describe("Meta 131050: the person stopped WhatsApp marketing", () => {
     const params = { AccountSid: FAKE_ACCOUNT_SID, MessageSid: d.providerId!, MessageStatus: "failed", ErrorCode: "131050", To: `whatsapp:${UK}` };
     const hook = await api.call("POST", path, {
       body: new URLSearchParams(params).toString(),
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(FAKE_AUTH_TOKEN, PUBLIC, path, params) },
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilioSignature(FAKE_AUTH_TOKEN, PUBLIC_URL, path, params) },
       noXsrf: true,
     });
     expect(hook.status).toBe(200);
