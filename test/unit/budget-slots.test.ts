@@ -2,19 +2,9 @@
 // share, no window of any key ever holds more than its limit, and a text waits no longer than it must.
 import { describe, expect, test } from "bun:test";
 import { SlotKey, slotFor, takeSlot } from "../../src/lib/budget-slots.ts";
+import { busiest } from "../helpers/busiest-window.ts";
 
 const HOUR = 3_600_000;
-
-/** The most slots any window [t, t + w) holds. */
-function busiest(slots: number[], w: number): number {
-  const s = [...slots].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < s.length; i++) {
-    while (s[i]! - s[j]! >= w) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
 
 /** A small deterministic generator, so a failure can be replayed. */
 function random(seed: number) {
