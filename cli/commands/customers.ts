@@ -91,11 +91,11 @@ export function customersCommand(): Command {
           for await (const part of ctx.services.businesses.consentCsv(OPERATOR, businessId).chunks) process.stdout.write(part);
           return;
         }
-        const { events } = ctx.services.businesses.exportConsent(OPERATOR, businessId);
-        printTable(
-          events.map((e) => ({ phone: e.phone, event: e.kind, source: e.source, time: e.at.toISOString(), ip: e.ip ?? "" })),
-          ["phone", "event", "source", "time", "ip"],
-        );
+        const rows: Record<string, string>[] = [];
+        for await (const page of ctx.services.businesses.consentEvents(OPERATOR, businessId).pages) {
+          rows.push(...page.map((e) => ({ phone: e.phone, event: e.kind, source: e.source, time: e.at.toISOString(), ip: e.ip ?? "" })));
+        }
+        printTable(rows, ["phone", "event", "source", "time", "ip"]);
       });
     });
 

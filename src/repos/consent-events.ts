@@ -53,20 +53,6 @@ export function consentEventsRepo(db: Db) {
         .where(and(eq(consentEvents.customerId, fromCustomerId), eq(consentEvents.businessId, businessId)))
         .run();
     },
-    /**
-     * The consent evidence of one business (the export): its own events, and the all-business ones (STOP, START,
-     * 21610) of the people who have a subscription to it, oldest first, with each person's phone.
-     */
-    listForBusiness(businessId: number): (ConsentEventRow & { phone: string })[] {
-      const hasSubscription = sql`EXISTS (SELECT 1 FROM ${subscriptions} s WHERE s.customer_id = ${consentEvents.customerId} AND s.business_id = ${businessId})`;
-      return db
-        .select({ ...getTableColumns(consentEvents), phone: customers.phone })
-        .from(consentEvents)
-        .innerJoin(customers, eq(customers.id, consentEvents.customerId))
-        .where(or(eq(consentEvents.businessId, businessId), and(isNull(consentEvents.businessId), hasSubscription)))
-        .orderBy(asc(consentEvents.at), asc(consentEvents.id))
-        .all();
-    },
     /** One page of the business's own events, by id (consent_events_business_idx), after `afterId`. */
     pageOfBusiness(businessId: number, afterId: number, limit: number): ConsentExportRow[] {
       return db

@@ -92,6 +92,28 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
     return uploadPath(upload.fileName);
   }
 
+
+  /**
+   * The consent evidence of a business a page of events at a time (its own events by id, with the few all-business
+   * ones of its subscribers merged in where they fall), so 100,000 subscribers' evidence never holds the server long.
+   */
+  async function* consentPages(id: number): AsyncGenerator<ConsentExportRow[]> {
+    const shared = repos.consentEvents.allBusinessOfSubscribers(id);
+    let next = 0;
+    for (let after = 0, more = true; more; ) {
+      const page = repos.consentEvents.pageOfBusiness(id, after, CONSENT_PAGE);
+      more = page.length === CONSENT_PAGE;
+      const upTo = more ? page.at(-1)!.id : Number.POSITIVE_INFINITY;
+      const merged = [...page];
+      while (next < shared.length && shared[next]!.id <= upTo) merged.push(shared[next++]!);
+      merged.sort((a, b) => a.id - b.id);
+      yield merged;
+      if (more) {
+        after = page.at(-1)!.id;
+        await nextTurn();
+      }
+    }
+  }
   return {
     /** Public list: active businesses only, public fields. */
     listPublic(): PublicBusiness[] {
@@ -176,39 +198,20 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
     },
     /**
      * The business's consent evidence as CSV (issue 11): phone, event, source, time (ISO), ip, user agent and the
-     * exact text the person was shown. Another owner's business is not found, as everywhere.
-     */
-    /**
-     * The consent export as CSV, a page of events at a time (the business's own events by id, with the few
-     * all-business ones of its subscribers merged in), so 100,000 subscribers' evidence never holds the server for
-     * long. The actor is checked at the call, before any of it is read: a refusal is an error, not a broken file.
+     * exact text the person was shown, a page at a time (consentPages). Another owner's business is not found, as
+     * everywhere; the actor is checked at the call, before any of it is read: a refusal is an error, not a broken file.
      */
     consentCsv(actor: Principal, id: number): { business: BusinessWithType; chunks: AsyncGenerator<string> } {
       const business = owned(actor, id);
       async function* chunks(): AsyncGenerator<string> {
         yield toCsv(CONSENT_CSV_HEADER, []);
-        const shared = repos.consentEvents.allBusinessOfSubscribers(id);
-        let next = 0;
-        for (let after = 0, more = true; more; ) {
-          const page = repos.consentEvents.pageOfBusiness(id, after, CONSENT_PAGE);
-          more = page.length === CONSENT_PAGE;
-          const upTo = more ? page.at(-1)!.id : Number.POSITIVE_INFINITY;
-          const merged = [...page];
-          while (next < shared.length && shared[next]!.id <= upTo) merged.push(shared[next++]!);
-          merged.sort((a, b) => a.id - b.id);
-          yield csvRecords(merged.map(consentRecord));
-          if (more) {
-            after = page.at(-1)!.id;
-            await nextTurn();
-          }
-        }
+        for await (const page of consentPages(id)) yield csvRecords(page.map(consentRecord));
       }
       return { business, chunks: chunks() };
     },
-    exportConsent(actor: Principal, id: number): { business: BusinessWithType; events: ConsentExportRow[]; csv: string } {
-      const business = owned(actor, id);
-      const events = repos.consentEvents.listForBusiness(id);
-      return { business, events, csv: toCsv(CONSENT_CSV_HEADER, events.map(consentRecord)) };
+    /** The same evidence as rows, a page at a time (`nearcast customers consent`'s table). */
+    consentEvents(actor: Principal, id: number): { business: BusinessWithType; pages: AsyncGenerator<ConsentExportRow[]> } {
+      return { business: owned(actor, id), pages: consentPages(id) };
     },
     remove(actor: Principal, id: number): void {
       owned(actor, id);
