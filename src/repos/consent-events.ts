@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, isNull, or, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { consentEvents, customers, subscriptions } from "../db/schema.ts";
 import { placeholders } from "./placeholders.ts";
