@@ -156,6 +156,7 @@ export interface BroadcastOptions {
   text?: string;
   /** Who publishes it (the operator unless told). */
   as?: Principal;
+  image?: Uint8Array | null;
   /** A scheduled (or cancelled) one's time: an hour after the clock's now unless told. */
   scheduledFor?: Date;
 }
@@ -169,7 +170,7 @@ export async function broadcastIn(ctx: Ctx & Pick<AppContext, "services">, state
   const text = options.text ?? "Fresh bagels, 2 for 1 today";
   const later = state === "scheduled" || state === "cancelled";
   const scheduledFor = later ? (options.scheduledFor ?? new Date(ctx.clock.now().getTime() + 3_600_000)).toISOString() : undefined;
-  const res = await ctx.services.broadcasts.publish(options.as ?? OPERATOR, { businessId: String(options.businessId), messageText: text, scheduledFor });
+  const res = await ctx.services.broadcasts.publish(options.as ?? OPERATOR, { businessId: String(options.businessId), messageText: text, scheduledFor, image: options.image });
   if (!("broadcastId" in res)) throw new Error("nothing published");
   const id = res.broadcastId;
   if (state === "cancelled") ctx.services.broadcasts.cancel(OPERATOR, String(id));
@@ -186,10 +187,10 @@ export async function broadcastIn(ctx: Ctx & Pick<AppContext, "services">, state
 export async function queuedBroadcast(
   ctx: Ctx & Pick<AppContext, "services">,
   n: number,
-  options: { text?: string; whatsapp?: number; business?: BusinessFields } = {},
+  options: { text?: string; whatsapp?: number; business?: BusinessFields; image?: Uint8Array | null } = {},
 ) {
   const shop = shopWithSubscribers(ctx, n, options);
-  const { id, text } = await broadcastIn(ctx, "queued", { businessId: shop.business.id, text: options.text });
+  const { id, text } = await broadcastIn(ctx, "queued", { businessId: shop.business.id, text: options.text, image: options.image });
   return { ...shop, broadcastId: id, text };
 }
 
