@@ -4,6 +4,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
+import type { DeliveryRow } from "../helpers/delivery-factories.ts";
 import { type BroadcastState, broadcastIn, shopWithSubscribers } from "../helpers/worlds.ts";
 
 let ctx: TestContext;
@@ -11,7 +12,7 @@ afterEach(() => ctx.close());
 
 // The state built, the API's state, fields of its summary, and its deliveries' statuses (the API counts a claimed
 // "Sending" row as queued).
-const cases: [BroadcastState, string, Record<string, unknown>, string[]][] = [
+const cases: [BroadcastState, string, Record<string, unknown>, DeliveryRow["status"][]][] = [
   ["scheduled", "scheduled", { total: 0, startedAt: null, cancelledAt: null }, []],
   ["cancelled", "cancelled", { total: 0, startedAt: null }, []],
   ["queued", "sending", { total: 3, queued: 3, completedAt: null }, ["Queued", "Queued", "Queued"]],
