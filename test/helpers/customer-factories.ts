@@ -80,7 +80,9 @@ export function counts(ctx: Ctx) {
 }
 
 /** `count` active subscribers (SMS unless told) of a business, phones `+1415` + (firstNumber + i), in one transaction (plain SQL:
- * the smoke tests seed thousands before the executable starts); answers the customer ids. */
+ * the smoke tests seed thousands before the executable starts); answers the customer ids.
+ * Not shopWithSubscribers: thousands of bare rows (no consent events) in one prepared transaction, for speed; add them to a
+ * shop it built. */
 export function insertManySubscribers(ctx: Ctx, businessId: number, count: number, firstNumber: number, channel: "SMS" | "WhatsApp" = "SMS"): number[] {
   const sqlite = ctx.db.$client;
   const ids: number[] = [];

@@ -3,7 +3,7 @@ import { loadConfig } from "../../src/config.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { insertManySubscribers } from "./customer-factories.ts";
-import { insertBusiness, insertUser } from "./factories.ts";
+import { shopWithSubscribers } from "./worlds.ts";
 
 export interface SeededShop {
   ownerEmail: string;
@@ -22,8 +22,7 @@ export async function seedShop<T = number>(
 ): Promise<T> {
   const ctx = createContext(loadConfig({}, { dataDir }), { logger: new MemoryLogger() });
   try {
-    const owner = insertUser(ctx, { email: shop.ownerEmail });
-    const business = insertBusiness(ctx, { ownerId: owner.id, name: shop.businessName });
+    const { business } = shopWithSubscribers(ctx, 0, { owner: { email: shop.ownerEmail }, business: { name: shop.businessName } });
     insertManySubscribers(ctx, business.id, shop.subscribers, shop.firstNumber);
     return await then(ctx, business.id);
   } finally {

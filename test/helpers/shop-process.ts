@@ -6,7 +6,7 @@ import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { insertManySubscribers } from "./customer-factories.ts";
-import { insertBusiness, insertUser } from "./factories.ts";
+import { shopWithSubscribers } from "./worlds.ts";
 
 /** Adds an owner, a business and `subscribers` subscribers to the database of `dataDir` (created if missing), in a
  * child process; everything is in nearcast.db when it returns (no -wal left). */
@@ -18,10 +18,12 @@ export function addShopInProcess(dataDir: string, subscribers: number): void {
 if (import.meta.main) {
   const [dataDir, n] = process.argv.slice(2);
   const ctx = createContext(loadConfig({}, { dataDir: dataDir! }), { logger: new MemoryLogger() });
-  const owner = insertUser(ctx, { email: `o-${Math.random().toString(36).slice(2)}@example.com` });
   // Names and numbers another run on the same folder has not used (the factories count from 1 in each process).
   const typeId = ctx.db.$client.query("SELECT id FROM business_types ORDER BY id LIMIT 1").get() as { id: number };
-  const business = insertBusiness(ctx, { ownerId: owner.id, businessTypeId: typeId.id });
+  const { business } = shopWithSubscribers(ctx, 0, {
+    owner: { email: `o-${Math.random().toString(36).slice(2)}@example.com` },
+    business: { businessTypeId: typeId.id },
+  });
   const taken = (ctx.db.$client.query("SELECT COUNT(*) AS n FROM customers").get() as { n: number }).n;
   insertManySubscribers(ctx, business.id, Number(n), 7_000_000 + taken);
   ctx.db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)");

@@ -1,11 +1,12 @@
 // The worlds integration tests build, one builder per kind, so a file names the world it needs instead of copying
 // its set-up: a fake Twilio for the file, the people who call the API (owner A with a bakery and a cafe, owner B with
-// a gym, the admin), and a shop with N subscribers (with a broadcast queued to them).
+// a gym, the admin), and a shop with N subscribers, and a broadcast in each state.
 import { afterAll, beforeAll, beforeEach } from "bun:test";
 import type { Config } from "../../src/config.ts";
 import type { AppContext } from "../../src/context.ts";
-import type { businesses, users } from "../../src/db/schema.ts";
-import { OPERATOR } from "../../src/services/principal.ts";
+import { eq, inArray } from "drizzle-orm";
+import { broadcasts, type businesses, deliveries, type users } from "../../src/db/schema.ts";
+import { OPERATOR, type Principal } from "../../src/services/principal.ts";
 import { apiClient } from "./api.ts";
 import { withDataDir } from "./cli.ts";
 import { type TestContext, testContext } from "./context.ts";
@@ -147,17 +148,50 @@ export function ownerWithShop(subscribers: number, env: Record<string, string> =
   return { ctx, api: apiClient(ctx), owner, other, admin, businessId };
 }
 
+/** A broadcast's state as the API shows it, with "queued" (published, nothing claimed yet) beside "sending" (one claimed). */
+export type BroadcastState = "scheduled" | "queued" | "sending" | "completed" | "cancelled";
+
+export interface BroadcastOptions {
+  businessId: number;
+  text?: string;
+  /** Who publishes it (the operator unless told). */
+  as?: Principal;
+  image?: Uint8Array | null;
+  /** A scheduled (or cancelled) one's time: an hour after the clock's now unless told. */
+  scheduledFor?: Date;
+}
+
+/**
+ * A broadcast of a business (with active subscribers) in `state`, made through the services (publish, publish with
+ * scheduledFor, cancel); "sending" and "completed" then move its deliveries as the dispatcher would (one claimed; all
+ * sent and the broadcast completed). `at` is its scheduled time (ms) or null.
+ */
+export async function broadcastIn(ctx: Ctx & Pick<AppContext, "services">, state: BroadcastState, options: BroadcastOptions) {
+  const text = options.text ?? "Fresh bagels, 2 for 1 today";
+  const later = state === "scheduled" || state === "cancelled";
+  const scheduledFor = later ? (options.scheduledFor ?? new Date(ctx.clock.now().getTime() + 3_600_000)).toISOString() : undefined;
+  const res = await ctx.services.broadcasts.publish(options.as ?? OPERATOR, { businessId: String(options.businessId), messageText: text, scheduledFor, image: options.image });
+  if (!("broadcastId" in res)) throw new Error("nothing published");
+  const id = res.broadcastId;
+  if (state === "cancelled") ctx.services.broadcasts.cancel(OPERATOR, String(id));
+  const first = ctx.db.select({ id: deliveries.id }).from(deliveries).where(eq(deliveries.broadcastId, id)).limit(1).all();
+  if (state === "sending") ctx.db.update(deliveries).set({ status: "Sending" }).where(inArray(deliveries.id, first.map((d) => d.id))).run();
+  if (state === "completed") {
+    ctx.db.update(deliveries).set({ status: "Sent", sentAt: ctx.clock.now() }).where(eq(deliveries.broadcastId, id)).run();
+    ctx.db.update(broadcasts).set({ completedAt: ctx.clock.now() }).where(eq(broadcasts.id, id)).run();
+  }
+  return { id, text, at: scheduledFor === undefined ? null : Date.parse(scheduledFor) };
+}
+
 /** A shop with `n` subscribers and a broadcast to them published by the operator (queued for the dispatcher). */
 export async function queuedBroadcast(
   ctx: Ctx & Pick<AppContext, "services">,
   n: number,
-  options: { text?: string; whatsapp?: number; business?: BusinessFields } = {},
+  options: { text?: string; whatsapp?: number; business?: BusinessFields; image?: Uint8Array | null } = {},
 ) {
   const shop = shopWithSubscribers(ctx, n, options);
-  const text = options.text ?? "Fresh bagels, 2 for 1 today";
-  const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(shop.business.id), messageText: text });
-  if (!("broadcastId" in res)) throw new Error("nothing queued");
-  return { ...shop, broadcastId: res.broadcastId, text };
+  const { id, text } = await broadcastIn(ctx, "queued", { businessId: shop.business.id, text: options.text, image: options.image });
+  return { ...shop, broadcastId: id, text };
 }
 
 /** Twilio configured (so webhooks must be signed with FAKE_AUTH_TOKEN) but unreachable: webhooks never call Twilio. */

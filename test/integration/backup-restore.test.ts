@@ -14,12 +14,10 @@ import { openDb } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { nextTurn } from "../../src/lib/next-turn.ts";
-import { OPERATOR } from "../../src/services/principal.ts";
 import { cliEnv, json, nearcast, nearcastCommand, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { until } from "../helpers/until.ts";
-import { fakeTwilioForFile } from "../helpers/worlds.ts";
+import { broadcastIn, fakeTwilioForFile, shopWithSubscribers } from "../helpers/worlds.ts";
 
 const dirs = tempDataDirs("nearcast-backup");
 const fake = fakeTwilioForFile({ resetEach: true });
@@ -40,15 +38,9 @@ function sqliteIn(path: string, query: string): string {
   return r.stdout.toString().trim();
 }
 
-/** A shop: an owner, a business with `n` subscribers, and an upload. */
-function shop(dataDir: string, n = 3) {
-  return withDataDir(dataDir, (ctx) => {
-    const owner = insertUser(ctx, { email: `owner-${Math.random().toString(36).slice(2)}@example.com` });
-    const business = insertBusiness(ctx, { ownerId: owner.id });
-    const subs = Array.from({ length: n }, () => insertSubscriber(ctx, business.id));
-    return { owner, business, phones: subs.map((s) => s.customer.phone) };
-  });
-}
+/** A shop in `dataDir`: an owner (an email no other shop there has), a business with `n` subscribers. */
+const shop = (dataDir: string, n = 3) =>
+  withDataDir(dataDir, (ctx) => shopWithSubscribers(ctx, n, { owner: { email: `owner-${Math.random().toString(36).slice(2)}@example.com` } }));
 
 describe("nearcast backup", () => {
   test("one .tar.gz: a manifest with version, schema and counts, the database (integrity ok) and the uploads", () => {
@@ -198,8 +190,7 @@ describe("nearcast restore", () => {
     const env = { ...fake.settings(), NEARCAST_PUBLIC_URL: "https://deals.example.com", NEARCAST_SEND_RATE: "50", NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0" };
     const open = () => createContext(loadConfig(env, { dataDir: dir }), { logger: new MemoryLogger() });
     let ctx: AppContext = open();
-    const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: "Half-price rye until noon" });
-    if (!("broadcastId" in res)) throw new Error("nothing queued");
+    const { id: broadcastId } = await broadcastIn(ctx, "queued", { businessId: business.id, text: "Half-price rye until noon" });
     ctx.close();
 
     const out = join(dir, "..", `${Date.now()}-mid.tar.gz`);
@@ -208,7 +199,7 @@ describe("nearcast restore", () => {
     // After the backup the server sent all three, then its disk died. At Twilio, one of them never arrived.
     ctx = open();
     ctx.dispatcher.start();
-    await until(() => ctx.repos.broadcasts.findById(res.broadcastId)?.completedAt != null, 10_000, "the first broadcast run");
+    await until(() => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null, 10_000, "the first broadcast run");
     await ctx.dispatcher.stop();
     ctx.close();
     expect(fake.sends()).toHaveLength(3);
@@ -218,15 +209,15 @@ describe("nearcast restore", () => {
     const restored = nearcast(["restore", out], dir, cliEnv(env));
     expect(restored.stderr).toBe("");
     expect(restored.code).toBe(0);
-    expect(restored.stdout).toContain(`Unfinished broadcasts: #${res.broadcastId}. 3 message(s) will be checked with the provider before anything is sent again`);
+    expect(restored.stdout).toContain(`Unfinished broadcasts: #${broadcastId}. 3 message(s) will be checked with the provider before anything is sent again`);
 
     ctx = open();
     try {
       ctx.dispatcher.start();
-      await until(() => ctx.repos.broadcasts.findById(res.broadcastId)?.completedAt != null, 15_000, "the restored broadcast");
+      await until(() => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null, 15_000, "the restored broadcast");
       const sendsTo = (phone: string) => fake.sends().filter((r) => r.form.To === phone).length;
       expect(phones.map(sendsTo)).toEqual([1, 1, 2]);
-      const rows = ctx.repos.deliveries.listByBroadcast(res.broadcastId);
+      const rows = ctx.repos.deliveries.listByBroadcast(broadcastId);
       expect(rows.map((r) => r.status)).toEqual(["Sent", "Sent", "Sent"]);
       for (const r of rows) expect(fake.messages.get(r.providerId!)?.to).toBe(r.toPhone);
     } finally {

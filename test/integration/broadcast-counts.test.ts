@@ -14,6 +14,7 @@ import { insertSubscriber, sessionFor } from "../helpers/customer-factories.ts";
 import { insertBroadcast, insertCustomer, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { until } from "../helpers/until.ts";
+import { broadcastIn } from "../helpers/worlds.ts";
 
 type Sqlite = TestContext["db"]["$client"];
 const REASON = "CASE WHEN status = 'Queued' THEN coalesce(deferred_reason, '') ELSE '' END";
@@ -85,8 +86,7 @@ describe("broadcast_counts follow every write to deliveries", () => {
     const owner = insertUser(ctx);
     const business = insertBusiness(ctx, { ownerId: owner.id });
     for (let i = 0; i < 30; i++) insertSubscriber(ctx, business.id, { phone: `+1415555${String(2000 + i)}` });
-    const published = (await ctx.services.broadcasts.publish(owner, { businessId: String(business.id), messageText: "Fresh bread" })) as { broadcastId: number };
-    const id = published.broadcastId;
+    const { id } = await broadcastIn(ctx, "queued", { businessId: business.id, text: "Fresh bread", as: owner });
     expect(kept(sqlite)).toEqual([{ b: id, s: "Queued", r: "", n: 30 }]);
     // Ten held back for quiet hours (the claim writes the reason), then released.
     sqlite.run("UPDATE deliveries SET deferred_reason = 'quiet_hours' WHERE id IN (SELECT id FROM deliveries WHERE broadcast_id = ? LIMIT 10)", [id]);

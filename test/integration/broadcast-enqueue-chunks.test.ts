@@ -7,8 +7,8 @@ import { ENQUEUE_CHUNK } from "../../src/repos/sql/enqueue.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertManySubscribers } from "../helpers/customer-factories.ts";
-import { insertBusiness } from "../helpers/factories.ts";
 import { until } from "../helpers/until.ts";
+import { shopWithSubscribers } from "../helpers/worlds.ts";
 
 let ctx: TestContext;
 afterEach(() => ctx?.close());
@@ -26,7 +26,7 @@ const broadcastRow = (id: number) =>
 
 function shop() {
   ctx = testContext({ NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", NEARCAST_SEND_RATE: "1000" });
-  const business = insertBusiness(ctx);
+  const { business } = shopWithSubscribers(ctx, 0);
   insertManySubscribers(ctx, business.id, PEOPLE, 3_000_000);
   return business;
 }

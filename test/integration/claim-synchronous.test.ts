@@ -7,13 +7,12 @@ import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
+import { queuedBroadcast } from "../helpers/worlds.ts";
 
 let ctx: TestContext;
 beforeEach(async () => {
   ctx = testContext();
-  const business = insertBusiness(ctx);
-  for (let i = 0; i < 3; i++) insertSubscriber(ctx, business.id);
-  await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: "Soup's on" });
+  await queuedBroadcast(ctx, 3, { text: "Soup's on" });
 });
 afterEach(() => ctx.close());
 

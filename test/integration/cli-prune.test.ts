@@ -6,8 +6,7 @@ import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { json, nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
-import { insertSubscriber } from "../helpers/customer-factories.ts";
-import { insertBusiness } from "../helpers/factories.ts";
+import { broadcastIn, shopWithSubscribers } from "../helpers/worlds.ts";
 
 const dirs = tempDataDirs("nearcast-cli-prune");
 afterAll(dirs.removeAll);
@@ -18,13 +17,8 @@ test("only the rows of broadcasts completed before the cut-off go; their totals 
   const ids = await (async () => {
     const ctx = createContext(loadConfig({}, { dataDir: dir }), { logger: new MemoryLogger() });
     try {
-      const business = insertBusiness(ctx);
-      for (let i = 0; i < 3; i++) insertSubscriber(ctx, business.id);
-      const publish = async (text: string) => {
-        const r = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: text });
-        if (!("broadcastId" in r)) throw new Error("nothing queued");
-        return r.broadcastId;
-      };
+      const businessId = shopWithSubscribers(ctx, 3).business.id;
+      const publish = async (text: string) => (await broadcastIn(ctx, "queued", { businessId, text })).id;
       const old = await publish("Old news");
       const recent = await publish("Recent news");
       const open = await publish("Still sending");

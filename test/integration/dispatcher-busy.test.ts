@@ -11,10 +11,8 @@ import { loadConfig } from "../../src/config.ts";
 import { type AppContext, createContext } from "../../src/context.ts";
 import { withoutBusyWait } from "../../src/db/client.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
-import { OPERATOR } from "../../src/services/principal.ts";
-import { insertSubscriber } from "../helpers/customer-factories.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
 import { until } from "../helpers/until.ts";
+import { queuedBroadcast } from "../helpers/worlds.ts";
 
 let ctx: AppContext;
 let dir: string;
@@ -52,11 +50,7 @@ test("a wrapped store write meets another connection's lock: SQLITE_BUSY at once
 
 test("a dispatcher started while another connection holds the write lock: no error, the loop keeps turning, all sent once after", async () => {
   world();
-  const owner = insertUser(ctx);
-  const business = insertBusiness(ctx, { ownerId: owner.id });
-  for (let i = 0; i < 3; i++) insertSubscriber(ctx, business.id);
-  const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: "Rye at noon" });
-  if (!("broadcastId" in res)) throw new Error("nothing queued");
+  const res = await queuedBroadcast(ctx, 3, { text: "Rye at noon" });
 
   other.exec("BEGIN IMMEDIATE");
   const d = ctx.dispatcherWith();

@@ -9,11 +9,9 @@ import { DISK_FULL_MAX_RETRY_MS } from "../../src/dispatch/disk-wait.ts";
 import type { DispatchMessenger, DispatchStore } from "../../src/dispatch/store.ts";
 import { nextTurn } from "../../src/lib/next-turn.ts";
 import type { OutboundMessage, SendOutcome } from "../../src/messaging/messenger.ts";
-import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
-import { insertSubscriber } from "../helpers/customer-factories.ts";
-import { insertBusiness } from "../helpers/factories.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
+import { queuedBroadcast } from "../helpers/worlds.ts";
 
 let ctx: TestContext;
 let sched: VirtualScheduler;
@@ -56,11 +54,7 @@ function storeOnDisk(full: () => boolean): DispatchStore & { refused: number } {
 
 test("a full disk pauses the broadcast twice (at start, then mid-send with answers in flight): every delivery ends Sent exactly once, no restart", async () => {
   const n = 40;
-  const business = insertBusiness(ctx);
-  const subs = Array.from({ length: n }, () => insertSubscriber(ctx, business.id));
-  const published = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(business.id), messageText: "Half-price soup until 3pm" });
-  if (!("broadcastId" in published)) throw new Error("nothing queued");
-  const { broadcastId } = published;
+  const { subs, broadcastId } = await queuedBroadcast(ctx, n, { text: "Half-price soup until 3pm" });
 
   const start = sched.now();
   let fullUntil = start + 5_000; // full when the dispatcher starts

@@ -5,12 +5,11 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createDispatcher, type Dispatcher } from "../../src/dispatch/dispatcher.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
-import { OPERATOR } from "../../src/services/principal.ts";
-import { type TestContext, testContext } from "../helpers/context.ts";
+import type { TestContext } from "../helpers/context.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
-import { contextOnFake, fakeTwilioForFile, stopDispatchers } from "../helpers/worlds.ts";
+import { broadcastIn, contextOnFake, fakeTwilioForFile, stopDispatchers } from "../helpers/worlds.ts";
 
 const fake = fakeTwilioForFile();
 let ctx: TestContext;
@@ -33,15 +32,10 @@ function startDispatcher(): void {
   d.start();
 }
 
-const inOneHour = () => new Date(ctx.clock.now().getTime() + 3_600_000).toISOString().replace(".000Z", "Z");
 const sendsTo = (phone: string) => fake.sends().filter((r) => r.form.To === phone);
 const row = (id: number) => ctx.repos.broadcasts.findById(id)!;
-
-async function schedule(businessId: number, text: string): Promise<{ id: number; at: number }> {
-  const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(businessId), messageText: text, scheduledFor: inOneHour() });
-  if (!("scheduledFor" in res) || !res.scheduledFor) throw new Error("not scheduled");
-  return { id: res.broadcastId, at: Date.parse(res.scheduledFor) };
-}
+/** Scheduled an hour from now; `at` is its time. */
+const schedule = async (businessId: number, text: string) => (await broadcastIn(ctx, "scheduled", { businessId, text })) as { id: number; at: number };
 
 describe("scheduled broadcasts in the dispatcher", () => {
   test("starts on time; recipients decided at the start: an opt-out meanwhile is not sent, a new subscriber is", async () => {
@@ -87,8 +81,7 @@ describe("scheduled broadcasts in the dispatcher", () => {
   test("a cancelled broadcast never starts; the next scheduled one does", async () => {
     const business = insertBusiness(ctx);
     const s = insertSubscriber(ctx, business.id);
-    const first = await schedule(business.id, "Cancelled sale");
-    ctx.services.broadcasts.cancel(OPERATOR, String(first.id));
+    const first = await broadcastIn(ctx, "cancelled", { businessId: business.id, text: "Cancelled sale" });
     ctx.clock.advance(5 * 60_000);
     const second = await schedule(business.id, "The real sale");
     expect(ctx.repos.deliveries.nextDueAt()).toBe(second.at);

@@ -23,7 +23,7 @@ import { pdfText } from "../helpers/pdf-text.ts";
 import { decodeQrPng } from "../helpers/qr-decode.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { until } from "../helpers/until.ts";
-import { closing } from "../helpers/worlds.ts";
+import { broadcastIn, closing, queuedBroadcast } from "../helpers/worlds.ts";
 
 const SETTINGS = "/api/settings";
 const TOKEN = "tok3n-S3cret-9f8e7d6c5b4a3210zz";
@@ -442,10 +442,7 @@ describe("the public URL: env > saved > request origin > http://localhost:PORT",
    * recorded. */
   async function twilioSendOf(ctx: TestContext, image: Uint8Array | null = PNG) {
     fake.reset();
-    const biz = insertBusiness(ctx);
-    insertSubscriber(ctx, biz.id);
-    const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(biz.id), messageText: "Look!", image });
-    const broadcastId = (res as { broadcastId: number }).broadcastId;
+    const { broadcastId } = await queuedBroadcast(ctx, 1, { text: "Look!", image });
     const d = ctx.dispatcherWith();
     d.start();
     try {
@@ -494,10 +491,7 @@ describe("the server's dispatcher follows the saved Twilio settings, without a r
       const api = apiClient(ctx);
       const biz = insertBusiness(ctx);
       const { customer } = insertSubscriber(ctx, biz.id);
-      const broadcast = async (text: string) => {
-        const res = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(biz.id), messageText: text });
-        return (res as { broadcastId: number }).broadcastId;
-      };
+      const broadcast = async (text: string) => (await broadcastIn(ctx, "queued", { businessId: biz.id, text })).id;
       const delivery = (broadcastId: number) => ctx.repos.deliveries.listByBroadcast(broadcastId)[0]!;
 
       expect(ctx.dispatcher.start()).toBe("dispatching");
