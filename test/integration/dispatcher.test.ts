@@ -460,7 +460,8 @@ describe("one dispatcher per data directory", () => {
       setInterval(() => {}, 1000);`;
     const child = Bun.spawn([process.execPath, "-e", script], { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
     try {
-      await until(() => existsSync(marker), 10_000, "the child to take the lock");
+      // writeFileSync creates the file before it writes: wait for its word, not for the file.
+      await until(() => existsSync(marker) && readFileSync(marker, "utf8") !== "", 10_000, "the child to take the lock");
       expect(readFileSync(marker, "utf8")).toBe("locked");
       expect(tryLock(lockPath)).toBeNull();
       expect(isLocked(lockPath)).toBe(true);
