@@ -14,7 +14,7 @@ import { editCustomerSchema } from "../schemas/customer-admin.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { enrollByOwner } from "./customer-enrollment.ts";
 import { textableNumberProblem } from "../schemas/subscribe-number.ts";
-import { e164OrThrow } from "./subscriptions.ts";
+import { e164OrThrow } from "./number-rules.ts";
 
 /** Import: the reason a row of a person under an all-business opt-out is skipped. */
 export const IMPORT_SKIPPED_STOP = "replied STOP to our messages; only they can subscribe again (by scanning the QR code or texting START)";

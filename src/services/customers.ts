@@ -19,9 +19,9 @@ import { encodeCursor } from "../schemas/paging.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
 import { enrollByOwner } from "./customer-enrollment.ts";
 import { customerOperatorActions } from "./customers-operator.ts";
-import { type RequestMeta, e164OrThrow } from "./subscriptions.ts";
+import type { RequestMeta } from "./subscriptions.ts";
 import { validate } from "./validate.ts";
-import { textableOrThrow } from "./number-rules.ts";
+import { e164OrThrow, textableOrThrow } from "./number-rules.ts";
 import type { CurrentSettings } from "./settings.ts";
 import { storedNumberProblem } from "../schemas/subscribe-number.ts";
 

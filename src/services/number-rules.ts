@@ -6,12 +6,23 @@ import { looksLikeShortCode, SHORT_CODE, textableNumberProblem } from "../schema
 import { toE164 } from "../schemas/phone.ts";
 import { INVALID_PHONE } from "../schemas/texts.ts";
 
+/** The E.164 form of a typed number, or a 400 on the phone field with the spec's text. */
+export function e164OrThrow(raw: string, defaultCountry: string): string {
+  const phone = toE164(raw, defaultCountry);
+  if (!phone) throw new ValidationError(INVALID_PHONE, { phone: INVALID_PHONE });
+  return phone;
+}
+
+/** A 400 naming `phone` when the rules refuse this E.164 number (allowed countries, mobile only). */
+export function refuseUntextable(phone: string, allowedCountries: string[] | null): void {
+  const problem = textableNumberProblem(phone, allowedCountries);
+  if (problem) throw new ValidationError(problem, { phone: problem });
+}
+
 /** The E.164 form of a typed number we may store and text, or a ValidationError naming `phone`. */
 export function textableOrThrow(raw: string, defaultCountry: string, allowedCountries: string[] | null): string {
   if (looksLikeShortCode(raw)) throw new ValidationError(SHORT_CODE, { phone: SHORT_CODE });
-  const phone = toE164(raw, defaultCountry);
-  if (!phone) throw new ValidationError(INVALID_PHONE, { phone: INVALID_PHONE });
-  const problem = textableNumberProblem(phone, allowedCountries);
-  if (problem) throw new ValidationError(problem, { phone: problem });
+  const phone = e164OrThrow(raw, defaultCountry);
+  refuseUntextable(phone, allowedCountries);
   return phone;
 }

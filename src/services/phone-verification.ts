@@ -27,8 +27,8 @@ import {
   RESEND_AFTER_SECONDS,
   verifyPhoneSchema,
 } from "../schemas/phone-verification.ts";
-import { textableNumberProblem } from "../schemas/subscribe-number.ts";
 import { toPublicUser } from "./auth.ts";
+import { refuseUntextable } from "./number-rules.ts";
 import { requireApprovedOwner } from "./owner-approval.ts";
 import type { SettingsService } from "./settings.ts";
 import { validate } from "./validate.ts";
@@ -65,10 +65,7 @@ export function createPhoneVerificationService({ repos, clock, config, settings,
   const me = (user: UserRow) => repos.users.findById(user.id) ?? user;
 
   /** The rule every stored number follows; 400 naming phone. */
-  function checkNumber(phone: string): void {
-    const problem = textableNumberProblem(phone, settings.current().allowedCountries);
-    if (problem) throw new ValidationError(problem, { phone: problem });
-  }
+  const checkNumber = (phone: string) => refuseUntextable(phone, settings.current().allowedCountries);
 
   return {
     /**

@@ -1,13 +1,12 @@
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { NotFoundError, TooManyRequestsError, ValidationError } from "../errors.ts";
+import { NotFoundError, TooManyRequestsError } from "../errors.ts";
 import { ipKey, RateLimiter } from "../lib/rate-limiter.ts";
 import type { Repos } from "../repos/index.ts";
 import type { SubscriptionRow } from "../repos/subscriptions.ts";
 import { DEFAULT_SUCCESS_MESSAGE } from "../schemas/businesses.ts";
 import { consentText } from "../schemas/consent.ts";
 import type { ContactPreference } from "../schemas/customers.ts";
-import { toE164 } from "../schemas/phone.ts";
 import { type SubscribeResponse, subscribeSchema } from "../schemas/subscriptions.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
 import { textableOrThrow } from "./number-rules.ts";
@@ -31,13 +30,6 @@ export function subscribeLimitMessage(seconds: number): string {
 export interface RequestMeta {
   ip: string | null;
   userAgent: string | null;
-}
-
-/** The E.164 form of a typed number, or a 400 on the phone field with the spec's text. */
-export function e164OrThrow(raw: string, defaultCountry: string): string {
-  const phone = toE164(raw, defaultCountry);
-  if (!phone) throw new ValidationError(INVALID_PHONE, { phone: INVALID_PHONE });
-  return phone;
 }
 
 /**
