@@ -322,7 +322,7 @@ export const deliveries = sqliteTable(
     // Why a Queued delivery waits past its time (quiet hours, the daily limit); next_attempt_at is when it may go.
     // owner_pending: the business's owner awaits the admin's approval (next_attempt_at far ahead until then);
     // text_budget: a text nobody broadcast waiting for its slot under the hourly budgets (confirmation_cap before 0014).
-    deferredReason: text("deferred_reason", { enum: ["quiet_hours", "daily_limit", "confirmation_cap", "owner_pending", "text_budget"] }),
+    deferredReason: text("deferred_reason", { enum: ["quiet_hours", "daily_limit", "confirmation_cap", "owner_pending", "text_budget", "channel_paused"] }),
   },
   (t) => [
     uniqueIndex("deliveries_broadcast_customer_unique").on(t.broadcastId, t.customerId),

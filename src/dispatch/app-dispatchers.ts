@@ -7,6 +7,7 @@ import type { MessengerPool } from "../messaging/messenger-pool.ts";
 import type { Repos } from "../repos/index.ts";
 import { storedNumberProblem } from "../schemas/subscribe-number.ts";
 import type { OptOutsService } from "../services/opt-outs.ts";
+import type { SendingPauseService } from "../services/sending-pause.ts";
 import type { SettingsService } from "../services/settings.ts";
 import { createDispatcher, type DispatcherOptions } from "./dispatcher.ts";
 import { outboxStore } from "./outbox-store.ts";
@@ -16,6 +17,8 @@ export interface AppDispatchersDeps {
   repos: Repos;
   settings: SettingsService;
   optOuts: Pick<OptOutsService, "optOutCustomer">;
+  /** Paused channels (account problems): kept there, and all resumed when the messaging settings change. */
+  pauses: Pick<SendingPauseService, "store" | "resumeAll">;
   messengers: MessengerPool;
   logger: Logger;
   reconcileAfterMs: number;
@@ -25,7 +28,7 @@ export interface AppDispatchersDeps {
   settingsCheckEveryMs?: number;
 }
 
-export function createAppDispatchers({ repos, settings, optOuts, messengers, logger, reconcileAfterMs, lockDir, settingsCheckEveryMs }: AppDispatchersDeps) {
+export function createAppDispatchers({ repos, settings, optOuts, pauses, messengers, logger, reconcileAfterMs, lockDir, settingsCheckEveryMs }: AppDispatchersDeps) {
   /** A dispatcher on the outbox with a messenger (its own unless given) and the rate from the settings now. */
   const dispatcherWith = (overrides: Partial<DispatcherOptions> = {}) =>
     createDispatcher({
@@ -42,9 +45,11 @@ export function createAppDispatchers({ repos, settings, optOuts, messengers, log
         return (phone: string) => storedNumberProblem(phone, allowed);
       },
       onOptedOut: (customerId, at) => void optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
+      pauses: pauses.store,
       ...overrides,
     });
-  // The server's dispatcher: rebuilt with a new messenger when the Twilio settings, the rate or the public URL change.
+  // The server's dispatcher: rebuilt with a new messenger when the Twilio settings, the rate or the public URL change;
+  // such a change is the fix of a paused channel (a new token, a sender set), so every channel resumes with it.
   const dispatcher = restartOnChange({
     settingsKey: () => JSON.stringify([settings.messaging(), settings.current().sendRate]),
     build: () => {
@@ -53,6 +58,7 @@ export function createAppDispatchers({ repos, settings, optOuts, messengers, log
     },
     logger,
     checkEveryMs: settingsCheckEveryMs,
+    onChange: () => pauses.resumeAll(),
   });
   return { dispatcher, dispatcherWith };
 }

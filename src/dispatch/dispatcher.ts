@@ -6,6 +6,7 @@
 // claimed rows never handed to the provider go back to Queued.
 import type { Logger } from "../lib/logger.ts";
 import { BroadcastStarter } from "./broadcast-starter.ts";
+import { ChannelGate, DEFAULT_PROBE_EVERY_MS } from "./channel-gate.ts";
 import { DiskWait } from "./disk-wait.ts";
 import { InFlight } from "./in-flight.ts";
 import { OutboundMessages } from "./outbound-messages.ts";
@@ -15,7 +16,7 @@ import { Reconciler } from "./reconciler.ts";
 import { realScheduler, type Scheduler } from "./scheduler.ts";
 import { SendLoop } from "./send-loop.ts";
 import { type DispatcherStats, emptyStats } from "./stats.ts";
-import type { DispatchLock, DispatchMessenger, DispatchStore, TakeLock } from "./store.ts";
+import type { DispatchLock, DispatchMessenger, DispatchStore, PauseStore, TakeLock } from "./store.ts";
 
 export type { DispatcherStats } from "./stats.ts";
 
@@ -56,6 +57,10 @@ export interface DispatcherOptions {
   numberRule?: () => (phone: string) => string | null;
   /** Twilio 21610: the customer opted out of everything sent from our number (src/services/opt-outs.ts). */
   onOptedOut?: (customerId: number, at: Date) => void;
+  /** Where channel pauses are kept (account problems: channel-gate.ts); absent: such sends are retried later. */
+  pauses?: PauseStore;
+  /** How often a paused channel is probed with one held delivery (default 5 minutes). */
+  probeEveryMs?: number;
   /** Off unless given: run between sends every `collectEverySends` sends (bench/broadcast.ts may force a GC). */
   collectGarbage?: () => void;
   collectEverySends?: number;
@@ -113,7 +118,8 @@ class LockedDispatcher implements Dispatcher {
     const pacer = new Pacer(options.rate);
     const messages = new OutboundMessages(store);
     const common = { store, stats: this.stats, logger, now };
-    const recorder = new OutcomeRecorder({ ...common, pacer, reconcileAfterMs, diskWait, onOptedOut: options.onOptedOut });
+    const gate = new ChannelGate({ pauses: options.pauses, store, logger, probeEveryMs: options.probeEveryMs ?? DEFAULT_PROBE_EVERY_MS });
+    const recorder = new OutcomeRecorder({ ...common, pacer, reconcileAfterMs, diskWait, gate, onOptedOut: options.onOptedOut });
     this.reconciler = new Reconciler({ ...common, messenger, messages, inFlight: this.inFlight, reconcileAfterMs, diskWait, concurrency: this.concurrency });
     this.loop = new SendLoop({
       ...common,
@@ -125,6 +131,7 @@ class LockedDispatcher implements Dispatcher {
       pacer,
       inFlight: this.inFlight,
       diskWait,
+      gate,
       sleep: (ms) => this.sleep(ms),
       stopping: () => this.stopping,
       concurrency: this.concurrency,

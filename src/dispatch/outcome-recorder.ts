@@ -4,12 +4,15 @@
 // - unavailable (never reached the provider) -> Queued again with backoff, and starts slow down; failed after
 //   MAX_ATTEMPTS;
 // - uncertain (5xx, timeout: it may have been accepted) -> Uncertain, for the reconciler; never resent blindly;
+// - account_problem (a rotated token, a sender that cannot send, no sender...) -> held, the channel paused
+//   (channel-gate.ts); nobody is failed for it, and the attempt is not counted;
 // - opted_out (Twilio 21610) -> Failed, and the customer is opted out everywhere (onOptedOut); never retried;
 // - failed -> Failed with the provider's code and message.
 // A write that fails leaves the row Sending: the next start finds it in flight and reconciles it. Except when the
 // disk is full (disk-wait.ts): then the answer is kept in memory, in order, and written by flush() once there is
 // room, so the broadcast goes on without a restart and nothing is looked up or resent.
 import type { Logger } from "../lib/logger.ts";
+import type { ChannelGate } from "./channel-gate.ts";
 import type { DiskWait } from "./disk-wait.ts";
 import type { SendOutcome } from "../messaging/messenger.ts";
 import type { Pacer } from "./pacer.ts";
@@ -28,6 +31,7 @@ export interface OutcomeRecorderDeps {
   now(): number;
   reconcileAfterMs: number;
   diskWait: DiskWait;
+  gate: ChannelGate;
   onOptedOut?: ((customerId: number, at: Date) => void) | undefined;
 }
 
@@ -81,6 +85,7 @@ export class OutcomeRecorder {
   private write(row: ClaimedDelivery, outcome: SendOutcome, now: number): void {
     const { store, stats, pacer } = this.deps;
     if (outcome.kind !== "unavailable") this.unavailableInARow = 0;
+    if (this.deps.gate.settle(row, outcome, now)) return;
     switch (outcome.kind) {
       case "sent":
         store.recordSent(row.id, outcome.providerId, outcome.status, outcome.providerStatus, now);
@@ -113,6 +118,8 @@ export class OutcomeRecorder {
       case "failed":
         this.fail(row, outcome.code, outcome.message, now);
         return;
+      case "account_problem":
+        return; // settled by the gate above
     }
   }
 

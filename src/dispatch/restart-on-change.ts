@@ -17,6 +17,8 @@ export interface RestartOnChangeOptions {
   /** A text that changes whenever the dispatcher must be rebuilt. */
   settingsKey(): string;
   build(): Built;
+  /** After the old dispatcher stopped and before the new one is built (the settings changed). */
+  onChange?: () => void;
   logger: Logger;
   checkEveryMs?: number;
 }
@@ -45,6 +47,11 @@ export function restartOnChange(options: RestartOnChangeOptions): Dispatcher {
       await current.dispatcher.stop();
       current.release();
       key = next;
+      try {
+        options.onChange?.();
+      } catch (e) {
+        logger.error(`dispatcher: after the settings change: ${e instanceof Error ? e.message : String(e)}`);
+      }
       current = options.build();
       current.dispatcher.start();
     });

@@ -8,6 +8,7 @@
 // retries with a growing backoff until writes go through again.
 import type { Logger } from "../lib/logger.ts";
 import type { BroadcastStarter } from "./broadcast-starter.ts";
+import type { ChannelGate } from "./channel-gate.ts";
 import type { DiskWait } from "./disk-wait.ts";
 import type { SendOutcome } from "../messaging/messenger.ts";
 import type { InFlight } from "./in-flight.ts";
@@ -32,6 +33,8 @@ export interface SendLoopDeps {
   pacer: Pacer;
   inFlight: InFlight;
   diskWait: DiskWait;
+  /** Paused channels: their deliveries are held, not sent (channel-gate.ts). */
+  gate: ChannelGate;
   stats: DispatcherStats;
   logger: Logger;
   /** Starts scheduled broadcasts that are due (with the housekeeping). */
@@ -115,6 +118,11 @@ export class SendLoop {
 
   private housekeeping(now: number): void {
     this.startDue(now);
+    try {
+      this.deps.gate.refresh(now);
+    } catch (e) {
+      this.deps.logger.warn(`dispatcher: could not check the paused channels: ${errText(e)}`);
+    }
     this.deps.reconciler.housekeeping(now);
     this.lastHousekeeping = now;
   }
@@ -149,8 +157,9 @@ export class SendLoop {
     const problemOf = claimed.length > 0 ? this.deps.numberRule?.() : undefined;
     for (const c of claimed) {
       const problem = c.status === "Sending" ? (problemOf?.(c.toPhone) ?? null) : null;
-      if (c.status === "Sending" && problem === null) this.ready.push(c);
-      else {
+      if (c.status === "Sending" && problem === null) {
+        if (!this.held(c, now)) this.ready.push(c);
+      } else {
         this.deps.stats.skipped++;
         if (problem !== null) this.skip(c, problem, now);
       }
@@ -184,8 +193,21 @@ export class SendLoop {
     else await sleep(wait);
   }
 
+  /** A delivery of a paused channel is held instead of sent (true). With the disk full it stays Sending, like a skip:
+   * the next start finds it and the provider, which never had it, answers that it may be queued again. */
+  private held(row: ClaimedDelivery, now: number): boolean {
+    try {
+      return !this.deps.gate.admit(row, now);
+    } catch (e) {
+      if (!this.deps.diskWait.failed(e)) throw e;
+      return true;
+    }
+  }
+
   private start(row: ClaimedDelivery): void {
     const { store, messenger, recorder, stats } = this.deps;
+    // Its channel paused after the claim (another send met an account problem): it waits with the others.
+    if (this.deps.gate.paused(row.channel) && this.held(row, this.deps.now())) return;
     const message = this.deps.messages.for(row);
     if (!message) {
       try {

@@ -53,6 +53,9 @@ export interface DispatchStore {
   markFailed(id: number, code: number | null, message: string, now: number): void;
   /** A claimed delivery that must not go (its number breaks the number rule): Skipped with `reason`. */
   markSkipped(id: number, reason: string, now: number): void;
+  /** A claimed delivery whose channel is paused (an account problem, channel-gate.ts): Queued again, held until the
+   * channel resumes, the attempt not counted; `reason` is what its history says meanwhile. */
+  park(id: number, now: number, reason: string): void;
   /** Claimed rows never handed to the provider go back to Queued, the attempt not counted; answers how many. */
   release(ids: number[], now: number): number;
   /** At start: rows still Sending were in flight when the last dispatcher died; they become Uncertain. Their ids. */
@@ -74,6 +77,31 @@ export interface DispatchStore {
   /** Marks every broadcast with nothing pending as completed; their ids. */
   completeFinished(now: number): number[];
   broadcastMessage(broadcastId: number): BroadcastMessage | undefined;
+}
+
+/** A channel whose sending is paused by an account problem (src/messaging/account-errors.ts). */
+export interface ChannelPause {
+  channel: DeliveryChannel;
+  /** Twilio's code; null when nothing reached Twilio (no sender set). */
+  code: number | null;
+  /** In plain words, e.g. "Twilio refused the credentials (...)". */
+  reason: string;
+  /** What fixes it, one sentence. */
+  fix: string;
+  since: number;
+}
+
+/** Where pauses are kept (they outlive the process, and other processes show them). */
+export interface PauseStore {
+  list(): ChannelPause[];
+  /** Records the pause unless the channel is paused already (then nothing changes); true when it is new. */
+  pause(p: ChannelPause): boolean;
+  /** Lifts the channel's pause: its held deliveries are due at `now`. Answers how many were held. */
+  resume(channel: DeliveryChannel, now: number): number;
+  /** The paused channel's deliveries queued meanwhile are held at once (not one claim at a time); how many. */
+  hold(channel: DeliveryChannel, now: number): number;
+  /** One held delivery of the paused channel is due at `now` (a probe); its id, null when none is held. */
+  probe(channel: DeliveryChannel, now: number): number | null;
 }
 
 /** The provider, as far as the dispatcher uses it. */

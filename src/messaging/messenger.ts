@@ -39,6 +39,9 @@ export type SendOutcome =
   | { kind: "uncertain"; message: string }
   /** Twilio 21610: the recipient replied STOP to this sender. Mark the customer opted out; never retry. */
   | { kind: "opted_out"; code: 21610; message: string }
+  /** About the account or the sender, not this recipient (account-errors.ts): a rotated token, a sender that cannot
+   * send, an unregistered number, no sender set. Certainly not delivered: the channel pauses, the message waits. */
+  | { kind: "account_problem"; code: number | null; message: string; fix: string }
   /** Permanent: invalid number, unsupported region, bad configuration… Record code and message; never retry.
    * `code` is the provider's error code, null when the message was refused before reaching the provider. */
   | { kind: "failed"; code: number | null; message: string };

@@ -21,6 +21,7 @@ import {
 } from "./messenger.ts";
 import { errorCodeOf, normalizeTwilioStatus } from "./status.ts";
 import { whatsappErrorReason } from "./whatsapp-errors.ts";
+import { type AccountProblem, accountProblemOf, noSenderProblem } from "./account-errors.ts";
 import { restClient, TimedOut, type TwilioConfig, TwilioError, type TwilioMessage } from "./twilio-rest.ts";
 
 export { parseRetryAfter, type TwilioConfig } from "./twilio-rest.ts";
@@ -75,9 +76,16 @@ function classify(err: unknown): SendOutcome {
   const { status, code, message } = err;
   if (code === 21610) return { kind: "opted_out", code: 21610, message };
   if (status === 429) return { kind: "rate_limited", retryAfterMs: err.retryAfterMs, code, message };
-  if (status === 401) return { kind: "failed", code, message: `Twilio refused the credentials (check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN): ${message}` };
+  const account = accountProblemOf(status, code);
+  if (account) return accountOutcome(account, message);
   if (status >= 500) return { kind: "uncertain", message: `Twilio error ${status}${code ? ` (${code})` : ""}: ${message}` };
   return { kind: "failed", code, message: whatsappErrorReason(code) ?? message };
+}
+
+/** The outcome of an account problem: Twilio's own words after ours, for the log and the pause. */
+function accountOutcome(p: AccountProblem, twilioMessage?: string | null): SendOutcome {
+  const reason = p.reason.charAt(0).toUpperCase() + p.reason.slice(1);
+  return { kind: "account_problem", code: p.code, message: twilioMessage ? `${reason} (Twilio: ${twilioMessage})` : reason, fix: p.fix };
 }
 
 function describeFailure(err: unknown): string {
@@ -128,6 +136,8 @@ function sendOutcomeOf(m: TwilioMessage): SendOutcome {
   if (!m.sid) return { kind: "uncertain", message: "Twilio answered without a message sid" };
   if (status === "Failed") {
     const code = errorCodeOf(m.error_code);
+    const account = accountProblemOf(null, code);
+    if (account) return accountOutcome(account, m.error_message);
     return { kind: "failed", code, message: whatsappErrorReason(code) ?? (m.error_message || `Twilio status ${m.status}`) };
   }
   return { kind: "sent", providerId: m.sid, status: status ?? "Sent", providerStatus: String(m.status) };
@@ -169,6 +179,8 @@ export function createTwilioMessenger(options: TwilioMessengerOptions): Messenge
     async send(msg) {
       const refused = preflight(msg);
       if (refused) return refused;
+      // No sender for the channel is the account's problem, not the recipient's: the channel waits for one.
+      if (!(msg.channel === "whatsapp" ? cfg.whatsappFrom : cfg.messagingServiceSid || cfg.from)) return accountOutcome(noSenderProblem(msg.channel));
       const form = createForm(cfg, options.publicUrl, msg);
       if (typeof form === "string") return { kind: "failed", code: null, message: form };
       let outcome: SendOutcome;

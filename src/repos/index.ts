@@ -11,6 +11,7 @@ import { deliveriesRepo } from "./sql/deliveries.ts";
 import { deliveryHistoryRepo } from "./delivery-history.ts";
 import { inboundMessagesRepo } from "./inbound-messages.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
+import { pausedDeliveriesRepo } from "./sql/paused-deliveries.ts";
 import { phoneVerificationsRepo } from "./phone-verifications.ts";
 import { testSendsRepo } from "./test-sends.ts";
 import { sessionsRepo } from "./sessions.ts";
@@ -48,6 +49,7 @@ export function createRepos(db: Db) {
     broadcasts: broadcastsRepo(db),
     deliveries: deliveriesRepo(db),
     deliveryHistory: deliveryHistoryRepo(db),
+    pausedDeliveries: pausedDeliveriesRepo(db),
     settings: settingsRepo(db),
     inboundMessages: inboundMessagesRepo(db),
     customerInbound: customerInboundRepo(db),

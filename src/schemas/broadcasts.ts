@@ -32,8 +32,14 @@ export interface BroadcastTimeline {
   state: BroadcastState;
 }
 
+/** While an account problem (a rotated token, no sender set...) holds its messages back: "Paused: <reason>". Its
+ * messages wait and go once the admin fixes it; none is failed for it. */
+export interface BroadcastPause {
+  paused?: string;
+}
+
 /** One broadcast with its delivery counts. */
-export type BroadcastSummary = { id: number } & GivenFields & { imagePath: string | null } & BroadcastTimeline & DeliveryTally;
+export type BroadcastSummary = { id: number } & GivenFields & { imagePath: string | null } & BroadcastTimeline & DeliveryTally & BroadcastPause;
 
 export type BroadcastState = "scheduled" | "cancelled" | "sending" | "completed";
 

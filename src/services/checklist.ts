@@ -13,6 +13,7 @@ import { type ChecklistItem, INBOUND_WEBHOOK_PATH } from "../schemas/checklist.t
 import { isPrivateLink, UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../schemas/public-url.ts";
 import { sendsPasswordInClear } from "../schemas/smtp-url.ts";
 import { managesAll, type Principal } from "./principal.ts";
+import { pausedChecklistItems, readPauses } from "./sending-pause.ts";
 import type { SettingsService } from "./settings.ts";
 
 /** An internal key in the settings table (not a setting: settings.view() lists only SETTING_KEYS). */
@@ -181,6 +182,7 @@ export function createChecklistService({ repos, clock, config, settings, checkAc
         businessTypesItem(activeTypes),
         quietHoursItem(now.quietHours, now.maxPerDay),
         backupsItem(listBackups(config.dataDir)[0], config.backupEveryMs, clock.now().getTime()),
+        ...pausedChecklistItems(readPauses(repos)),
       ];
     },
 

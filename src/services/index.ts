@@ -25,6 +25,7 @@ import { createOwnerApprovalService } from "./owner-approval.ts";
 import { createPhoneVerificationService } from "./phone-verification.ts";
 import { createPostersService } from "./posters.ts";
 import { createQrCodesService } from "./qr-codes.ts";
+import { createSendingPauseService } from "./sending-pause.ts";
 import { createSettingsService } from "./settings.ts";
 import { createSetupCodeService } from "./setup-code.ts";
 import { createStatusCallbacksService } from "./status-callbacks.ts";
@@ -60,6 +61,7 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
   // Approving an owner releases the confirmations held for them, within the budget.
   const ownerApproval = createOwnerApprovalService({ repos, clock, logger, settings, mailer, removeUploadFiles: (names) => uploads.removeFiles(names), releaseHeld: (id) => void textBudget.releaseHeld(id) });
   const tryNow = (t: Parameters<typeof textBudget.tryNow>[0]) => textBudget.tryNow(t);
+  const sendingPause = createSendingPauseService({ repos, clock, logger, mailer, settings });
   const openMessenger = () => messengers.open();
   const closeMessenger = (m: ReturnType<typeof openMessenger>) => messengers.close(m);
   return {
@@ -82,7 +84,8 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
     broadcasts,
     whatsappTemplates,
     optOuts: createOptOutsService({ repos }),
-    statusCallbacks: createStatusCallbacksService({ repos, clock, logger }),
+    statusCallbacks: createStatusCallbacksService({ repos, clock, logger, sendingPause }),
+    sendingPause,
     inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings, confirmations }),
     customerMessages: createCustomerMessagesService({ repos }),
     uploads,

@@ -133,7 +133,7 @@ export function createPhoneVerificationService({ repos, clock, config, settings,
       }
       if (outcome.kind !== "sent") {
         repos.phoneVerifications.remove(user.id);
-        throw new AppError(502, "code_not_sent", `The code could not be texted to ${phone}: ${outcome.kind === "failed" ? outcome.message : "the provider did not take it"}. Check the number and try again.`);
+        throw new AppError(502, "code_not_sent", `The code could not be texted to ${phone}: ${outcome.kind === "failed" || outcome.kind === "account_problem" ? outcome.message : "the provider did not take it"}. Check the number and try again.`);
       }
       return { message: `A ${CODE_DIGITS}-digit code was texted to ${phone}.`, to: phone, expiresInMinutes: CODE_TTL_MINUTES, resendAfterSeconds: RESEND_AFTER_SECONDS };
     },

@@ -3,9 +3,11 @@ import { ValidationError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { StatusUpdate } from "../messaging/messenger.ts";
 import { parseStatusCallback } from "../messaging/status.ts";
+import { accountProblemOf } from "../messaging/account-errors.ts";
 import { isMarketingStopped } from "../messaging/whatsapp-errors.ts";
 import type { DeliveryRow, DeliveryStatusValue, StatusColumns } from "../repos/delivery-history.ts";
 import type { Repos } from "../repos/index.ts";
+import type { SendingPauseService } from "./sending-pause.ts";
 
 // What the provider tells us about a message after the send: Twilio's status callbacks (POST
 // /api/webhooks/twilio/status) and the sandbox messenger's simulated timeline both come through apply().
@@ -36,7 +38,9 @@ export type ApplyOutcome =
   /** The callback URL names a delivery that already has another message sid. Logged, nothing written. */
   | { kind: "mismatch"; deliveryId: number }
   /** A status that is not about an outbound message (receiving, received, or one we do not know). */
-  | { kind: "ignored" };
+  | { kind: "ignored" }
+  /** Not delivered for an account problem (30034...): the delivery waits to be sent again, the channel paused. */
+  | { kind: "requeued"; deliveryId: number };
 
 /** Texts for the Twilio error codes a local business will meet, for the message history when Twilio sends only the
  * code (status callbacks carry ErrorCode, rarely ErrorMessage). */
@@ -100,7 +104,26 @@ function change(row: DeliveryRow, update: StatusUpdate, now: Date): StatusColumn
   return cols;
 }
 
-export function createStatusCallbacksService({ repos, clock, logger }: { repos: Repos; clock: Clock; logger: Logger }) {
+export interface StatusCallbacksDeps {
+  repos: Repos;
+  clock: Clock;
+  logger: Logger;
+  /** Where an account problem reported by a callback pauses the channel (absent: recorded as Failed). */
+  sendingPause?: Pick<SendingPauseService, "requeueRefused">;
+}
+
+export function createStatusCallbacksService({ repos, clock, logger, sendingPause }: StatusCallbacksDeps) {
+  /** Twilio took the message, then carriers refused it for the account (30034 unregistered, 30032 unverified): it was
+   * not delivered and it is nobody's fault among the recipients, so it goes again once the channel's pause lifts. */
+  function requeueIfAccountProblem(row: DeliveryRow, update: StatusUpdate): ApplyOutcome | null {
+    if (!sendingPause || update.status !== "Failed" || (row.status !== "Sent" && row.status !== "Uncertain")) return null;
+    const problem = accountProblemOf(null, update.errorCode);
+    if (!problem) return null;
+    if (!sendingPause.requeueRefused(row.id, update.providerId, row.channel, problem)) return null;
+    logger.warn(`delivery ${row.id} (${update.providerId}) not delivered for the account (error ${update.errorCode}); it waits for sending to resume`);
+    return { kind: "requeued", deliveryId: row.id };
+  }
+
   /** The delivery the callback URL names (?delivery=42, set by the dispatcher on every send); it must have been sent
    * under this sid, or under none yet (the send's answer was lost). Without the id nothing is looked up: the sid is
    * not indexed (see the deliveries table in db/schema.ts). */
@@ -129,6 +152,8 @@ export function createStatusCallbacksService({ repos, clock, logger }: { repos: 
         );
         return { kind: "mismatch", deliveryId: row.mismatch.id };
       }
+      const requeued = requeueIfAccountProblem(row, update);
+      if (requeued) return requeued;
       const next = change(row, update, clock.now());
       if (!next) return { kind: "unchanged", deliveryId: row.id, status: row.status };
       // Compare-and-set: if the dispatcher (or another process) changed the row meanwhile, decide again.

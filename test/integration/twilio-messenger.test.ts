@@ -124,15 +124,16 @@ describe("what goes on the wire", () => {
     expect(lastSend().form).toEqual({ To: TO, From: SMS_FROM, MediaUrl: "https://cdn.example.org/a.png" });
   });
 
-  test("refused before anything is sent: bad number, no sender for the channel, nothing to send", async () => {
+  test("refused before anything is sent: bad number, nothing to send; no sender for the channel is an account problem (issue 23)", async () => {
     const noWa = messenger({ TWILIO_WHATSAPP_FROM: "" });
     expect(await noWa.send({ to: TO, channel: "whatsapp", body: "x" })).toEqual({
-      kind: "failed",
+      kind: "account_problem",
       code: null,
-      message: "WhatsApp is not configured (set TWILIO_WHATSAPP_FROM)",
+      message: "No WhatsApp sender is set",
+      fix: "Set the WhatsApp sender (TWILIO_WHATSAPP_FROM) in Settings.",
     });
     const onlyWa = messenger({ TWILIO_FROM: "" });
-    expect(await onlyWa.send({ to: TO, channel: "sms", body: "x" })).toMatchObject({ kind: "failed", code: null });
+    expect(await onlyWa.send({ to: TO, channel: "sms", body: "x" })).toMatchObject({ kind: "account_problem", code: null, message: "No SMS sender is set" });
     expect(await noWa.send({ to: "5551234567", channel: "sms", body: "x" })).toMatchObject({ kind: "failed", code: null });
     expect(await noWa.send({ to: TO, channel: "sms", body: "  " })).toMatchObject({ kind: "failed", code: null });
     expect(fake.requests).toHaveLength(0);
@@ -191,13 +192,15 @@ describe("each Twilio answer maps to one outcome, after exactly one request", ()
     expect((await m.send({ to: other, channel: "sms", body: "x" })).kind).toBe("sent");
   });
 
-  test("wrong credentials: failed with Twilio's 20003, the token nowhere in the outcome", async () => {
+  test("wrong credentials: an account problem with Twilio's 20003 (never the recipient's failure), the token nowhere in the outcome", async () => {
     const out = await messenger({ TWILIO_AUTH_TOKEN: "not-the-token-0123" }).send({ to: TO, channel: "sms", body: "x" });
     expect(out).toEqual({
-      kind: "failed",
+      kind: "account_problem",
       code: 20003,
-      message: "Twilio refused the credentials (check TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN): Authenticate",
+      message: "Twilio refused the credentials (the auth token was changed or revoked) (Twilio: Authenticate)",
+      fix: "Save the account's current auth token (Twilio console, Account info) in Settings.",
     });
+    expect(JSON.stringify(out)).not.toContain("not-the-token-0123");
     expect(fake.sends()[0]?.auth?.password).toBe("not-the-token-0123");
   });
 

@@ -11,6 +11,7 @@ import type { Db } from "../../db/client.ts";
 import { broadcastProgress } from "./broadcast-progress.ts";
 import { outboxClaim } from "./claim.ts";
 import { outboxEnqueue } from "./enqueue.ts";
+import { outboxPark } from "./paused-deliveries.ts";
 import { outboxPrune } from "./prune.ts";
 import { outboxReconcile } from "./reconcile.ts";
 import { scheduledStarts } from "./scheduled-starts.ts";
@@ -22,6 +23,7 @@ export function deliveriesRepo(db: Db) {
     ...scheduledStarts(db),
     ...outboxClaim(db),
     ...outboxSendResults(db),
+    ...outboxPark(db),
     ...outboxReconcile(db),
     ...outboxPrune(db),
     ...broadcastProgress(db),

@@ -3,6 +3,7 @@ import type { BroadcastRow } from "../../repos/broadcasts.ts";
 import type { Repos } from "../../repos/index.ts";
 import { publishSchema, STEERING_FIELDS } from "../../schemas/broadcast-input.ts";
 import type { BroadcastState, BroadcastSummary, GivenFields } from "../../schemas/broadcasts.ts";
+import { pauseOfBroadcast } from "../sending-pause.ts";
 
 type StatusCounts = ReturnType<Repos["deliveries"]["counts"]>;
 type WaitingCounts = ReturnType<Repos["deliveries"]["waiting"]>;
@@ -44,15 +45,21 @@ export function toSummary(row: BroadcastRow, c: StatusCounts, waiting: WaitingCo
   };
 }
 
+/** The summary with "Paused: <reason>" while a paused channel holds the unfinished broadcast back. */
+function withPause(repos: Repos, row: BroadcastRow, s: BroadcastSummary): BroadcastSummary {
+  const paused = row.completedAt === null && row.cancelledAt === null ? pauseOfBroadcast(repos, row.id) : null;
+  return paused ? { ...s, paused } : s;
+}
+
 export function broadcastSummaries(repos: Repos) {
   return {
     summary(row: BroadcastRow): BroadcastSummary {
-      return toSummary(row, repos.deliveries.counts(row.id), repos.deliveries.waiting(row.id));
+      return withPause(repos, row, toSummary(row, repos.deliveries.counts(row.id), repos.deliveries.waiting(row.id)));
     },
     /** Several broadcasts' summaries: their counts in one read; only an unfinished one can have deliveries waiting. */
     summaries(rows: BroadcastRow[]): BroadcastSummary[] {
       const counts = repos.broadcasts.countsFor(rows.map((r) => r.id));
-      return rows.map((row) => toSummary(row, counts.get(row.id)!, row.completedAt === null ? repos.deliveries.waiting(row.id) : undefined));
+      return rows.map((row) => withPause(repos, row, toSummary(row, counts.get(row.id)!, row.completedAt === null ? repos.deliveries.waiting(row.id) : undefined)));
     },
   };
 }

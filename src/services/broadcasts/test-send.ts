@@ -58,6 +58,8 @@ function reasonOf(outcome: Exclude<SendOutcome, { kind: "sent" }>): string {
       return "Your number replied STOP to this sender; reply START to receive messages again.";
     case "failed":
       return outcome.code === null ? outcome.message : `${outcome.message} (error ${outcome.code})`;
+    case "account_problem":
+      return `${outcome.message}. ${outcome.fix}`;
   }
 }
 
