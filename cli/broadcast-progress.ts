@@ -9,7 +9,7 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" :
 /** "[#########-----------]  45% 450/1000 · 440 sent · 0 delivered · 10 failed" */
 export function progressLine(s: BroadcastSummary, width = 24): string {
   const done = s.total - s.queued;
-  return `${bar(s.total === 0 ? 1 : done / s.total, width)} ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${waitingText(s)}`;
+  return `${bar(s.total === 0 ? 1 : done / s.total, width)} ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${waitingText(s)}${s.paused ? ` · ${s.paused}` : ""}`;
 }
 
 /** " · 3 waiting for quiet hours / 1 for the daily limit", or "" when nothing waits. */

@@ -27,7 +27,7 @@ function statusCommand(): Command {
             ["Broadcast", String(s.id)],
             ["Business", business ? `${business.name} (${s.businessId})` : String(s.businessId)],
             ["Created", s.createdAt],
-            ["State", s.state],
+            ["State", s.paused ? `${s.state}. ${s.paused}` : s.state],
             ...(s.scheduledFor ? [["Scheduled", s.scheduledFor] as [string, string]] : []),
             ...(s.cancelledAt ? [["Cancelled", s.cancelledAt] as [string, string]] : []),
             ["Message", s.messageText.replace(/\r?\n/g, " ")],

@@ -107,9 +107,7 @@ export class ChannelGate {
       store.requeue(row.id, now + backoffMs(row.attempts), now, pausedText(outcome.message), outcome.code);
       return;
     }
-    if (pauses.pause({ channel: row.channel, code: outcome.code, reason: outcome.message, fix: outcome.fix, since: now })) {
-      logger.warn(`dispatcher: ${row.channel} sending paused: ${outcome.message}. ${outcome.fix}`);
-    }
+    pauses.pause({ channel: row.channel, code: outcome.code, reason: outcome.message, fix: outcome.fix, since: now });
     const gate = this.gates.get(row.channel);
     if (!gate) this.gates.set(row.channel, { reason: outcome.message, probeAt: now + probeEveryMs, probeId: null, holdRest: false });
     else if (gate.probeId === row.id) {

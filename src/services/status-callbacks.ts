@@ -116,6 +116,8 @@ export function createStatusCallbacksService({ repos, clock, logger, sendingPaus
   /** Twilio took the message, then carriers refused it for the account (30034 unregistered, 30032 unverified): it was
    * not delivered and it is nobody's fault among the recipients, so it goes again once the channel's pause lifts. */
   function requeueIfAccountProblem(row: DeliveryRow, update: StatusUpdate): ApplyOutcome | null {
+    // Held for a pause, it has no sid: a callback now is about the message before (Twilio repeats callbacks).
+    if (row.deferredReason === "channel_paused" && row.status === "Queued") return { kind: "unchanged", deliveryId: row.id, status: row.status };
     if (!sendingPause || update.status !== "Failed" || (row.status !== "Sent" && row.status !== "Uncertain")) return null;
     const problem = accountProblemOf(null, update.errorCode);
     if (!problem) return null;

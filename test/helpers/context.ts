@@ -4,7 +4,7 @@ import { type ContextOptions, createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 
 /** A full context on an in-memory SQLite with the real migrations, a fake clock and a captured log. */
-export function testContext(env: Record<string, string> = {}, config: Partial<Config> = {}, options: Pick<ContextOptions, "mailTls"> = {}) {
+export function testContext(env: Record<string, string> = {}, config: Partial<Config> = {}, options: Pick<ContextOptions, "mailTls" | "settingsCheckEveryMs"> = {}) {
   const clock = new FakeClock();
   const logger = new MemoryLogger();
   // Tests that are not about the limits subscribe and register freely (the tests of the limits set them).

@@ -14,6 +14,7 @@
 // Twilio error, and hang (never answers). Every request is recorded (parsed form, query, auth, headers, time, and
 // whether the client gave up on it before the answer).
 import type { Server } from "bun";
+import { ACCOUNT_ERROR_REPLIES, type AccountErrorReplyName, FakeAccountAuth } from "./fake-twilio-account.ts";
 
 export const FAKE_ACCOUNT_SID = "AC0123456789abcdef0123456789abcdef";
 export const FAKE_AUTH_TOKEN = "fake-auth-token-5f2b8c1d9e7a4b3c";
@@ -21,7 +22,7 @@ export const FAKE_AUTH_TOKEN = "fake-auth-token-5f2b8c1d9e7a4b3c";
 export const FAKE_SMS_FROM = "+15550001111";
 export const FAKE_WHATSAPP_FROM = "+15550002222";
 
-export type FakeReplyName = "created" | "rate_limited" | "server_error" | "opted_out" | "invalid_number" | "hang";
+export type FakeReplyName = "created" | "rate_limited" | "server_error" | "opted_out" | "invalid_number" | "hang" | AccountErrorReplyName;
 
 export type FakeReply =
   | FakeReplyName
@@ -112,7 +113,10 @@ export interface FakeTwilio {
   /** Use as TWILIO_API_BASE. */
   readonly url: string;
   readonly accountSid: string;
+  /** The token the fake accepts now (see rotateAuthToken). */
   readonly authToken: string;
+  /** A new primary token, as in the console: requests with the old one get 401 (20003); reset() restores it. */
+  rotateAuthToken(next: string): void;
   readonly requests: RecordedRequest[];
   readonly messages: Map<string, FakeMessage>;
   latencyMs: number;
@@ -174,6 +178,8 @@ function normalize(reply: FakeReply): Exclude<FakeReply, FakeReplyName> {
       return { reply: "error", status: 400, code: 21610, message: "Attempt to send to unsubscribed recipient" };
     case "invalid_number":
       return { reply: "error", status: 400, code: 21211, message: "Invalid 'To' Phone Number" };
+    default:
+      return ACCOUNT_ERROR_REPLIES[reply];
   }
 }
 
@@ -188,7 +194,7 @@ function renderFakeTemplate(t: FakeTemplate, variables: string | null): string {
 
 export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
   const accountSid = options.accountSid ?? FAKE_ACCOUNT_SID;
-  const authToken = options.authToken ?? FAKE_AUTH_TOKEN;
+  const credentials = new FakeAccountAuth(options.authToken ?? FAKE_AUTH_TOKEN);
   const now = options.now ?? (() => new Date());
   const requests: RecordedRequest[] = [];
   const messages = new Map<string, FakeMessage>();
@@ -228,7 +234,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     const created = new Date("2024-03-01T10:00:00Z");
     const uri = `${API}/Accounts/${accountSid}`;
     return {
-      auth_token: authToken,
+      auth_token: credentials.current,
       date_created: rfc2822(created),
       date_updated: rfc2822(created),
       friendly_name: "My first Twilio account",
@@ -445,7 +451,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     contentType: string | null,
     auth: RecordedRequest["auth"],
   ): Response | Promise<Response> {
-    if (!auth || auth.username !== accountSid || auth.password !== authToken) {
+    if (!credentials.accepts(accountSid, auth)) {
       const res = twilioError(401, 20003, "Authenticate", { detail: "Your AccountSid or AuthToken was incorrect." });
       res.headers.set("WWW-Authenticate", 'Basic realm="Twilio API"');
       return res;
@@ -545,14 +551,17 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
   const fake: FakeTwilio = {
     url: `http://127.0.0.1:${server.port}`,
     accountSid,
-    authToken,
+    get authToken() {
+      return credentials.current;
+    },
+    rotateAuthToken: (next) => credentials.rotate(next),
     requests,
     messages,
     latencyMs: options.latencyMs ?? 0,
     accountStatus: "active",
     settings: () => ({
       TWILIO_ACCOUNT_SID: accountSid,
-      TWILIO_AUTH_TOKEN: authToken,
+      TWILIO_AUTH_TOKEN: credentials.current,
       TWILIO_FROM: FAKE_SMS_FROM,
       TWILIO_WHATSAPP_FROM: FAKE_WHATSAPP_FROM,
       TWILIO_API_BASE: `http://127.0.0.1:${server.port}`,
@@ -567,6 +576,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
       fake.templates = defaultFakeTemplates();
       fake.latencyMs = 0;
       fake.accountStatus = "active";
+      credentials.reset();
     },
     sends: () => requests.filter((r) => r.method === "POST" && r.path.endsWith("/Messages.json")),
     script: (...replies) => void createScript.push(...replies),
