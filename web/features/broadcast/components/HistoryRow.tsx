@@ -24,6 +24,8 @@ const COUNTS = [
 const pct = (n: number, total: number) => (total > 0 ? `${(n / total) * 100}%` : "0%");
 
 function StatusBadge({ b }: { b: BroadcastSummary }) {
+  // An account problem holds its messages back (issue 23): nobody failed, they go once the admin fixes it.
+  if (b.paused && isUnfinished(b)) return <span className="badge badge-warning bc-status">Paused</span>;
   if (isUnfinished(b))
     return (
       <span className="badge badge-info bc-status">
@@ -74,6 +76,11 @@ export function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retr
         <span className="bc-progress-sent" style={{ width: pct(b.sent, b.total) }} />
         <span className="bc-progress-failed" style={{ width: pct(b.failed, b.total) }} />
       </div>
+      {b.paused && isUnfinished(b) && (
+        <p className="bc-paused" role="status" data-testid="bc-paused">
+          {b.paused}. The messages wait and go once it is fixed; nobody is marked failed.
+        </p>
+      )}
       {waitingLine(b) && <p className="bc-waiting muted" data-testid="bc-waiting">{waitingLine(b)}</p>}
       <div className="bc-history-foot">
         <dl className="bc-counts">
