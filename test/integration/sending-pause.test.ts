@@ -56,6 +56,17 @@ async function closing(ctx: TestContext, fn: () => Promise<void>): Promise<void>
   }
 }
 
+/** Runs `fn` while a dispatcher of its own (on the context's settings, with `options`) sends. */
+async function withDispatcher(ctx: TestContext, options: Parameters<TestContext["dispatcherWith"]>[0], fn: () => Promise<unknown>): Promise<void> {
+  const d = ctx.dispatcherWith(options);
+  d.start();
+  try {
+    await fn();
+  } finally {
+    await d.stop();
+  }
+}
+
 /** How many messages Twilio (the fake) accepted for each number. */
 function acceptedPerNumber(): Map<string, number> {
   const n = new Map<string, number>();
@@ -125,9 +136,7 @@ describe("a rotated auth token mid-broadcast", () => {
       const { broadcastId, phones } = await queuedBroadcast(ctx, 5);
       const oldToken = fake.authToken;
       fake.rotateAuthToken(NEW_TOKEN);
-      const d = ctx.dispatcherWith({ probeEveryMs: 150 });
-      d.start();
-      try {
+      await withDispatcher(ctx, { probeEveryMs: 150 }, async () => {
         await until(() => ctx.services.sendingPause.list().length === 1, 10_000, "the pause");
         const refusedAt = fake.sends().length;
         // Each probe is one request: a few probes later, still nothing accepted, nobody failed.
@@ -140,9 +149,7 @@ describe("a rotated auth token mid-broadcast", () => {
         await until(() => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null, 10_000, "the broadcast to complete");
         for (const phone of phones) expect(acceptedPerNumber().get(phone)).toBe(1);
         expect(ctx.services.sendingPause.list()).toEqual([]);
-      } finally {
-        await d.stop();
-      }
+      });
     });
   });
 });
@@ -176,24 +183,24 @@ describe("a sender that cannot send (400, 21606)", () => {
   test("the first refusal pauses SMS: the recipient is held, not failed; a new broadcast waits too", async () => {
     const { ctx, api, admin } = world({ twilioFrom: FAKE_SMS_FROM });
     await closing(ctx, async () => {
-      fake.script("sender_not_capable");
       const first = await queuedBroadcast(ctx, 3);
-      const d = ctx.dispatcherWith();
-      d.start();
-      try {
+      // Twilio refuses every send from this sender (sends already under way meet it too); per number, so a refusal
+      // never used is left to numbers no other test has.
+      for (const phone of first.phones) fake.scriptFor(phone, "sender_not_capable");
+      await withDispatcher(ctx, {}, async () => {
         await until(() => ctx.services.sendingPause.list().length === 1, 10_000, "the pause");
         expect(ctx.services.sendingPause.list()[0]).toMatchObject({ channel: "SMS", code: 21606 });
         await until(() => allDeliveries(ctx).every((r) => r.status === "Queued" && r.deferredReason === "channel_paused"), 10_000, "all held");
-        expect(fake.sends()).toHaveLength(1);
+        const refused = fake.sends().length;
+        expect(refused).toBeGreaterThanOrEqual(1);
+        expect(fake.messages.size).toBe(0);
         expect(allDeliveries(ctx).every((r) => r.attempts === 0)).toBe(true);
         const later = await queuedBroadcast(ctx, 2);
         await until(() => allDeliveries(ctx).filter((r) => r.broadcastId === later.broadcastId).every((r) => r.deferredReason === "channel_paused"), 10_000, "the new one held");
-        expect(fake.sends()).toHaveLength(1);
+        expect(fake.sends()).toHaveLength(refused);
         const s = (await api.get(`/api/business/GetBroadcastStatus?id=${first.broadcastId}`, { token: admin.token })).body;
         expect(s.paused).toStartWith("Paused: Twilio says the sender number cannot send messages");
-      } finally {
-        await d.stop();
-      }
+      });
     });
   });
 });
@@ -203,10 +210,7 @@ describe("30034 in a status callback, after Twilio accepted the message", () => 
     const { ctx, api, admin } = world({ twilioFrom: FAKE_SMS_FROM });
     await closing(ctx, async () => {
       const { broadcastId, phones } = await queuedBroadcast(ctx, 3);
-      const d = ctx.dispatcherWith();
-      d.start();
-      await until(() => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null, 10_000, "the broadcast sent");
-      await d.stop();
+      await withDispatcher(ctx, {}, () => until(() => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null, 10_000, "the broadcast sent"));
       const [refused] = allDeliveries(ctx);
       const { body, headers } = statusCallbackRequest(fake.authToken, PUBLIC, statusCallbackPath(refused!.id), {
         accountSid: fake.accountSid,
@@ -230,13 +234,7 @@ describe("30034 in a status callback, after Twilio accepted the message", () => 
       expect(ctx.repos.deliveries.findById(refused!.id)!.status).toBe("Queued");
 
       // The number is registered meanwhile: a dispatcher starting probes at once, and the probe resumes sending.
-      const again = ctx.dispatcherWith({ probeEveryMs: 100 });
-      again.start();
-      try {
-        await until(() => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null, 10_000, "the broadcast done again");
-      } finally {
-        await again.stop();
-      }
+      await withDispatcher(ctx, { probeEveryMs: 100 }, () => until(() => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null, 10_000, "the broadcast done again"));
       const per = acceptedPerNumber();
       expect(per.get(refused!.toPhone)).toBe(2); // the undelivered one, and the one sent after the pause
       for (const phone of phones.filter((p) => p !== refused!.toPhone)) expect(per.get(phone)).toBe(1);
