@@ -45,7 +45,8 @@ export function createAppDispatchers({ repos, settings, optOuts, pauses, messeng
         return (phone: string) => storedNumberProblem(phone, allowed);
       },
       onOptedOut: (customerId, at) => void optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
-      pauses: pauses.store,
+      // Like the store, never waiting in SQLite's busy handler (a busy write is tried again a moment later).
+      pauses: repos.withoutBusyWait(pauses.store),
       ...overrides,
     });
   // The server's dispatcher: rebuilt with a new messenger when the Twilio settings, the rate or the public URL change;

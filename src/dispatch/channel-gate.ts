@@ -6,7 +6,9 @@
 // The pause lifts when the setting is fixed (a change of the messaging settings resumes every channel:
 // app-dispatchers.ts), or by a probe: every `probeEveryMs` one held delivery is let through, and when it is not
 // refused for the account the channel resumes. So a fix made on Twilio's side (the old token back, a registration
-// approved) resumes sending without a save. A dispatcher that starts probes a paused channel at once.
+// approved) resumes sending without a save. A dispatcher that starts probes a paused channel at once. A 30034 comes
+// only in a status callback, after Twilio took the probe: the channel then resumes, and the callbacks of what was sent
+// meanwhile pause it again (each of those messages waits, never failed: src/services/status-callbacks.ts).
 import type { Logger } from "../lib/logger.ts";
 import type { SendOutcome } from "../messaging/messenger.ts";
 import { backoffMs } from "./retry-policy.ts";

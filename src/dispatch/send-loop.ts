@@ -121,7 +121,8 @@ export class SendLoop {
     try {
       this.deps.gate.refresh(now);
     } catch (e) {
-      this.deps.logger.warn(`dispatcher: could not check the paused channels: ${errText(e)}`);
+      // Busy or no room: tried again at the next housekeeping.
+      if (!this.deps.diskWait.failed(e)) this.deps.logger.warn(`dispatcher: could not check the paused channels: ${errText(e)}`);
     }
     this.deps.reconciler.housekeeping(now);
     this.lastHousekeeping = now;
