@@ -37,6 +37,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     repos,
     settings: services.settings,
     optOuts: services.optOuts,
+    statusCallbacks: services.statusCallbacks,
     messengers,
     logger,
     reconcileAfterMs: config.reconcileAfterMs,

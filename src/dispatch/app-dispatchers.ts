@@ -8,6 +8,7 @@ import type { Repos } from "../repos/index.ts";
 import { storedNumberProblem } from "../schemas/subscribe-number.ts";
 import type { OptOutsService } from "../services/opt-outs.ts";
 import type { SettingsService } from "../services/settings.ts";
+import type { StatusCallbacksService } from "../services/status-callbacks.ts";
 import { createDispatcher, type DispatcherOptions } from "./dispatcher.ts";
 import { outboxStore } from "./outbox-store.ts";
 import { restartOnChange } from "./restart-on-change.ts";
@@ -16,6 +17,8 @@ export interface AppDispatchersDeps {
   repos: Repos;
   settings: SettingsService;
   optOuts: Pick<OptOutsService, "optOutCustomer">;
+  /** Where a looked-up outcome goes (a message sent without a status callback): as its callback would. */
+  statusCallbacks?: Pick<StatusCallbacksService, "apply">;
   messengers: MessengerPool;
   logger: Logger;
   reconcileAfterMs: number;
@@ -25,7 +28,7 @@ export interface AppDispatchersDeps {
   settingsCheckEveryMs?: number;
 }
 
-export function createAppDispatchers({ repos, settings, optOuts, messengers, logger, reconcileAfterMs, lockDir, settingsCheckEveryMs }: AppDispatchersDeps) {
+export function createAppDispatchers({ repos, settings, optOuts, statusCallbacks, messengers, logger, reconcileAfterMs, lockDir, settingsCheckEveryMs }: AppDispatchersDeps) {
   /** A dispatcher on the outbox with a messenger (its own unless given) and the rate from the settings now. */
   const dispatcherWith = (overrides: Partial<DispatcherOptions> = {}) =>
     createDispatcher({
@@ -42,6 +45,7 @@ export function createAppDispatchers({ repos, settings, optOuts, messengers, log
         return (phone: string) => storedNumberProblem(phone, allowed);
       },
       onOptedOut: (customerId, at) => void optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
+      ...(statusCallbacks ? { onProviderStatus: (update) => void statusCallbacks.apply(update) } : {}),
       ...overrides,
     });
   // The server's dispatcher: rebuilt with a new messenger when the Twilio settings, the rate or the public URL change.

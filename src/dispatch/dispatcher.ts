@@ -14,6 +14,8 @@ import { Pacer } from "./pacer.ts";
 import { Reconciler } from "./reconciler.ts";
 import { realScheduler, type Scheduler } from "./scheduler.ts";
 import { SendLoop } from "./send-loop.ts";
+import { StatusPoller } from "./status-poller.ts";
+import type { StatusUpdate } from "../messaging/messenger.ts";
 import { type DispatcherStats, emptyStats } from "./stats.ts";
 import type { DispatchLock, DispatchMessenger, DispatchStore, TakeLock } from "./store.ts";
 
@@ -56,6 +58,9 @@ export interface DispatcherOptions {
   numberRule?: () => (phone: string) => string | null;
   /** Twilio 21610: the customer opted out of everything sent from our number (src/services/opt-outs.ts). */
   onOptedOut?: (customerId: number, at: Date) => void;
+  /** What a look-up of a message sent without a status callback found, applied as its callback would be (the
+   * status-callbacks service). Absent (or a messenger without lookup): such messages are not looked up. */
+  onProviderStatus?: (update: StatusUpdate) => void;
   /** Off unless given: run between sends every `collectEverySends` sends (bench/broadcast.ts may force a GC). */
   collectGarbage?: () => void;
   collectEverySends?: number;
@@ -132,6 +137,9 @@ class LockedDispatcher implements Dispatcher {
       idlePollMs: options.idlePollMs ?? 500,
       numberRule: options.numberRule,
       batchSize: options.batchSize ?? 100,
+      statusPoller: messenger.lookup && options.onProviderStatus
+        ? new StatusPoller({ ...common, lookup: messenger.lookup.bind(messenger), onStatus: options.onProviderStatus, inFlight: this.inFlight, diskWait, concurrency: this.concurrency })
+        : undefined,
       collectGarbage: options.collectGarbage && { collect: options.collectGarbage, everySends: Math.max(1, options.collectEverySends ?? COLLECT_EVERY_SENDS) },
     });
   }

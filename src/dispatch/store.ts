@@ -74,10 +74,24 @@ export interface DispatchStore {
   /** Marks every broadcast with nothing pending as completed; their ids. */
   completeFinished(now: number): number[];
   broadcastMessage(broadcastId: number): BroadcastMessage | undefined;
+  /** Sent without a status callback: its outcome is looked up at `at` (status-poller.ts). */
+  watchStatus(id: number, at: number): void;
+  /** Up to `limit` deliveries whose outcome is due to be looked up. */
+  dueStatusChecks(now: number, limit: number): StatusCheck[];
+  /** The next look-up at `at`; null: none any more. */
+  setStatusCheck(id: number, at: number | null): void;
+}
+
+/** A delivery sent without a status callback, due to be looked up. */
+export interface StatusCheck {
+  id: number;
+  providerId: string | null;
+  status: string;
+  sentAt: number | null;
 }
 
 /** The provider, as far as the dispatcher uses it. */
-export type DispatchMessenger = Pick<Messenger, "name" | "send" | "findRecent">;
+export type DispatchMessenger = Pick<Messenger, "name" | "send" | "findRecent"> & Partial<Pick<Messenger, "lookup">>;
 
 export interface DispatchLock {
   release(): void;

@@ -28,8 +28,9 @@ export interface OutboundMessage {
 }
 
 export type SendOutcome =
-  /** The provider accepted the message; `providerId` is its id (Twilio's SM… sid). Record it, never send again. */
-  | { kind: "sent"; providerId: string; status: DeliveryStatus; providerStatus: string }
+  /** The provider accepted the message; `providerId` is its id (Twilio's SM… sid). Record it, never send again.
+   * `unwatched`: no status callback was asked for (no public URL Twilio can reach): look the outcome up instead. */
+  | { kind: "sent"; providerId: string; status: DeliveryStatus; providerStatus: string; unwatched?: true }
   /** HTTP 429: certainly not accepted. Retry later; wait at least `retryAfterMs` when the provider said so. */
   | { kind: "rate_limited"; retryAfterMs: number | null; code: number | null; message: string }
   /** Connection refused or host not found: the request never reached the provider. Safe to retry later. */

@@ -174,6 +174,7 @@ export function createTwilioMessenger(options: TwilioMessengerOptions): Messenge
       let outcome: SendOutcome;
       try {
         outcome = sendOutcomeOf((await request("POST", "/Messages.json", form)) as TwilioMessage);
+        if (outcome.kind === "sent" && form.StatusCallback === undefined) outcome.unwatched = true;
       } catch (err) {
         outcome = classify(err);
       }

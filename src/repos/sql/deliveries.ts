@@ -15,6 +15,7 @@ import { outboxPrune } from "./prune.ts";
 import { outboxReconcile } from "./reconcile.ts";
 import { scheduledStarts } from "./scheduled-starts.ts";
 import { outboxSendResults } from "./send-results.ts";
+import { outboxStatusChecks } from "./status-checks.ts";
 
 export function deliveriesRepo(db: Db) {
   return {
@@ -25,6 +26,7 @@ export function deliveriesRepo(db: Db) {
     ...outboxReconcile(db),
     ...outboxPrune(db),
     ...broadcastProgress(db),
+    ...outboxStatusChecks(db),
   };
 }
 
