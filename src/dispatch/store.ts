@@ -17,6 +17,9 @@ export interface ClaimedDelivery {
   attempts: number;
   claimedAt: number;
   status: "Sending" | "Skipped";
+  /** Seconds left before the recipient's quiet hours begin (Twilio's ValidityPeriod); absent when quiet hours are
+   * off, and for a confirmation (not marketing). */
+  validForSeconds?: number;
 }
 
 /** A delivery whose send may or may not have reached the provider (its answer was lost). */

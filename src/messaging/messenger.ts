@@ -25,6 +25,9 @@ export interface OutboundMessage {
   /** Absolute URL or path as above. Default: /api/webhooks/twilio/status. Put the delivery id in the query
    * (…/status?delivery=42): the callback then identifies the delivery even when the send's answer was lost. */
   statusCallback?: string;
+  /** Seconds Twilio may keep it queued (ValidityPeriod, 1..36000): until the recipient's quiet hours begin. Absent:
+   * Twilio's default. */
+  validityPeriod?: number;
 }
 
 export type SendOutcome =

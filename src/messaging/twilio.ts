@@ -98,7 +98,7 @@ function toProviderMessage(m: TwilioMessage): ProviderMessage {
 const whatsapp = (number: string) => `whatsapp:${number.replace(/^whatsapp:/i, "").trim()}`;
 
 /** The form of a message create (To, From or MessagingServiceSid, Body and MediaUrl or, for a WhatsApp template,
- * ContentSid and ContentVariables, StatusCallback); a text when the channel has no sender configured. */
+ * ContentSid and ContentVariables, StatusCallback, ValidityPeriod); a text when the channel has no sender configured. */
 function createForm(cfg: TwilioConfig, publicUrl: string | null, msg: OutboundMessage): Record<string, string | string[] | undefined> | string {
   let sender: { From: string } | { MessagingServiceSid: string };
   if (msg.channel === "whatsapp") {
@@ -119,6 +119,7 @@ function createForm(cfg: TwilioConfig, publicUrl: string | null, msg: OutboundMe
     ...sender,
     ...content,
     StatusCallback: link(msg.statusCallback ?? STATUS_WEBHOOK_PATH) ?? undefined,
+    ValidityPeriod: msg.validityPeriod !== undefined ? String(msg.validityPeriod) : undefined,
   };
 }
 

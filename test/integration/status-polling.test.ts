@@ -60,6 +60,8 @@ test("no public URL: the request has no StatusCallback, and the outcome is looke
   for (const sent of fake.sends()) {
     expect(sent.form.Body).toBe("Soup of the day: leek");
     expect("StatusCallback" in sent.form).toBe(false);
+    // Quiet hours are off here: no ValidityPeriod either (issue 23, item 5).
+    expect("ValidityPeriod" in sent.form).toBe(false);
   }
   const [a, b, c] = rows(broadcastId);
   // Each is due for its first look-up a minute after its send.
