@@ -5,11 +5,12 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { deliveries } from "../../src/db/schema.ts";
-import { createDispatcher, type Dispatcher } from "../../src/dispatch/dispatcher.ts";
+import type { Dispatcher } from "../../src/dispatch/dispatcher.ts";
 import { nextStatusCheck, STATUS_CHECKS_AFTER_MS } from "../../src/dispatch/status-checks.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
 import type { Messenger } from "../../src/messaging/messenger.ts";
 import type { TestContext } from "../helpers/context.ts";
+import { testDispatcher } from "../helpers/dispatch-run.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
 import { contextOnFake, fakeTwilioForFile, queuedBroadcast, stopDispatchers } from "../helpers/worlds.ts";
 
@@ -33,15 +34,7 @@ afterEach(async () => {
 });
 
 function start(): void {
-  const d = createDispatcher({
-    store: ctx.repos.deliveries,
-    messenger,
-    logger: ctx.logger,
-    rate: 50,
-    scheduler: sched,
-    reconcileAfterMs: 30_000,
-    onProviderStatus: (update) => void ctx.services.statusCallbacks.apply(update),
-  });
+  const d = testDispatcher(ctx, { messenger, scheduler: sched, onProviderStatus: (update) => void ctx.services.statusCallbacks.apply(update) });
   running.push(d);
   d.start();
 }
@@ -95,7 +88,7 @@ test("with a public URL, StatusCallback goes out and nothing is looked up", asyn
     const m = createMessenger(withUrl.services.settings.messaging(), { clock: withUrl.clock, twilioTimeoutMs: 2000 });
     const { broadcastId } = await queuedBroadcast(withUrl, 1);
     const s = new VirtualScheduler(withUrl.clock);
-    const d = createDispatcher({ store: withUrl.repos.deliveries, messenger: m, logger: withUrl.logger, rate: 50, scheduler: s, onProviderStatus: (u) => void withUrl.services.statusCallbacks.apply(u) });
+    const d = testDispatcher(withUrl, { messenger: m, scheduler: s, onProviderStatus: (u) => void withUrl.services.statusCallbacks.apply(u) });
     running.push(d);
     d.start();
     const sent = () => withUrl.db.select().from(deliveries).where(eq(deliveries.broadcastId, broadcastId)).all();

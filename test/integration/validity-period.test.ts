@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { deliveries } from "../../src/db/schema.ts";
-import { createDispatcher, type Dispatcher } from "../../src/dispatch/dispatcher.ts";
+import type { Dispatcher } from "../../src/dispatch/dispatcher.ts";
 import { outboxStore } from "../../src/dispatch/outbox-store.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
 import type { Messenger } from "../../src/messaging/messenger.ts";
@@ -19,6 +19,7 @@ import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { deliveryById, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { sendStatusCallback } from "../helpers/fake-twilio-callbacks.ts";
+import { testDispatcher } from "../helpers/dispatch-run.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
 import { broadcastIn, contextOnFake, fakeTwilioForFile, member, shopWithSubscribers, stopDispatchers } from "../helpers/worlds.ts";
 
@@ -51,14 +52,7 @@ function serveAndDispatch(): void {
   ctx.services.settings.update(OPERATOR, { publicUrl: server.url.replace("localhost", "127.0.0.1").replace(/\/$/, "") });
   const messenger: Messenger = createMessenger(ctx.services.settings.messaging(), { clock: ctx.clock, twilioTimeoutMs: 2000 });
   closers.push(() => messenger.close());
-  const d = createDispatcher({
-    store: outboxStore(ctx.repos, () => ctx.services.settings.deferralPolicy()),
-    messenger,
-    logger: ctx.logger,
-    rate: 50,
-    scheduler: new VirtualScheduler(ctx.clock),
-    reconcileAfterMs: 30_000,
-  });
+  const d = testDispatcher(ctx, { store: outboxStore(ctx.repos, () => ctx.services.settings.deferralPolicy()), messenger, scheduler: new VirtualScheduler(ctx.clock) });
   running.push(d);
   d.start();
 }
