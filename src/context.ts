@@ -38,6 +38,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     settings: services.settings,
     optOuts: services.optOuts,
     pauses: services.sendingPause,
+    statusCallbacks: services.statusCallbacks,
     messengers,
     logger,
     reconcileAfterMs: config.reconcileAfterMs,

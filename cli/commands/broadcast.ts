@@ -1,5 +1,6 @@
 // `nearcast broadcast`: send (broadcast-send.ts), status, list and cancel, as the operator.
 import { Command } from "commander";
+import { EXPIRED_BEFORE_QUIET_HOURS } from "../../src/schemas/broadcasts.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { sendCommand, stderrLogger } from "../broadcast-send.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
@@ -7,7 +8,7 @@ import { dataDirOption, examples, parseId, printJson, printTable, usageExit, wit
 /** `nearcast broadcast status <id>`: one broadcast's progress. */
 function statusCommand(): Command {
   return new Command("status")
-    .description("show a broadcast's progress: queued, sent, delivered, failed")
+    .description("show a broadcast's progress: queued, sent, delivered, failed, expired")
     .argument("<id>", "broadcast id (printed by broadcast send)")
     .option("--json", "print as JSON (the API's GetBroadcastStatus shape)", false)
     .addOption(dataDirOption())
@@ -37,6 +38,7 @@ function statusCommand(): Command {
             ["Sent", String(s.sent)],
             ["Delivered", String(s.delivered)],
             ["Failed", s.skipped > 0 ? `${s.failed} (${s.skipped} skipped: unsubscribed before their turn)` : String(s.failed)],
+            ["Expired", s.expired > 0 ? `${s.expired} (${EXPIRED_BEFORE_QUIET_HOURS.toLowerCase()}; a retry sends them in the next window)` : "0"],
             ["Completed", s.completedAt ?? "not yet"],
           ];
           const width = Math.max(...lines.map(([k]) => k.length));

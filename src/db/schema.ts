@@ -307,7 +307,7 @@ export const deliveries = sqliteTable(
       .references(() => businesses.id, { onDelete: "cascade" }),
     channel: text("channel", { enum: ["SMS", "WhatsApp"] }).notNull(),
     toPhone: text("to_phone").notNull(),
-    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped"] })
+    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped", "Expired"] })
       .notNull()
       .default("Queued"),
     attempts: integer("attempts").notNull().default(0),
@@ -323,6 +323,8 @@ export const deliveries = sqliteTable(
     // owner_pending: the business's owner awaits the admin's approval (next_attempt_at far ahead until then);
     // text_budget: a text nobody broadcast waiting for its slot under the hourly budgets (confirmation_cap before 0014).
     deferredReason: text("deferred_reason", { enum: ["quiet_hours", "daily_limit", "confirmation_cap", "owner_pending", "text_budget", "channel_paused"] }),
+    // Sent without a status callback (no public URL Twilio can reach): when to look its outcome up next (0016).
+    statusCheckAt: integer("status_check_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     uniqueIndex("deliveries_broadcast_customer_unique").on(t.broadcastId, t.customerId),
@@ -331,6 +333,7 @@ export const deliveries = sqliteTable(
     // (most of the dispatcher's disk work); a status callback finds its delivery by the id in its URL instead.
     index("deliveries_queued_due_idx").on(t.nextAttemptAt).where(sql`status = 'Queued'`),
     index("deliveries_uncertain_due_idx").on(t.nextAttemptAt).where(sql`status = 'Uncertain'`),
+    index("deliveries_status_check_idx").on(t.statusCheckAt).where(sql`status_check_at IS NOT NULL`),
     index("deliveries_broadcast_status_idx").on(t.broadcastId, t.status),
     index("deliveries_customer_idx").on(t.customerId),
   ],
@@ -347,7 +350,7 @@ export const broadcastCounts = sqliteTable(
     broadcastId: integer("broadcast_id")
       .notNull()
       .references(() => broadcasts.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped"] }).notNull(),
+    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped", "Expired"] }).notNull(),
     /** A Queued delivery's deferred_reason; '' for none and for every other status. */
     reason: text("reason").notNull().default(""),
     n: integer("n").notNull(),

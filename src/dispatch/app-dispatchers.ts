@@ -9,6 +9,7 @@ import { storedNumberProblem } from "../schemas/subscribe-number.ts";
 import type { OptOutsService } from "../services/opt-outs.ts";
 import type { SendingPauseService } from "../services/sending-pause.ts";
 import type { SettingsService } from "../services/settings.ts";
+import type { StatusCallbacksService } from "../services/status-callbacks.ts";
 import { createDispatcher, type DispatcherOptions } from "./dispatcher.ts";
 import { outboxStore } from "./outbox-store.ts";
 import { restartOnChange } from "./restart-on-change.ts";
@@ -19,6 +20,8 @@ export interface AppDispatchersDeps {
   optOuts: Pick<OptOutsService, "optOutCustomer">;
   /** Paused channels (account problems): kept there, and all resumed when the messaging settings change. */
   pauses: Pick<SendingPauseService, "store" | "resumeAll">;
+  /** Where a looked-up outcome goes (a message sent without a status callback): as its callback would. */
+  statusCallbacks?: Pick<StatusCallbacksService, "apply">;
   messengers: MessengerPool;
   logger: Logger;
   reconcileAfterMs: number;
@@ -28,7 +31,7 @@ export interface AppDispatchersDeps {
   settingsCheckEveryMs?: number;
 }
 
-export function createAppDispatchers({ repos, settings, optOuts, pauses, messengers, logger, reconcileAfterMs, lockDir, settingsCheckEveryMs }: AppDispatchersDeps) {
+export function createAppDispatchers({ repos, settings, optOuts, pauses, statusCallbacks, messengers, logger, reconcileAfterMs, lockDir, settingsCheckEveryMs }: AppDispatchersDeps) {
   /** A dispatcher on the outbox with a messenger (its own unless given) and the rate from the settings now. */
   const dispatcherWith = (overrides: Partial<DispatcherOptions> = {}) =>
     createDispatcher({
@@ -47,6 +50,7 @@ export function createAppDispatchers({ repos, settings, optOuts, pauses, messeng
       onOptedOut: (customerId, at) => void optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
       // Like the store, never waiting in SQLite's busy handler (a busy write is tried again a moment later).
       pauses: repos.withoutBusyWait(pauses.store),
+      ...(statusCallbacks ? { onProviderStatus: (update) => void statusCallbacks.apply(update) } : {}),
       ...overrides,
     });
   // The server's dispatcher: rebuilt with a new messenger when the Twilio settings, the rate or the public URL change;

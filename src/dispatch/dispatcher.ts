@@ -15,6 +15,8 @@ import { Pacer } from "./pacer.ts";
 import { Reconciler } from "./reconciler.ts";
 import { realScheduler, type Scheduler } from "./scheduler.ts";
 import { SendLoop } from "./send-loop.ts";
+import { StatusPoller } from "./status-poller.ts";
+import type { StatusUpdate } from "../messaging/messenger.ts";
 import { type DispatcherStats, emptyStats } from "./stats.ts";
 import type { DispatchLock, DispatchMessenger, DispatchStore, PauseStore, TakeLock } from "./store.ts";
 
@@ -61,6 +63,9 @@ export interface DispatcherOptions {
   pauses?: PauseStore;
   /** How often a paused channel is probed with one held delivery (default 5 minutes). */
   probeEveryMs?: number;
+  /** What a look-up of a message sent without a status callback found, applied as its callback would be (the
+   * status-callbacks service). Absent (or a messenger without lookup): such messages are not looked up. */
+  onProviderStatus?: (update: StatusUpdate) => void;
   /** Off unless given: run between sends every `collectEverySends` sends (bench/broadcast.ts may force a GC). */
   collectGarbage?: () => void;
   collectEverySends?: number;
@@ -139,6 +144,9 @@ class LockedDispatcher implements Dispatcher {
       idlePollMs: options.idlePollMs ?? 500,
       numberRule: options.numberRule,
       batchSize: options.batchSize ?? 100,
+      statusPoller: messenger.lookup && options.onProviderStatus
+        ? new StatusPoller({ ...common, lookup: messenger.lookup.bind(messenger), onStatus: options.onProviderStatus, inFlight: this.inFlight, diskWait, concurrency: this.concurrency })
+        : undefined,
       collectGarbage: options.collectGarbage && { collect: options.collectGarbage, everySends: Math.max(1, options.collectEverySends ?? COLLECT_EVERY_SENDS) },
     });
   }

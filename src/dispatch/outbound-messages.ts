@@ -7,7 +7,7 @@ const CACHED_BROADCASTS = 1000;
 
 export const channelOf = (c: DeliveryChannel): Channel => (c === "WhatsApp" ? "whatsapp" : "sms");
 
-type Addressed = { id: number; broadcastId: number; toPhone: string; channel: DeliveryChannel };
+type Addressed = { id: number; broadcastId: number; toPhone: string; channel: DeliveryChannel; validForSeconds?: number };
 
 export class OutboundMessages {
   private readonly cache = new Map<number, BroadcastMessage | null>();
@@ -28,6 +28,7 @@ export class OutboundMessages {
       body: b.messageText,
       ...(template ?? (b.imagePath ? { mediaUrl: b.imagePath } : {})),
       statusCallback: statusCallbackPath(delivery.id),
+      ...(delivery.validForSeconds !== undefined ? { validityPeriod: delivery.validForSeconds } : {}),
     };
   }
 

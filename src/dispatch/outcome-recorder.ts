@@ -1,5 +1,5 @@
 // What the dispatcher does with the provider's answer to one send:
-// - sent -> Sent, with the provider's id;
+// - sent -> Sent, with the provider's id (and, sent without a status callback, its first look-up: status-poller.ts);
 // - rate_limited (429) -> Queued again after Retry-After (or a backoff), and every start waits as long;
 // - unavailable (never reached the provider) -> Queued again with backoff, and starts slow down; failed after
 //   MAX_ATTEMPTS;
@@ -17,6 +17,7 @@ import type { DiskWait } from "./disk-wait.ts";
 import type { SendOutcome } from "../messaging/messenger.ts";
 import type { Pacer } from "./pacer.ts";
 import { backoffMs, MAX_ATTEMPTS } from "./retry-policy.ts";
+import { firstStatusCheck } from "./status-checks.ts";
 import type { DispatcherStats } from "./stats.ts";
 import type { ClaimedDelivery, DispatchStore } from "./store.ts";
 
@@ -89,6 +90,8 @@ export class OutcomeRecorder {
     switch (outcome.kind) {
       case "sent":
         store.recordSent(row.id, outcome.providerId, outcome.status, outcome.providerStatus, now);
+        // No status callback will come: the status poller looks the outcome up.
+        if (outcome.unwatched) store.watchStatus(row.id, firstStatusCheck(now));
         stats.sent++;
         return;
       case "rate_limited":

@@ -16,6 +16,7 @@ import type { OutboundMessages } from "./outbound-messages.ts";
 import type { OutcomeRecorder } from "./outcome-recorder.ts";
 import type { Pacer } from "./pacer.ts";
 import type { Reconciler } from "./reconciler.ts";
+import type { StatusPoller } from "./status-poller.ts";
 import type { DispatcherStats } from "./stats.ts";
 import type { ClaimedDelivery, DispatchMessenger, DispatchStore } from "./store.ts";
 
@@ -49,6 +50,8 @@ export interface SendLoopDeps {
   batchSize: number;
   /** The number rule of the moment (DispatcherOptions.numberRule); absent: no check. */
   numberRule?: (() => (phone: string) => string | null) | undefined;
+  /** Looks up the outcome of messages sent without a status callback (with the housekeeping). */
+  statusPoller?: StatusPoller | undefined;
   /** Runs every `everySends` starts, between sends (a benchmark may ask for a garbage collection). */
   collectGarbage?: { collect(): void; everySends: number } | undefined;
 }
@@ -125,6 +128,7 @@ export class SendLoop {
       if (!this.deps.diskWait.failed(e)) this.deps.logger.warn(`dispatcher: could not check the paused channels: ${errText(e)}`);
     }
     this.deps.reconciler.housekeeping(now);
+    this.deps.statusPoller?.poll(now);
     this.lastHousekeeping = now;
   }
 

@@ -17,6 +17,9 @@ export interface ClaimedDelivery {
   attempts: number;
   claimedAt: number;
   status: "Sending" | "Skipped";
+  /** Seconds left before the recipient's quiet hours begin (Twilio's ValidityPeriod); absent when quiet hours are
+   * off, and for a confirmation (not marketing). */
+  validForSeconds?: number;
 }
 
 /** A delivery whose send may or may not have reached the provider (its answer was lost). */
@@ -77,6 +80,20 @@ export interface DispatchStore {
   /** Marks every broadcast with nothing pending as completed; their ids. */
   completeFinished(now: number): number[];
   broadcastMessage(broadcastId: number): BroadcastMessage | undefined;
+  /** Sent without a status callback: its outcome is looked up at `at` (status-poller.ts). */
+  watchStatus(id: number, at: number): void;
+  /** Up to `limit` deliveries whose outcome is due to be looked up. */
+  dueStatusChecks(now: number, limit: number): StatusCheck[];
+  /** The next look-up at `at`; null: none any more. */
+  setStatusCheck(id: number, at: number | null): void;
+}
+
+/** A delivery sent without a status callback, due to be looked up. */
+export interface StatusCheck {
+  id: number;
+  providerId: string | null;
+  status: string;
+  sentAt: number | null;
 }
 
 /** A channel whose sending is paused by an account problem (src/messaging/account-errors.ts). */
@@ -105,7 +122,7 @@ export interface PauseStore {
 }
 
 /** The provider, as far as the dispatcher uses it. */
-export type DispatchMessenger = Pick<Messenger, "name" | "send" | "findRecent">;
+export type DispatchMessenger = Pick<Messenger, "name" | "send" | "findRecent"> & Partial<Pick<Messenger, "lookup">>;
 
 export interface DispatchLock {
   release(): void;

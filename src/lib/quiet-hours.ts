@@ -34,14 +34,14 @@ function formatter(zone: string): Intl.DateTimeFormat {
 }
 
 /** The wall clock in `zone` at `at`, as if it were UTC (so calendar arithmetic is plain Date.UTC). */
-function wall(at: number, zone: string): number {
+export function wall(at: number, zone: string): number {
   const p = Object.fromEntries(formatter(zone).formatToParts(new Date(at)).map((x) => [x.type, x.value]));
   return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
 }
 
 /** The first instant at or after the local wall time `w` in `zone` (a wall time skipped by a DST jump forward
  * becomes the moment the clocks jump). */
-function instantOf(w: number, zone: string): number {
+export function instantOf(w: number, zone: string): number {
   let t = w;
   for (let i = 0; i < 3; i++) t = w - (wall(t, zone) - t);
   if (wall(t, zone) === w) return t;

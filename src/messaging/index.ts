@@ -2,7 +2,7 @@ import type { Clock } from "../clock.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Messenger, StatusUpdate } from "./messenger.ts";
 import { SandboxMessenger, type Timers } from "./sandbox.ts";
-import { isUnreachableFromInternet } from "../schemas/public-url.ts";
+import { twilioLinkBase } from "../schemas/twilio-links.ts";
 import { createTwilioMessenger, DEFAULT_TWILIO_API_BASE, type TwilioConfig } from "./twilio.ts";
 
 export type { Channel, DeliveryStatus, Messenger, OutboundMessage, ProviderMessage, SendOutcome, StatusUpdate } from "./messenger.ts";
@@ -35,7 +35,8 @@ export function createMessenger(config: MessengerConfig, deps: MessengerDeps = {
     return createTwilioMessenger({
       twilio: config.twilio,
       apiBase: config.twilioApiBase,
-      publicUrl: config.publicUrl,
+      // A private public URL is no address for Twilio (schemas/twilio-links.ts): no callback, no image link on it.
+      publicUrl: twilioLinkBase(config.publicUrl, config.twilioApiBase),
       ...(deps.twilioTimeoutMs !== undefined ? { timeoutMs: deps.twilioTimeoutMs } : {}),
       ...(deps.clock ? { clock: deps.clock } : {}),
     });
@@ -68,15 +69,9 @@ export function describeMessenger(config: MessengerConfig): string[] {
     );
     return lines;
   }
-  let host = "";
-  try {
-    host = new URL(config.publicUrl).hostname;
-  } catch {
-    host = "";
-  }
-  if (host && isUnreachableFromInternet(host)) {
+  if (twilioLinkBase(config.publicUrl, config.twilioApiBase) === null) {
     lines.push(
-      `The public URL is ${config.publicUrl}: Twilio cannot fetch images or reach the webhooks; set the public address in Settings or NEARCAST_PUBLIC_URL`,
+      `The public URL is ${config.publicUrl}, a private address: Twilio gets no status callbacks (outcomes are looked up instead) and broadcasts with an image are refused; set the public address in Settings or NEARCAST_PUBLIC_URL`,
     );
   }
   return lines;

@@ -25,11 +25,15 @@ export interface OutboundMessage {
   /** Absolute URL or path as above. Default: /api/webhooks/twilio/status. Put the delivery id in the query
    * (…/status?delivery=42): the callback then identifies the delivery even when the send's answer was lost. */
   statusCallback?: string;
+  /** Seconds Twilio may keep it queued (ValidityPeriod, 1..36000): until the recipient's quiet hours begin. Absent:
+   * Twilio's default. */
+  validityPeriod?: number;
 }
 
 export type SendOutcome =
-  /** The provider accepted the message; `providerId` is its id (Twilio's SM… sid). Record it, never send again. */
-  | { kind: "sent"; providerId: string; status: DeliveryStatus; providerStatus: string }
+  /** The provider accepted the message; `providerId` is its id (Twilio's SM… sid). Record it, never send again.
+   * `unwatched`: no status callback was asked for (no public URL Twilio can reach): look the outcome up instead. */
+  | { kind: "sent"; providerId: string; status: DeliveryStatus; providerStatus: string; unwatched?: true }
   /** HTTP 429: certainly not accepted. Retry later; wait at least `retryAfterMs` when the provider said so. */
   | { kind: "rate_limited"; retryAfterMs: number | null; code: number | null; message: string }
   /** Connection refused or host not found: the request never reached the provider. Safe to retry later. */

@@ -106,7 +106,7 @@ function toProviderMessage(m: TwilioMessage): ProviderMessage {
 const whatsapp = (number: string) => `whatsapp:${number.replace(/^whatsapp:/i, "").trim()}`;
 
 /** The form of a message create (To, From or MessagingServiceSid, Body and MediaUrl or, for a WhatsApp template,
- * ContentSid and ContentVariables, StatusCallback); a text when the channel has no sender configured. */
+ * ContentSid and ContentVariables, StatusCallback, ValidityPeriod); a text when the channel has no sender configured. */
 function createForm(cfg: TwilioConfig, publicUrl: string | null, msg: OutboundMessage): Record<string, string | string[] | undefined> | string {
   let sender: { From: string } | { MessagingServiceSid: string };
   if (msg.channel === "whatsapp") {
@@ -127,6 +127,7 @@ function createForm(cfg: TwilioConfig, publicUrl: string | null, msg: OutboundMe
     ...sender,
     ...content,
     StatusCallback: link(msg.statusCallback ?? STATUS_WEBHOOK_PATH) ?? undefined,
+    ValidityPeriod: msg.validityPeriod !== undefined ? String(msg.validityPeriod) : undefined,
   };
 }
 
@@ -186,6 +187,7 @@ export function createTwilioMessenger(options: TwilioMessengerOptions): Messenge
       let outcome: SendOutcome;
       try {
         outcome = sendOutcomeOf((await request("POST", "/Messages.json", form)) as TwilioMessage);
+        if (outcome.kind === "sent" && form.StatusCallback === undefined) outcome.unwatched = true;
       } catch (err) {
         outcome = classify(err);
       }

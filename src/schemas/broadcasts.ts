@@ -5,7 +5,7 @@ import type { PublishInput, STEERING_FIELDS } from "./broadcast-input.ts";
 /** What the owner gave, as stored and shown back: every publish field but those that only steer the publish. */
 export type GivenFields = Omit<PublishInput, (typeof STEERING_FIELDS)[number]>;
 
-/** A broadcast's deliveries by where they are. queued + sent + delivered + failed = total: `queued` counts Queued,
+/** A broadcast's deliveries by where they are. queued + sent + delivered + failed + expired = total: `queued` counts Queued,
  * Sending and Uncertain (not settled yet); `failed` includes `skipped` (recipients who unsubscribed before their
  * turn), which is also given on its own. */
 export interface DeliveryTally {
@@ -15,9 +15,15 @@ export interface DeliveryTally {
   delivered: number;
   failed: number;
   skipped: number;
+  /** Not delivered because Twilio dropped them when the recipient's quiet hours began ("Expired before quiet hours");
+   * not in `failed`: queued + sent + delivered + failed + expired = total. Retry sends them in the next window. */
+  expired: number;
   /** Of `queued`: deliveries held back until the recipient's morning, or until their daily cap allows. */
   waiting?: { quietHours: number; dailyLimit: number };
 }
+
+/** Why an expired delivery never arrived (Twilio 30036: its ValidityPeriod ran out at the recipient's quiet hours). */
+export const EXPIRED_BEFORE_QUIET_HOURS = "Expired before quiet hours";
 
 /** When it happened (ISO 8601, UTC), and so its state. */
 export interface BroadcastTimeline {

@@ -21,6 +21,8 @@ const SHOWN_STATUS: Record<DeliveryHistoryRow["status"], CustomerMessageStatus> 
   Delivered: "Delivered",
   Failed: "Failed",
   Skipped: "Failed",
+  // Dropped by Twilio when the recipient's quiet hours began: not delivered, with that reason.
+  Expired: "Failed",
 };
 
 export function toCustomerMessage(row: DeliveryHistoryRow): CustomerMessage {

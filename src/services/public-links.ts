@@ -4,6 +4,7 @@
 // public URL is saved, what needs such a link refuses plainly, with these sentences.
 import { AppError } from "../errors.ts";
 import type { Logger } from "../lib/logger.ts";
+import { imageLinkProblem } from "../schemas/twilio-links.ts";
 import type { SettingsService } from "./settings.ts";
 
 /** Forgot-password without a public URL: the same answer whether or not the account exists. */
@@ -11,14 +12,13 @@ export const EMAIL_LINKS_NEED_PUBLIC_URL = "Email links need the server's public
 /** `nearcast users reset-password --email` without a public URL. */
 export const RESET_LINK_NEEDS_PUBLIC_URL =
   "No public URL is set, so a reset link would only open on this machine: set one with `nearcast settings set publicUrl https://...` (or NEARCAST_PUBLIC_URL) and run this again, or set a new password for the account instead (see `nearcast users reset-password --help`)";
-/** A broadcast or test with an image, through real Twilio, without a public URL. */
-export const IMAGE_NEEDS_PUBLIC_URL =
-  "Twilio cannot fetch this image: this server has no public URL yet (only it can reach localhost). Set the public URL in Settings (or NEARCAST_PUBLIC_URL), or send without the image.";
+/** A broadcast or test with an image, through real Twilio, without a public URL (src/schemas/twilio-links.ts). */
+export const IMAGE_NEEDS_PUBLIC_URL = imageLinkProblem(null, "https://api.twilio.com")!;
 
 /** 400 public_url_not_set: nothing was made or sent, because the link would have had no address to live on. */
 export class PublicUrlNotSetError extends AppError {
-  constructor(message: string, fields?: Record<string, string>) {
-    super(400, "public_url_not_set", message, fields);
+  constructor(message: string, fields?: Record<string, string>, code: "public_url_not_set" | "public_url_private" = "public_url_not_set") {
+    super(400, code, message, fields);
   }
 }
 
@@ -30,14 +30,15 @@ export function requirePublicUrl(settings: Pick<SettingsService, "savedPublicUrl
 }
 
 /**
- * Refuses an image for a real Twilio send while no public URL is saved: Twilio fetches media by URL, and
- * localhost is nobody's but this machine's. The sandbox fetches nothing, so there an image is fine. `field` names the
- * form field the image came in (Image, ImagePath).
+ * Refuses an image for a real Twilio send while the public URL is missing or private (src/schemas/twilio-links.ts):
+ * Twilio fetches media by URL, and a private address is nobody's but this network's. The sandbox fetches nothing, so
+ * there an image is fine. `field` names the form field the image came in (Image, ImagePath); the answer names
+ * publicUrl too, the setting that fixes it.
  */
-export function refuseImageWithoutPublicUrl(settings: Pick<SettingsService, "savedPublicUrl" | "current">, field: string): void {
-  if (settings.current().twilio !== null && settings.savedPublicUrl() === null) {
-    throw new PublicUrlNotSetError(IMAGE_NEEDS_PUBLIC_URL, { [field]: IMAGE_NEEDS_PUBLIC_URL });
-  }
+export function refuseImageWithoutPublicUrl(settings: Pick<SettingsService, "messaging">, field: string): void {
+  const { twilio, twilioApiBase, publicUrl } = settings.messaging();
+  const problem = twilio === null ? null : imageLinkProblem(publicUrl, twilioApiBase);
+  if (problem) throw new PublicUrlNotSetError(problem, { [field]: problem, publicUrl: problem }, publicUrl === null ? "public_url_not_set" : "public_url_private");
 }
 
 /** The registration-attempt email that was not sent for want of a public URL: logged once per process (a flood of

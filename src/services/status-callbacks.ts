@@ -4,6 +4,7 @@ import type { Logger } from "../lib/logger.ts";
 import type { StatusUpdate } from "../messaging/messenger.ts";
 import { parseStatusCallback } from "../messaging/status.ts";
 import { accountProblemOf } from "../messaging/account-errors.ts";
+import { EXPIRED_BEFORE_QUIET_HOURS, expiredAtQuietHours } from "../messaging/validity.ts";
 import { isMarketingStopped } from "../messaging/whatsapp-errors.ts";
 import type { DeliveryRow, DeliveryStatusValue, StatusColumns } from "../repos/delivery-history.ts";
 import type { Repos } from "../repos/index.ts";
@@ -26,6 +27,7 @@ const RANK: Record<DeliveryStatusValue, number> = {
   Sent: 1,
   Delivered: 2,
   Failed: 2,
+  Expired: 2,
 };
 
 export type ApplyOutcome =
@@ -57,6 +59,7 @@ const TWILIO_ERRORS: Record<number, string> = {
   30007: "Message filtered by the carrier",
   30008: "Unknown error",
   30034: "Message from an unregistered number (A2P 10DLC)",
+  30036: EXPIRED_BEFORE_QUIET_HOURS,
   63016: "WhatsApp: outside the 24-hour window; a template is required",
 };
 
@@ -73,8 +76,8 @@ const MAX_ATTEMPTS = 3;
 
 /** The row's new status columns when `update` moves it forward (or brings its missing sid); null when not. */
 function change(row: DeliveryRow, update: StatusUpdate, now: Date): StatusColumns | null {
-  const next = update.status;
-  if (next === null) return null;
+  if (update.status === null) return null;
+  const next: DeliveryStatusValue = expiredAtQuietHours(update) ? "Expired" : update.status;
   const forward = RANK[next] > RANK[row.status];
   const fillId = !row.providerId;
   if (!forward && !fillId) return null;
@@ -91,8 +94,11 @@ function change(row: DeliveryRow, update: StatusUpdate, now: Date): StatusColumn
   cols.status = next;
   cols.providerStatus = update.providerStatus;
   // Handed to the carrier: Sent, Delivered, or `undelivered` (sent but not delivered). A `failed` never left Twilio.
-  if (!row.sentAt && (next !== "Failed" || update.providerStatus === "undelivered")) cols.sentAt = update.at;
-  if (next === "Failed") {
+  if (!row.sentAt && ((next !== "Failed" && next !== "Expired") || update.providerStatus === "undelivered")) cols.sentAt = update.at;
+  if (next === "Expired") {
+    cols.errorCode = update.errorCode;
+    cols.errorMessage = EXPIRED_BEFORE_QUIET_HOURS;
+  } else if (next === "Failed") {
     cols.errorCode = update.errorCode ?? row.errorCode;
     cols.errorMessage = describeProviderError(update.errorCode, update.errorMessage) ?? row.errorMessage ?? "Not delivered";
   } else {

@@ -32,8 +32,8 @@ export interface ApiScenario<W extends ScenarioWorld> {
   path: Lazy<string, W>;
   /** Sent as application/json. */
   json?: Lazy<Json, W>;
-  /** Sent as is, with `headers` (malformed JSON, other content types). */
-  raw?: string;
+  /** Sent as is, with `headers` (malformed JSON, other content types, a form naming the world's ids). */
+  raw?: Lazy<string, W>;
   /** A function of the world for what only exists once it is built (a cookie a login set). */
   headers?: Lazy<Record<string, string>, W>;
   /** A bearer token other than the one `as` names. */
@@ -92,7 +92,7 @@ async function runScenario<W extends ScenarioWorld>(s: ApiScenario<W>, setup: Sc
       ip: s.ip,
       headers: s.headers === undefined ? undefined : lazy(s.headers, w),
       noXsrf: s.noXsrf,
-      ...(s.raw !== undefined ? { body: s.raw } : s.json !== undefined ? { json: lazy(s.json, w) } : {}),
+      ...(s.raw !== undefined ? { body: lazy(s.raw, w) } : s.json !== undefined ? { json: lazy(s.json, w) } : {}),
     });
     if (res.status !== s.status) throw new Error(`expected ${s.status}, got ${res.status}: ${JSON.stringify(res.body)}`);
     if (s.expectBody !== undefined) {

@@ -208,6 +208,7 @@ describe("broadcast status", () => {
     expect(text.stdout).toContain("Broadcast:  1");
     expect(text.stdout).toContain("Business:   Ana's Bakery");
     expect(text.stdout).toContain("Queued:     2");
+    expect(text.stdout).toContain("Expired:    0\n");
     expect(text.stdout).toContain("Completed:  not yet");
     const json = nearcast(["broadcast", "status", "1", "--json"], w.dir);
     expect(json.code).toBe(0);
@@ -224,6 +225,7 @@ describe("broadcast status", () => {
       delivered: 0,
       failed: 0,
       skipped: 0,
+      expired: 0,
       waiting: { quietHours: 0, dailyLimit: 0 },
       completedAt: null,
       scheduledFor: null,

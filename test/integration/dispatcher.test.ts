@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { deliveries, subscriptions } from "../../src/db/schema.ts";
 import { isLocked, tryLock } from "../../src/db/lock.ts";
-import { COLLECT_EVERY_SENDS, createDispatcher, type Dispatcher, type DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
+import { COLLECT_EVERY_SENDS, type Dispatcher, type DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
 import { Pacer } from "../../src/dispatch/pacer.ts";
 import { backoffMs } from "../../src/dispatch/retry-policy.ts";
 import { statusCallbackPath } from "../../src/messaging/messenger.ts";
@@ -21,6 +21,7 @@ import { PUBLIC_URL } from "../helpers/api.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 import { FAKE_SMS_FROM as SMS_FROM, FAKE_WHATSAPP_FROM as WA_FROM } from "../helpers/fake-twilio.ts";
+import { testDispatcher } from "../helpers/dispatch-run.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
 import { contextOnFake, fakeTwilioForFile, queuedBroadcast, stopDispatchers } from "../helpers/worlds.ts";
 
@@ -63,13 +64,9 @@ function recordingMessenger(timeoutMs = 2000): Messenger & { calls: Array<{ at: 
 }
 
 function dispatcher(messenger: Messenger, opts: Partial<DispatcherOptions> = {}): Dispatcher {
-  const d = createDispatcher({
-    store: ctx.repos.deliveries,
+  const d = testDispatcher(ctx, {
     messenger,
-    logger: ctx.logger,
-    rate: 50,
     scheduler: sched,
-    reconcileAfterMs: 30_000,
     onOptedOut: (customerId, at) => void ctx.services.optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
     ...opts,
   });

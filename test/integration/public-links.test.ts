@@ -249,12 +249,12 @@ describe("Twilio is handed no address of ours until a public URL is saved", () =
     }
   });
 
-  test("a broadcast with an image through real Twilio and no public URL: 400 naming Image; nothing stored", async () => {
+  test("a broadcast with an image through real Twilio and no public URL: 400 naming Image and publicUrl; nothing stored", async () => {
     const w = await twilioWorld();
     try {
       const res = await w.multipart("/api/business/PublishMessageToAllCustomers", { BusinessId: String(w.business.id), MessageText: "Look!", Image: image() });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: IMAGE_NEEDS_PUBLIC_URL, code: "public_url_not_set", fields: { Image: IMAGE_NEEDS_PUBLIC_URL } });
+      expect(res.body).toEqual({ error: IMAGE_NEEDS_PUBLIC_URL, code: "public_url_not_set", fields: { Image: IMAGE_NEEDS_PUBLIC_URL, publicUrl: IMAGE_NEEDS_PUBLIC_URL } });
       expect(rows(w.ctx)).toEqual({ broadcasts: 0, uploads: 0 });
       // Scheduled for later: the same.
       const later = new Date(w.ctx.clock.now().getTime() + 86_400_000).toISOString();
@@ -281,9 +281,9 @@ describe("Twilio is handed no address of ours until a public URL is saved", () =
       const { filePath } = await w.ctx.services.uploads.saveBytes(w.u.id, "broadcast", PNG);
       const res = await w.multipart("/api/broadcast/SendTest", { BusinessId: String(w.business.id), MessageText: "Photo", ImagePath: filePath });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: IMAGE_NEEDS_PUBLIC_URL, code: "public_url_not_set", fields: { ImagePath: IMAGE_NEEDS_PUBLIC_URL } });
+      expect(res.body).toEqual({ error: IMAGE_NEEDS_PUBLIC_URL, code: "public_url_not_set", fields: { ImagePath: IMAGE_NEEDS_PUBLIC_URL, publicUrl: IMAGE_NEEDS_PUBLIC_URL } });
       const fresh = await w.multipart("/api/broadcast/SendTest", { BusinessId: String(w.business.id), MessageText: "Photo", Image: image() });
-      expect(fresh.body.fields).toEqual({ Image: IMAGE_NEEDS_PUBLIC_URL });
+      expect(fresh.body.fields).toEqual({ Image: IMAGE_NEEDS_PUBLIC_URL, publicUrl: IMAGE_NEEDS_PUBLIC_URL });
       expect(fake.sends()).toEqual([]);
     } finally {
       w.close();

@@ -36,13 +36,19 @@ describe("describeMessenger: the start-up line", () => {
     ]);
   });
 
-  test("Twilio with a public URL Twilio cannot reach: a second, warning line", () => {
+  test("Twilio with a public URL Twilio cannot reach: a second, warning line (issue 23: no callbacks, looked up instead)", () => {
     for (const url of ["http://localhost:3000", "http://127.0.0.1:8080", "http://[::1]:3000", "http://192.168.1.20:3000"]) {
       expect(describeMessenger(twilio({ TWILIO_FROM: "+15550001111", NEARCAST_PUBLIC_URL: url }))).toEqual([
         "Messages: Twilio (SMS from +15550001111, no WhatsApp sender)",
-        `The public URL is ${url}: Twilio cannot fetch images or reach the webhooks; set the public address in Settings or NEARCAST_PUBLIC_URL`,
+        `The public URL is ${url}, a private address: Twilio gets no status callbacks (outcomes are looked up instead) and broadcasts with an image are refused; set the public address in Settings or NEARCAST_PUBLIC_URL`,
       ]);
     }
+  });
+
+  test("a private public URL with a TWILIO_API_BASE on this network (a fake Twilio): no warning, links go out as given", () => {
+    expect(describeMessenger(twilio({ TWILIO_FROM: "+15550001111", NEARCAST_PUBLIC_URL: "http://127.0.0.1:8080", TWILIO_API_BASE: "http://127.0.0.1:4010" }))).toEqual([
+      "Messages: Twilio (SMS from +15550001111, no WhatsApp sender; API http://127.0.0.1:4010)",
+    ]);
   });
 
   test("Twilio without a public URL: no callbacks and no images, said on a second line (issue 21)", () => {

@@ -51,8 +51,8 @@ const q = statements((sqlite) => ({
   retryFailed: sqlite.prepare<{ id: number }, [number, number]>(
     `UPDATE deliveries SET status = 'Queued', next_attempt_at = ?2, updated_at = ?2, provider_id = NULL,
        provider_status = NULL, error_code = NULL, error_message = NULL, claimed_at = NULL, sent_at = NULL
-     WHERE broadcast_id = ?1 AND status = 'Failed'
-       AND (error_code IS NULL OR error_code NOT IN (${NON_RETRYABLE_CODES.join(", ")}))
+     WHERE broadcast_id = ?1 AND (status = 'Expired' OR (status = 'Failed'
+       AND (error_code IS NULL OR error_code NOT IN (${NON_RETRYABLE_CODES.join(", ")}))))
      RETURNING id`,
   ),
   reopen: sqlite.prepare<unknown, [number]>(`UPDATE broadcasts SET completed_at = NULL WHERE id = ?1`),
@@ -93,7 +93,8 @@ export function broadcastProgress(db: Db) {
       return q(db).broadcastMessage.get(broadcastId) ?? undefined;
     },
 
-    /** Failed deliveries of the broadcast that may be sent again (see NON_RETRYABLE_CODES) go back to Queued. */
+    /** Failed deliveries of the broadcast that may be sent again (see NON_RETRYABLE_CODES), and those that expired
+     * before the recipient's quiet hours, go back to Queued (the claim holds them to the recipient's next window). */
     retryFailed(broadcastId: number, now: number): number {
       return transaction(() => {
         const n = q(db).retryFailed.all(broadcastId, now).length;

@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.ts";
 import type { ClaimedDelivery } from "../../dispatch/store.ts";
 import { phoneTimeZones } from "../../lib/phone-time-zones.ts";
 import { nextAllowed, type QuietSpan } from "../../lib/quiet-hours.ts";
+import { validityPeriod } from "../../lib/validity-period.ts";
 import { durableTransactionRunner } from "../transaction.ts";
 import { HELD_UNTIL } from "./confirmations.ts";
 import { IS_CONFIRMATION, OWNER_NOT_APPROVED, STILL_ENQUEUING } from "./delivery-rows.ts";
@@ -92,10 +93,15 @@ function zonesFor(db: Db, phone: string, businessId: number, policy: DeferralPol
 /** Why and until when this claimed row must wait; null when it may go now (and then it counts as a send). */
 function deferral(db: Db, r: ClaimedRow, now: number, policy: DeferralPolicy, c: ClaimCaches): { notBefore: number; reason: "quiet_hours" | "daily_limit" } | null {
   if (policy.quietHours) {
-    const zones = zonesFor(db, r.toPhone, r.businessId, policy, c);
+    let zones = zonesFor(db, r.toPhone, r.businessId, policy, c);
     // Zones with no common window (rare) fall back to the business's zone rather than never sending.
-    const at = nextAllowed(now, zones, policy.quietHours) ?? nextAllowed(now, zonesFor(db, "", r.businessId, policy, c), policy.quietHours)!;
+    let at = nextAllowed(now, zones, policy.quietHours);
+    if (at === null) at = nextAllowed(now, (zones = zonesFor(db, "", r.businessId, policy, c)), policy.quietHours)!;
     if (at > now) return { notBefore: at, reason: "quiet_hours" };
+    // Twilio drops it if it cannot go before the quiet hours begin; less than a minute left: the next window.
+    const validity = validityPeriod(now, zones, policy.quietHours);
+    if ("holdUntil" in validity) return { notBefore: validity.holdUntil, reason: "quiet_hours" };
+    r.validForSeconds = validity.seconds;
   }
   if (policy.maxPerDay > 0) {
     let sends = c.sendsOf.get(r.customerId);

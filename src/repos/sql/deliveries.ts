@@ -16,6 +16,7 @@ import { outboxPrune } from "./prune.ts";
 import { outboxReconcile } from "./reconcile.ts";
 import { scheduledStarts } from "./scheduled-starts.ts";
 import { outboxSendResults } from "./send-results.ts";
+import { outboxStatusChecks } from "./status-checks.ts";
 
 export function deliveriesRepo(db: Db) {
   return {
@@ -27,6 +28,7 @@ export function deliveriesRepo(db: Db) {
     ...outboxReconcile(db),
     ...outboxPrune(db),
     ...broadcastProgress(db),
+    ...outboxStatusChecks(db),
   };
 }
 

@@ -4,8 +4,9 @@
 // Status moves: Queued -> Sending (claimed) -> Sent -> Delivered | Failed. Sending -> Uncertain when the provider's
 // answer was lost (or the process died mid-send); Uncertain is reconciled, never blindly resent. Skipped: the
 // recipient is no longer an active subscriber when their turn came. "Pending" = Queued, Sending or Uncertain.
+// Sent -> Expired: Twilio dropped it when its ValidityPeriod ran out at the recipient's quiet hours (30036).
 
-export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped";
+export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped" | "Expired";
 export type DeliveryChannel = "SMS" | "WhatsApp";
 
 export interface DeliveryRow {
@@ -35,10 +36,11 @@ export interface StatusCounts {
   Delivered: number;
   Failed: number;
   Skipped: number;
+  Expired: number;
 }
 
 export function emptyCounts(): StatusCounts {
-  return { Queued: 0, Sending: 0, Uncertain: 0, Sent: 0, Delivered: 0, Failed: 0, Skipped: 0 };
+  return { Queued: 0, Sending: 0, Uncertain: 0, Sent: 0, Delivered: 0, Failed: 0, Skipped: 0, Expired: 0 };
 }
 
 /** The columns of a DeliveryRow. */

@@ -2,6 +2,7 @@
 // the provider before anything is sent again, never blindly resent.
 import type { Db } from "../../db/client.ts";
 import type { ProviderMessage } from "../../messaging/messenger.ts";
+import { expiredAtQuietHours } from "../../messaging/validity.ts";
 import { durableTransactionRunner } from "../transaction.ts";
 import { COLUMNS, type DeliveryRow } from "./delivery-rows.ts";
 import { statements } from "./statements.ts";
@@ -51,7 +52,7 @@ export function outboxReconcile(db: Db) {
      * provider message found already belongs to another delivery of this customer (so it is not this one's).
      */
     resolveFound(id: number, found: ProviderMessage, now: number): boolean {
-      const status = found.status === null || found.status === "Queued" ? "Sent" : found.status;
+      const status = found.status === null || found.status === "Queued" ? "Sent" : expiredAtQuietHours(found) ? "Expired" : found.status;
       return q(db).resolve.run(id, found.providerId, status, found.providerStatus, found.errorCode, found.errorMessage, now).changes > 0;
     },
 

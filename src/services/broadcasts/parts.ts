@@ -15,7 +15,7 @@ export interface BroadcastDeps {
   uploads: UploadsService;
   templates?: WhatsAppTemplatesService;
   /** Whether an image can be handed to Twilio (it needs the saved public URL): see public-links.ts. */
-  settings: Pick<SettingsService, "savedPublicUrl" | "current">;
+  settings: Pick<SettingsService, "savedPublicUrl" | "current" | "messaging">;
 }
 
 export function broadcastParts(deps: BroadcastDeps) {

@@ -36,6 +36,7 @@ export function toSummary(row: BroadcastRow, c: StatusCounts, waiting: WaitingCo
     delivered: c.Delivered,
     failed: c.Failed + c.Skipped,
     skipped: c.Skipped,
+    expired: c.Expired,
     waiting,
     completedAt: iso(row.completedAt),
     scheduledFor: iso(row.scheduledFor),

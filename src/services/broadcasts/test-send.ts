@@ -37,7 +37,7 @@ export interface TestSendDeps {
   clock: Clock;
   uploads: UploadsService;
   /** Whether an image can be handed to Twilio (it needs the saved public URL): see public-links.ts. */
-  settings: Pick<SettingsService, "savedPublicUrl" | "current">;
+  settings: Pick<SettingsService, "savedPublicUrl" | "current" | "messaging">;
   /** The hourly budget of texts nobody broadcast (text-budget.ts): a test goes now or not at all. */
   tryNow: TryNow;
   /** A messenger from the settings of the moment, and its release once the one message is handed over. */

@@ -85,6 +85,7 @@ export const broadcastSummary = (over: Partial<BroadcastSummary> = {}): Broadcas
   sent: 0,
   delivered: 48,
   failed: 0,
+  expired: 0,
   completedAt: "2026-11-22T15:06:00.000Z",
   scheduledFor: null,
   startedAt: "2026-11-22T15:04:00.000Z",

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { EXPIRED_BEFORE_QUIET_HOURS } from "../../../../src/schemas/broadcasts.ts";
 import { absoluteImageUrl, formatDateTime } from "../../../shared/format.ts";
 import type { BroadcastSummary } from "../api/broadcasts.ts";
 
@@ -10,7 +11,7 @@ export const isUnfinished = (b: BroadcastSummary) => b.queued > 0;
 /** Share of the deliveries that are no longer queued, 0..1 (1 for a broadcast without recipients). */
 export function progressOf(b: BroadcastSummary): number {
   if (b.total <= 0) return 1;
-  return Math.min(1, (b.sent + b.delivered + b.failed) / b.total);
+  return Math.min(1, (b.sent + b.delivered + b.failed + b.expired) / b.total);
 }
 
 /** The four counts under a broadcast, in the order a message moves through them. */
@@ -45,8 +46,17 @@ function waitingLine(b: BroadcastSummary): string {
   return [w.quietHours > 0 && `${w.quietHours} waiting for quiet hours`, w.dailyLimit > 0 && `${w.dailyLimit} waiting for the daily limit`].filter(Boolean).join(" / ");
 }
 
+/** What Retry does for this broadcast: failures first; with only expired ones, it sends them in the next window. */
+const retryLabel = (b: BroadcastSummary) => (b.failed > 0 ? "Retry failed" : "Send in the next window");
+
+/** "2 expired before quiet hours: Twilio could not deliver them before the recipients' evening. Send in the next window sends them in their next window." */
+function expiredLine(b: BroadcastSummary): string {
+  const them = b.expired === 1 ? "it" : "them";
+  return `${b.expired} ${EXPIRED_BEFORE_QUIET_HOURS.toLowerCase()}: Twilio could not deliver ${them} before the recipients' evening. ${retryLabel(b)} sends ${them} in their next window.`;
+}
+
 export function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retrying: boolean; onRetry: () => void }) {
-  const done = b.sent + b.delivered + b.failed;
+  const done = b.sent + b.delivered + b.failed + b.expired;
   const [broken, setBroken] = useState(false);
   return (
     <li className="bc-history-item" data-testid={`broadcast-${b.id}`}>
@@ -82,6 +92,7 @@ export function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retr
         </p>
       )}
       {waitingLine(b) && <p className="bc-waiting muted" data-testid="bc-waiting">{waitingLine(b)}</p>}
+      {b.expired > 0 && <p className="bc-waiting muted" data-testid="bc-expired">{expiredLine(b)}</p>}
       <div className="bc-history-foot">
         <dl className="bc-counts">
           {COUNTS.map(([label, key]) => (
@@ -90,16 +101,22 @@ export function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retr
               <dd>{b[key]}</dd>
             </div>
           ))}
+          {b.expired > 0 && (
+            <div className="bc-count bc-count-expired" title={EXPIRED_BEFORE_QUIET_HOURS}>
+              <dt>Expired</dt>
+              <dd>{b.expired}</dd>
+            </div>
+          )}
         </dl>
         <div className="bc-history-side">
           <span className="bc-history-total">
             {done} of {b.total} processed
             {b.completedAt && !isUnfinished(b) ? ` · finished ${formatDateTime(b.completedAt)}` : ""}
           </span>
-          {b.failed > 0 && (
+          {(b.failed > 0 || b.expired > 0) && (
             <button type="button" className="btn btn-danger btn-sm bc-retry" onClick={onRetry} disabled={retrying} aria-busy={retrying}>
               {retrying && <span className="spinner bc-spinner-dark" aria-hidden="true" />}
-              {retrying ? "Retrying..." : "Retry failed"}
+              {retrying ? "Retrying..." : retryLabel(b)}
             </button>
           )}
         </div>
