@@ -9,7 +9,7 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" :
 /** "[#########-----------]  45% 450/1000 · 440 sent · 0 delivered · 10 failed" */
 export function progressLine(s: BroadcastSummary, width = 24): string {
   const done = s.total - s.queued;
-  return `${bar(s.total === 0 ? 1 : done / s.total, width)} ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${waitingText(s)}`;
+  return `${bar(s.total === 0 ? 1 : done / s.total, width)} ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${notSentText(s)}${waitingText(s)}`;
 }
 
 /** " · 3 waiting for quiet hours / 1 for the daily limit", or "" when nothing waits. */
@@ -19,9 +19,14 @@ export function waitingText(s: Pick<BroadcastSummary, "waiting">): string {
   return parts.length ? ` · ${parts.join(" / ")}` : "";
 }
 
+/** " · 2 skipped · 5 cancelled", each only when there are some. */
+export function notSentText(s: Pick<BroadcastSummary, "skipped" | "cancelled">): string {
+  return `${s.skipped > 0 ? ` · ${s.skipped} skipped` : ""}${s.cancelled > 0 ? ` · ${s.cancelled} cancelled` : ""}`;
+}
+
 export function summaryLine(s: BroadcastSummary): string {
-  const skipped = s.skipped > 0 ? ` (${s.skipped} skipped: unsubscribed before their turn)` : "";
-  return `Broadcast ${s.id} completed: ${plural(s.total, "message")}, ${s.sent} sent, ${s.delivered} delivered, ${s.failed} failed${skipped}.`;
+  const rest = `${s.skipped > 0 ? `, ${s.skipped} skipped` : ""}${s.cancelled > 0 ? `, ${s.cancelled} cancelled` : ""}`;
+  return `Broadcast ${s.id} completed: ${plural(s.total, "message")}, ${s.sent} sent, ${s.delivered} delivered, ${s.failed} failed${rest}.`;
 }
 
 /**

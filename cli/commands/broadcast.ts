@@ -1,13 +1,14 @@
 // `nearcast broadcast`: send (broadcast-send.ts), status, list and cancel, as the operator.
 import { Command } from "commander";
 import { OPERATOR } from "../../src/services/principal.ts";
+import { printNotSentReasons, reportCommand } from "../broadcast-report.ts";
 import { sendCommand, stderrLogger } from "../broadcast-send.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 
 /** `nearcast broadcast status <id>`: one broadcast's progress. */
 function statusCommand(): Command {
   return new Command("status")
-    .description("show a broadcast's progress: queued, sent, delivered, failed")
+    .description("show a broadcast's progress: queued, sent, delivered, failed, skipped, cancelled, and why")
     .argument("<id>", "broadcast id (printed by broadcast send)")
     .option("--json", "print as JSON (the API's GetBroadcastStatus shape)", false)
     .addOption(dataDirOption())
@@ -36,11 +37,14 @@ function statusCommand(): Command {
             ["Queued", String(s.queued)],
             ["Sent", String(s.sent)],
             ["Delivered", String(s.delivered)],
-            ["Failed", s.skipped > 0 ? `${s.failed} (${s.skipped} skipped: unsubscribed before their turn)` : String(s.failed)],
+            ["Failed", String(s.failed)],
+            ["Skipped", String(s.skipped)],
+            ["Cancelled", String(s.cancelled)],
             ["Completed", s.completedAt ?? "not yet"],
           ];
           const width = Math.max(...lines.map(([k]) => k.length));
           for (const [k, v] of lines) process.stdout.write(`${`${k}:`.padEnd(width + 2)}${v}\n`);
+          printNotSentReasons(ctx.services.broadcasts.notSentReasons(OPERATOR, id));
         },
         { logger: stderrLogger },
       );
@@ -74,10 +78,10 @@ function listCommand(): Command {
     });
 }
 
-/** `nearcast broadcast cancel <id>`: a scheduled broadcast that has not started. */
+/** `nearcast broadcast cancel <id>`: a scheduled broadcast, or stop one that is sending. */
 function cancelCommand(): Command {
   return new Command("cancel")
-    .description("cancel a scheduled broadcast that has not started (it will never be sent)")
+    .description("cancel a scheduled broadcast, or stop one that is sending (what is not yet sent is cancelled)")
     .argument("<id>", "broadcast id (nearcast broadcast list)")
     .addOption(dataDirOption())
     .addHelpText("after", examples("nearcast broadcast cancel 12"))
@@ -104,9 +108,10 @@ export function broadcastCommand(): Command {
         "nearcast broadcast list --business 3",
         "nearcast broadcast cancel 12",
         "nearcast broadcast status 12 --json",
+        "nearcast broadcast report 12 > broadcast-12.csv",
       ),
     );
   // As cmd.command() would: each takes the parent's exit override and output settings.
-  for (const sub of [sendCommand(), statusCommand(), listCommand(), cancelCommand()]) cmd.addCommand(sub.copyInheritedSettings(cmd));
+  for (const sub of [sendCommand(), statusCommand(), listCommand(), cancelCommand(), reportCommand()]) cmd.addCommand(sub.copyInheritedSettings(cmd));
   return cmd;
 }

@@ -307,7 +307,7 @@ export const deliveries = sqliteTable(
       .references(() => businesses.id, { onDelete: "cascade" }),
     channel: text("channel", { enum: ["SMS", "WhatsApp"] }).notNull(),
     toPhone: text("to_phone").notNull(),
-    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped"] })
+    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped", "Cancelled"] })
       .notNull()
       .default("Queued"),
     attempts: integer("attempts").notNull().default(0),
@@ -347,7 +347,7 @@ export const broadcastCounts = sqliteTable(
     broadcastId: integer("broadcast_id")
       .notNull()
       .references(() => broadcasts.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped"] }).notNull(),
+    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped", "Cancelled"] }).notNull(),
     /** A Queued delivery's deferred_reason; '' for none and for every other status. */
     reason: text("reason").notNull().default(""),
     n: integer("n").notNull(),

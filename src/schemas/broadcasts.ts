@@ -5,9 +5,10 @@ import type { PublishInput, STEERING_FIELDS } from "./broadcast-input.ts";
 /** What the owner gave, as stored and shown back: every publish field but those that only steer the publish. */
 export type GivenFields = Omit<PublishInput, (typeof STEERING_FIELDS)[number]>;
 
-/** A broadcast's deliveries by where they are. queued + sent + delivered + failed = total: `queued` counts Queued,
- * Sending and Uncertain (not settled yet); `failed` includes `skipped` (recipients who unsubscribed before their
- * turn), which is also given on its own. */
+/** A broadcast's deliveries by where they are. queued + sent + delivered + failed + skipped + cancelled = total:
+ * `queued` counts Queued, Sending and Uncertain (not settled yet); `failed`, what the provider refused or could not
+ * deliver; `skipped`, recipients never sent to (unsubscribed before their turn, a number rule, WhatsApp's rules);
+ * `cancelled`, what was not yet sent when the owner stopped the broadcast. */
 export interface DeliveryTally {
   total: number;
   queued: number;
@@ -15,6 +16,9 @@ export interface DeliveryTally {
   delivered: number;
   failed: number;
   skipped: number;
+  cancelled: number;
+  /** Of `failed`: those RetryFailedDeliveries would send again (not an opted-out or invalid number; 0 once stopped). */
+  retryable: number;
   /** Of `queued`: deliveries held back until the recipient's morning, or until their daily cap allows. */
   waiting?: { quietHours: number; dailyLimit: number };
 }

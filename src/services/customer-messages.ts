@@ -21,6 +21,7 @@ const SHOWN_STATUS: Record<DeliveryHistoryRow["status"], CustomerMessageStatus> 
   Delivered: "Delivered",
   Failed: "Failed",
   Skipped: "Failed",
+  Cancelled: "Failed",
 };
 
 export function toCustomerMessage(row: DeliveryHistoryRow): CustomerMessage {

@@ -21,6 +21,7 @@ const RANK: Record<DeliveryStatusValue, number> = {
   Sending: 0,
   Uncertain: 0,
   Skipped: 0,
+  Cancelled: 0,
   Sent: 1,
   Delivered: 2,
   Failed: 2,

@@ -224,6 +224,8 @@ describe("broadcast status", () => {
       delivered: 0,
       failed: 0,
       skipped: 0,
+      cancelled: 0,
+      retryable: 0,
       waiting: { quietHours: 0, dailyLimit: 0 },
       completedAt: null,
       scheduledFor: null,

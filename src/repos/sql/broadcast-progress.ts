@@ -17,6 +17,8 @@ const NON_RETRYABLE_CODES: readonly number[] = [
   30006, // landline or unreachable carrier
 ];
 
+const RETRYABLE = `(error_code IS NULL OR error_code NOT IN (${NON_RETRYABLE_CODES.join(", ")}))`;
+
 export interface WaitingCounts {
   quietHours: number;
   dailyLimit: number;
@@ -51,9 +53,11 @@ const q = statements((sqlite) => ({
   retryFailed: sqlite.prepare<{ id: number }, [number, number]>(
     `UPDATE deliveries SET status = 'Queued', next_attempt_at = ?2, updated_at = ?2, provider_id = NULL,
        provider_status = NULL, error_code = NULL, error_message = NULL, claimed_at = NULL, sent_at = NULL
-     WHERE broadcast_id = ?1 AND status = 'Failed'
-       AND (error_code IS NULL OR error_code NOT IN (${NON_RETRYABLE_CODES.join(", ")}))
+     WHERE broadcast_id = ?1 AND status = 'Failed' AND ${RETRYABLE}
      RETURNING id`,
+  ),
+  retryableFailed: sqlite.prepare<{ n: number }, [number]>(
+    `SELECT count(*) AS n FROM deliveries WHERE broadcast_id = ?1 AND status = 'Failed' AND ${RETRYABLE}`,
   ),
   reopen: sqlite.prepare<unknown, [number]>(`UPDATE broadcasts SET completed_at = NULL WHERE id = ?1`),
   waitingByBroadcast: sqlite.prepare<{ reason: "quiet_hours" | "daily_limit"; n: number }, [number]>(
@@ -100,6 +104,11 @@ export function broadcastProgress(db: Db) {
         if (n > 0) q(db).reopen.run(broadcastId);
         return n;
       });
+    },
+
+    /** How many of the broadcast's Failed deliveries retryFailed would send again. */
+    retryableFailed(broadcastId: number): number {
+      return q(db).retryableFailed.get(broadcastId)!.n;
     },
 
     /** Queued deliveries of the broadcast held back, by reason (they go at their next_attempt_at). */

@@ -9,6 +9,8 @@
 // become sql`` fragments inside builder calls, harder to read than the statements themselves.
 import type { Db } from "../../db/client.ts";
 import { broadcastProgress } from "./broadcast-progress.ts";
+import { broadcastStop } from "./broadcast-stop.ts";
+import { deliveryReport } from "./delivery-report.ts";
 import { outboxClaim } from "./claim.ts";
 import { outboxEnqueue } from "./enqueue.ts";
 import { outboxPrune } from "./prune.ts";
@@ -25,6 +27,8 @@ export function deliveriesRepo(db: Db) {
     ...outboxReconcile(db),
     ...outboxPrune(db),
     ...broadcastProgress(db),
+    ...broadcastStop(db),
+    ...deliveryReport(db),
   };
 }
 
