@@ -20,6 +20,9 @@ import { budgetRefusal, type TryNow } from "../phone-verification.ts";
 import { TEST_SENDS_PER_DAY, VERIFY_FIRST } from "../../schemas/phone-verification.ts";
 import { waitText } from "../../lib/wait-text.ts";
 import { validateForm } from "../validate.ts";
+import type { WhatsAppTemplatesService } from "../whatsapp-templates.ts";
+import { testCallbackPath } from "./test-outcome.ts";
+import { templateChoice, templateColumns } from "./template-choice.ts";
 
 const DAY_MS = 24 * 3600_000;
 
@@ -28,9 +31,10 @@ export const TEST_SENDS_PER_MINUTE = 10;
 export const IMAGE_PATH_INVALID = "ImagePath must be an image you uploaded (/uploads/...).";
 export const TEST_SEND_THROTTLED = `At most ${TEST_SENDS_PER_MINUTE} test messages a minute. Please wait a moment.`;
 
+/** `testId`: read its outcome with GET TestStatus (the status callbacks move it on). */
 export type TestSendResult =
-  | { result: "sent"; message: string; to: string; channel: "SMS" | "WhatsApp"; providerId: string }
-  | { result: "failed"; message: string; to: string; channel: "SMS" | "WhatsApp"; reason: string };
+  | { result: "sent"; message: string; to: string; channel: "SMS" | "WhatsApp"; providerId: string; testId: number }
+  | { result: "failed"; message: string; to: string; channel: "SMS" | "WhatsApp"; reason: string; testId: number };
 
 export interface TestSendDeps {
   repos: Repos;
@@ -43,6 +47,8 @@ export interface TestSendDeps {
   /** A messenger from the settings of the moment, and its release once the one message is handed over. */
   openMessenger: () => Messenger;
   closeMessenger: (m: Messenger) => void;
+  /** The account's WhatsApp templates: a WhatsApp test with ContentSid sends that template, as the broadcast would. */
+  templates?: WhatsAppTemplatesService;
 }
 
 /** Why a send did not go out, in the owner's words. */
@@ -61,7 +67,7 @@ function reasonOf(outcome: Exclude<SendOutcome, { kind: "sent" }>): string {
   }
 }
 
-export function createTestSendService({ repos, clock, uploads, settings, tryNow, openMessenger, closeMessenger }: TestSendDeps) {
+export function createTestSendService({ repos, clock, uploads, settings, tryNow, openMessenger, closeMessenger, templates }: TestSendDeps) {
   const perUser = new RateLimiter(clock, TEST_SENDS_PER_MINUTE, 60_000);
 
   function businessOf(user: UserRow, id: number) {
@@ -99,6 +105,19 @@ export function createTestSendService({ repos, clock, uploads, settings, tryNow,
     perUser.record(key);
   }
 
+  /** The provider's answer on the test's row (a callback may already have moved it further: never back). */
+  function recordAnswer(testId: number, outcome: SendOutcome): void {
+    const now = clock.now();
+    if (outcome.kind === "sent") {
+      const status = outcome.status === "Queued" ? "Sent" : outcome.status;
+      repos.testSends.advance(testId, { status, providerId: outcome.providerId, providerStatus: outcome.providerStatus, errorCode: null, errorMessage: null }, now);
+    } else if (outcome.kind !== "uncertain") {
+      // Uncertain: it may have gone; the callback, if any, says so.
+      const code = outcome.kind === "failed" || outcome.kind === "opted_out" ? outcome.code : null;
+      repos.testSends.advance(testId, { status: "Failed", providerStatus: null, errorCode: code, errorMessage: reasonOf(outcome) }, now);
+    }
+  }
+
   return {
     /**
      * POST /api/broadcast/SendTest. 403 for an owner the admin has not approved; 400 naming the field (BusinessId,
@@ -114,6 +133,8 @@ export function createTestSendService({ repos, clock, uploads, settings, tryNow,
       if (image) checkBroadcastImage(image);
       let mediaUrl = image ? null : uploadedImage(user, input.imagePath);
       if (image || mediaUrl) refuseImageWithoutPublicUrl(settings, image ? "Image" : "ImagePath");
+      // Only WhatsApp messages carry a template (an SMS test sends the text, as the broadcast's SMS recipients get it).
+      const choice = channel === "whatsapp" ? await templateChoice(templates, input, Boolean(image || mediaUrl)) : null;
       const me = repos.users.findById(user.id);
       const to = me?.phone ?? null;
       if (!to) throw new ValidationError(MY_PHONE_MISSING, { phone: MY_PHONE_MISSING });
@@ -122,20 +143,25 @@ export function createTestSendService({ repos, clock, uploads, settings, tryNow,
       // A new image is stored like a broadcast's (the provider fetches it by URL); the hourly sweep removes it once
       // it is a day old, as nothing references it.
       if (image) mediaUrl = (await uploads.saveBytes(business.ownerId, "broadcast", image)).filePath;
+      const template = templateColumns(choice, mediaUrl);
+      const shown = channel === "whatsapp" ? "WhatsApp" : "SMS";
+      const test = repos.testSends.insert({ ownerId: user.id, businessId: business.id, channel: shown, toPhone: to, contentSid: template.contentSid });
 
       const messenger = openMessenger();
       let outcome: SendOutcome;
       try {
-        outcome = await messenger.send({ to, channel, body, ...(mediaUrl ? { mediaUrl } : {}) });
+        const content = template.contentSid ? { contentSid: template.contentSid, contentVariables: template.contentVariables ?? "{}" } : {};
+        outcome = await messenger.send({ to, channel, body, ...(mediaUrl ? { mediaUrl } : {}), ...content, statusCallback: testCallbackPath(test.id) });
       } finally {
         closeMessenger(messenger);
       }
-      const shown = channel === "whatsapp" ? "WhatsApp" : "SMS";
+      recordAnswer(test.id, outcome);
+      const as = template.contentSid ? `${shown} (template ${choice!.template.name})` : shown;
       if (outcome.kind === "sent") {
-        return { result: "sent", message: `Test sent by ${shown} to ${to}.`, to, channel: shown, providerId: outcome.providerId };
+        return { result: "sent", message: `Test sent by ${as} to ${to}.`, to, channel: shown, providerId: outcome.providerId, testId: test.id };
       }
       const reason = reasonOf(outcome);
-      return { result: "failed", message: `The test to ${to} was not sent: ${reason}`, to, channel: shown, reason };
+      return { result: "failed", message: `The test to ${to} was not sent: ${reason}`, to, channel: shown, reason, testId: test.id };
     },
   };
 }
