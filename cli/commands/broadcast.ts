@@ -3,6 +3,7 @@ import { Command } from "commander";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { printNotSentReasons, reportCommand } from "../broadcast-report.ts";
 import { sendCommand, stderrLogger } from "../broadcast-send.ts";
+import { testCommand } from "../broadcast-test.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 
 /** `nearcast broadcast status <id>`: one broadcast's progress. */
@@ -109,9 +110,10 @@ export function broadcastCommand(): Command {
         "nearcast broadcast cancel 12",
         "nearcast broadcast status 12 --json",
         "nearcast broadcast report 12 > broadcast-12.csv",
+        'nearcast broadcast test --business 3 --to +14155550123 --message "2 for 1 bagels"',
       ),
     );
   // As cmd.command() would: each takes the parent's exit override and output settings.
-  for (const sub of [sendCommand(), statusCommand(), listCommand(), cancelCommand(), reportCommand()]) cmd.addCommand(sub.copyInheritedSettings(cmd));
+  for (const sub of [sendCommand(), statusCommand(), listCommand(), cancelCommand(), reportCommand(), testCommand()]) cmd.addCommand(sub.copyInheritedSettings(cmd));
   return cmd;
 }

@@ -9,6 +9,7 @@ import type { Repos } from "../../repos/index.ts";
 import type { UserRow } from "../../repos/users.ts";
 import { MY_PHONE_MISSING } from "../../schemas/auth.ts";
 import { type TestSendBody, testSendSchema } from "../../schemas/broadcast-input.ts";
+import type * as v from "valibot";
 import { BUSINESS_NOT_FOUND } from "../../schemas/texts.ts";
 import { checkBroadcastImage } from "./image.ts";
 import { canManage } from "../principal.ts";
@@ -22,9 +23,12 @@ import { waitText } from "../../lib/wait-text.ts";
 import { validateForm } from "../validate.ts";
 import type { WhatsAppTemplatesService } from "../whatsapp-templates.ts";
 import { testCallbackPath } from "./test-outcome.ts";
-import { templateChoice, templateColumns } from "./template-choice.ts";
+import { type TemplateChoice, templateChoice, templateColumns } from "./template-choice.ts";
+import { e164OrThrow, refuseUntextable } from "../number-rules.ts";
 
 const DAY_MS = 24 * 3600_000;
+
+type TestSendInput = v.InferOutput<typeof testSendSchema>;
 
 /** Test sends per owner per minute: enough to try a few wordings, too few to pump texts to a number. */
 export const TEST_SENDS_PER_MINUTE = 10;
@@ -118,6 +122,35 @@ export function createTestSendService({ repos, clock, uploads, settings, tryNow,
     }
   }
 
+  /** Stores a new image, writes the test's row, sends it with its callback, and records the provider's answer. */
+  async function deliver(t: { ownerId: number; business: { id: number; ownerId: number }; to: string; input: TestSendInput; choice: TemplateChoice | null; mediaUrl: string | null }): Promise<TestSendResult> {
+    const { business, to, input, choice } = t;
+    const { messageText: body, channel, image } = input;
+    let mediaUrl = t.mediaUrl;
+    // A new image is stored like a broadcast's (the provider fetches it by URL); the hourly sweep removes it once
+    // it is a day old, as nothing references it.
+    if (image) mediaUrl = (await uploads.saveBytes(business.ownerId, "broadcast", image)).filePath;
+    const template = templateColumns(choice, mediaUrl);
+    const shown = channel === "whatsapp" ? "WhatsApp" : "SMS";
+    const test = repos.testSends.insert({ ownerId: t.ownerId, businessId: business.id, channel: shown, toPhone: to, contentSid: template.contentSid });
+
+    const messenger = openMessenger();
+    let outcome: SendOutcome;
+    try {
+      const content = template.contentSid ? { contentSid: template.contentSid, contentVariables: template.contentVariables ?? "{}" } : {};
+      outcome = await messenger.send({ to, channel, body, ...(mediaUrl ? { mediaUrl } : {}), ...content, statusCallback: testCallbackPath(test.id) });
+    } finally {
+      closeMessenger(messenger);
+    }
+    recordAnswer(test.id, outcome);
+    const as = template.contentSid ? `${shown} (template ${choice!.template.name})` : shown;
+    if (outcome.kind === "sent") {
+      return { result: "sent", message: `Test sent by ${as} to ${to}.`, to, channel: shown, providerId: outcome.providerId, testId: test.id };
+    }
+    const reason = reasonOf(outcome);
+    return { result: "failed", message: `The test to ${to} was not sent: ${reason}`, to, channel: shown, reason, testId: test.id };
+  }
+
   return {
     /**
      * POST /api/broadcast/SendTest. 403 for an owner the admin has not approved; 400 naming the field (BusinessId,
@@ -129,9 +162,9 @@ export function createTestSendService({ repos, clock, uploads, settings, tryNow,
       requireApprovedOwner(repos, user.id, user);
       const input = validateForm(testSendSchema, given);
       const business = businessOf(user, input.businessId);
-      const { messageText: body, channel, image } = input;
+      const { channel, image } = input;
       if (image) checkBroadcastImage(image);
-      let mediaUrl = image ? null : uploadedImage(user, input.imagePath);
+      const mediaUrl = image ? null : uploadedImage(user, input.imagePath);
       if (image || mediaUrl) refuseImageWithoutPublicUrl(settings, image ? "Image" : "ImagePath");
       // Only WhatsApp messages carry a template (an SMS test sends the text, as the broadcast's SMS recipients get it).
       const choice = channel === "whatsapp" ? await templateChoice(templates, input, Boolean(image || mediaUrl)) : null;
@@ -140,28 +173,20 @@ export function createTestSendService({ repos, clock, uploads, settings, tryNow,
       if (!to) throw new ValidationError(MY_PHONE_MISSING, { phone: MY_PHONE_MISSING });
       if (!me?.phoneVerifiedAt) throw new ValidationError(VERIFY_FIRST, { phone: VERIFY_FIRST });
       admit(user.id, to);
-      // A new image is stored like a broadcast's (the provider fetches it by URL); the hourly sweep removes it once
-      // it is a day old, as nothing references it.
-      if (image) mediaUrl = (await uploads.saveBytes(business.ownerId, "broadcast", image)).filePath;
-      const template = templateColumns(choice, mediaUrl);
-      const shown = channel === "whatsapp" ? "WhatsApp" : "SMS";
-      const test = repos.testSends.insert({ ownerId: user.id, businessId: business.id, channel: shown, toPhone: to, contentSid: template.contentSid });
+      return deliver({ ownerId: user.id, business, to, input, choice, mediaUrl });
+    },
 
-      const messenger = openMessenger();
-      let outcome: SendOutcome;
-      try {
-        const content = template.contentSid ? { contentSid: template.contentSid, contentVariables: template.contentVariables ?? "{}" } : {};
-        outcome = await messenger.send({ to, channel, body, ...(mediaUrl ? { mediaUrl } : {}), ...content, statusCallback: testCallbackPath(test.id) });
-      } finally {
-        closeMessenger(messenger);
-      }
-      recordAnswer(test.id, outcome);
-      const as = template.contentSid ? `${shown} (template ${choice!.template.name})` : shown;
-      if (outcome.kind === "sent") {
-        return { result: "sent", message: `Test sent by ${as} to ${to}.`, to, channel: shown, providerId: outcome.providerId, testId: test.id };
-      }
-      const reason = reasonOf(outcome);
-      return { result: "failed", message: `The test to ${to} was not sent: ${reason}`, to, channel: shown, reason, testId: test.id };
+    /** `nearcast broadcast test`: the operator sends a business's test to any number the number rules allow (no
+     * image), under the business owner's budgets. 404 for an unknown business; 400 naming phone or the field. */
+    async sendAsOperator(given: TestSendBody & { to: string }): Promise<TestSendResult> {
+      const input = validateForm(testSendSchema, { ...given, image: null, imagePath: null });
+      const business = repos.businesses.findById(input.businessId);
+      if (!business) throw new NotFoundError(BUSINESS_NOT_FOUND);
+      const to = e164OrThrow(given.to, "US");
+      refuseUntextable(to, settings.current().allowedCountries);
+      const choice = input.channel === "whatsapp" ? await templateChoice(templates, input, false) : null;
+      admit(business.ownerId, to);
+      return deliver({ ownerId: business.ownerId, business, to, input, choice, mediaUrl: null });
     },
   };
 }
