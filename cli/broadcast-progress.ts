@@ -12,10 +12,11 @@ export function progressLine(s: BroadcastSummary, width = 24): string {
   return `${bar(s.total === 0 ? 1 : done / s.total, width)} ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${notSentText(s)}${waitingText(s)}`;
 }
 
-/** " · 3 waiting for quiet hours / 1 for the daily limit", or "" when nothing waits. */
+/** " · 3 held until 8:00 recipients' time / 1 waiting for the daily limit", or "" when nothing waits. */
 export function waitingText(s: Pick<BroadcastSummary, "waiting">): string {
-  const { quietHours, dailyLimit } = s.waiting ?? { quietHours: 0, dailyLimit: 0 };
-  const parts = [quietHours > 0 && `${quietHours} waiting for quiet hours`, dailyLimit > 0 && `${dailyLimit} waiting for the daily limit`].filter(Boolean);
+  const { quietHours, dailyLimit, quietHoursUntil } = s.waiting ?? { quietHours: 0, dailyLimit: 0 };
+  const held = `${quietHours} held${quietHoursUntil ? ` until ${quietHoursUntil} recipients' time` : " for quiet hours"}`;
+  const parts = [quietHours > 0 && held, dailyLimit > 0 && `${dailyLimit} waiting for the daily limit`].filter(Boolean);
   return parts.length ? ` · ${parts.join(" / ")}` : "";
 }
 

@@ -20,7 +20,7 @@ export interface DeliveryTally {
   /** Of `failed`: those RetryFailedDeliveries would send again (not an opted-out or invalid number; 0 once stopped). */
   retryable: number;
   /** Of `queued`: deliveries held back until the recipient's morning, or until their daily cap allows. */
-  waiting?: { quietHours: number; dailyLimit: number };
+  waiting?: { quietHours: number; dailyLimit: number; quietHoursUntil?: string | null };
 }
 
 /** When it happened (ISO 8601, UTC), and so its state. */

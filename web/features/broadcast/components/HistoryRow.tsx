@@ -36,11 +36,14 @@ function StatusBadge({ b }: { b: BroadcastSummary }) {
   return <span className="badge badge-success bc-status">Completed</span>;
 }
 
-/** "3 waiting for quiet hours / 1 waiting for the daily limit": queued deliveries held back (never dropped). */
+/** "Held until 8:00 recipients' time (3 messages) / 1 waiting for the daily limit": queued deliveries held back
+ * (never dropped), with when quiet hours let them go on the recipients' clocks. */
 function waitingLine(b: BroadcastSummary): string {
   const w = b.waiting;
   if (!w || b.completedAt) return "";
-  return [w.quietHours > 0 && `${w.quietHours} waiting for quiet hours`, w.dailyLimit > 0 && `${w.dailyLimit} waiting for the daily limit`].filter(Boolean).join(" / ");
+  const n = `${w.quietHours} message${w.quietHours === 1 ? "" : "s"}`;
+  const held = w.quietHoursUntil ? `Held until ${w.quietHoursUntil} recipients' time (${n})` : `${n} held for quiet hours`;
+  return [w.quietHours > 0 && held, w.dailyLimit > 0 && `${w.dailyLimit} waiting for the daily limit`].filter(Boolean).join(" / ");
 }
 
 export function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retrying: boolean; onRetry: () => void }) {
