@@ -413,7 +413,7 @@ describe("reads: subscriber count, history, status", () => {
       skipped: 1,
       cancelled: 0,
       retryable: 1,
-      waiting: { quietHours: 0, dailyLimit: 0 },
+      waiting: { quietHours: 0, dailyLimit: 0, quietHoursUntil: null },
       completedAt: null,
       scheduledFor: null,
       startedAt: ctx.clock.now().toISOString(),

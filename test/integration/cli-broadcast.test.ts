@@ -226,7 +226,7 @@ describe("broadcast status", () => {
       skipped: 0,
       cancelled: 0,
       retryable: 0,
-      waiting: { quietHours: 0, dailyLimit: 0 },
+      waiting: { quietHours: 0, dailyLimit: 0, quietHoursUntil: null },
       completedAt: null,
       scheduledFor: null,
       startedAt: body.createdAt,
