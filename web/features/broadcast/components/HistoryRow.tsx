@@ -1,29 +1,39 @@
 import { useState } from "react";
 import { absoluteImageUrl, formatDateTime } from "../../../shared/format.ts";
 import type { BroadcastSummary } from "../api/broadcasts.ts";
+import { StopBroadcastButton } from "./StopBroadcastButton.tsx";
 
 // One sent (or sending) broadcast in the history: when, its image and text, its status and progress, Retry failed.
 
 /** Still sending: some deliveries are queued. */
 export const isUnfinished = (b: BroadcastSummary) => b.queued > 0;
 
+/** Deliveries no longer queued: sent, delivered, failed, skipped (never sent) or cancelled (the broadcast stopped). */
+export const processedOf = (b: BroadcastSummary) => b.sent + b.delivered + b.failed + b.skipped + b.cancelled;
+
 /** Share of the deliveries that are no longer queued, 0..1 (1 for a broadcast without recipients). */
 export function progressOf(b: BroadcastSummary): number {
   if (b.total <= 0) return 1;
-  return Math.min(1, (b.sent + b.delivered + b.failed) / b.total);
+  return Math.min(1, processedOf(b) / b.total);
 }
 
-/** The four counts under a broadcast, in the order a message moves through them. */
+/** The counts under a broadcast, in the order a message moves through them; Skipped is never Failed (issue 23),
+ * and Cancelled shows once the broadcast was stopped. */
 const COUNTS = [
   ["Queued", "queued"],
   ["Sent", "sent"],
   ["Delivered", "delivered"],
   ["Failed", "failed"],
+  ["Skipped", "skipped"],
+  ["Cancelled", "cancelled"],
 ] as const satisfies readonly (readonly [string, keyof BroadcastSummary])[];
+
+const countsOf = (b: BroadcastSummary) => COUNTS.filter(([, key]) => key !== "cancelled" || b.cancelled > 0);
 
 const pct = (n: number, total: number) => (total > 0 ? `${(n / total) * 100}%` : "0%");
 
 function StatusBadge({ b }: { b: BroadcastSummary }) {
+  if (b.state === "cancelled") return <span className="badge badge-muted bc-status">{isUnfinished(b) ? "Stopping" : "Stopped"}</span>;
   if (isUnfinished(b))
     return (
       <span className="badge badge-info bc-status">
@@ -46,8 +56,9 @@ function waitingLine(b: BroadcastSummary): string {
   return [w.quietHours > 0 && held, w.dailyLimit > 0 && `${w.dailyLimit} waiting for the daily limit`].filter(Boolean).join(" / ");
 }
 
-export function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retrying: boolean; onRetry: () => void }) {
-  const done = b.sent + b.delivered + b.failed;
+export function HistoryRow({ b, retrying, onRetry, onChanged }: { b: BroadcastSummary; retrying: boolean; onRetry: () => void; onChanged: () => void }) {
+  const done = processedOf(b);
+  const counts = countsOf(b);
   const [broken, setBroken] = useState(false);
   return (
     <li className="bc-history-item" data-testid={`broadcast-${b.id}`}>
@@ -76,11 +87,12 @@ export function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retr
         <span className="bc-progress-delivered" style={{ width: pct(b.delivered, b.total) }} />
         <span className="bc-progress-sent" style={{ width: pct(b.sent, b.total) }} />
         <span className="bc-progress-failed" style={{ width: pct(b.failed, b.total) }} />
+        <span className="bc-progress-skipped" style={{ width: pct(b.skipped + b.cancelled, b.total) }} />
       </div>
       {waitingLine(b) && <p className="bc-waiting muted" data-testid="bc-waiting">{waitingLine(b)}</p>}
       <div className="bc-history-foot">
-        <dl className="bc-counts">
-          {COUNTS.map(([label, key]) => (
+        <dl className="bc-counts" data-columns={counts.length}>
+          {counts.map(([label, key]) => (
             <div key={key} className={`bc-count bc-count-${key}`}>
               <dt>{label}</dt>
               <dd>{b[key]}</dd>
@@ -92,7 +104,8 @@ export function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retr
             {done} of {b.total} processed
             {b.completedAt && !isUnfinished(b) ? ` · finished ${formatDateTime(b.completedAt)}` : ""}
           </span>
-          {b.failed > 0 && (
+          {b.state === "sending" && isUnfinished(b) && <StopBroadcastButton b={b} onStopped={onChanged} />}
+          {b.retryable > 0 && (
             <button type="button" className="btn btn-danger btn-sm bc-retry" onClick={onRetry} disabled={retrying} aria-busy={retrying}>
               {retrying && <span className="spinner bc-spinner-dark" aria-hidden="true" />}
               {retrying ? "Retrying..." : "Retry failed"}
