@@ -9,19 +9,25 @@ export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" :
 /** "[#########-----------]  45% 450/1000 · 440 sent · 0 delivered · 10 failed" */
 export function progressLine(s: BroadcastSummary, width = 24): string {
   const done = s.total - s.queued;
-  return `${bar(s.total === 0 ? 1 : done / s.total, width)} ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${waitingText(s)}${s.paused ? ` · ${s.paused}` : ""}`;
+  return `${bar(s.total === 0 ? 1 : done / s.total, width)} ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${notSentText(s)}${waitingText(s)}${s.paused ? ` · ${s.paused}` : ""}`;
 }
 
-/** " · 3 waiting for quiet hours / 1 for the daily limit", or "" when nothing waits. */
+/** " · 3 held until 8:00 recipients' time / 1 waiting for the daily limit", or "" when nothing waits. */
 export function waitingText(s: Pick<BroadcastSummary, "waiting">): string {
-  const { quietHours, dailyLimit } = s.waiting ?? { quietHours: 0, dailyLimit: 0 };
-  const parts = [quietHours > 0 && `${quietHours} waiting for quiet hours`, dailyLimit > 0 && `${dailyLimit} waiting for the daily limit`].filter(Boolean);
+  const { quietHours, dailyLimit, quietHoursUntil } = s.waiting ?? { quietHours: 0, dailyLimit: 0 };
+  const held = `${quietHours} held${quietHoursUntil ? ` until ${quietHoursUntil} recipients' time` : " for quiet hours"}`;
+  const parts = [quietHours > 0 && held, dailyLimit > 0 && `${dailyLimit} waiting for the daily limit`].filter(Boolean);
   return parts.length ? ` · ${parts.join(" / ")}` : "";
 }
 
+/** " · 2 skipped · 5 cancelled", each only when there are some. */
+export function notSentText(s: Pick<BroadcastSummary, "skipped" | "cancelled">): string {
+  return `${s.skipped > 0 ? ` · ${s.skipped} skipped` : ""}${s.cancelled > 0 ? ` · ${s.cancelled} cancelled` : ""}`;
+}
+
 export function summaryLine(s: BroadcastSummary): string {
-  const skipped = s.skipped > 0 ? ` (${s.skipped} skipped: unsubscribed before their turn)` : "";
-  return `Broadcast ${s.id} completed: ${plural(s.total, "message")}, ${s.sent} sent, ${s.delivered} delivered, ${s.failed} failed${skipped}.`;
+  const rest = `${s.skipped > 0 ? `, ${s.skipped} skipped` : ""}${s.cancelled > 0 ? `, ${s.cancelled} cancelled` : ""}`;
+  return `Broadcast ${s.id} completed: ${plural(s.total, "message")}, ${s.sent} sent, ${s.delivered} delivered, ${s.failed} failed${rest}.`;
 }
 
 /**

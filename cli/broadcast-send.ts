@@ -69,7 +69,7 @@ interface SendOptions {
 
 /** --template with --var n=value (or --content-variables JSON) -> the publish's ContentSid and ContentVariables (the
  * service checks them against the template, as for the API). */
-function templateInput(opts: SendOptions): Pick<PublishBody, "contentSid" | "contentVariables"> {
+export function templateInput(opts: Pick<SendOptions, "template" | "var" | "contentVariables">): Pick<PublishBody, "contentSid" | "contentVariables"> {
   if (opts.var.length > 0 && opts.contentVariables !== undefined) throw new ValidationError("Give --var or --content-variables, not both.");
   let variables = opts.contentVariables;
   if (opts.var.length > 0) {

@@ -2,13 +2,15 @@
 import { Command } from "commander";
 import { EXPIRED_BEFORE_QUIET_HOURS } from "../../src/schemas/broadcasts.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
+import { printNotSentReasons, reportCommand } from "../broadcast-report.ts";
 import { sendCommand, stderrLogger } from "../broadcast-send.ts";
+import { testCommand } from "../broadcast-test.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 
 /** `nearcast broadcast status <id>`: one broadcast's progress. */
 function statusCommand(): Command {
   return new Command("status")
-    .description("show a broadcast's progress: queued, sent, delivered, failed, expired")
+    .description("show a broadcast's progress: queued, sent, delivered, failed, skipped, expired, cancelled, and why")
     .argument("<id>", "broadcast id (printed by broadcast send)")
     .option("--json", "print as JSON (the API's GetBroadcastStatus shape)", false)
     .addOption(dataDirOption())
@@ -37,12 +39,15 @@ function statusCommand(): Command {
             ["Queued", String(s.queued)],
             ["Sent", String(s.sent)],
             ["Delivered", String(s.delivered)],
-            ["Failed", s.skipped > 0 ? `${s.failed} (${s.skipped} skipped: unsubscribed before their turn)` : String(s.failed)],
+            ["Failed", String(s.failed)],
+            ["Skipped", String(s.skipped)],
             ["Expired", s.expired > 0 ? `${s.expired} (${EXPIRED_BEFORE_QUIET_HOURS.toLowerCase()}; a retry sends them in the next window)` : "0"],
+            ["Cancelled", String(s.cancelled)],
             ["Completed", s.completedAt ?? "not yet"],
           ];
           const width = Math.max(...lines.map(([k]) => k.length));
           for (const [k, v] of lines) process.stdout.write(`${`${k}:`.padEnd(width + 2)}${v}\n`);
+          printNotSentReasons(ctx.services.broadcasts.notSentReasons(OPERATOR, id));
         },
         { logger: stderrLogger },
       );
@@ -76,10 +81,10 @@ function listCommand(): Command {
     });
 }
 
-/** `nearcast broadcast cancel <id>`: a scheduled broadcast that has not started. */
+/** `nearcast broadcast cancel <id>`: a scheduled broadcast, or stop one that is sending. */
 function cancelCommand(): Command {
   return new Command("cancel")
-    .description("cancel a scheduled broadcast that has not started (it will never be sent)")
+    .description("cancel a scheduled broadcast, or stop one that is sending (what is not yet sent is cancelled)")
     .argument("<id>", "broadcast id (nearcast broadcast list)")
     .addOption(dataDirOption())
     .addHelpText("after", examples("nearcast broadcast cancel 12"))
@@ -106,9 +111,11 @@ export function broadcastCommand(): Command {
         "nearcast broadcast list --business 3",
         "nearcast broadcast cancel 12",
         "nearcast broadcast status 12 --json",
+        "nearcast broadcast report 12 > broadcast-12.csv",
+        'nearcast broadcast test --business 3 --to +14155550123 --message "2 for 1 bagels"',
       ),
     );
   // As cmd.command() would: each takes the parent's exit override and output settings.
-  for (const sub of [sendCommand(), statusCommand(), listCommand(), cancelCommand()]) cmd.addCommand(sub.copyInheritedSettings(cmd));
+  for (const sub of [sendCommand(), statusCommand(), listCommand(), cancelCommand(), reportCommand(), testCommand()]) cmd.addCommand(sub.copyInheritedSettings(cmd));
   return cmd;
 }

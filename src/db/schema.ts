@@ -307,7 +307,7 @@ export const deliveries = sqliteTable(
       .references(() => businesses.id, { onDelete: "cascade" }),
     channel: text("channel", { enum: ["SMS", "WhatsApp"] }).notNull(),
     toPhone: text("to_phone").notNull(),
-    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped", "Expired"] })
+    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped", "Expired", "Cancelled"] })
       .notNull()
       .default("Queued"),
     attempts: integer("attempts").notNull().default(0),
@@ -350,7 +350,7 @@ export const broadcastCounts = sqliteTable(
     broadcastId: integer("broadcast_id")
       .notNull()
       .references(() => broadcasts.id, { onDelete: "cascade" }),
-    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped", "Expired"] }).notNull(),
+    status: text("status", { enum: ["Queued", "Sending", "Uncertain", "Sent", "Delivered", "Failed", "Skipped", "Expired", "Cancelled"] }).notNull(),
     /** A Queued delivery's deferred_reason; '' for none and for every other status. */
     reason: text("reason").notNull().default(""),
     n: integer("n").notNull(),
@@ -385,3 +385,30 @@ export const settings = sqliteTable("settings", {
   value: text("value").notNull(),
   updatedAt: integer("updated_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+// A test message the owner sent to their own phone (issue 23 item 6): not a delivery (no broadcast), but its outcome
+// comes back by status callback (?test=<id>) and the test panel and `nearcast broadcast test` show it.
+export const testSends = sqliteTable(
+  "test_sends",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    businessId: integer("business_id")
+      .notNull()
+      .references(() => businesses.id, { onDelete: "cascade" }),
+    channel: text("channel", { enum: ["SMS", "WhatsApp"] }).notNull(),
+    toPhone: text("to_phone").notNull(),
+    contentSid: text("content_sid"),
+    // Nearcast's status: Sending until the provider answered, then Sent (queued at Twilio or on its way), Delivered, Failed.
+    status: text("status", { enum: ["Sending", "Sent", "Delivered", "Failed"] }).notNull().default("Sending"),
+    providerId: text("provider_id"),
+    providerStatus: text("provider_status"),
+    errorCode: integer("error_code"),
+    errorMessage: text("error_message"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [index("test_sends_owner_idx").on(t.ownerId, t.id)],
+);

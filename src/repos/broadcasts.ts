@@ -102,10 +102,6 @@ export function broadcastsRepo(db: Db) {
       if (changes.contentVariables !== undefined) set.contentVariables = changes.contentVariables;
       return db.update(broadcasts).set(set).where(waiting(id)).returning({ id: broadcasts.id }).all().length > 0;
     },
-    /** Cancels a scheduled broadcast that has not started; false when it no longer waits. */
-    cancelScheduled(id: number, now: number): boolean {
-      return db.update(broadcasts).set({ cancelledAt: new Date(now) }).where(waiting(id)).returning({ id: broadcasts.id }).all().length > 0;
-    },
     /** The WhatsApp deliveries just written that cannot arrive become Skipped with the reason (sql/whatsapp-skips.ts);
      * answers how many. Same transaction as the enqueue. */
     skipUnreachableWhatsApp(id: number, now: number): number {

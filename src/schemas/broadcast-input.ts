@@ -159,6 +159,9 @@ export const testSendSchema = v.object({
   image,
   /** Or an image this owner already uploaded ("/uploads/<name>"). */
   imagePath: readAs<string, string | null>((raw) => (typeof raw === "string" && raw !== "" ? raw.trim() : null)),
+  /** WhatsApp: the template the broadcast would use, so the test is what subscribers get (issue 23 item 6). */
+  contentSid: templateText,
+  contentVariables: templateText,
 });
 export type TestSendBody = v.InferInput<typeof testSendSchema>;
 

@@ -5,9 +5,11 @@ import type { PublishInput, STEERING_FIELDS } from "./broadcast-input.ts";
 /** What the owner gave, as stored and shown back: every publish field but those that only steer the publish. */
 export type GivenFields = Omit<PublishInput, (typeof STEERING_FIELDS)[number]>;
 
-/** A broadcast's deliveries by where they are. queued + sent + delivered + failed + expired = total: `queued` counts Queued,
- * Sending and Uncertain (not settled yet); `failed` includes `skipped` (recipients who unsubscribed before their
- * turn), which is also given on its own. */
+/** A broadcast's deliveries by where they are. queued + sent + delivered + failed + skipped + expired + cancelled = total:
+ * `queued` counts Queued, Sending and Uncertain (not settled yet); `failed`, what the provider refused or could not
+ * deliver; `skipped`, recipients never sent to (unsubscribed before their turn, a number rule, WhatsApp's rules);
+ * `expired`, dropped by Twilio when the recipient's quiet hours began; `cancelled`, what was not yet sent when the
+ * owner stopped the broadcast. */
 export interface DeliveryTally {
   total: number;
   queued: number;
@@ -16,10 +18,13 @@ export interface DeliveryTally {
   failed: number;
   skipped: number;
   /** Not delivered because Twilio dropped them when the recipient's quiet hours began ("Expired before quiet hours");
-   * not in `failed`: queued + sent + delivered + failed + expired = total. Retry sends them in the next window. */
+   * not in `failed`. Retry sends them in the next window. */
   expired: number;
+  cancelled: number;
+  /** Of `failed` and `expired`: those RetryFailedDeliveries would send again (not an opted-out or invalid number; 0 once stopped). */
+  retryable: number;
   /** Of `queued`: deliveries held back until the recipient's morning, or until their daily cap allows. */
-  waiting?: { quietHours: number; dailyLimit: number };
+  waiting?: { quietHours: number; dailyLimit: number; quietHoursUntil?: string | null };
 }
 
 /** Why an expired delivery never arrived (Twilio 30036: its ValidityPeriod ran out at the recipient's quiet hours). */

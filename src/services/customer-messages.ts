@@ -23,6 +23,7 @@ const SHOWN_STATUS: Record<DeliveryHistoryRow["status"], CustomerMessageStatus> 
   Skipped: "Failed",
   // Dropped by Twilio when the recipient's quiet hours began: not delivered, with that reason.
   Expired: "Failed",
+  Cancelled: "Failed",
 };
 
 export function toCustomerMessage(row: DeliveryHistoryRow): CustomerMessage {

@@ -31,6 +31,7 @@ import { createSetupCodeService } from "./setup-code.ts";
 import { createStatusCallbacksService } from "./status-callbacks.ts";
 import { createSubscriptionsService } from "./subscriptions.ts";
 import { createTestSendService } from "./broadcasts/test-send.ts";
+import { createTestOutcomeService } from "./broadcasts/test-outcome.ts";
 import { createTextBudgetService } from "./text-budget.ts";
 import { createUploadsService } from "./uploads.ts";
 import { createWhatsAppTemplatesService } from "./whatsapp-templates.ts";
@@ -98,7 +99,8 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
         return a.marketingStopped + (withTemplate ? a.usNumbers : a.needTemplate);
       },
     }),
-    testSend: createTestSendService({ repos, clock, uploads, settings, tryNow, openMessenger, closeMessenger }),
+    testSend: createTestSendService({ repos, clock, uploads, settings, tryNow, openMessenger, closeMessenger, templates: whatsappTemplates }),
+    testOutcome: createTestOutcomeService({ repos }),
   };
 }
 

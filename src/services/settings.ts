@@ -226,6 +226,8 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       repos.transaction(() => {
         repos.settings.remove(changes.filter(([, value]) => value === null).map(([key]) => key));
         for (const [key, value] of changes) if (value !== null) repos.settings.save(key, value, now);
+        // Messages held by the old window are planned again with the new one (issue 23 item 8).
+        if (changes.some(([key]) => key === "quietHours")) repos.deliveries.replanQuietHeld(now.getTime());
       });
       return view();
     },

@@ -9,6 +9,7 @@ import { isMarketingStopped } from "../messaging/whatsapp-errors.ts";
 import type { DeliveryRow, DeliveryStatusValue, StatusColumns } from "../repos/delivery-history.ts";
 import type { Repos } from "../repos/index.ts";
 import type { SendingPauseService } from "./sending-pause.ts";
+import { applyTestCallback } from "./broadcasts/test-outcome.ts";
 
 // What the provider tells us about a message after the send: Twilio's status callbacks (POST
 // /api/webhooks/twilio/status) and the sandbox messenger's simulated timeline both come through apply().
@@ -24,6 +25,7 @@ const RANK: Record<DeliveryStatusValue, number> = {
   Sending: 0,
   Uncertain: 0,
   Skipped: 0,
+  Cancelled: 0,
   Sent: 1,
   Delivered: 2,
   Failed: 2,
@@ -42,7 +44,9 @@ export type ApplyOutcome =
   /** A status that is not about an outbound message (receiving, received, or one we do not know). */
   | { kind: "ignored" }
   /** Not delivered for an account problem (30034...): the delivery waits to be sent again, the channel paused. */
-  | { kind: "requeued"; deliveryId: number };
+  | { kind: "requeued"; deliveryId: number }
+  /** About a test message (…/status?test=<id>, broadcasts/test-outcome.ts): `changed` when it moved forward. */
+  | { kind: "test"; testId: number; changed: boolean };
 
 /** Texts for the Twilio error codes a local business will meet, for the message history when Twilio sends only the
  * code (status callbacks carry ErrorCode, rarely ErrorMessage). */
@@ -191,13 +195,17 @@ export function createStatusCallbacksService({ repos, clock, logger, sendingPaus
      * is a 400 (thrown at once); anything else is answered 200 (Twilio would retry an error for nothing). Resolves
      * once the write is committed: one compare-and-set UPDATE, its own transaction.
      */
-    handleTwilioCallback(params: Record<string, unknown>, deliveryId: number | null): Promise<ApplyOutcome> {
+    handleTwilioCallback(params: Record<string, unknown>, deliveryId: number | null, testId: number | null = null): Promise<ApplyOutcome> {
       const update = parseStatusCallback(params, clock.now());
       if (!update) {
         const sid = typeof params.MessageSid === "string" ? params.MessageSid : typeof params.SmsSid === "string" ? params.SmsSid : "";
         if (!sid.trim()) throw new ValidationError("MessageSid is required.", { MessageSid: "required" });
         logger.info(`status callback for ${sid.slice(0, 40)} ignored (status ${JSON.stringify(String(params.MessageStatus ?? params.SmsStatus ?? "").slice(0, 20))})`);
         return Promise.resolve({ kind: "ignored" });
+      }
+      if (testId !== null) {
+        const reason = describeProviderError(update.errorCode, update.errorMessage);
+        return Promise.resolve({ kind: "test", testId, changed: applyTestCallback({ repos, clock, logger }, testId, update, reason) });
       }
       return Promise.resolve(apply({ ...update, deliveryId }));
     },

@@ -1,20 +1,55 @@
-// What the fake Twilio does not do by itself: call a message's StatusCallback as Twilio does (a signed form POST to
-// the URL given at creation), for the tests of what a callback changes. Loopback only: the URL must be 127.0.0.1.
+// What Twilio does after it accepted a message: it POSTs the message's status, signed, to the StatusCallback the
+// message was created with (Twilio's "Message status callback" parameters). The fake stores that URL on each message;
+// this sends the callback to it, through the app (the URL's path and query) or to a real server.
 import { twilioSignature } from "../../src/messaging/signature.ts";
-import type { FakeMessage, FakeTwilio } from "./fake-twilio.ts";
+import type { ApiClient } from "./api.ts";
+import { FAKE_AUTH_TOKEN, type FakeMessage, type FakeTwilio } from "./fake-twilio.ts";
 
-/** Moves the stored message to `status` (with `errorCode`) and POSTs Twilio's status callback for it; the answer's
- * HTTP status. */
-export async function sendStatusCallback(fake: FakeTwilio, sid: string, status: string, errorCode?: number): Promise<number> {
-  const m: FakeMessage | undefined = fake.messages.get(sid);
-  if (!m?.statusCallback) throw new Error(`message ${sid} has no StatusCallback`);
-  const url = new URL(m.statusCallback);
+export interface CallbackOptions {
+  errorCode?: number;
+  errorMessage?: string;
+  authToken?: string;
+}
+
+/** The form Twilio posts for `message` now in `status` (queued, sent, delivered, undelivered, failed, read). */
+export function statusCallbackParams(message: FakeMessage, status: string, opts: CallbackOptions = {}): Record<string, string> {
+  return {
+    AccountSid: message.accountSid,
+    ApiVersion: "2010-04-01",
+    From: message.from ?? "",
+    To: message.to,
+    MessageSid: message.sid,
+    SmsSid: message.sid,
+    MessageStatus: status,
+    SmsStatus: status,
+    ...(message.to.startsWith("whatsapp:") ? { ChannelPrefix: "whatsapp" } : {}),
+    ...(opts.errorCode !== undefined ? { ErrorCode: String(opts.errorCode) } : {}),
+    ...(opts.errorMessage !== undefined ? { ErrorMessage: opts.errorMessage } : {}),
+  };
+}
+
+/** POSTs the signed status callback of `message` to the app behind `api` (its StatusCallback's path and query). */
+export async function sendStatusCallback(api: ApiClient, message: FakeMessage, status: string, opts: CallbackOptions = {}) {
+  if (!message.statusCallback) throw new Error(`message ${message.sid} has no StatusCallback`);
+  const url = new URL(message.statusCallback);
+  const params = statusCallbackParams(message, status, opts);
+  const signature = twilioSignature(opts.authToken ?? FAKE_AUTH_TOKEN, url.origin, url.pathname + url.search, params);
+  return api.call("POST", url.pathname + url.search, {
+    body: new URLSearchParams(params).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature, "user-agent": "TwilioProxy/1.1" },
+    noXsrf: true,
+  });
+}
+
+/** Moves the fake's message to `status` (with `errorCode`) and POSTs its signed status callback over HTTP to the
+ * server it names (loopback only), as Twilio does; the answer's HTTP status. */
+export async function postStatusCallback(fake: FakeTwilio, sid: string, status: string, errorCode?: number): Promise<number> {
+  const message = fake.messages.get(sid);
+  if (!message?.statusCallback) throw new Error(`message ${sid} has no StatusCallback`);
+  const url = new URL(message.statusCallback);
   if (url.hostname !== "127.0.0.1") throw new Error(`callbacks stay on loopback, not ${url.hostname}`);
   fake.setStatus(sid, status, errorCode === undefined ? undefined : { code: errorCode, message: "" });
-  const params: Record<string, string> = {
-    AccountSid: m.accountSid, MessageSid: sid, SmsSid: sid, MessageStatus: status, SmsStatus: status, To: m.to, From: m.from ?? "", ApiVersion: "2010-04-01",
-    ...(errorCode === undefined ? {} : { ErrorCode: String(errorCode) }),
-  };
+  const params = statusCallbackParams(message, status, { errorCode });
   const res = await fetch(url, {
     method: "POST",
     headers: {

@@ -381,7 +381,7 @@ describe("reads: subscriber count, history, status", () => {
     expect((await api.get("/api/business/GetSubscriberCount", { token: owner.token })).status).toBe(400);
   });
 
-  test("GetBroadcasts: newest first with counts (queued = Queued+Sending+Uncertain, failed includes Skipped); GetBroadcastStatus: one", async () => {
+  test("GetBroadcasts: newest first with counts (queued = Queued+Sending+Uncertain, skipped apart from failed); GetBroadcastStatus: one", async () => {
     const { business } = businessWithSubscribers(owner.id, 7);
     const first = await publish(owner.token, { BusinessId: String(business.id), MessageText: "First" });
     ctx.clock.advance(60_000);
@@ -409,16 +409,18 @@ describe("reads: subscriber count, history, status", () => {
       queued: 3,
       sent: 1,
       delivered: 1,
-      failed: 2,
+      failed: 1,
       skipped: 1,
-      waiting: { quietHours: 0, dailyLimit: 0 },
+      cancelled: 0,
+      retryable: 1,
+      waiting: { quietHours: 0, dailyLimit: 0, quietHoursUntil: null },
       completedAt: null,
       scheduledFor: null,
       startedAt: ctx.clock.now().toISOString(),
       cancelledAt: null,
       state: "sending",
     });
-    expect(newest.queued + newest.sent + newest.delivered + newest.failed).toBe(newest.total);
+    expect(newest.queued + newest.sent + newest.delivered + newest.failed + newest.skipped + newest.cancelled).toBe(newest.total);
     expect(oldest).toMatchObject({ id: first.body.broadcastId, messageText: "First", imagePath: null, total: 7, queued: 7, sent: 0, failed: 0 });
 
     const one = await api.get(`/api/business/GetBroadcastStatus?id=${second.body.broadcastId}`, { token: owner.token });
@@ -497,6 +499,8 @@ describe("RetryFailedDeliveries", () => {
     ctx.db.update(broadcasts).set({ completedAt: ctx.clock.now() }).where(eq(broadcasts.id, id)).run();
 
     expect((await api.post(`/api/business/RetryFailedDeliveries?broadcastId=${id}`, {}, { token: other.token })).status).toBe(404);
+    const before = await api.get(`/api/business/GetBroadcastStatus?id=${id}`, { token: owner.token });
+    expect(before.body).toMatchObject({ failed: 4, skipped: 1, retryable: 2 });
     const retry = await api.post(`/api/business/RetryFailedDeliveries?broadcastId=${id}`, {}, { token: owner.token });
     expect(retry.status).toBe(200);
     expect(retry.body).toEqual({ message: "Requeued 2 failed messages.", requeued: 2 });
@@ -506,9 +510,11 @@ describe("RetryFailedDeliveries", () => {
     expect(after[1]!.providerId).toBeNull();
     expect(after[2]!.errorCode).toBe(21610);
     expect(broadcastRows(business.id)[0]!.completedAt).toBeNull();
+    expect((await api.get(`/api/business/GetBroadcastStatus?id=${id}`, { token: owner.token })).body).toMatchObject({ failed: 2, retryable: 0 });
 
     const again = await api.post(`/api/business/RetryFailedDeliveries?broadcastId=${id}`, {}, { token: owner.token });
-    expect(again.body).toEqual({ message: "No failed messages can be retried.", requeued: 0 });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ error: "No failed messages can be retried.", code: "conflict" });
     expect((await api.post("/api/business/RetryFailedDeliveries", {}, { token: owner.token })).status).toBe(400);
   });
 });

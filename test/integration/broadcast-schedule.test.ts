@@ -169,7 +169,7 @@ describe("UpdateScheduledBroadcast", () => {
     expect(rows()[0]!.scheduledFor?.getTime()).toBe(TOMORROW_MS);
   });
 
-  test("an immediate broadcast, or a scheduled one that started: 409 with a clear sentence", async () => {
+  test("an immediate broadcast, or a scheduled one that started: an edit is 409 with a clear sentence (a cancel stops it)", async () => {
     const now = await publish(owner.token, { BusinessId: String(businessId), MessageText: "Now" });
     const res = await update(owner.token, { BroadcastId: String(now.body.broadcastId), MessageText: "Changed" });
     expect(res.status).toBe(409);
@@ -183,7 +183,11 @@ describe("UpdateScheduledBroadcast", () => {
     const late = await update(owner.token, { BroadcastId: String(id), MessageText: "Too late" });
     expect(late.status).toBe(409);
     expect(late.body.error).toBe(ALREADY_STARTED);
-    expect((await cancel(owner.token, id)).status).toBe(409);
+    // Issue 23 item 8: a started broadcast can be stopped (it was 409 before); its 2 queued messages are Cancelled.
+    const stopped = await cancel(owner.token, id);
+    expect(stopped.status).toBe(200);
+    expect(stopped.body).toMatchObject({ cancelled: 2, broadcast: { state: "cancelled", queued: 0, cancelled: 2 } });
+    expect((await cancel(owner.token, id)).body).toEqual({ error: ALREADY_CANCELLED, code: "conflict" });
   });
 });
 

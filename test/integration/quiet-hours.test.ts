@@ -43,7 +43,7 @@ describe("quiet hours", () => {
       expect(d.nextAttemptAt.toISOString()).toBe(until);
       expect(d.attempts).toBe(0);
     }
-    expect(ctx.repos.deliveries.waiting(ny.broadcast.id)).toEqual({ quietHours: 1, dailyLimit: 0 });
+    expect(ctx.repos.deliveries.waiting(ny.broadcast.id)).toEqual({ quietHours: 1, dailyLimit: 0, quietHoursUntil: "8:00" });
     expect(ctx.repos.deliveries.nextDueAt()).toBe(Date.parse("2026-01-15T13:00:00Z"));
 
     setClock("2026-01-15T13:00:00Z");
@@ -100,7 +100,7 @@ describe("daily cap", () => {
     const d = deliveryById(ctx, first.delivery.id);
     expect(d.deferredReason).toBe("daily_limit");
     expect(d.nextAttemptAt.getTime()).toBe(now - 20 * HOUR + 24 * HOUR);
-    expect(ctx.repos.deliveries.waiting(first.broadcast.id)).toEqual({ quietHours: 0, dailyLimit: 1 });
+    expect(ctx.repos.deliveries.waiting(first.broadcast.id)).toEqual({ quietHours: 0, dailyLimit: 1, quietHoursUntil: null });
     setClock(new Date(now + 4 * HOUR).toISOString());
     expect(claim()).toEqual([first.delivery.id]);
   });
@@ -158,8 +158,8 @@ describe("progress", () => {
     const ny = queueFor("+12125550108");
     claim();
     const s = ctx.services.broadcasts.status(OPERATOR, ny.broadcast.id);
-    expect(s.waiting).toEqual({ quietHours: 1, dailyLimit: 0 });
+    expect(s.waiting).toEqual({ quietHours: 1, dailyLimit: 0, quietHoursUntil: "8:00" });
     expect(s.queued).toBe(1);
-    expect(progressLine(s)).toContain("· 1 waiting for quiet hours");
+    expect(progressLine(s)).toContain("· 1 held until 8:00 recipients' time");
   });
 });

@@ -18,7 +18,7 @@ import type { TestContext } from "../helpers/context.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { deliveryById, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
-import { sendStatusCallback } from "../helpers/fake-twilio-callbacks.ts";
+import { postStatusCallback } from "../helpers/fake-twilio-callbacks.ts";
 import { testDispatcher } from "../helpers/dispatch-run.ts";
 import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
 import { broadcastIn, contextOnFake, fakeTwilioForFile, member, shopWithSubscribers, stopDispatchers } from "../helpers/worlds.ts";
@@ -81,10 +81,10 @@ describe("ValidityPeriod on each message", () => {
     // Twilio could not hand two of them over before 20:00: they expire. The third was delivered; a late 30036 about it
     // (Twilio does not send one, but nothing may move a Delivered back) changes nothing.
     const [a, b, c] = rowsOf(id);
-    expect(await sendStatusCallback(fake, a!.providerId!, "failed", 30036)).toBe(200);
-    expect(await sendStatusCallback(fake, b!.providerId!, "undelivered", 30036)).toBe(200);
-    expect(await sendStatusCallback(fake, c!.providerId!, "delivered")).toBe(200);
-    expect(await sendStatusCallback(fake, c!.providerId!, "undelivered", 30036)).toBe(200);
+    expect(await postStatusCallback(fake, a!.providerId!, "failed", 30036)).toBe(200);
+    expect(await postStatusCallback(fake, b!.providerId!, "undelivered", 30036)).toBe(200);
+    expect(await postStatusCallback(fake, c!.providerId!, "delivered")).toBe(200);
+    expect(await postStatusCallback(fake, c!.providerId!, "undelivered", 30036)).toBe(200);
     expect(rowsOf(id).map((r) => [r.status, r.errorCode, r.errorMessage])).toEqual([
       ["Expired", 30036, EXPIRED_BEFORE_QUIET_HOURS],
       ["Expired", 30036, EXPIRED_BEFORE_QUIET_HOURS],

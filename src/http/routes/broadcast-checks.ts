@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { BROADCAST_IMAGE_TOO_LARGE } from "../../schemas/texts.ts";
 import { requireUser } from "../middleware/auth.ts";
 import { imageBody, smallBody } from "../middleware/body-limit.ts";
-import { readJson } from "../request.ts";
+import { queryId, readJson } from "../request.ts";
 import type { AppEnv } from "../types.ts";
 import { type EstimateBody, testSendSchema } from "../../schemas/broadcast-input.ts";
 import { readForm } from "./broadcast-form.ts";
@@ -16,6 +16,8 @@ export const broadcastCheckRoutes = new Hono<AppEnv>()
     const result = await c.var.ctx.services.testSend.send(c.var.user!, await readForm(c, testSendSchema));
     return c.json(result, 200);
   })
+  // What became of a test (issue 23 item 6): Sending, Sent, Delivered or Failed with the reason. The caller's own.
+  .get("/TestStatus", requireUser, (c) => c.json(c.var.ctx.services.testOutcome.status(c.var.user!, queryId(c))))
   // What is left this hour of the signed-in account's budget for texts nobody broadcast, and of the install's.
   .get("/TextBudget", requireUser, (c) => c.json(c.var.ctx.services.textBudget.left(c.var.user!.id)))
   // JSON {businessId, messageText, hasImage, withTemplate}: the text stays out of URLs and access logs. The

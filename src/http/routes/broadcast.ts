@@ -46,6 +46,14 @@ export const broadcastRoutes = new Hono<AppEnv>()
     c.json(c.var.ctx.services.broadcasts.page(c.var.user!, queryId(c, "businessId"), c.req.query())),
   )
   .get("/GetBroadcastStatus", requireUser, (c) => c.json(c.var.ctx.services.broadcasts.status(c.var.user!, queryId(c))))
+  // One CSV line per recipient: phone, channel, status (Skipped, Cancelled and Failed apart), reason, sent_at.
+  .get("/BroadcastReport", requireUser, (c) => {
+    const { broadcastId, csv } = c.var.ctx.services.broadcasts.reportCsv(c.var.user!, queryId(c));
+    return c.body(csv, 200, {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="broadcast-${broadcastId}.csv"`,
+    });
+  })
   .post("/RetryFailedDeliveries", requireUser, (c) =>
     c.json(c.var.ctx.services.broadcasts.retryFailed(c.var.user!, queryId(c, "broadcastId"))),
   );

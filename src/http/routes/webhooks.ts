@@ -12,6 +12,7 @@ import { smallBody } from "../middleware/body-limit.ts";
 import { echoes, XSRF_COOKIE, XSRF_HEADER } from "../middleware/xsrf.ts";
 import { publicUrlOf } from "../request.ts";
 import type { AppEnv } from "../types.ts";
+import { testIdOf } from "../../services/broadcasts/test-outcome.ts";
 
 // Twilio's webhooks, mounted at /api/webhooks/twilio (no XSRF check or cookie: Twilio sends no cookie or Origin; no
 // session). Form-encoded, authenticated by X-Twilio-Signature, an HMAC with the auth token over
@@ -99,7 +100,7 @@ async function signedParams(c: Context<AppEnv>, sandboxRoles: UserRow["role"][])
 export const webhookRoutes = new Hono<AppEnv>()
   .post("/status", smallBody, async (c) => {
     const { params } = await signedParams(c, ["admin"]);
-    await c.var.ctx.services.statusCallbacks.handleTwilioCallback(params, deliveryIdOf(c.req.url));
+    await c.var.ctx.services.statusCallbacks.handleTwilioCallback(params, deliveryIdOf(c.req.url), testIdOf(c.req.url));
     return c.body(null, 200);
   })
   .post("/inbound", smallBody, async (c) => {

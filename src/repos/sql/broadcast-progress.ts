@@ -4,6 +4,7 @@ import type { Db } from "../../db/client.ts";
 import type { BroadcastMessage } from "../../dispatch/store.ts";
 import { COLUMNS, type DeliveryRow, type DeliveryStatus, emptyCounts, type StatusCounts } from "./delivery-rows.ts";
 import { nextScheduledAt } from "./scheduled-starts.ts";
+import { phoneTimeZones } from "../../lib/phone-time-zones.ts";
 import { statements } from "./statements.ts";
 import { transactionRunner } from "../transaction.ts";
 
@@ -17,9 +18,13 @@ const NON_RETRYABLE_CODES: readonly number[] = [
   30006, // landline or unreachable carrier
 ];
 
+const RETRYABLE = `(error_code IS NULL OR error_code NOT IN (${NON_RETRYABLE_CODES.join(", ")}))`;
+
 export interface WaitingCounts {
   quietHours: number;
   dailyLimit: number;
+  /** When the first message held by quiet hours is due, on the recipient's clock ("8:00"); null when none is held. */
+  quietHoursUntil?: string | null;
 }
 
 const q = statements((sqlite) => ({
@@ -51,13 +56,24 @@ const q = statements((sqlite) => ({
   retryFailed: sqlite.prepare<{ id: number }, [number, number]>(
     `UPDATE deliveries SET status = 'Queued', next_attempt_at = ?2, updated_at = ?2, provider_id = NULL,
        provider_status = NULL, error_code = NULL, error_message = NULL, claimed_at = NULL, sent_at = NULL
-     WHERE broadcast_id = ?1 AND (status = 'Expired' OR (status = 'Failed'
-       AND (error_code IS NULL OR error_code NOT IN (${NON_RETRYABLE_CODES.join(", ")}))))
+     WHERE broadcast_id = ?1 AND (status = 'Expired' OR (status = 'Failed' AND ${RETRYABLE}))
      RETURNING id`,
+  ),
+  retryableFailed: sqlite.prepare<{ n: number }, [number]>(
+    `SELECT count(*) AS n FROM deliveries WHERE broadcast_id = ?1 AND (status = 'Expired' OR (status = 'Failed' AND ${RETRYABLE}))`,
   ),
   reopen: sqlite.prepare<unknown, [number]>(`UPDATE broadcasts SET completed_at = NULL WHERE id = ?1`),
   waitingByBroadcast: sqlite.prepare<{ reason: "quiet_hours" | "daily_limit"; n: number }, [number]>(
     `SELECT reason, n FROM broadcast_counts WHERE broadcast_id = ?1 AND status = 'Queued' AND reason IN ('quiet_hours', 'daily_limit')`,
+  ),
+  // The first message held by quiet hours (deliveries_broadcast_status_idx), with the zone its due time is read in.
+  firstHeld: sqlite.prepare<{ at: number; phone: string; zone: string | null }, [number]>(
+    `SELECT d.next_attempt_at AS at, d.to_phone AS phone, b.time_zone AS zone FROM deliveries d JOIN businesses b ON b.id = d.business_id
+     WHERE d.broadcast_id = ?1 AND d.status = 'Queued' AND d.deferred_reason = 'quiet_hours' ORDER BY d.next_attempt_at LIMIT 1`,
+  ),
+  // Quiet hours changed: every message they hold is due now, and the next claim plans it again with the new window.
+  replanQuietHeld: sqlite.prepare<unknown, [number]>(
+    `UPDATE deliveries SET next_attempt_at = ?1 WHERE status = 'Queued' AND deferred_reason = 'quiet_hours' AND next_attempt_at > ?1`,
   ),
   countsByBroadcast: sqlite.prepare<{ status: DeliveryStatus; n: number }, [number]>(
     // The counts the triggers keep (migrations/0011), not a count of the rows: a few rows however big the broadcast.
@@ -65,6 +81,15 @@ const q = statements((sqlite) => ({
   ),
   listByBroadcast: sqlite.prepare<DeliveryRow, [number]>(`SELECT ${COLUMNS} FROM deliveries WHERE broadcast_id = ?1 ORDER BY id`),
 }));
+
+/** The due time on the recipient's clock (their number's zone, else the business's, else the server's): "8:00". */
+function heldUntil(first: { at: number; phone: string; zone: string | null } | null): string | null {
+  if (!first) return null;
+  const timeZone = phoneTimeZones(first.phone)[0] ?? first.zone ?? undefined;
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", minute: "2-digit", hourCycle: "h23" }).formatToParts(first.at);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? "0";
+  return `${Number(part("hour"))}:${part("minute")}`;
+}
 
 export function broadcastProgress(db: Db) {
   const transaction = transactionRunner(db);
@@ -103,11 +128,22 @@ export function broadcastProgress(db: Db) {
       });
     },
 
+    /** How many of the broadcast's Failed deliveries retryFailed would send again. */
+    retryableFailed(broadcastId: number): number {
+      return q(db).retryableFailed.get(broadcastId)!.n;
+    },
+
     /** Queued deliveries of the broadcast held back, by reason (they go at their next_attempt_at). */
     waiting(broadcastId: number): WaitingCounts {
       const out: WaitingCounts = { quietHours: 0, dailyLimit: 0 };
       for (const r of q(db).waitingByBroadcast.all(broadcastId)) out[r.reason === "quiet_hours" ? "quietHours" : "dailyLimit"] = r.n;
+      out.quietHoursUntil = out.quietHours > 0 ? heldUntil(q(db).firstHeld.get(broadcastId)) : null;
       return out;
+    },
+
+    /** After the quiet-hours window changed: the messages it held are planned again at the next claim. */
+    replanQuietHeld(now: number): void {
+      q(db).replanQuietHeld.run(now);
     },
 
     counts(broadcastId: number): StatusCounts {

@@ -9,6 +9,8 @@
 // become sql`` fragments inside builder calls, harder to read than the statements themselves.
 import type { Db } from "../../db/client.ts";
 import { broadcastProgress } from "./broadcast-progress.ts";
+import { broadcastStop } from "./broadcast-stop.ts";
+import { deliveryReport } from "./delivery-report.ts";
 import { outboxClaim } from "./claim.ts";
 import { outboxEnqueue } from "./enqueue.ts";
 import { outboxPark } from "./paused-deliveries.ts";
@@ -29,6 +31,8 @@ export function deliveriesRepo(db: Db) {
     ...outboxPrune(db),
     ...broadcastProgress(db),
     ...outboxStatusChecks(db),
+    ...broadcastStop(db),
+    ...deliveryReport(db),
   };
 }
 

@@ -3,10 +3,11 @@
 //
 // Status moves: Queued -> Sending (claimed) -> Sent -> Delivered | Failed. Sending -> Uncertain when the provider's
 // answer was lost (or the process died mid-send); Uncertain is reconciled, never blindly resent. Skipped: the
-// recipient is no longer an active subscriber when their turn came. "Pending" = Queued, Sending or Uncertain.
+// recipient is no longer an active subscriber when their turn came. Cancelled: still
+// Queued when the owner stopped the broadcast (sql/broadcast-stop.ts). "Pending" = Queued, Sending or Uncertain.
 // Sent -> Expired: Twilio dropped it when its ValidityPeriod ran out at the recipient's quiet hours (30036).
 
-export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped" | "Expired";
+export type DeliveryStatus = "Queued" | "Sending" | "Uncertain" | "Sent" | "Delivered" | "Failed" | "Skipped" | "Expired" | "Cancelled";
 export type DeliveryChannel = "SMS" | "WhatsApp";
 
 export interface DeliveryRow {
@@ -37,10 +38,12 @@ export interface StatusCounts {
   Failed: number;
   Skipped: number;
   Expired: number;
+  /** Not yet handed to the provider when the owner stopped the broadcast (broadcast-stop.ts). */
+  Cancelled: number;
 }
 
 export function emptyCounts(): StatusCounts {
-  return { Queued: 0, Sending: 0, Uncertain: 0, Sent: 0, Delivered: 0, Failed: 0, Skipped: 0, Expired: 0 };
+  return { Queued: 0, Sending: 0, Uncertain: 0, Sent: 0, Delivered: 0, Failed: 0, Skipped: 0, Expired: 0, Cancelled: 0 };
 }
 
 /** The columns of a DeliveryRow. */

@@ -3,6 +3,7 @@
 import type { Db } from "../../db/client.ts";
 import type { DeliveryStatus as ProviderStatus } from "../../messaging/messenger.ts";
 import { transactionRunner } from "../transaction.ts";
+import { QUEUED_UNLESS_STOPPED } from "./broadcast-stop.ts";
 import { statements } from "./statements.ts";
 
 const q = statements((sqlite) => ({
@@ -16,7 +17,7 @@ const q = statements((sqlite) => ({
      WHERE id = ?1`,
   ),
   requeue: sqlite.prepare<unknown, [number, number, number, string | null, number | null]>(
-    `UPDATE deliveries SET status = 'Queued', next_attempt_at = ?2, updated_at = ?3, error_message = ?4,
+    `UPDATE deliveries SET status = ${QUEUED_UNLESS_STOPPED}, next_attempt_at = ?2, updated_at = ?3, error_message = ?4,
        error_code = ?5
      WHERE id = ?1 AND status IN ('Sending', 'Uncertain')`,
   ),
@@ -33,7 +34,7 @@ const q = statements((sqlite) => ({
      WHERE id = ?1 AND status = 'Sending'`,
   ),
   release: sqlite.prepare<unknown, [number, number]>(
-    `UPDATE deliveries SET status = 'Queued', attempts = MAX(0, attempts - 1), claimed_at = NULL, updated_at = ?2
+    `UPDATE deliveries SET status = ${QUEUED_UNLESS_STOPPED}, attempts = MAX(0, attempts - 1), claimed_at = NULL, updated_at = ?2
      WHERE id = ?1 AND status = 'Sending'`,
   ),
   // Only unfinished broadcasts can have Sending rows (deliveries_broadcast_status_idx, no scan of the history).

@@ -5,11 +5,13 @@ import { type BroadcastDeps, broadcastParts } from "./parts.ts";
 import { publishing } from "./publish.ts";
 import { reports } from "./reports.ts";
 import { scheduling } from "./schedule.ts";
+import { stopping } from "./stop.ts";
+import { deliveryReports } from "./delivery-report.ts";
 
 export function createBroadcastsService(deps: BroadcastDeps) {
   const parts = broadcastParts(deps);
   const { whatsappAudience, whatsappTemplates } = parts.audiences;
-  return { ...publishing(parts), ...scheduling(parts), ...reports(parts), whatsappAudience, whatsappTemplates };
+  return { ...publishing(parts), ...scheduling(parts), ...reports(parts), ...stopping(parts), ...deliveryReports(parts), whatsappAudience, whatsappTemplates };
 }
 
 export type BroadcastsService = ReturnType<typeof createBroadcastsService>;

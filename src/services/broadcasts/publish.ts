@@ -79,7 +79,9 @@ export function publishing(parts: BroadcastParts) {
     const warned = await audiences.skipWarning(business.id, draft.choice !== null);
     const written = await images.writeOrDiscard(imagePath, () => enqueue(parts, draft, imagePath));
     if (!written) return { warning: NO_SUBSCRIBERS };
-    return { message: queuedMessage(written.n), broadcastId: written.id, recipients: written.n, ...warned };
+    // The number the confirm step showed: those skipped at once (WhatsApp's rules, in `warning`) get nothing.
+    const sending = written.n - repos.deliveries.counts(written.id).Skipped;
+    return { message: queuedMessage(sending), broadcastId: written.id, recipients: sending, ...warned };
   }
 
   return {

@@ -1,12 +1,14 @@
 // Reading broadcasts back: subscriber counts, the history (whole or a page at a time), one broadcast's progress, and
 // a retry of its failed deliveries.
-import { throwIfInvalid } from "../../errors.ts";
+import { ConflictError, throwIfInvalid } from "../../errors.ts";
 import type { SubscriberCounts } from "../../repos/broadcasts.ts";
 import type { BroadcastSummary } from "../../schemas/broadcasts.ts";
 import { checkPageParams, type Page, pageOf } from "../../schemas/paging.ts";
 import { requireApprovedOwner } from "../owner-approval.ts";
 import type { Principal } from "../principal.ts";
 import type { BroadcastParts } from "./parts.ts";
+
+export const NOTHING_TO_RETRY = "No failed messages can be retried.";
 
 export function reports({ repos, clock, access, show }: BroadcastParts) {
   return {
@@ -35,16 +37,15 @@ export function reports({ repos, clock, access, show }: BroadcastParts) {
       return show.summary(access.broadcastOf(actor, id));
     },
 
-    /** Failed deliveries that may succeed on another try go back to the queue (never an opted-out number). */
+    /** Failed deliveries that may succeed on another try go back to the queue (never an opted-out number). 409 when
+     * there is none (or the broadcast was stopped). */
     retryFailed(actor: Principal, broadcastId: number): { message: string; requeued: number } {
       const row = access.broadcastOf(actor, broadcastId);
       requireApprovedOwner(repos, row.ownerId, actor);
+      if (row.cancelledAt !== null) throw new ConflictError(NOTHING_TO_RETRY);
       const requeued = repos.deliveries.retryFailed(row.id, clock.now().getTime());
-      const message =
-        requeued === 0
-          ? "No failed messages can be retried."
-          : `Requeued ${requeued} failed message${requeued === 1 ? "" : "s"}.`;
-      return { message, requeued };
+      if (requeued === 0) throw new ConflictError(NOTHING_TO_RETRY);
+      return { message: `Requeued ${requeued} failed message${requeued === 1 ? "" : "s"}.`, requeued };
     },
   };
 }

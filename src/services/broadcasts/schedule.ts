@@ -102,14 +102,5 @@ export function scheduling(parts: BroadcastParts) {
       if (!repos.broadcasts.updateScheduled(id, { messageText, scheduledFor: scheduled?.at, ...template })) conflictNow(id);
       return show.summary(repos.broadcasts.findById(id)!);
     },
-
-    /** POST CancelBroadcast: a scheduled broadcast that has not started will never be sent. 404 for another owner's,
-     * 409 once it started or was cancelled. */
-    cancel(actor: Principal, broadcastId: unknown): { message: string; broadcast: BroadcastSummary } {
-      const id = validateForm(v.pick(scheduleUpdateSchema, ["broadcastId"]), { broadcastId }).broadcastId;
-      waitingBroadcast(actor, id);
-      if (!repos.broadcasts.cancelScheduled(id, clock.now().getTime())) conflictNow(id);
-      return { message: "Scheduled broadcast cancelled; it will not be sent.", broadcast: show.summary(repos.broadcasts.findById(id)!) };
-    },
   };
 }

@@ -24,7 +24,7 @@ function stateOf(row: BroadcastRow): BroadcastState {
   return row.completedAt === null ? "sending" : "completed";
 }
 
-export function toSummary(row: BroadcastRow, c: StatusCounts, waiting: WaitingCounts = { quietHours: 0, dailyLimit: 0 }): BroadcastSummary {
+export function toSummary(row: BroadcastRow, c: StatusCounts, waiting: WaitingCounts = { quietHours: 0, dailyLimit: 0 }, retryable = 0): BroadcastSummary {
   return {
     id: row.id,
     ...givenFields(row),
@@ -34,9 +34,11 @@ export function toSummary(row: BroadcastRow, c: StatusCounts, waiting: WaitingCo
     queued: c.Queued + c.Sending + c.Uncertain,
     sent: c.Sent,
     delivered: c.Delivered,
-    failed: c.Failed + c.Skipped,
+    failed: c.Failed,
     skipped: c.Skipped,
     expired: c.Expired,
+    cancelled: c.Cancelled,
+    retryable,
     waiting,
     completedAt: iso(row.completedAt),
     scheduledFor: iso(row.scheduledFor),
@@ -53,14 +55,21 @@ function withPause(repos: Repos, row: BroadcastRow, s: BroadcastSummary): Broadc
 }
 
 export function broadcastSummaries(repos: Repos) {
+  /** Only a broadcast with failures or expired messages, not stopped, has any to retry (one indexed count then). */
+  const retryableOf = (row: BroadcastRow, c: StatusCounts) =>
+    (c.Failed > 0 || c.Expired > 0) && row.cancelledAt === null ? repos.deliveries.retryableFailed(row.id) : 0;
   return {
     summary(row: BroadcastRow): BroadcastSummary {
-      return withPause(repos, row, toSummary(row, repos.deliveries.counts(row.id), repos.deliveries.waiting(row.id)));
+      const counts = repos.deliveries.counts(row.id);
+      return withPause(repos, row, toSummary(row, counts, repos.deliveries.waiting(row.id), retryableOf(row, counts)));
     },
     /** Several broadcasts' summaries: their counts in one read; only an unfinished one can have deliveries waiting. */
     summaries(rows: BroadcastRow[]): BroadcastSummary[] {
       const counts = repos.broadcasts.countsFor(rows.map((r) => r.id));
-      return rows.map((row) => withPause(repos, row, toSummary(row, counts.get(row.id)!, row.completedAt === null ? repos.deliveries.waiting(row.id) : undefined)));
+      return rows.map((row) => {
+        const c = counts.get(row.id)!;
+        return withPause(repos, row, toSummary(row, c, row.completedAt === null ? repos.deliveries.waiting(row.id) : undefined, retryableOf(row, c)));
+      });
     },
   };
 }

@@ -474,10 +474,10 @@ describe("sending", () => {
 });
 
 describe("broadcast history", () => {
-  test("rows: date, text, thumbnail, counts, progress bar, status; Retry failed only when something failed", async () => {
+  test("rows: date, text, thumbnail, counts, progress bar, status; Retry failed only when something can be retried", async () => {
     replies[`GET ${HISTORY}`] = {
       body: onePage([
-        broadcast({ id: 6, imagePath: "/uploads/promo.png", delivered: 40, failed: 8, messageText: "Weekend special" }),
+        broadcast({ id: 6, imagePath: "/uploads/promo.png", delivered: 40, failed: 8, retryable: 8, messageText: "Weekend special" }),
         broadcast({ id: 5 }),
       ]),
     };
@@ -487,7 +487,7 @@ describe("broadcast history", () => {
     expect(six.textContent).toContain("Completed with failures");
     expect(six.querySelector("img")!.getAttribute("src")).toBe(`${window.location.origin}/uploads/promo.png`);
     const counts = [...six.querySelectorAll(".bc-count")].map((el) => el.textContent);
-    expect(counts).toEqual(["Queued0", "Sent0", "Delivered40", "Failed8"]);
+    expect(counts).toEqual(["Queued0", "Sent0", "Delivered40", "Failed8", "Skipped0"]);
     const bar = six.querySelector('[role="progressbar"]')!;
     expect(bar.getAttribute("data-progress")).toBe("100");
     expect(bar.getAttribute("aria-valuetext")).toBe("48 of 48 processed");
@@ -566,7 +566,7 @@ describe("broadcast history", () => {
 
   test("Retry failed: POST RetryFailedDeliveries?broadcastId=, a toast, then the history is read again", async () => {
     let failed = 8;
-    replies[`GET ${HISTORY}`] = () => ({ body: onePage([broadcast({ id: 6, delivered: 40, failed, queued: 8 - failed, completedAt: failed ? "2026-11-22T15:06:00.000Z" : null })]) });
+    replies[`GET ${HISTORY}`] = () => ({ body: onePage([broadcast({ id: 6, delivered: 40, failed, retryable: failed, queued: 8 - failed, completedAt: failed ? "2026-11-22T15:06:00.000Z" : null })]) });
     replies[`POST ${RETRY}`] = () => {
       failed = 0;
       return { body: { message: "8 failed messages queued again.", requeued: 8 } };
@@ -585,20 +585,19 @@ describe("broadcast history", () => {
     expect(view.queryByRole("button", { name: "Retry failed" })).toBeNull();
   });
 
-  test("Retry failed with nothing retryable: an info 'Nothing to retry' with the server's reason, never 'Retry Started'", async () => {
-    replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ id: 6, delivered: 40, failed: 8 })]) };
-    replies[`POST ${RETRY}`] = { body: { message: "No failed messages can be retried.", requeued: 0 } };
+  // Issue 23 item 8 (this was: offered, then an info toast "Nothing to retry"): failures that cannot be retried (an
+  // opted-out or invalid number) and skips are not offered a retry at all.
+  test("failures that cannot be retried and skips: no Retry failed, and the skips are counted apart", async () => {
+    replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ id: 6, delivered: 38, failed: 8, skipped: 2, retryable: 0 })]) };
     const view = await renderPage();
-    const before = calledPaths(`GET ${HISTORY}`).length;
-    fireEvent.click(view.getByRole("button", { name: "Retry failed" }));
-    await settle();
-    expect(toastList()).toEqual([["info", "Nothing to retry", "No failed messages can be retried."]]);
-    expect(calledPaths(`GET ${HISTORY}`).length).toBe(before + 1);
-    expect(view.getByRole("button", { name: "Retry failed" })).toBeTruthy();
+    const six = view.getByTestId("broadcast-6");
+    expect([...six.querySelectorAll(".bc-count")].map((el) => el.textContent)).toEqual(["Queued0", "Sent0", "Delivered38", "Failed8", "Skipped2"]);
+    expect(six.querySelector('[role="progressbar"]')!.getAttribute("aria-valuetext")).toBe("48 of 48 processed");
+    expect(view.queryByRole("button", { name: "Retry failed" })).toBeNull();
   });
 
   test("a failed retry shows the server's reason", async () => {
-    replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ id: 6, delivered: 40, failed: 8 })]) };
+    replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ id: 6, delivered: 40, failed: 8, retryable: 8 })]) };
     replies[`POST ${RETRY}`] = { status: 409, body: { error: "Those numbers opted out; they cannot be retried.", code: "conflict" } };
     const view = await renderPage();
     fireEvent.click(view.getByRole("button", { name: "Retry failed" }));

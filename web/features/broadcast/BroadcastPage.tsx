@@ -195,7 +195,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
             <SubmitButton className="bc-send" busy={sending || confirmStep.checking} disabled={leaving || loadFailed || checking} label={later ? "Schedule Broadcast" : "Send Broadcast"} busyLabel={later ? "Scheduling..." : "Sending..."} icon={<SendIcon />} />
           </div>
 
-          <TestSendPanel businessId={businessId} text={message} image={image?.file ?? null} disabled={busy || loadFailed || checking} />
+          <TestSendPanel businessId={businessId} text={message} image={image?.file ?? null} template={templateFields(template)} disabled={busy || loadFailed || checking} />
         </form>
 
         <MessagePreview text={message} imageUrl={image?.url ?? null} businessName={businessName} when={when} />

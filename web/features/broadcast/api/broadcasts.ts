@@ -31,12 +31,14 @@ export interface SubscriberCount {
 }
 
 /** The part of a broadcast summary (GET /api/business/ListBroadcasts) the history reads. */
-export type BroadcastSummary = Omit<SharedBroadcastSummary, "businessId" | "skipped">;
+export type BroadcastSummary = Omit<SharedBroadcastSummary, "businessId">;
 
 /** UpdateScheduledBroadcast / CancelBroadcast answers. */
 export interface ScheduledChangeResponse {
   message: string;
   broadcast: BroadcastSummary;
+  /** CancelBroadcast of a sending broadcast: the messages that will now never be sent. */
+  cancelled?: number;
 }
 
 export interface RetryResponse {

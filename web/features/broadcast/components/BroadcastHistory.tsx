@@ -170,11 +170,12 @@ export function BroadcastHistory({ businessId, refreshKey = 0 }: { businessId: s
       ) : (
         <ul className="bc-history-list">
           {items.map((b) =>
-            // Scheduled (not started yet) or cancelled: when it goes, Edit / Cancel; no counts (it has no deliveries).
-            b.state === "scheduled" || b.state === "cancelled" ? (
+            // Scheduled (not started yet) or cancelled before it started: when it goes, Edit / Cancel; no counts (it
+            // has no deliveries). One stopped while sending has its counts.
+            b.state === "scheduled" || (b.state === "cancelled" && b.startedAt === null) ? (
               <ScheduledBroadcastRow key={b.id} b={b} onChanged={() => setReload((k) => k + 1)} />
             ) : (
-              <HistoryRow key={b.id} b={b} retrying={retrying === b.id} onRetry={() => void onRetry(b)} />
+              <HistoryRow key={b.id} b={b} retrying={retrying === b.id} onRetry={() => void onRetry(b)} onChanged={() => setReload((k) => k + 1)} />
             ),
           )}
         </ul>

@@ -1,10 +1,11 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useRef, useState } from "react";
-import { beforeSendApi, type TestChannel } from "../api/before-send.ts";
+import { beforeSendApi, type TestChannel, type TestTemplate } from "../api/before-send.ts";
 import { ApiError, CONNECTION_ERROR } from "../../../shared/api/client.ts";
 import { currentUser } from "../../../shared/state/session.ts";
 import "../../../shared/styles/before-send.css";
 import { onEnter } from "./enter-key.ts";
+import { TestOutcomeLine, useTestOutcome } from "./TestOutcome.tsx";
 import { PhoneBadge, VerifyPhone } from "./VerifyPhone.tsx";
 
 export const TEST_SEND_LABEL = "Send a test to my phone";
@@ -26,7 +27,7 @@ function errorText(err: unknown, field?: string): string {
  * at once. Not a broadcast: nobody else gets it and it is in no history. The owner's number is entered or changed
  * here too (it is stored on the account). Its buttons never submit the broadcast form, Enter included.
  */
-export function TestSendPanel({ businessId, text, image, disabled }: { businessId: string; text: string; image: File | null; disabled?: boolean }) {
+export function TestSendPanel({ businessId, text, image, template = null, disabled }: { businessId: string; text: string; image: File | null; template?: TestTemplate | null; disabled?: boolean }) {
   useSignals();
   const phone = currentUser.value?.phone ?? null;
   const verified = currentUser.value?.phoneVerified === true;
@@ -38,6 +39,8 @@ export function TestSendPanel({ businessId, text, image, disabled }: { businessI
   const [channel, setChannel] = useState<TestChannel>("SMS");
   const [sending, setSending] = useState(false);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [testId, setTestId] = useState<number | null>(null);
+  const delivery = useTestOutcome(testId);
   const alive = useRef(true);
   useEffect(() => () => void (alive.current = false), []);
 
@@ -63,9 +66,12 @@ export function TestSendPanel({ businessId, text, image, disabled }: { businessI
     if (sending || !text || !phone || !verified || pending) return;
     setSending(true);
     setOutcome(null);
+    setTestId(null);
     try {
-      const r = await beforeSendApi.sendTest(businessId, text, channel, image);
-      if (alive.current) setOutcome({ ok: r.result === "sent", text: r.message });
+      const r = await beforeSendApi.sendTest(businessId, text, channel, image, template);
+      if (!alive.current) return;
+      setOutcome({ ok: r.result === "sent", text: r.message });
+      if (r.result === "sent" && typeof r.testId === "number") setTestId(r.testId);
     } catch (err) {
       if (alive.current) setOutcome({ ok: false, text: errorText(err) });
     } finally {
@@ -133,6 +139,11 @@ export function TestSendPanel({ businessId, text, image, disabled }: { businessI
           {sending ? TEST_SENDING_LABEL : TEST_SEND_LABEL}
         </button>
       </div>
+      {template && channel === "WhatsApp" && (
+        <p className="field-hint" data-testid="test-template">
+          The WhatsApp test sends the chosen template, as your subscribers will get it.
+        </p>
+      )}
       {hint && (
         <p className="field-hint" data-testid="test-hint">
           {hint}
@@ -143,6 +154,7 @@ export function TestSendPanel({ businessId, text, image, disabled }: { businessI
           {outcome.text}
         </p>
       )}
+      {outcome?.ok && <TestOutcomeLine status={delivery} />}
     </section>
   );
 }
