@@ -50,4 +50,6 @@ export interface CustomerView extends Customer {
   /** Why this stored number is never texted (the number rules of the moment: allowed countries, mobile only);
    * absent or null when it may be. */
   numberProblem?: string | null;
+  /** Why WhatsApp promotions never reach this WhatsApp subscriber (a US number); absent when they do. */
+  whatsappProblem?: string | null;
 }

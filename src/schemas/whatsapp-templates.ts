@@ -88,7 +88,7 @@ export function whatsappSkipWarning(a: WhatsAppAudience, withTemplate: boolean):
     );
   }
   if (withTemplate && a.usNumbers > 0) {
-    parts.push(`${people(a.usNumbers)} on US (+1) numbers will be skipped: WhatsApp does not deliver marketing templates to US numbers. Reach them by SMS.`);
+    parts.push(`${people(a.usNumbers)} on US (+1) numbers will be skipped: WhatsApp can't deliver promotions to US numbers, and they are not texted by SMS instead. Ask them to subscribe by SMS.`);
   }
   if (a.marketingStopped > 0) {
     parts.push(`${people(a.marketingStopped)} turned off marketing messages on WhatsApp and will be skipped.`);

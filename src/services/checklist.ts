@@ -12,6 +12,8 @@ import type { Repos } from "../repos/index.ts";
 import { type ChecklistItem, INBOUND_WEBHOOK_PATH } from "../schemas/checklist.ts";
 import { isPrivateLink, UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../schemas/public-url.ts";
 import { sendsPasswordInClear } from "../schemas/smtp-url.ts";
+import { emailOutcomeItem } from "./email-outcomes.ts";
+import { createPublicUrlReach } from "./public-url-reach.ts";
 import { managesAll, type Principal } from "./principal.ts";
 import { pausedChecklistItems, readPauses } from "./sending-pause.ts";
 import type { SettingsService } from "./settings.ts";
@@ -35,7 +37,8 @@ function minuteUtc(iso: string): string {
   return `${iso.slice(0, 16).replace("T", " ")} UTC`;
 }
 
-function publicUrlItem(url: string | null): ChecklistItem {
+/** `privateOk`: Twilio's API is itself on a private address (a fake Twilio in tests), which can fetch from one. */
+function publicUrlItem(url: string | null, privateOk = false): ChecklistItem {
   const title = "Public URL";
   if (!url) {
     return {
@@ -45,8 +48,9 @@ function publicUrlItem(url: string | null): ChecklistItem {
       detail: `Not set, so no reset link can be emailed, Twilio gets no images or delivery reports, and QR codes use whatever address a page was opened at. ${UNREACHABLE_LINK_FIX}`,
     };
   }
-  if (isPrivateLink(url)) return { id: "publicUrl", status: "red", title, detail: `${url}: ${UNREACHABLE_LINK_WARNING}. ${UNREACHABLE_LINK_FIX}` };
-  if (url.startsWith("http://")) {
+  const privateLink = isPrivateLink(url);
+  if (privateLink && !privateOk) return { id: "publicUrl", status: "red", title, detail: `${url}: ${UNREACHABLE_LINK_WARNING}. ${UNREACHABLE_LINK_FIX}` };
+  if (url.startsWith("http://") && !privateLink) {
     return {
       id: "publicUrl",
       status: "amber",
@@ -102,13 +106,13 @@ function inboundItem(seenAt: string | undefined, publicUrl: string): ChecklistIt
   };
 }
 
-function emailItem(smtpUrl: string | null, mailFrom: string | null): ChecklistItem {
+function emailItem(smtpUrl: string | null, mailFrom: string | null, sent: Parameters<typeof emailOutcomeItem>[0]): ChecklistItem {
   const title = "Email";
   if (smtpUrl && sendsPasswordInClear(smtpUrl)) {
     return { id: "email", status: "amber", title, detail: "SMTP is set with ?insecure=1, so its password may cross the network unencrypted: use smtps:// or a server that offers STARTTLS, then remove ?insecure=1 in Settings." };
   }
   return smtpUrl
-    ? { id: "email", status: "green", title, detail: `SMTP is set${mailFrom ? `; mail is sent from ${mailFrom}` : ""}: forgot-password emails a reset link.` }
+    ? emailOutcomeItem(sent, smtpUrl, mailFrom)
     : { id: "email", status: "amber", title, detail: "Forgot-password cannot send email; set SMTP in Settings." };
 }
 
@@ -163,6 +167,7 @@ function backupsItem(newest: { file: string; mtimeMs: number } | undefined, ever
 export function createChecklistService({ repos, clock, config, settings, checkAccount = checkTwilioAccount }: ChecklistDeps) {
   // The last "seen" this process wrote, so a busy inbound webhook reads the database at most once a minute too.
   let lastSeenWrite = 0;
+  const reach = createPublicUrlReach({ repos, clock });
 
   return {
     /**
@@ -174,16 +179,22 @@ export function createChecklistService({ repos, clock, config, settings, checkAc
       const now = settings.current();
       const check = now.twilio ? await checkAccount(now.twilio, config.twilioApiBase) : null;
       const activeTypes = repos.businessTypes.list().filter((t) => t.isActive).length;
+      const publicUrl = await reach.confirm(publicUrlItem(now.publicUrl, isPrivateLink(config.twilioApiBase)), now.publicUrl);
       return [
-        publicUrlItem(now.publicUrl),
+        publicUrl,
         messagesItem(now.twilioProblem, now.twilio, check),
         inboundItem(repos.settings.get(INBOUND_SEEN_KEY), settings.publicUrl(origin)),
-        emailItem(now.smtpUrl, now.mailFrom),
+        emailItem(now.smtpUrl, now.mailFrom, repos.settings),
         businessTypesItem(activeTypes),
         quietHoursItem(now.quietHours, now.maxPerDay),
         backupsItem(listBackups(config.dataDir)[0], config.backupEveryMs, clock.now().getTime()),
         ...pausedChecklistItems(readPauses(repos)),
       ];
+    },
+
+    /** Twilio fetched an upload (public-url-reach.ts): the public URL works from outside. */
+    twilioFetchedMedia(): void {
+      reach.twilioFetchedMedia(settings.current().publicUrl);
     },
 
     /** An inbound webhook Twilio signed (or any, in the sandbox) has arrived: remembered for the checklist, at most

@@ -22,8 +22,8 @@ import { customerOperatorActions } from "./customers-operator.ts";
 import type { RequestMeta } from "./subscriptions.ts";
 import { validate } from "./validate.ts";
 import { e164OrThrow, textableOrThrow } from "./number-rules.ts";
+import { withNumberNotes } from "./customer-number-notes.ts";
 import type { CurrentSettings } from "./settings.ts";
-import { storedNumberProblem } from "../schemas/subscribe-number.ts";
 
 export const CUSTOMER_NOT_FOUND = "Customer not found.";
 
@@ -85,15 +85,10 @@ export function createCustomersService({
   settings: { current(): Pick<CurrentSettings, "allowedCountries"> };
 }) {
   const allowed = () => settings.current().allowedCountries;
-  /** Views with the reason a stored number may not be texted (numberProblem, only when there is one): such numbers
+  /** Views with the reason a stored number may not be texted (numberProblem) or reached by WhatsApp promotions
+   * (whatsappProblem), only when there is one (customer-number-notes.ts): such numbers
    * never are (the dispatcher checks them again before each send). */
-  const withProblems = (views: CustomerView[]): CustomerView[] => {
-    const countries = allowed();
-    return views.map((v) => {
-      const numberProblem = storedNumberProblem(v.phone, countries);
-      return numberProblem ? { ...v, numberProblem } : v;
-    });
-  };
+  const withProblems = (views: CustomerView[]): CustomerView[] => withNumberNotes(views, allowed());
 
   function view(user: UserRow, id: number): CustomerView {
     const [found] = withProblems(toViews(repos.customers.visibleForCustomer(id, ownerScope(user)), user.role === "admin"));

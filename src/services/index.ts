@@ -18,6 +18,7 @@ import { createCustomerMessagesService } from "./customer-messages.ts";
 import { createCustomersService } from "./customers.ts";
 import { createDeviceCookies } from "./device-cookies.ts";
 import { createEmailService } from "./email.ts";
+import { recordEmailOutcomes } from "./email-outcomes.ts";
 import { createHealthService } from "./health.ts";
 import { createInboundMessagesService } from "./inbound-messages.ts";
 import { createOptOutsService } from "./opt-outs.ts";
@@ -54,7 +55,7 @@ export interface ServicesDeps {
 export function createServices({ repos, clock, config, logger, diskSpace, mailTls, messengers, dispatcher }: ServicesDeps) {
   const settings = createSettingsService({ repos, clock, config });
   const uploads = createUploadsService({ repos, config, clock, quotaMb: () => settings.current().uploadQuotaMb, diskSpace });
-  const mailer = createSmtpMailer({ settings: () => settings.current(), tls: mailTls });
+  const mailer = recordEmailOutcomes(createSmtpMailer({ settings: () => settings.current(), tls: mailTls }), { repos, clock, smtpUrl: () => settings.current().smtpUrl });
   const whatsappTemplates = createWhatsAppTemplatesService({ messaging: () => settings.messaging(), clock });
   const textBudget = createTextBudgetService({ repos, clock, settings });
   const confirmations = createConfirmationsService({ repos, clock, settings, textBudget });

@@ -1,6 +1,6 @@
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { NotFoundError, TooManyRequestsError } from "../errors.ts";
+import { NotFoundError, TooManyRequestsError, ValidationError } from "../errors.ts";
 import { ipKey, RateLimiter } from "../lib/rate-limiter.ts";
 import type { Repos } from "../repos/index.ts";
 import type { SubscriptionRow } from "../repos/subscriptions.ts";
@@ -8,6 +8,8 @@ import { DEFAULT_SUCCESS_MESSAGE } from "../schemas/businesses.ts";
 import { consentText } from "../schemas/consent.ts";
 import type { ContactPreference } from "../schemas/customers.ts";
 import { type SubscribeResponse, subscribeSchema } from "../schemas/subscriptions.ts";
+import { whatsappMarketingReachable } from "../schemas/whatsapp-marketing.ts";
+import { WHATSAPP_CHOOSE_SMS } from "../schemas/whatsapp-reach.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
 import { textableOrThrow } from "./number-rules.ts";
 import type { CurrentSettings } from "./settings.ts";
@@ -147,6 +149,10 @@ export function createSubscriptionsService({
 
       const data = validate(subscribeSchema, input);
       const phone = textableOrThrow(data.phone, config.defaultCountry, settings.current().allowedCountries);
+      // Refused, not switched to SMS: the person chose WhatsApp, and nobody is texted on a channel they did not pick.
+      if (data.contactPreference === "WhatsApp" && !whatsappMarketingReachable(phone)) {
+        throw new ValidationError(WHATSAPP_CHOOSE_SMS, { contactPreference: WHATSAPP_CHOOSE_SMS });
+      }
       const at = clock.now();
       const message = repos.transaction(() => {
         const business = repos.subscriptions.business(data.businessId);

@@ -77,12 +77,13 @@ describe("GET /api/settings/Checklist", () => {
     expect(items.inboundWebhook!.detail).toContain(`"A message comes in" webhook to http://localhost${INBOUND}`);
   });
 
-  test("the public URL: amber over http, green over https, red when private", async () => {
+  // Green needs the address to answer (issue 23 item 10): checklist-truth.test.ts, on loopback.
+  test("the public URL: amber over http, amber over https until it answered, red when private", async () => {
     const w = await world();
     ctx.repos.settings.save("publicUrl", "http://deals.example.com", ctx.clock.now());
     expect((await w.checklist()).publicUrl!.status).toBe("amber");
     ctx.repos.settings.save("publicUrl", "https://deals.example.com", ctx.clock.now());
-    expect((await w.checklist()).publicUrl!.status).toBe("green");
+    expect((await w.checklist()).publicUrl!).toMatchObject({ status: "amber", detail: expect.stringContaining("We could not reach https://deals.example.com from this server") });
     ctx.repos.settings.save("publicUrl", "http://raspberrypi.local:3000", ctx.clock.now());
     const red = (await w.checklist()).publicUrl!;
     expect(red.status).toBe("red");
@@ -109,11 +110,14 @@ describe("GET /api/settings/Checklist", () => {
     expect(refused.detail).toContain("Twilio refused the credentials (Authenticate)");
   });
 
-  test("SMTP set: email green; no active business type: red", async () => {
+  // Done only once an email went through (issue 23 item 10): checklist-truth.test.ts, with the SMTP sink.
+  // The owner's sign-up in world() emailed the admin through this server, which does not exist: red, with why.
+  test("SMTP set and its last email failed: email red; no active business type: red", async () => {
     const w = await world({ NEARCAST_SMTP_URL: "smtp://u:p@mail.example.com:587", NEARCAST_MAIL_FROM: "Bakery <news@example.com>" });
     ctx.db.update(businessTypes).set({ isActive: false }).run();
+    await ctx.services.auth.idle();
     const items = await w.checklist();
-    expect(items.email).toMatchObject({ status: "green", detail: expect.stringContaining("Bakery <news@example.com>") });
+    expect(items.email).toMatchObject({ status: "red", detail: expect.stringMatching(/^The last email failed \(.+\): .+\. Fix SMTP in Settings, then send a test email\.$/) });
     expect(items.businessTypes).toMatchObject({ status: "red", detail: expect.stringContaining("owners cannot create a business") });
   });
 });

@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { businessTypes } from "../../src/db/schema.ts";
 import { INBOUND_SEEN_KEY } from "../../src/services/checklist.ts";
+import { EMAIL_SENT_KEY } from "../../src/services/email-outcomes.ts";
 import { type Env, type Run, cliEnv, nearcast, nearcastCommand, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
@@ -34,8 +35,11 @@ const marks = (run: Run) => run.stdout.trimEnd().split("\n").map((line) => /^(ok
 
 const dirs = tempDataDirs("nearcast-cli-doctor");
 const fake = fakeTwilioForFile();
+/** A server on loopback that answers /api/health as Nearcast does: the public URL of the all-green test. */
+const health = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => (new URL(req.url).pathname === "/api/health" ? Response.json({ status: "ok" }) : new Response("", { status: 404 })) });
 afterAll(async () => {
   dirs.removeAll();
+  await health.stop(true);
 });
 
 describe("nearcast doctor", () => {
@@ -60,11 +64,17 @@ describe("nearcast doctor", () => {
     expect(new Set(starts).size).toBe(1);
   });
 
+  // Green needs the public URL to answer /api/health and an email to have gone through (issue 23 item 10): a server
+  // on loopback answers for the public URL (the fake Twilio is on loopback too, so a loopback URL is fine).
   test("everything set and Twilio accepting the credentials: all ok, exit 0; --json prints the items", async () => {
     const dir = dirs.make();
-    withDataDir(dir, (ctx) => ctx.repos.settings.save(INBOUND_SEEN_KEY, "2026-11-20T08:15:30.000Z", new Date()));
+    withDataDir(dir, (ctx) => {
+      ctx.repos.settings.save(INBOUND_SEEN_KEY, "2026-11-20T08:15:30.000Z", new Date());
+      ctx.repos.settings.save(EMAIL_SENT_KEY, JSON.stringify({ at: "2026-11-20T08:20:00.000Z", server: "mail.example.com:587" }), new Date());
+    });
     expect(nearcast(["backup"], dir).code).toBe(0);
-    const env = { ...fake.settings(), NEARCAST_PUBLIC_URL: "https://deals.example.com", NEARCAST_SMTP_URL: "smtp://u:p@mail.example.com:587" };
+    const publicUrl = `http://127.0.0.1:${health.port}`;
+    const env = { ...fake.settings(), NEARCAST_PUBLIC_URL: publicUrl, NEARCAST_SMTP_URL: "smtp://u:p@mail.example.com:587" };
     const before = fake.requests.length;
     const run = await doctor(dir, env);
     expect(run).toMatchObject({ code: 0, stderr: "" });
@@ -72,6 +82,8 @@ describe("nearcast doctor", () => {
     expect(run.stdout).toMatch(/The last backup is 1 minute\(s\) old: .*\/backups\/nearcast-\d{8}T\d{6}Z\.tar\.gz\. Copy the backups folder off this machine too\./);
     expect(run.stdout).toContain(`Twilio accepts the credentials of "My first Twilio account" (${fake.accountSid}).`);
     expect(run.stdout).toContain("Seen 2026-11-20 08:15 UTC");
+    expect(run.stdout).toContain(`${publicUrl}: it answered /api/health when this server asked it`);
+    expect(run.stdout).toContain("Done: an email went through 2026-11-20 08:20 UTC");
     // One read-only request: the account itself, with Basic auth.
     const asked = fake.requests.slice(before);
     expect(asked.map((r) => [r.method, r.path])).toEqual([["GET", `/2010-04-01/Accounts/${fake.accountSid}.json`]]);

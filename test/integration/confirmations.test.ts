@@ -131,21 +131,22 @@ describe("when a confirmation goes out", () => {
   test("WhatsApp: the utility template when one is configured (ContentSid, variables, no Body); otherwise skipped with the reason", async () => {
     fake.reset();
     const template = "HX11111111111111111111111111111111";
-    const w = world({ ...fake.settings(), NEARCAST_WHATSAPP_CONFIRMATION_TEMPLATE: template });
+    // Toronto numbers: a US number cannot subscribe by WhatsApp (issue 23 item 7).
+    const w = world({ ...fake.settings(), NEARCAST_WHATSAPP_CONFIRMATION_TEMPLATE: template, NEARCAST_ALLOWED_COUNTRIES: "US,CA" });
     try {
-      expect((await w.subscribe("4155550301", "WhatsApp")).status).toBe(200);
+      expect((await w.subscribe("4165550301", "WhatsApp")).status).toBe(200);
       await dispatchAll(w.ctx, 10);
       const [send] = fake.sends();
-      expect(send!.form.To).toBe("whatsapp:+14155550301");
+      expect(send!.form.To).toBe("whatsapp:+14165550301");
       expect(send!.form.ContentSid).toBe(template);
       expect(JSON.parse(String(send!.form.ContentVariables))).toEqual({ "1": "Rosa's Bakery", "2": "4" });
       expect(send!.form.Body).toBeUndefined();
     } finally {
       w.ctx.close();
     }
-    const none = world(fake.settings());
+    const none = world({ ...fake.settings(), NEARCAST_ALLOWED_COUNTRIES: "US,CA" });
     try {
-      expect((await none.subscribe("4155550302", "WhatsApp")).status).toBe(200);
+      expect((await none.subscribe("4165550302", "WhatsApp")).status).toBe(200);
       expect(none.confirmations()).toEqual([expect.objectContaining({ status: "Skipped", contentSid: null })]);
     } finally {
       none.ctx.close();

@@ -9,6 +9,7 @@ import { customerTables, insertSubscriber } from "../helpers/customer-factories.
 import { insertBusiness } from "../helpers/factories.ts";
 import { type ApiScenario, runScenarios } from "../helpers/scenario.ts";
 import { member, ownersWorld } from "../helpers/worlds.ts";
+import { WHATSAPP_NO_PROMOTIONS } from "../../src/schemas/whatsapp-reach.ts";
 
 const C = "/api/customer";
 
@@ -117,6 +118,8 @@ describe("GET /api/customer/GetAllCustomers", () => {
       contactPreference: "WhatsApp",
       createdAt: "2026-01-10T09:00:00.000Z",
       businesses: [{ id: w.gym.id, name: "B Gym", status: "active" }],
+      // A US number on WhatsApp: the list says promotions never reach it (issue 23 item 7).
+      whatsappProblem: WHATSAPP_NO_PROMOTIONS,
     });
   });
 

@@ -14,6 +14,8 @@ import { type ApiScenario, runScenarios } from "../helpers/scenario.ts";
 
 const PATH = "/api/subscription/Subscribe";
 const UA = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X)";
+/** Tests that subscribe a +1 number by WhatsApp use a Toronto one: WhatsApp promotions reach Canada, not the US. */
+const US_CA = { NEARCAST_ALLOWED_COUNTRIES: "US,CA" };
 
 function setup(env: Record<string, string> = {}) {
   const ctx = testContext(env);
@@ -109,11 +111,11 @@ describe("POST /api/subscription/Subscribe: one person, one customer", () => {
   });
 
   test("the latest contact preference chosen by the person is kept, on that business's subscription only", async () => {
-    const { ctx, api, business } = setup();
+    const { ctx, api, business } = setup(US_CA);
     const other = insertBusiness(ctx, { name: "Harbor Gym" });
-    await api.post(PATH, { businessId: other.id, phone: "4155550134", contactPreference: "SMS" });
-    await api.post(PATH, { businessId: business.id, phone: "4155550134", contactPreference: "SMS" });
-    await api.post(PATH, { businessId: business.id, phone: "4155550134", contactPreference: "WhatsApp" });
+    await api.post(PATH, { businessId: other.id, phone: "4165550134", contactPreference: "SMS" });
+    await api.post(PATH, { businessId: business.id, phone: "4165550134", contactPreference: "SMS" });
+    await api.post(PATH, { businessId: business.id, phone: "4165550134", contactPreference: "WhatsApp" });
     const subs = customerTables(ctx).subscriptions;
     expect(subs.map((s) => [s.businessId, s.contactPreference])).toEqual([
       [other.id, "SMS"],
@@ -138,8 +140,8 @@ describe("POST /api/subscription/Subscribe: one person, one customer", () => {
   });
 
   test("a person the owner removed who subscribes again: the same answer, but only a pending request (no re-activation)", async () => {
-    const { ctx, api, business } = setup();
-    const body = { businessId: business.id, phone: "4155550134", contactPreference: "SMS" };
+    const { ctx, api, business } = setup(US_CA);
+    const body = { businessId: business.id, phone: "4165550134", contactPreference: "SMS" };
     const first = await api.post(PATH, body);
     ctx.db.update(subscriptions).set({ status: "removed" }).run();
     ctx.clock.advance(60_000);
@@ -159,11 +161,11 @@ describe("POST /api/subscription/Subscribe: one person, one customer", () => {
 });
 
 describe("POST /api/subscription/Subscribe: a person who replied STOP subscribes again themselves", () => {
-  /** +14155550134 subscribed to Corner Gym, then replied STOP to our number. */
+  /** +14165550134 subscribed to Corner Gym, then replied STOP to our number. */
   async function stopped() {
-    const s = setup();
+    const s = setup(US_CA);
     const gym = insertBusiness(s.ctx, { name: "Corner Gym" });
-    await s.api.post(PATH, { businessId: gym.id, phone: "4155550134", contactPreference: "SMS" });
+    await s.api.post(PATH, { businessId: gym.id, phone: "4165550134", contactPreference: "SMS" });
     const customerId = customerTables(s.ctx).customers[0]!.id;
     s.ctx.clock.advance(60_000);
     s.ctx.services.optOuts.optOutCustomer(customerId, { source: "sms-stop", at: s.ctx.clock.now(), note: "STOP" });
@@ -174,7 +176,7 @@ describe("POST /api/subscription/Subscribe: a person who replied STOP subscribes
   test("another business: accepted with the business's own message ({message} only), subscription and consent recorded", async () => {
     const { ctx, api, business, customerId } = await stopped();
     const before = customerTables(ctx);
-    const res = await api.post(PATH, { businessId: business.id, phone: "(415) 555-0134", contactPreference: "WhatsApp" }, { ip: "198.51.100.23", headers: { "user-agent": UA } });
+    const res = await api.post(PATH, { businessId: business.id, phone: "(416) 555-0134", contactPreference: "WhatsApp" }, { ip: "198.51.100.23", headers: { "user-agent": UA } });
     expect(res.status).toBe(200);
     // Nothing about the STOP: anyone can type any number here, and whether a number opted out is not theirs to learn.
     expect(res.body).toEqual({ message: "Thanks! Fresh deals are on their way." });
@@ -191,12 +193,12 @@ describe("POST /api/subscription/Subscribe: a person who replied STOP subscribes
     expect(ctx.repos.broadcasts.recipients(business.id)).toEqual([]);
     ctx.services.optOuts.optInCustomer(customerId, { source: "sms-start", at: ctx.clock.now() });
     expect(ctx.repos.consentEvents.optedOut(customerId)).toBe(false);
-    expect(ctx.repos.broadcasts.recipients(business.id)).toEqual([{ customerId, phone: "+14155550134", channel: "WhatsApp" }]);
+    expect(ctx.repos.broadcasts.recipients(business.id)).toEqual([{ customerId, phone: "+14165550134", channel: "WhatsApp" }]);
   });
 
   test("the business the STOP ended: reactivated by the person, 'resubscribed' recorded", async () => {
     const { ctx, api, gym, customerId } = await stopped();
-    const res = await api.post(PATH, { businessId: gym.id, phone: "4155550134", contactPreference: "SMS" });
+    const res = await api.post(PATH, { businessId: gym.id, phone: "4165550134", contactPreference: "SMS" });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: DEFAULT_SUCCESS_MESSAGE });
     const t = customerTables(ctx);
@@ -212,10 +214,10 @@ describe("POST /api/subscription/Subscribe: a person who replied STOP subscribes
 
 describe("POST /api/subscription/Subscribe: consent record", () => {
   test("stores business, UTC time, source, IP, user agent and the exact consent text shown", async () => {
-    const { ctx, api, business } = setup();
+    const { ctx, api, business } = setup(US_CA);
     const res = await api.post(
       PATH,
-      { businessId: String(business.id), phone: "(415) 555-0134", contactPreference: "WhatsApp" },
+      { businessId: String(business.id), phone: "(416) 555-0134", contactPreference: "WhatsApp" },
       { ip: "198.51.100.23", headers: { "user-agent": UA } },
     );
     expect(res.status).toBe(200);
@@ -336,8 +338,8 @@ describe("POST /api/subscription/Subscribe: nothing half-written", () => {
   });
 
   test("a failure while reactivating leaves the unsubscribed state as it was", async () => {
-    const { ctx, api, business } = setup();
-    const body = { businessId: business.id, phone: "4155550134", contactPreference: "SMS" };
+    const { ctx, api, business } = setup(US_CA);
+    const body = { businessId: business.id, phone: "4165550134", contactPreference: "SMS" };
     await api.post(PATH, body);
     ctx.db.update(subscriptions).set({ status: "unsubscribed", unsubscribedAt: ctx.clock.now() }).run();
     const before = customerTables(ctx);
@@ -516,12 +518,12 @@ describe("POST /api/subscription/Subscribe over a real socket (startServer)", ()
   };
 
   test("200 with the business's message; consent recorded with the socket's address and the user agent", async () => {
-    const res = await post(JSON.stringify({ businessId: s.business.id, phone: "(415) 555-0134", contactPreference: "WhatsApp" }), { "user-agent": UA });
+    const res = await post(JSON.stringify({ businessId: s.business.id, phone: "(415) 555-0134", contactPreference: "SMS" }), { "user-agent": UA });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: "Thanks! Fresh deals are on their way." });
     const t = customerTables(s.ctx);
     const sub = t.subscriptions.find((x) => x.userAgent === UA)!;
-    expect(sub).toMatchObject({ businessId: s.business.id, status: "active", source: "qr", ip: "127.0.0.1", consentText: consentText({ name: "Sunrise Bakery", messagesPerWeek: 4 }, "WhatsApp") });
+    expect(sub).toMatchObject({ businessId: s.business.id, status: "active", source: "qr", ip: "127.0.0.1", consentText: consentText({ name: "Sunrise Bakery", messagesPerWeek: 4 }, "SMS") });
     expect(t.consentEvents.find((e) => e.customerId === sub.customerId)).toMatchObject({ kind: "subscribed", ip: "127.0.0.1", userAgent: UA });
     expect(t.customers.find((c) => c.id === sub.customerId)?.phone).toBe("+14155550134");
   });

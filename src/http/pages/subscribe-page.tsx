@@ -6,6 +6,7 @@ import { CONTACT_PREFERENCES, type ContactPreference } from "../../schemas/custo
 import type { PublicBusiness } from "../../schemas/businesses.ts";
 import { initials } from "../../schemas/poster-text.ts";
 import type { PublicSource } from "../../schemas/subscriptions.ts";
+import { type TypedReach, typedWhatsAppReach, WHATSAPP_SMS_INSTEAD } from "../../schemas/whatsapp-reach.ts";
 
 // The subscribe page a poster's QR code opens, rendered on the server: a phone on one bar of signal gets the business,
 // the form and the consent words in the first answer (CSS inlined, no app bundle), and the form posts without
@@ -88,11 +89,11 @@ function BusinessMark({ business, size }: { business: PublicBusiness; size: "lg"
   );
 }
 
-function ChannelCard({ kind, checked }: { kind: ContactPreference; checked: boolean }) {
+function ChannelCard({ kind, checked, disabled }: { kind: ContactPreference; checked: boolean; disabled: boolean }) {
   const choice = CHANNEL_CHOICES[kind];
   return (
     <label class="pref-card">
-      <input type="radio" name="contactPreference" value={kind} checked={checked} />
+      <input type="radio" name="contactPreference" value={kind} checked={checked} disabled={disabled} />
       <svg class="pref-icon" width="22" height="22" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
         {choice.iconPaths.map((d) => (
           <path d={d} />
@@ -118,9 +119,12 @@ function ConsentLine({ business, pref }: { business: PublicBusiness; pref: Conta
   );
 }
 
-function SubscribeForm({ business, source, xsrf, form }: { business: PublicBusiness; source: PublicSource; xsrf: string; form: FormState }) {
+function SubscribeForm({ business, source, xsrf, form, reach }: { business: PublicBusiness; source: PublicSource; xsrf: string; form: FormState; reach: TypedReach }) {
   const phoneError = form.fields.phone;
   const prefError = form.fields.contactPreference;
+  // A number WhatsApp promotions cannot reach: SMS is chosen, and the note says why (enhance.ts does the same as it is typed).
+  const smsOnly = typedWhatsAppReach(form.phone, reach) === false;
+  const pref = smsOnly ? "SMS" : form.contactPreference;
   const action = `/subscribe?id=${business.id}${source === "list" ? "&src=list" : ""}`;
   const sample = imageUrl(business.sampleImagePath);
   return (
@@ -154,6 +158,8 @@ function SubscribeForm({ business, source, xsrf, form }: { business: PublicBusin
             data-name={business.name}
             data-per-week={String(business.messagesPerWeek)}
             data-source={source}
+            data-cc={reach.callingCode}
+            data-wa-areas={reach.reachableAreaCodes.join(" ")}
           >
             <input type="hidden" name="_xsrf" value={xsrf} />
             <h2>Get deals on your phone</h2>
@@ -190,16 +196,19 @@ function SubscribeForm({ business, source, xsrf, form }: { business: PublicBusin
               <legend>Send my deals by</legend>
               <div class="pref-cards" role="radiogroup" aria-invalid={prefError ? "true" : "false"}>
                 {CONTACT_PREFERENCES.map((p) => (
-                  <ChannelCard kind={p} checked={form.contactPreference === p} />
+                  <ChannelCard kind={p} checked={pref === p} disabled={smsOnly && p === "WhatsApp"} />
                 ))}
               </div>
+              <p id="sub-pref-note" class="pref-note" hidden={!smsOnly}>
+                {WHATSAPP_SMS_INSTEAD}
+              </p>
               {prefError && (
                 <div id="sub-pref-error" class="field-error" role="alert">
                   {prefError}
                 </div>
               )}
             </fieldset>
-            <ConsentLine business={business} pref={form.contactPreference} />
+            <ConsentLine business={business} pref={pref} />
             <button type="submit" class="btn btn-primary btn-block btn-lg sub-submit">
               Subscribe
             </button>
@@ -239,8 +248,8 @@ function SuccessCard({ business, message }: { business: PublicBusiness; message:
 
 const render = (shell: PageShell, body: Child) => `<!doctype html>${(<Document shell={shell} title={`Subscribe · ${shell.brand}`}>{body}</Document>).toString()}`;
 
-export function subscribeFormPage(shell: PageShell, business: PublicBusiness, source: PublicSource, xsrf: string, form: FormState): string {
-  return render(shell, <SubscribeForm business={business} source={source} xsrf={xsrf} form={form} />);
+export function subscribeFormPage(shell: PageShell, business: PublicBusiness, source: PublicSource, xsrf: string, form: FormState, reach: TypedReach): string {
+  return render(shell, <SubscribeForm business={business} source={source} xsrf={xsrf} form={form} reach={reach} />);
 }
 
 export function subscribedPage(shell: PageShell, business: PublicBusiness, message: string): string {

@@ -7,6 +7,7 @@ import type { PublicBusiness } from "../../schemas/businesses.ts";
 import { CONTACT_PREFERENCES } from "../../schemas/customers.ts";
 import { ID_TEXT } from "../../schemas/ids.ts";
 import { publicSource } from "../../schemas/subscriptions.ts";
+import { typedReachOf } from "../../schemas/whatsapp-marketing.ts";
 import { smallBody } from "../middleware/body-limit.ts";
 import { formEchoesCookie } from "../middleware/xsrf.ts";
 import { EMPTY_FORM, type FormState, notFoundPage, type PageShell, subscribeFormPage, subscribedPage } from "../pages/subscribe-page.tsx";
@@ -52,6 +53,7 @@ const XSRF_FAILED = "Your session token is missing or out of date. Reload the pa
  */
 export function subscribePageRoutes(files: SubscribePageFiles) {
   const shellOf = (c: Context<AppEnv>): PageShell => ({ brand: c.var.ctx.services.settings.current().brandName, css: files.css, script: files.script });
+  const reachOf = (c: Context<AppEnv>) => typedReachOf(c.var.ctx.config.defaultCountry);
   const businessOf = (c: Context<AppEnv>): PublicBusiness | null => {
     const id = c.req.query("id") ?? "";
     if (!ID_TEXT.test(id)) return null;
@@ -68,7 +70,7 @@ export function subscribePageRoutes(files: SubscribePageFiles) {
       const shell = shellOf(c);
       const business = businessOf(c);
       if (!business) return html(c, notFoundPage(shell), 404);
-      return html(c, subscribeFormPage(shell, business, publicSource(c.req.query("src")), c.var.xsrfToken, EMPTY_FORM));
+      return html(c, subscribeFormPage(shell, business, publicSource(c.req.query("src")), c.var.xsrfToken, EMPTY_FORM, reachOf(c)));
     })
     .post("/", smallBody, async (c) => {
       const shell = shellOf(c);
@@ -80,7 +82,7 @@ export function subscribePageRoutes(files: SubscribePageFiles) {
       const pref = CONTACT_PREFERENCES.find((p) => p === text("contactPreference")) ?? null;
       const form: FormState = { ...EMPTY_FORM, phone: text("phone").slice(0, 100), contactPreference: pref };
       const refused = (status: 400 | 403 | 429 | 507, fields: Record<string, string>, alert: string | null) =>
-        html(c, subscribeFormPage(shell, business, source, c.var.xsrfToken, { ...form, fields, alert: Object.keys(fields).length ? null : alert }), status);
+        html(c, subscribeFormPage(shell, business, source, c.var.xsrfToken, { ...form, fields, alert: Object.keys(fields).length ? null : alert }, reachOf(c)), status);
 
       if (!formEchoesCookie(c, body._xsrf)) return refused(403, {}, XSRF_FAILED);
       try {

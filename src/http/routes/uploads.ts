@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { isTwilioFetcher } from "../../services/public-url-reach.ts";
 import { errorJson } from "../errors.ts";
 import type { AppEnv } from "../types.ts";
 
@@ -7,6 +8,8 @@ import type { AppEnv } from "../types.ts";
 export const uploadFileRoutes = new Hono<AppEnv>().on(["GET", "HEAD"], "/:name", (c) => {
   const image = c.var.ctx.services.uploads.open(c.req.param("name"));
   if (!image) return errorJson(c, 404, "not_found", "Image not found.");
+  // Twilio fetching a broadcast's image proves the public URL works from outside (the checklist's Public URL line).
+  if (isTwilioFetcher(c.req.header("user-agent"))) c.var.ctx.services.checklist.twilioFetchedMedia();
   const headers = {
     "Content-Type": image.contentType,
     "Content-Length": String(image.size),

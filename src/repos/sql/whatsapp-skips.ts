@@ -6,10 +6,11 @@
 //   only inside that window (Twilio 63016 otherwise);
 // - a promotion with a template to a US (+1) number: since 1 April 2025 Meta delivers no marketing template to US
 //   numbers (Twilio 63049: "do not retry ... use another channel such as SMS"). Sending would fail every time, so
-//   they are skipped, and the screen says to reach them by SMS. Canada and the other +1 countries are not paused.
+//   they are skipped with the reason, and never texted by SMS instead (they did not choose it). Canada and the other
+//   +1 countries are not paused (the rule: src/schemas/whatsapp-marketing.ts).
 // Raw SQL, like the outbox it edits (deliveries.ts says why).
 import type { Db } from "../../db/client.ts";
-import { parsePhoneNumberFromString } from "libphonenumber-js";
+import { whatsappMarketingReachable } from "../../schemas/whatsapp-marketing.ts";
 import { WHATSAPP_WINDOW_MS } from "../customer-inbound.ts";
 import { statements } from "./statements.ts";
 
@@ -18,15 +19,7 @@ export const SKIP_MARKETING_STOPPED =
 export const SKIP_OUTSIDE_WINDOW =
   "Not sent: WhatsApp allows only approved templates more than 24 hours after the customer's last message, and this broadcast had no template.";
 export const SKIP_US_MARKETING =
-  "Not sent: WhatsApp does not deliver marketing templates to US (+1) numbers; reach this customer by SMS.";
-
-/** A +1 number in the US, or one libphonenumber cannot place (a fictional 555 number): Meta's pause covers US
- * numbers, and an unknown +1 number is more likely US than not. */
-export function isUsNumber(phone: string): boolean {
-  if (!phone.startsWith("+1")) return false;
-  const country = parsePhoneNumberFromString(phone)?.country;
-  return country === undefined || country === "US";
-}
+  "Not sent: WhatsApp can't deliver promotions to US (+1) numbers, and this customer chose WhatsApp, not SMS. Ask them to subscribe by SMS.";
 
 // The last parameter: the first delivery id to look at (a chunk of a broadcast's deliveries; 0 for all of them).
 const queuedWhatsApp = (fromId: string) => `broadcast_id = ?1 AND status = 'Queued' AND id >= ${fromId} AND channel = 'WhatsApp'`;
@@ -65,7 +58,7 @@ export function skipUnreachableWhatsApp(db: Db, broadcastId: number, now: number
   if (promotion) n += s.stopped.run(broadcastId, now, SKIP_MARKETING_STOPPED, fromId).changes;
   if (!b.contentSid) n += s.outsideWindow.run(broadcastId, now, SKIP_OUTSIDE_WINDOW, now - WHATSAPP_WINDOW_MS, fromId).changes;
   else if (promotion) {
-    for (const d of s.plusOne.all(broadcastId, fromId)) if (isUsNumber(d.phone)) n += s.skipOne.run(d.id, now, SKIP_US_MARKETING).changes;
+    for (const d of s.plusOne.all(broadcastId, fromId)) if (!whatsappMarketingReachable(d.phone)) n += s.skipOne.run(d.id, now, SKIP_US_MARKETING).changes;
   }
   return n;
 }

@@ -4,7 +4,7 @@ import type { Clock } from "../../clock.ts";
 import { nextTurn } from "../../lib/next-turn.ts";
 import { WHATSAPP_WINDOW_MS } from "../../repos/customer-inbound.ts";
 import type { Repos } from "../../repos/index.ts";
-import { isUsNumber } from "../../repos/sql/whatsapp-skips.ts";
+import { whatsappMarketingReachable } from "../../schemas/whatsapp-marketing.ts";
 import { type WhatsAppAudience, type WhatsAppTemplate, whatsappSkipWarning } from "../../schemas/whatsapp-templates.ts";
 import type { Principal } from "../principal.ts";
 import type { WhatsAppTemplatesService } from "../whatsapp-templates.ts";
@@ -30,7 +30,7 @@ export function whatsappAudiences({ repos, clock, access, templates }: { repos: 
           continue;
         }
         if (!r.inWindow) out.needTemplate++;
-        if (isUsNumber(r.phone)) out.usNumbers++;
+        if (!whatsappMarketingReachable(r.phone)) out.usNumbers++;
       }
       if (page.length < AUDIENCE_PAGE) return out;
       after = page.at(-1)!.subscriptionId;

@@ -36,7 +36,7 @@ const template = (over: Partial<WhatsAppTemplate>): WhatsAppTemplate => ({
 });
 
 const NO_TEMPLATE_WARNING = "2 WhatsApp recipients will be skipped: WhatsApp allows only approved templates more than 24 hours after the customer's last message. Choose a template to reach them.";
-const US_WARNING = "1 WhatsApp recipient on US (+1) numbers will be skipped: WhatsApp does not deliver marketing templates to US numbers. Reach them by SMS.";
+const US_WARNING = "1 WhatsApp recipient on US (+1) numbers will be skipped: WhatsApp can't deliver promotions to US numbers, and they are not texted by SMS instead. Ask them to subscribe by SMS.";
 
 useBroadcastScreen(api, {
   counts: { total: 3, sms: 1, whatsapp: 2 },

@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { cleanup } from "@testing-library/react";
 import { textBudgetLine } from "../../../src/schemas/text-budget.ts";
+import { WHATSAPP_NO_PROMOTIONS } from "../../../src/schemas/whatsapp-reach.ts";
 import { CustomersListPage } from "../../../web/features/customers/CustomersList.tsx";
 import { clearSession } from "../../../web/shared/state/session.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
@@ -46,6 +47,17 @@ describe("the Customers screen", () => {
     const problems = [...view.container.querySelectorAll(".cust-number-problem")].map((e) => e.textContent);
     expect(problems).toEqual(["Never texted: not a mobile number (premium-rate, toll-free, shared-cost, satellite or landline)"]);
     expect((await view.findByTestId("text-budget")).textContent).toBe("47 of 50 texts left this hour for confirmations, welcome texts and test sends.");
+  });
+
+  test("a US number on WhatsApp is shown with why promotions never reach it (issue 23 item 7)", async () => {
+    routes["GET /api/broadcast/TextBudget"] = { body: { owner: { limit: 50, left: 47 }, install: { limit: 200, left: 150 }, left: 47, waitSeconds: 0 } };
+    routes[CUSTOMERS_PAGE] = {
+      body: { items: [{ ...row(3, "+12125550142"), contactPreference: "WhatsApp", whatsappProblem: WHATSAPP_NO_PROMOTIONS }, row(1, "+14155550150")], nextCursor: null, total: 2 },
+    };
+    const view = open();
+    await view.findByText("+12125550142");
+    const problems = [...view.container.querySelectorAll(".cust-number-problem")].map((e) => e.textContent);
+    expect(problems).toEqual([WHATSAPP_NO_PROMOTIONS]);
   });
 
   test("with nothing left, the line says when the next can go and that confirmations wait", async () => {

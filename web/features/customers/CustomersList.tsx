@@ -181,6 +181,7 @@ export function CustomersListPage() {
                   <td data-label="Phone Number" className="cust-phone-cell">
                     <span className="cust-phone">{c.phone}</span>
                     {c.numberProblem && <span className="cust-number-problem">Never texted: {c.numberProblem}</span>}
+                    {c.whatsappProblem && <span className="cust-number-problem">{c.whatsappProblem}</span>}
                     <Memberships customer={c} />
                   </td>
                   <td data-label="Contact Preference">

@@ -5,6 +5,7 @@
 import { CONSENT_LEGAL, consentText } from "../../../src/schemas/consent.ts";
 import type { ContactPreference } from "../../../src/schemas/customers.ts";
 import { CONNECTION_ERROR, PHONE_REQUIRED, PREFERENCE_REQUIRED } from "../../../src/schemas/texts.ts";
+import { watchWhatsAppReach } from "./whatsapp-choice.ts";
 
 const SUBSCRIBE_FAILED = "Subscription failed. Please try again.";
 
@@ -73,13 +74,15 @@ function enhance(form: HTMLFormElement): void {
     card.querySelector<HTMLElement>("h1")!.focus({ preventScroll: true });
   }
 
-  form.addEventListener("change", (event) => {
-    const target = event.target as HTMLInputElement;
-    if (target.name !== "contactPreference") return;
+  function followChannel(): void {
     if (lead) lead.textContent = consentText(business, choice()).slice(0, -CONSENT_LEGAL.length);
     setFieldError("contactPreference", null);
+  }
+  form.addEventListener("change", (event) => {
+    if ((event.target as HTMLInputElement).name === "contactPreference") followChannel();
   });
   phone.addEventListener("input", () => setFieldError("phone", null));
+  watchWhatsAppReach(form, phone, followChannel);
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
