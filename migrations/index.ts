@@ -15,6 +15,7 @@ import m11 from "./0011_broadcast_counts.sql" with { type: "text" };
 import m12 from "./0012_list_indexes.sql" with { type: "text" };
 import m13 from "./0013_chunked_enqueue.sql" with { type: "text" };
 import m14 from "./0014_owner_trust.sql" with { type: "text" };
+import m19 from "./0019_fair_claim_indexes.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -32,5 +33,6 @@ export const migrationSql: Record<string, string> = {
   "0012_list_indexes": m12,
   "0013_chunked_enqueue": m13,
   "0014_owner_trust": m14,
+  "0019_fair_claim_indexes": m19,
 };
 export { journal };
