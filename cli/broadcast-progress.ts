@@ -1,5 +1,6 @@
 // How `nearcast broadcast send` follows a broadcast it queued: a progress bar on stderr, then a summary line.
 import type { AppContext } from "../src/context.ts";
+import { queueLine } from "../src/schemas/broadcast-queue.ts";
 import type { BroadcastSummary } from "../src/schemas/broadcasts.ts";
 import { OPERATOR } from "../src/services/principal.ts";
 import { bar, ProgressPrinter } from "./progress-bar.ts";
@@ -12,11 +13,13 @@ export function progressLine(s: BroadcastSummary, width = 24): string {
   return `${bar(s.total === 0 ? 1 : done / s.total, width)} ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${waitingText(s)}`;
 }
 
-/** " · 3 waiting for quiet hours / 1 for the daily limit", or "" when nothing waits. */
-export function waitingText(s: Pick<BroadcastSummary, "waiting">): string {
+/** " · 3 waiting for quiet hours / 1 for the daily limit · Sending alongside 2 other shops", or "" when nothing waits
+ * and no other shop sends. */
+export function waitingText(s: Pick<BroadcastSummary, "waiting" | "queueAhead" | "state" | "total" | "queued">): string {
   const { quietHours, dailyLimit } = s.waiting ?? { quietHours: 0, dailyLimit: 0 };
-  const parts = [quietHours > 0 && `${quietHours} waiting for quiet hours`, dailyLimit > 0 && `${dailyLimit} waiting for the daily limit`].filter(Boolean);
-  return parts.length ? ` · ${parts.join(" / ")}` : "";
+  const held = [quietHours > 0 && `${quietHours} waiting for quiet hours`, dailyLimit > 0 && `${dailyLimit} waiting for the daily limit`].filter(Boolean);
+  const parts = [held.join(" / "), queueLine(s)].filter(Boolean);
+  return parts.length ? ` · ${parts.join(" · ")}` : "";
 }
 
 export function summaryLine(s: BroadcastSummary): string {

@@ -1,5 +1,6 @@
 // `nearcast broadcast`: send (broadcast-send.ts), status, list and cancel, as the operator.
 import { Command } from "commander";
+import { queueLine } from "../../src/schemas/broadcast-queue.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { sendCommand, stderrLogger } from "../broadcast-send.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
@@ -33,7 +34,7 @@ function statusCommand(): Command {
             ["Message", s.messageText.replace(/\r?\n/g, " ")],
             ["Image", s.imagePath ?? "(none)"],
             ["Recipients", String(s.total)],
-            ["Queued", String(s.queued)],
+            ["Queued", queueLine(s) ? `${s.queued} (${queueLine(s)})` : String(s.queued)],
             ["Sent", String(s.sent)],
             ["Delivered", String(s.delivered)],
             ["Failed", s.skipped > 0 ? `${s.failed} (${s.skipped} skipped: unsubscribed before their turn)` : String(s.failed)],

@@ -17,6 +17,9 @@ export interface DeliveryTally {
   skipped: number;
   /** Of `queued`: deliveries held back until the recipient's morning, or until their daily cap allows. */
   waiting?: { quietHours: number; dailyLimit: number };
+  /** While sending: how many other shops' broadcasts are sent at the same time (the dispatcher takes turns between
+   * shops, so each of them goes alongside this one); see broadcast-queue.ts for the words. */
+  queueAhead?: number;
 }
 
 /** When it happened (ISO 8601, UTC), and so its state. */

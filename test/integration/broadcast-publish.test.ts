@@ -412,6 +412,7 @@ describe("reads: subscriber count, history, status", () => {
       failed: 2,
       skipped: 1,
       waiting: { quietHours: 0, dailyLimit: 0 },
+      queueAhead: expect.any(Number), // the other shops of this file's world still sending
       completedAt: null,
       scheduledFor: null,
       startedAt: ctx.clock.now().toISOString(),

@@ -225,6 +225,7 @@ describe("broadcast status", () => {
       failed: 0,
       skipped: 0,
       waiting: { quietHours: 0, dailyLimit: 0 },
+      queueAhead: 0, // no other shop sending
       completedAt: null,
       scheduledFor: null,
       startedAt: body.createdAt,

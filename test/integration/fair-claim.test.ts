@@ -1,6 +1,7 @@
 // Issue 23 item 11 at the claim: the order it hands out (confirmations, then the businesses in turn), that every step
 // of it is an index seek (no walk of a 1,000,000-row queue), and the daily cap counted per person PER BUSINESS.
 import { afterEach, expect, test } from "bun:test";
+import { TURNS_PER_CLAIM } from "../../src/repos/sql/fair-turns.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { insertPersonSubscribedTo, insertSubscriber } from "../helpers/customer-factories.ts";
 import { deliveryById, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
@@ -41,6 +42,25 @@ test("a batch interleaves the businesses, confirmations first; the next claim go
   expect(ctx.repos.deliveries.claim(NOW.getTime(), 20).map((d) => businessOf(d.id))).toEqual([b, c, a, b, c, a, b, c].map((s) => s.business.id));
 });
 
+test(`a claim serves at most ${TURNS_PER_CLAIM} businesses, a run of each (one part of the file each); the next claim goes on round`, () => {
+  ctx = testContext();
+  const shops = [0, 1, 2, 3, 4, 5].map(() => shopQueue(10));
+  const per = 3;
+  const first = ctx.repos.deliveries.claim(NOW.getTime(), TURNS_PER_CLAIM * per).map((d) => businessOf(d.id));
+  const served = shops.slice(0, TURNS_PER_CLAIM).map((s) => s.business.id);
+  expect(first).toEqual(Array.from({ length: per }, () => served).flat());
+  // The next claim starts with the shops not served yet, then round to the first ones.
+  const next = ctx.repos.deliveries.claim(NOW.getTime(), TURNS_PER_CLAIM).map((d) => businessOf(d.id));
+  expect(next).toEqual([...shops.slice(TURNS_PER_CLAIM), ...shops].slice(0, TURNS_PER_CLAIM).map((s) => s.business.id));
+});
+
+test("fewer businesses due than turns: the ones due fill the batch with longer runs, still interleaved", () => {
+  ctx = testContext();
+  const [a, b] = [shopQueue(10), shopQueue(10)];
+  const got = ctx.repos.deliveries.claim(NOW.getTime(), 12).map((d) => businessOf(d.id));
+  expect(got).toEqual(Array.from({ length: 6 }, () => [a.business.id, b.business.id]).flat());
+});
+
 /** Every statement `run` prepares, with the plan SQLite picks for it. */
 function plansOf(run: () => unknown): { sql: string; plan: string[] }[] {
   const sqlite = ctx.db.$client;
@@ -56,7 +76,8 @@ function plansOf(run: () => unknown): { sql: string; plan: string[] }[] {
     sqlite.prepare = original;
   }
   return seen.map((sql) => {
-    const params = [...new Set(sql.match(/\?\d+/g) ?? [])].map(() => 1);
+    const numbered = [...new Set(sql.match(/\?\d+/g) ?? [])];
+    const params = (numbered.length > 0 ? numbered : (sql.match(/\?/g) ?? [])).map(() => 1);
     const rows = sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as [number])) as { detail: string }[];
     return { sql, plan: rows.map((r) => r.detail) };
   });
@@ -80,6 +101,15 @@ test("the fair claim seeks by index: the next business and its due rows, the unf
     // The order comes from the index (a sort only of the few unfinished confirmations' rows).
     if (p !== confirmations) expect(p.plan.filter((d) => /TEMP B-TREE/.test(d))).toEqual([]);
   }
+});
+
+test("a broadcast's place (queueAhead) is a count over the unfinished broadcasts only (broadcasts_unfinished_idx)", () => {
+  ctx = testContext();
+  shopQueue(3);
+  const plans = plansOf(() => ctx.repos.broadcasts.otherBusinessesSending(1));
+  expect(plans).toHaveLength(1);
+  expect(plans[0]!.plan.join("\n")).toMatch(/broadcasts_unfinished_idx \(kind=\?\)/);
+  expect(plans[0]!.plan.filter((d) => /^SCAN broadcasts\b/.test(d.trim()))).toEqual([]);
 });
 
 test("the daily cap counts per person per business: one person following four shops gets each shop's texts up to the cap", () => {

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { createDispatcher, type Dispatcher, type DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
+import { TURNS_PER_CLAIM } from "../../src/repos/sql/fair-turns.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext } from "../helpers/context.ts";
 import { apiClient, PUBLIC_URL } from "../helpers/api.ts";
@@ -36,28 +37,42 @@ const completed = (id: number) => ctx.repos.broadcasts.findById(id)?.completedAt
 /** The numbers the fake Twilio was asked to text, in the order the requests came. */
 const sentTo = () => fake.sends().map((r) => String(r.form.To));
 
-for (const [label, opts] of [
-  ["paced one at a time (1 claimed per send)", { rate: 50, concurrency: 1 }],
-  ["unlimited, claiming batches of 100", { rate: Number.POSITIVE_INFINITY, concurrency: 4, batchSize: 100 }],
-] as const) {
-  test(`ten shops broadcasting 50 each at once take turns: ${label}`, async () => {
-    const shops: Awaited<ReturnType<typeof queuedBroadcast>>[] = [];
-    for (let i = 0; i < 10; i++) shops.push(await queuedBroadcast(ctx, 50, { text: `Shop ${i} deal` }));
-    const shopOf = new Map(shops.flatMap((s, i) => s.phones.map((p) => [p, i] as const)));
-    dispatcher(opts).start();
-    await until(() => shops.every((s) => completed(s.broadcastId)), 15_000, "all ten completed");
-    const order = sentTo().map((to) => shopOf.get(to)!);
-    expect(order).toHaveLength(500);
-    expect(new Set(sentTo()).size).toBe(500); // everyone exactly once
-    // Every shop's first message is among the first 10 + a few sends: nobody waits for another shop's list.
-    const firstAt = shops.map((_, i) => order.indexOf(i));
-    expect(Math.max(...firstAt)).toBeLessThan(14);
-    // And they stay interleaved: in every 100 sends each shop has about its tenth (with ten shops, 10 each).
-    for (let start = 0; start < 500; start += 100) {
-      const window = order.slice(start, start + 100);
-      for (let i = 0; i < 10; i++) expect(Math.abs(window.filter((s) => s === i).length - 10)).toBeLessThanOrEqual(2);
-    }
-  });
+test("ten shops broadcasting 50 each at once take turns, one message each (paced: one claimed per send)", async () => {
+  const { shops, order } = await tenShopsSending({ rate: 50, concurrency: 1 });
+  // Every shop's first message is among the first 10 + a few sends: nobody waits for another shop's list.
+  expect(Math.max(...shops.map((_, i) => order.indexOf(i)))).toBeLessThan(14);
+  // And they stay interleaved: in every 100 sends each shop has about its tenth (with ten shops, 10 each).
+  for (let start = 0; start < 500; start += 100) {
+    const window = order.slice(start, start + 100);
+    for (let i = 0; i < 10; i++) expect(Math.abs(window.filter((s) => s === i).length - 10)).toBeLessThanOrEqual(2);
+  }
+});
+
+test("unlimited, claiming batches of 100: each batch is a run of TURNS_PER_CLAIM shops, and the next batch goes on round", async () => {
+  const { shops, order } = await tenShopsSending({ rate: Number.POSITIVE_INFINITY, concurrency: 4, batchSize: 100 });
+  const rounds = Math.ceil(10 / TURNS_PER_CLAIM);
+  // Every shop has started within the first `rounds` batches, long before the first shop is done with its 50.
+  const firstAt = shops.map((_, i) => order.indexOf(i));
+  const lastAt = shops.map((_, i) => order.lastIndexOf(i));
+  expect(Math.max(...firstAt)).toBeLessThan(rounds * 100 + 10);
+  expect(Math.max(...firstAt)).toBeLessThan(Math.min(...lastAt));
+  // Inside a batch the shops alternate: no shop sends more than a few in a row.
+  let run = 1;
+  let longest = 1;
+  for (let i = 1; i < order.length; i++) longest = Math.max(longest, (run = order[i] === order[i - 1] ? run + 1 : 1));
+  expect(longest).toBeLessThan(10);
+});
+
+/** Ten shops with 50 subscribers each publish at once; the dispatcher sends all; the shop (0..9) of each send in order. */
+async function tenShopsSending(opts: Partial<DispatcherOptions>) {
+  const shops: Awaited<ReturnType<typeof queuedBroadcast>>[] = [];
+  for (let i = 0; i < 10; i++) shops.push(await queuedBroadcast(ctx, 50, { text: `Shop ${i} deal` }));
+  const shopOf = new Map(shops.flatMap((s, i) => s.phones.map((p) => [p, i] as const)));
+  dispatcher(opts).start();
+  await until(() => shops.every((s) => completed(s.broadcastId)), 15_000, "all ten completed");
+  expect(sentTo()).toHaveLength(500);
+  expect(new Set(sentTo()).size).toBe(500); // everyone exactly once
+  return { shops, order: sentTo().map((to) => shopOf.get(to)!) };
 }
 
 test("the turn is the business's: a shop with two broadcasts gets one turn, like a shop with one", async () => {

@@ -2,11 +2,18 @@
 // is waiting for (opt-in confirmations) go first; then the businesses take turns, round-robin from the one after the
 // business served last, so one shop's 2,000-person broadcast never makes the next shop wait for all of it. The turn is
 // the BUSINESS's: one with two broadcasts gets one turn, like one with one.
-// Every step is an index seek, never a walk of the queue (test/integration/fair-claim-plans.test.ts): the next
-// business with a Queued row and its due rows (deliveries_queued_business_due_idx), the unfinished confirmations
-// (broadcasts_unfinished_idx), so a claim costs about the same at 1,000,000 queued rows (bench/fair-claim.ts).
+// A claim serves at most TURNS_PER_CLAIM businesses, each a run of its next rows: every business is another part of
+// the file (its rows, its index entries), so a claim spread over 100 businesses writes ~100 times the pages of one
+// that takes 100 neighbours (bench/fair-claim.ts measured 25 ms against 1.4 ms). Paced, a claim is a few rows (one
+// business each); unlimited, a batch of 100 is TURNS_PER_CLAIM runs, interleaved, and the next batch goes on round.
+// Every step is an index seek, never a walk of the queue (test/integration/fair-claim.test.ts): the next business
+// with a Queued row and its due rows (deliveries_queued_business_due_idx), the unfinished confirmations
+// (broadcasts_unfinished_idx).
 import type { Db } from "../../db/client.ts";
 import { statements } from "./statements.ts";
+
+/** Businesses served by one claim (see above). */
+export const TURNS_PER_CLAIM = 4;
 
 const q = statements((sqlite) => ({
   dueConfirmations: sqlite.prepare<{ id: number }, [number, number]>(
@@ -29,16 +36,17 @@ const q = statements((sqlite) => ({
 }));
 
 /** The turns of one claimer (one per repo, so per process): where the round stands between claims. */
-export function fairTurns(db: Db) {
-  /** The business whose row went last; the next round starts after it. */
+export function fairTurns(db: Db, turnsPerClaim = TURNS_PER_CLAIM) {
+  /** The business served last; the next claim starts after it. */
   let last = 0;
 
-  /** Up to `want` businesses with a due row, in turn order from the one after `last` (round the circle once). */
-  function businessesInTurn(now: number, want: number): number[] {
-    const found: number[] = [];
+  /** Up to `turns` businesses with due rows, in turn order after `last` (round the circle once), with up to `run`
+   * of each one's due rows. */
+  function runs(now: number, turns: number, run: number): { business: number; ids: number[] }[] {
+    const found: { business: number; ids: number[] }[] = [];
     let after = last;
     let wrapped = false;
-    while (found.length < want) {
+    while (found.length < turns) {
       const b = q(db).nextBusiness.get(after)?.id;
       if (b === undefined || (wrapped && b > last)) {
         if (wrapped) break;
@@ -47,29 +55,36 @@ export function fairTurns(db: Db) {
         continue;
       }
       after = b;
-      if (q(db).dueOf.get(b, now, 1)) found.push(b);
+      const ids = q(db).dueOf.all(b, now, run).map((r) => r.id);
+      if (ids.length > 0) found.push({ business: b, ids });
     }
     return found;
   }
 
   return {
-    /** The ids of up to `limit` due Queued deliveries in the order they should go: confirmations, then a row of each
-     * business in turn, then a second row of each, and so on. */
+    /** The ids of up to `limit` due Queued deliveries in the order they should go: confirmations, then the runs of
+     * the businesses in turn, interleaved (a row of each, then a second of each, ...). */
     next(now: number, limit: number): number[] {
       const ids = q(db).dueConfirmations.all(now, limit).map((r) => r.id);
       const want = limit - ids.length;
       if (want <= 0) return ids;
-      const businesses = businessesInTurn(now, want);
-      if (businesses.length === 0) return ids;
-      const per = Math.ceil(want / businesses.length);
-      const rows = businesses.map((b) => q(db).dueOf.all(b, now, per).map((r) => r.id));
-      for (let round = 0; round < per; round++) {
-        for (let i = 0; i < businesses.length && ids.length < limit; i++) {
-          const id = rows[i]![round];
-          if (id === undefined) continue;
-          ids.push(id);
-          last = businesses[i]!;
-        }
+      const turns = Math.min(turnsPerClaim, want);
+      const served = runs(now, turns, Math.ceil(want / turns));
+      if (served.length === 0) return ids;
+      last = served[served.length - 1]!.business;
+      // Fewer businesses due than turns: the ones found fill the batch with longer runs.
+      let short = want - served.reduce((n, s) => n + s.ids.length, 0);
+      for (let k = 0; k < served.length && short > 0; k++) {
+        const s = served[k]!;
+        const extra = Math.ceil(short / (served.length - k));
+        const more = q(db).dueOf.all(s.business, now, s.ids.length + extra).map((r) => r.id).slice(s.ids.length);
+        s.ids.push(...more);
+        short -= more.length;
+      }
+      for (let i = 0; ids.length < limit; i++) {
+        const before = ids.length;
+        for (const s of served) if (i < s.ids.length && ids.length < limit) ids.push(s.ids[i]!);
+        if (ids.length === before) break;
       }
       return ids;
     },

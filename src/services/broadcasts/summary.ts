@@ -45,14 +45,17 @@ export function toSummary(row: BroadcastRow, c: StatusCounts, waiting: WaitingCo
 }
 
 export function broadcastSummaries(repos: Repos) {
+  /** A sending broadcast gets its place among the other shops sending (a count over the unfinished broadcasts). */
+  const withQueue = (s: BroadcastSummary): BroadcastSummary =>
+    s.state === "sending" && s.queued > 0 ? { ...s, queueAhead: repos.broadcasts.otherBusinessesSending(s.businessId) } : s;
   return {
     summary(row: BroadcastRow): BroadcastSummary {
-      return toSummary(row, repos.deliveries.counts(row.id), repos.deliveries.waiting(row.id));
+      return withQueue(toSummary(row, repos.deliveries.counts(row.id), repos.deliveries.waiting(row.id)));
     },
     /** Several broadcasts' summaries: their counts in one read; only an unfinished one can have deliveries waiting. */
     summaries(rows: BroadcastRow[]): BroadcastSummary[] {
       const counts = repos.broadcasts.countsFor(rows.map((r) => r.id));
-      return rows.map((row) => toSummary(row, counts.get(row.id)!, row.completedAt === null ? repos.deliveries.waiting(row.id) : undefined));
+      return rows.map((row) => (row.completedAt === null ? withQueue(toSummary(row, counts.get(row.id)!, repos.deliveries.waiting(row.id))) : toSummary(row, counts.get(row.id)!)));
     },
   };
 }

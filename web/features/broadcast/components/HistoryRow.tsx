@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { queueLine } from "../../../../src/schemas/broadcast-queue.ts";
 import { absoluteImageUrl, formatDateTime } from "../../../shared/format.ts";
 import type { BroadcastSummary } from "../api/broadcasts.ts";
 
@@ -75,6 +76,7 @@ export function HistoryRow({ b, retrying, onRetry }: { b: BroadcastSummary; retr
         <span className="bc-progress-failed" style={{ width: pct(b.failed, b.total) }} />
       </div>
       {waitingLine(b) && <p className="bc-waiting muted" data-testid="bc-waiting">{waitingLine(b)}</p>}
+      {queueLine(b) && <p className="bc-queue muted" data-testid="bc-queue">{queueLine(b)}</p>}
       <div className="bc-history-foot">
         <dl className="bc-counts">
           {COUNTS.map(([label, key]) => (
