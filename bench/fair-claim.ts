@@ -1,7 +1,7 @@
 // What the fair claim costs (issue 23, item 11): the dispatcher's claim takes turns between businesses
 // (src/repos/sql/fair-turns.ts) instead of taking the queue in due order. A town-sized install in a real SQLite file:
 // 500 businesses, 1,000,000 subscribers, every business broadcasting to its 2,000 at once (1,000,000 queued deliveries,
-// written by the real publish). Then, side by side on the same file, rounds alternating:
+// written by the real publish). Then, side by side on the same file, one claim of each in turn:
 //   - fair:     the deliveries repo's claim() as the dispatcher calls it;
 //   - baseline: the claim before issue 23, the same UPDATE (claim.ts CLAIM_SET / CLAIM_RETURNING) on the rows
 //               `ORDER BY next_attempt_at, id` gives, in the same durable transaction.
@@ -98,16 +98,19 @@ function withSync<T>(sync: Sync, fn: () => T): T {
 }
 
 const times = new Map<string, number[]>();
-function measure(side: Side, sync: Sync, batch: number, claim: (now: number, limit: number) => unknown[]): void {
-  const key = `${side} ${sync} ${batch}`;
-  const list = times.get(key) ?? [];
-  times.set(key, list);
+/** `CLAIMS` claims of each side, one of each in turn (the order swapped every time), so a busy moment weighs on both. */
+function measurePair(sync: Sync, batch: number, sides: [Side, (now: number, limit: number) => unknown[]][]): void {
   withSync(sync, () => {
     for (let i = 0; i < CLAIMS; i++) {
-      const t = performance.now();
-      const rows = claim(Date.now(), batch);
-      list.push(performance.now() - t);
-      if (rows.length !== batch) throw new Error(`${key}: claimed ${rows.length}, not ${batch}`);
+      for (const [side, claim] of i % 2 === 0 ? sides : [...sides].reverse()) {
+        const key = `${side} ${sync} ${batch}`;
+        const list = times.get(key) ?? [];
+        times.set(key, list);
+        const t = performance.now();
+        const rows = claim(Date.now(), batch);
+        list.push(performance.now() - t);
+        if (rows.length !== batch) throw new Error(`${key}: claimed ${rows.length}, not ${batch}`);
+      }
     }
   });
 }
@@ -122,11 +125,7 @@ const baseline = baselineClaim();
 const fair = (now: number, limit: number) => ctx.repos.deliveries.claim(now, limit);
 for (let round = 0; round < ROUNDS; round++) {
   for (const sync of ["NORMAL", "FULL"] as const) {
-    for (const batch of BATCHES) {
-      // Alternating which goes first, so a busy moment weighs on both alike.
-      const pair: [Side, (now: number, limit: number) => unknown[]][] = [["fair", fair], ["baseline", baseline]];
-      for (const [side, claim] of round % 2 === 0 ? pair : pair.reverse()) measure(side, sync, batch, claim);
-    }
+    for (const batch of BATCHES) measurePair(sync, batch, [["fair", fair], ["baseline", baseline]]);
   }
 }
 
