@@ -1,12 +1,12 @@
 // Runs the real dispatcher of a test context against whatever messenger its settings give (the fake Twilio, or the
 // sandbox) on the context's fake clock, until `done()` holds. Quiet hours and the daily cap are not applied (the fake
 // clock's morning is night in California); their tests claim with the policy themselves.
-import { createDispatcher } from "../../src/dispatch/dispatcher.ts";
+import { createDispatcher, type DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
 import { createMessenger } from "../../src/messaging/index.ts";
 import type { TestContext } from "./context.ts";
 import { until, VirtualScheduler } from "./virtual-scheduler.ts";
 
-export async function dispatchUntil(ctx: TestContext, done: () => boolean, rate = 50): Promise<void> {
+export async function dispatchUntil(ctx: TestContext, done: () => boolean, rate = 50, options: Partial<DispatcherOptions> = {}, timeoutMs?: number): Promise<void> {
   const sched = new VirtualScheduler(ctx.clock);
   const messenger = createMessenger(ctx.services.settings.messaging(), { clock: ctx.clock, twilioTimeoutMs: 2000 });
   const d = createDispatcher({
@@ -16,10 +16,11 @@ export async function dispatchUntil(ctx: TestContext, done: () => boolean, rate 
     rate,
     scheduler: sched,
     reconcileAfterMs: 30_000,
+    ...options,
   });
   d.start();
   try {
-    await until(done);
+    await until(done, timeoutMs);
   } finally {
     await d.stop();
     messenger.close();

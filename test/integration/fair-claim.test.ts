@@ -3,6 +3,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { TURNS_PER_CLAIM } from "../../src/repos/sql/fair-turns.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
+import { queryPlans } from "../helpers/query-plans.ts";
 import { insertPersonSubscribedTo, insertSubscriber } from "../helpers/customer-factories.ts";
 import { deliveryById, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness } from "../helpers/factories.ts";
@@ -62,26 +63,7 @@ test("fewer businesses due than turns: the ones due fill the batch with longer r
 });
 
 /** Every statement `run` prepares, with the plan SQLite picks for it. */
-function plansOf(run: () => unknown): { sql: string; plan: string[] }[] {
-  const sqlite = ctx.db.$client;
-  const seen: string[] = [];
-  const original = sqlite.prepare.bind(sqlite);
-  sqlite.prepare = ((sql: string, ...rest: unknown[]) => {
-    seen.push(sql);
-    return (original as (...a: unknown[]) => unknown)(sql, ...rest);
-  }) as typeof sqlite.prepare;
-  try {
-    run();
-  } finally {
-    sqlite.prepare = original;
-  }
-  return seen.map((sql) => {
-    const numbered = [...new Set(sql.match(/\?\d+/g) ?? [])];
-    const params = (numbered.length > 0 ? numbered : (sql.match(/\?/g) ?? [])).map(() => 1);
-    const rows = sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as [number])) as { detail: string }[];
-    return { sql, plan: rows.map((r) => r.detail) };
-  });
-}
+const plansOf = (run: () => unknown) => queryPlans(ctx.db.$client, run);
 
 test("the fair claim seeks by index: the next business and its due rows, the unfinished confirmations; no table is scanned", () => {
   ctx = testContext();

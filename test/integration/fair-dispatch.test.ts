@@ -1,43 +1,30 @@
 // Issue 23 item 11: the dispatcher is fair to every shop on the install. Ten shops broadcasting at once go out
 // interleaved (the businesses take turns), not one list after another; a confirmation queued behind a big broadcast
 // goes first. Through the real dispatcher and the Twilio adapter against the fake Twilio, on the fake clock.
-import { afterEach, beforeEach, expect, test } from "bun:test";
-import { createDispatcher, type Dispatcher, type DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
-import { createMessenger } from "../../src/messaging/index.ts";
+import { afterEach, expect, test } from "bun:test";
+import type { DispatcherOptions } from "../../src/dispatch/dispatcher.ts";
 import { TURNS_PER_CLAIM } from "../../src/repos/sql/fair-turns.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext } from "../helpers/context.ts";
 import { apiClient, PUBLIC_URL } from "../helpers/api.ts";
-import { until, VirtualScheduler } from "../helpers/virtual-scheduler.ts";
-import { contextOnFake, fakeTwilioForFile, queuedBroadcast, shopWithSubscribers, stopDispatchers } from "../helpers/worlds.ts";
+import { dispatchUntil } from "../helpers/dispatch-run.ts";
+import { contextOnFake, fakeTwilioForFile, queuedBroadcast, shopWithSubscribers } from "../helpers/worlds.ts";
 
 const fake = fakeTwilioForFile();
 let ctx: TestContext;
-let sched: VirtualScheduler;
-const running: Dispatcher[] = [];
+afterEach(() => ctx.close());
 
-beforeEach(() => {
-  ctx = contextOnFake(fake, { NEARCAST_PUBLIC_URL: PUBLIC_URL });
-  sched = new VirtualScheduler(ctx.clock);
-});
-
-afterEach(async () => {
-  await stopDispatchers(running);
-  ctx.close();
-});
-
-function dispatcher(opts: Partial<DispatcherOptions> = {}): Dispatcher {
-  const messenger = createMessenger(ctx.services.settings.messaging(), { clock: ctx.clock, twilioTimeoutMs: 2000 });
-  const d = createDispatcher({ store: ctx.repos.deliveries, messenger, logger: ctx.logger, rate: 50, scheduler: sched, reconcileAfterMs: 30_000, ...opts });
-  running.push(d);
-  return d;
-}
+/** Runs the real dispatcher (through the Twilio adapter, to the fake Twilio) until `done`. */
+const dispatch = (done: () => boolean, options: Partial<DispatcherOptions> = {}) =>
+  dispatchUntil(ctx, done, options.rate ?? 50, options, 20_000);
+const newContext = () => (ctx = contextOnFake(fake, { NEARCAST_PUBLIC_URL: PUBLIC_URL }));
 
 const completed = (id: number) => ctx.repos.broadcasts.findById(id)?.completedAt != null;
 /** The numbers the fake Twilio was asked to text, in the order the requests came. */
 const sentTo = () => fake.sends().map((r) => String(r.form.To));
 
 test("ten shops broadcasting 50 each at once take turns, one message each (paced: one claimed per send)", async () => {
+  newContext();
   const { shops, order } = await tenShopsSending({ rate: 50, concurrency: 1 });
   // Every shop's first message is among the first 10 + a few sends: nobody waits for another shop's list.
   expect(Math.max(...shops.map((_, i) => order.indexOf(i)))).toBeLessThan(14);
@@ -49,6 +36,7 @@ test("ten shops broadcasting 50 each at once take turns, one message each (paced
 });
 
 test("unlimited, claiming batches of 100: each batch is a run of TURNS_PER_CLAIM shops, and the next batch goes on round", async () => {
+  newContext();
   const { shops, order } = await tenShopsSending({ rate: Number.POSITIVE_INFINITY, concurrency: 4, batchSize: 100 });
   const rounds = Math.ceil(10 / TURNS_PER_CLAIM);
   // Every shop has started within the first `rounds` batches, long before the first shop is done with its 50.
@@ -68,20 +56,19 @@ async function tenShopsSending(opts: Partial<DispatcherOptions>) {
   const shops: Awaited<ReturnType<typeof queuedBroadcast>>[] = [];
   for (let i = 0; i < 10; i++) shops.push(await queuedBroadcast(ctx, 50, { text: `Shop ${i} deal` }));
   const shopOf = new Map(shops.flatMap((s, i) => s.phones.map((p) => [p, i] as const)));
-  dispatcher(opts).start();
-  await until(() => shops.every((s) => completed(s.broadcastId)), 15_000, "all ten completed");
+  await dispatch(() => shops.every((s) => completed(s.broadcastId)), opts);
   expect(sentTo()).toHaveLength(500);
   expect(new Set(sentTo()).size).toBe(500); // everyone exactly once
   return { shops, order: sentTo().map((to) => shopOf.get(to)!) };
 }
 
 test("the turn is the business's: a shop with two broadcasts gets one turn, like a shop with one", async () => {
+  newContext();
   const two = await queuedBroadcast(ctx, 20, { text: "First of two" });
   const second = await ctx.services.broadcasts.publish(OPERATOR, { businessId: String(two.business.id), messageText: "Second of two" });
   if (!("broadcastId" in second)) throw new Error("nothing published");
   const one = await queuedBroadcast(ctx, 20, { text: "Only one" });
-  dispatcher({ rate: 50, concurrency: 1 }).start();
-  await until(() => [two.broadcastId, second.broadcastId, one.broadcastId].every(completed), 15_000, "all completed");
+  await dispatch(() => [two.broadcastId, second.broadcastId, one.broadcastId].every(completed), { concurrency: 1 });
   expect(sentTo()).toHaveLength(60);
   const oneShop = new Set(one.phones);
   const firstForty = sentTo().slice(0, 40).map((to) => (oneShop.has(to) ? "one" : "two"));
@@ -91,12 +78,12 @@ test("the turn is the business's: a shop with two broadcasts gets one turn, like
 });
 
 test("a confirmation queued behind a big broadcast goes first", async () => {
+  newContext();
   const big = await queuedBroadcast(ctx, 200, { text: "Big list" });
   const other = shopWithSubscribers(ctx, 0);
   const joined = await apiClient(ctx).post("/api/subscription/Subscribe", { businessId: other.business.id, phone: "+12125550199", contactPreference: "SMS" });
   expect(joined.status).toBe(200);
-  dispatcher({ rate: 50, concurrency: 1 }).start();
-  await until(() => completed(big.broadcastId) && sentTo().includes("+12125550199"), 15_000, "all sent");
+  await dispatch(() => completed(big.broadcastId) && sentTo().includes("+12125550199"), { concurrency: 1 });
   expect(sentTo()[0]).toBe("+12125550199");
   expect(fake.sends()[0]!.form.Body).toContain("Reply STOP");
   expect(sentTo()).toHaveLength(201);
