@@ -1,5 +1,6 @@
 // How `nearcast broadcast send` follows a broadcast it queued: a progress bar on stderr, then a summary line.
 import type { AppContext } from "../src/context.ts";
+import { queueLine } from "../src/schemas/broadcast-queue.ts";
 import type { BroadcastSummary } from "../src/schemas/broadcasts.ts";
 import { OPERATOR } from "../src/services/principal.ts";
 import { bar, ProgressPrinter } from "./progress-bar.ts";
@@ -12,12 +13,14 @@ export function progressLine(s: BroadcastSummary, width = 24): string {
   return `${bar(s.total === 0 ? 1 : done / s.total, width)} ${done}/${s.total} · ${s.sent} sent · ${s.delivered} delivered · ${s.failed} failed${notSentText(s)}${waitingText(s)}${s.paused ? ` · ${s.paused}` : ""}`;
 }
 
-/** " · 3 held until 8:00 recipients' time / 1 waiting for the daily limit", or "" when nothing waits. */
-export function waitingText(s: Pick<BroadcastSummary, "waiting">): string {
+/** " · 3 held until 8:00 recipients' time / 1 waiting for the daily limit · Sending alongside 2 other shops", or ""
+ * when nothing waits and no other shop sends. */
+export function waitingText(s: Pick<BroadcastSummary, "waiting" | "queueAhead" | "state" | "total" | "queued">): string {
   const { quietHours, dailyLimit, quietHoursUntil } = s.waiting ?? { quietHours: 0, dailyLimit: 0 };
-  const held = `${quietHours} held${quietHoursUntil ? ` until ${quietHoursUntil} recipients' time` : " for quiet hours"}`;
-  const parts = [quietHours > 0 && held, dailyLimit > 0 && `${dailyLimit} waiting for the daily limit`].filter(Boolean);
-  return parts.length ? ` · ${parts.join(" / ")}` : "";
+  const until = `${quietHours} held${quietHoursUntil ? ` until ${quietHoursUntil} recipients' time` : " for quiet hours"}`;
+  const held = [quietHours > 0 && until, dailyLimit > 0 && `${dailyLimit} waiting for the daily limit`].filter(Boolean);
+  const parts = [held.join(" / "), queueLine(s)].filter(Boolean);
+  return parts.length ? ` · ${parts.join(" · ")}` : "";
 }
 
 /** " · 2 skipped · 5 cancelled", each only when there are some. */

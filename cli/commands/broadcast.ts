@@ -1,6 +1,7 @@
 // `nearcast broadcast`: send (broadcast-send.ts), status, list and cancel, as the operator.
 import { Command } from "commander";
 import { EXPIRED_BEFORE_QUIET_HOURS } from "../../src/schemas/broadcasts.ts";
+import { queueLine } from "../../src/schemas/broadcast-queue.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { printNotSentReasons, reportCommand } from "../broadcast-report.ts";
 import { sendCommand, stderrLogger } from "../broadcast-send.ts";
@@ -36,7 +37,7 @@ function statusCommand(): Command {
             ["Message", s.messageText.replace(/\r?\n/g, " ")],
             ["Image", s.imagePath ?? "(none)"],
             ["Recipients", String(s.total)],
-            ["Queued", String(s.queued)],
+            ["Queued", queueLine(s) ? `${s.queued} (${queueLine(s)})` : String(s.queued)],
             ["Sent", String(s.sent)],
             ["Delivered", String(s.delivered)],
             ["Failed", String(s.failed)],

@@ -287,6 +287,9 @@ export const broadcasts = sqliteTable(
     index("broadcasts_scheduled_idx").on(t.scheduledFor).where(sql`started_at IS NULL AND cancelled_at IS NULL`),
     // The broadcasts whose deliveries are still being written (the dispatcher goes on with them).
     index("broadcasts_enqueuing_idx").on(t.id).where(sql`enqueued_through IS NOT NULL`),
+    // The unfinished ones by kind and business: the claim finds due confirmations through it (they go first), and a
+    // broadcast's place among the shops sending at the same time is a count over it (migrations/0019).
+    index("broadcasts_unfinished_idx").on(t.kind, t.businessId).where(sql`completed_at IS NULL`),
   ],
 );
 
@@ -332,6 +335,8 @@ export const deliveries = sqliteTable(
     // but the claim's. No index on provider_id: sids are random, and every send would write a random index page
     // (most of the dispatcher's disk work); a status callback finds its delivery by the id in its URL instead.
     index("deliveries_queued_due_idx").on(t.nextAttemptAt).where(sql`status = 'Queued'`),
+    // The fair claim's turns: the next business with a Queued delivery, then its due ones in order (migrations/0019).
+    index("deliveries_queued_business_due_idx").on(t.businessId, t.nextAttemptAt).where(sql`status = 'Queued'`),
     index("deliveries_uncertain_due_idx").on(t.nextAttemptAt).where(sql`status = 'Uncertain'`),
     index("deliveries_status_check_idx").on(t.statusCheckAt).where(sql`status_check_at IS NOT NULL`),
     index("deliveries_broadcast_status_idx").on(t.broadcastId, t.status),

@@ -121,6 +121,15 @@ export function broadcastsRepo(db: Db) {
         .orderBy(broadcasts.id)
         .all();
     },
+    /** How many OTHER businesses have a broadcast sending (started, unfinished, not cancelled): the dispatcher takes
+     * turns between businesses, so that many go alongside (broadcasts_unfinished_idx: only unfinished ones). */
+    otherBusinessesSending(businessId: number): number {
+      return db
+        .select({ n: sql<number>`COUNT(DISTINCT ${broadcasts.businessId})` })
+        .from(broadcasts)
+        .where(and(eq(broadcasts.kind, "promotion"), isNull(broadcasts.completedAt), isNotNull(broadcasts.startedAt), isNull(broadcasts.cancelledAt), not(eq(broadcasts.businessId, businessId))))
+        .get()!.n;
+    },
     findById(id: number): BroadcastRow | undefined {
       return db.select(withOwner).from(broadcasts).innerJoin(businesses, eq(businesses.id, broadcasts.businessId)).where(eq(broadcasts.id, id)).get();
     },

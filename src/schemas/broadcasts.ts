@@ -25,6 +25,9 @@ export interface DeliveryTally {
   retryable: number;
   /** Of `queued`: deliveries held back until the recipient's morning, or until their daily cap allows. */
   waiting?: { quietHours: number; dailyLimit: number; quietHoursUntil?: string | null };
+  /** While sending: how many other shops' broadcasts are sent at the same time (the dispatcher takes turns between
+   * shops, so each of them goes alongside this one); see broadcast-queue.ts for the words. */
+  queueAhead?: number;
 }
 
 /** Why an expired delivery never arrived (Twilio 30036: its ValidityPeriod ran out at the recipient's quiet hours). */

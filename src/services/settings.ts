@@ -47,7 +47,7 @@ export interface CurrentSettings {
   uploadQuotaMb: number;
   /** The quiet span in the recipient's local time; null = off (send at any hour). */
   quietHours: QuietSpan | null;
-  /** Marketing messages per recipient per rolling 24 h, across all businesses; 0 = no cap. */
+  /** Marketing messages per recipient per business per rolling 24 h; 0 = no cap. */
   maxPerDay: number;
   /** US dollars per SMS segment, for the estimate before a broadcast. */
   pricePerSegment: number;

@@ -6,13 +6,13 @@ import { createMessenger } from "../../src/messaging/index.ts";
 import type { TestContext } from "./context.ts";
 import { until, VirtualScheduler } from "./virtual-scheduler.ts";
 
-export async function dispatchUntil(ctx: TestContext, done: () => boolean, rate = 50): Promise<void> {
+export async function dispatchUntil(ctx: TestContext, done: () => boolean, rate = 50, options: Partial<DispatcherOptions> = {}, timeoutMs?: number): Promise<void> {
   const sched = new VirtualScheduler(ctx.clock);
   const messenger = createMessenger(ctx.services.settings.messaging(), { clock: ctx.clock, twilioTimeoutMs: 2000 });
-  const d = testDispatcher(ctx, { messenger, scheduler: sched, rate });
+  const d = testDispatcher(ctx, { messenger, scheduler: sched, rate, ...options });
   d.start();
   try {
-    await until(done);
+    await until(done, timeoutMs);
   } finally {
     await d.stop();
     messenger.close();

@@ -229,6 +229,7 @@ describe("broadcast status", () => {
       cancelled: 0,
       retryable: 0,
       waiting: { quietHours: 0, dailyLimit: 0, quietHoursUntil: null },
+      queueAhead: 0, // no other shop sending
       completedAt: null,
       scheduledFor: null,
       startedAt: body.createdAt,

@@ -4,6 +4,7 @@
 import { afterEach, expect, test } from "bun:test";
 import type { Keyset } from "../../src/schemas/paging.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
+import { queryPlans } from "../helpers/query-plans.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
@@ -12,25 +13,7 @@ let ctx: TestContext;
 afterEach(() => ctx?.close());
 
 /** Every statement `run` prepares, with the plan SQLite picks for it. */
-function plansOf(run: () => unknown): { sql: string; plan: string[] }[] {
-  const sqlite = ctx.db.$client;
-  const seen: string[] = [];
-  const original = sqlite.prepare.bind(sqlite);
-  sqlite.prepare = ((sql: string, ...rest: unknown[]) => {
-    seen.push(sql);
-    return (original as (...a: unknown[]) => unknown)(sql, ...rest);
-  }) as typeof sqlite.prepare;
-  try {
-    run();
-  } finally {
-    sqlite.prepare = original;
-  }
-  return seen.map((sql) => {
-    const params = (sql.match(/\?/g) ?? []).map(() => 1);
-    const rows = sqlite.query(`EXPLAIN QUERY PLAN ${sql}`).all(...(params as [number])) as { detail: string }[];
-    return { sql, plan: rows.map((r) => r.detail) };
-  });
-}
+const plansOf = (run: () => unknown) => queryPlans(ctx.db.$client, run);
 
 /** A full scan of a table (walking an index, even all of it in order, is not one). */
 const scansTable = (detail: string) => /^SCAN \w+$/.test(detail.trim()) || /^SCAN \w+ \(~/.test(detail.trim());

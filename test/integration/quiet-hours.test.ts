@@ -87,7 +87,7 @@ describe("quiet hours", () => {
 });
 
 describe("daily cap", () => {
-  test("the 4th message in 24 h, from another business, waits until the oldest of the 3 is 24 h old", () => {
+  test("the 4th message in 24 h from the same business waits until the oldest of the 3 is 24 h old", () => {
     ctx = testContext();
     const now = setClock("2026-01-15T18:00:00Z"); // 13:00 in New York
     const first = queueFor("+12125550105");

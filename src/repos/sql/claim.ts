@@ -8,13 +8,14 @@ import { validityPeriod } from "../../lib/validity-period.ts";
 import { durableTransactionRunner } from "../transaction.ts";
 import { HELD_UNTIL } from "./confirmations.ts";
 import { IS_CONFIRMATION, OWNER_NOT_APPROVED, STILL_ENQUEUING } from "./delivery-rows.ts";
+import { fairTurns } from "./fair-turns.ts";
 import { statements } from "./statements.ts";
 
 /** What holds marketing messages back (from the settings in use; see src/lib/quiet-hours.ts). */
 export interface DeferralPolicy {
   /** null = off. */
   quietHours: QuietSpan | null;
-  /** Per recipient (customer) per rolling 24 h, across all businesses; 0 = no cap. */
+  /** Per recipient (customer) per business per rolling 24 h (the state laws it follows limit each seller); 0 = no cap. */
   maxPerDay: number;
   /** The zone used when neither the number nor the business gives one. */
   serverZone: string;
@@ -26,38 +27,40 @@ const DAY_MS = 86_400_000;
 /** A claimed row with the columns the claim itself reads (dropped before the dispatcher gets it). */
 type ClaimedRow = ClaimedDelivery & { businessId: number; confirmation?: number; held?: number };
 
+/** What a claim does to a row, and what it answers; the benchmark's baseline (the claim before issue 23, in due
+ * order only) shares them (bench/fair-claim.ts). */
+export const CLAIM_SET = `status = CASE WHEN EXISTS (SELECT 1 FROM subscriptions s WHERE s.customer_id = deliveries.customer_id
+                                   AND s.business_id = deliveries.business_id
+                                   AND (s.status = 'active' OR (s.status = 'unconfirmed' AND ${IS_CONFIRMATION})))
+                THEN 'Sending' ELSE 'Skipped' END,
+       attempts = attempts + 1, claimed_at = ?1, updated_at = ?1, deferred_reason = NULL`;
+export const CLAIM_RETURNING = `id, broadcast_id AS broadcastId, customer_id AS customerId, channel, to_phone AS toPhone, attempts,
+               claimed_at AS claimedAt, status, business_id AS businessId, ${IS_CONFIRMATION} AS confirmation,
+               ${OWNER_NOT_APPROVED} AS held`;
+
 const q = statements((sqlite) => ({
   // The reads before the writes below: with nothing to do, the dispatcher does not wait for the write lock (another
   // process, e.g. a CLI import, may hold it, and a wait for it blocks the server's event loop).
   anyDue: sqlite.prepare<{ one: number }, [number]>(
     `SELECT 1 AS one FROM deliveries WHERE status = 'Queued' AND next_attempt_at <= ?1 AND NOT ${STILL_ENQUEUING} LIMIT 1`,
   ),
-  // Claims the due rows in order; a row whose customer is no longer an active subscriber of the business becomes
-  // Skipped in the same statement (a STOP that arrived mid-broadcast).
-  claim: sqlite.prepare<ClaimedDelivery, [number, number]>(
-    `UPDATE deliveries SET
-       status = CASE WHEN EXISTS (SELECT 1 FROM subscriptions s WHERE s.customer_id = deliveries.customer_id
-                                   AND s.business_id = deliveries.business_id
-                                   AND (s.status = 'active' OR (s.status = 'unconfirmed' AND ${IS_CONFIRMATION})))
-                THEN 'Sending' ELSE 'Skipped' END,
-       attempts = attempts + 1, claimed_at = ?1, updated_at = ?1, deferred_reason = NULL
-     WHERE id IN (SELECT id FROM deliveries WHERE status = 'Queued' AND next_attempt_at <= ?1
-                    AND NOT ${STILL_ENQUEUING}
-                  ORDER BY next_attempt_at, id LIMIT ?2)
-     RETURNING id, broadcast_id AS broadcastId, customer_id AS customerId, channel, to_phone AS toPhone, attempts,
-               claimed_at AS claimedAt, status, business_id AS businessId, ${IS_CONFIRMATION} AS confirmation,
-               ${OWNER_NOT_APPROVED} AS held`,
+  // Claims the rows fair-turns.ts picked (JSON array ?2); a row whose customer is no longer an active subscriber of
+  // the business becomes Skipped in the same statement (a STOP that arrived mid-broadcast).
+  claim: sqlite.prepare<ClaimedRow, [number, string]>(
+    `UPDATE deliveries SET ${CLAIM_SET}
+     WHERE id IN (SELECT value FROM json_each(?2)) AND status = 'Queued'
+     RETURNING ${CLAIM_RETURNING}`,
   ),
   // A claimed row that may not go yet (quiet hours, daily cap): Queued again until `notBefore`, the attempt not counted.
   defer: sqlite.prepare<unknown, [number, number, string]>(
     `UPDATE deliveries SET status = 'Queued', attempts = MAX(0, attempts - 1), claimed_at = NULL, next_attempt_at = ?2,
        deferred_reason = ?3 WHERE id = ?1 AND status = 'Sending'`,
   ),
-  // This customer's sends in the last 24 h, newest first (deliveries_customer_idx): sent, or in flight (claimed),
-  // leaving out this claim's own rows (?3 = now; the claim counts those it lets go itself).
-  recentSends: sqlite.prepare<{ at: number }, [number, number, number]>(
+  // This customer's sends for this business (?4) in the last 24 h, newest first (deliveries_customer_idx): sent, or in
+  // flight (claimed), leaving out this claim's own rows (?3 = now; the claim counts those it lets go itself).
+  recentSends: sqlite.prepare<{ at: number }, [number, number, number, number]>(
     `SELECT COALESCE(sent_at, claimed_at) AS at FROM deliveries
-     WHERE customer_id = ?1 AND COALESCE(sent_at, claimed_at) > ?2
+     WHERE customer_id = ?1 AND business_id = ?4 AND COALESCE(sent_at, claimed_at) > ?2
        AND (sent_at IS NOT NULL OR status IN ('Sending', 'Uncertain'))
        AND NOT (status = 'Sending' AND claimed_at = ?3) AND NOT ${IS_CONFIRMATION}
      ORDER BY at DESC`,
@@ -68,11 +71,11 @@ const q = statements((sqlite) => ({
   ),
 }));
 
-/** The caches of one claim: zones per number and per business, recent sends per customer. */
+/** The caches of one claim: zones per number and per business, recent sends per customer and business. */
 interface ClaimCaches {
   zonesOf: Map<string, string[]>;
   businessZones: Map<number, string>;
-  sendsOf: Map<number, number[]>;
+  sendsOf: Map<string, number[]>;
 }
 
 function stripBusiness(r: ClaimedRow): ClaimedDelivery {
@@ -104,8 +107,9 @@ function deferral(db: Db, r: ClaimedRow, now: number, policy: DeferralPolicy, c:
     r.validForSeconds = validity.seconds;
   }
   if (policy.maxPerDay > 0) {
-    let sends = c.sendsOf.get(r.customerId);
-    if (!sends) c.sendsOf.set(r.customerId, (sends = q(db).recentSends.all(r.customerId, now - DAY_MS, now).map((x) => x.at)));
+    const key = `${r.customerId}:${r.businessId}`;
+    let sends = c.sendsOf.get(key);
+    if (!sends) c.sendsOf.set(key, (sends = q(db).recentSends.all(r.customerId, now - DAY_MS, now, r.businessId).map((x) => x.at)));
     if (sends.length >= policy.maxPerDay) {
       // It may go when the oldest of the last maxPerDay sends is 24 h old.
       return { notBefore: sends[policy.maxPerDay - 1]! + DAY_MS, reason: "daily_limit" };
@@ -117,9 +121,10 @@ function deferral(db: Db, r: ClaimedRow, now: number, policy: DeferralPolicy, c:
 
 export function outboxClaim(db: Db) {
   const durableTransaction = durableTransactionRunner(db);
+  const turns = fairTurns(db);
   return {
     /**
-     * Claims up to `limit` due Queued deliveries in one short transaction (one statement): they become Sending
+     * Claims up to `limit` due Queued deliveries in one short transaction, in fair order (fair-turns.ts): they become Sending
      * (attempts + 1, claimed_at = now), or Skipped when the customer is no longer an active subscriber. The commit
      * is durable (fsynced, see durableTransactionRunner) before this returns, so before the dispatcher calls the provider.
      */
@@ -132,7 +137,10 @@ export function outboxClaim(db: Db) {
         // Deferred rows leave the due set (their next_attempt_at moves on), so claiming again reaches the next ones:
         // a night-time broadcast of 50,000 is deferred batch by batch within this one claim, each row once.
         for (;;) {
-          const rows = q(db).claim.all(now, limit - out.length) as ClaimedRow[];
+          const picked = turns.next(now, limit - out.length);
+          if (picked.length === 0) return out;
+          const order = new Map(picked.map((id, i) => [id, i]));
+          const rows = q(db).claim.all(now, JSON.stringify(picked)).sort((a, b) => order.get(a.id)! - order.get(b.id)!);
           for (const r of rows) {
             if (r.status === "Skipped") {
               q(db).skippedText.run(SKIPPED_MESSAGE, r.id);

@@ -58,17 +58,21 @@ export function broadcastSummaries(repos: Repos) {
   /** Only a broadcast with failures or expired messages, not stopped, has any to retry (one indexed count then). */
   const retryableOf = (row: BroadcastRow, c: StatusCounts) =>
     (c.Failed > 0 || c.Expired > 0) && row.cancelledAt === null ? repos.deliveries.retryableFailed(row.id) : 0;
+  /** A sending broadcast gets its place among the other shops sending (a count over the unfinished broadcasts). */
+  const withQueue = (s: BroadcastSummary): BroadcastSummary =>
+    s.state === "sending" && s.queued > 0 ? { ...s, queueAhead: repos.broadcasts.otherBusinessesSending(s.businessId) } : s;
   return {
     summary(row: BroadcastRow): BroadcastSummary {
       const counts = repos.deliveries.counts(row.id);
-      return withPause(repos, row, toSummary(row, counts, repos.deliveries.waiting(row.id), retryableOf(row, counts)));
+      return withPause(repos, row, withQueue(toSummary(row, counts, repos.deliveries.waiting(row.id), retryableOf(row, counts))));
     },
     /** Several broadcasts' summaries: their counts in one read; only an unfinished one can have deliveries waiting. */
     summaries(rows: BroadcastRow[]): BroadcastSummary[] {
       const counts = repos.broadcasts.countsFor(rows.map((r) => r.id));
       return rows.map((row) => {
         const c = counts.get(row.id)!;
-        return withPause(repos, row, toSummary(row, c, row.completedAt === null ? repos.deliveries.waiting(row.id) : undefined, retryableOf(row, c)));
+        if (row.completedAt !== null) return toSummary(row, c, undefined, retryableOf(row, c));
+        return withPause(repos, row, withQueue(toSummary(row, c, repos.deliveries.waiting(row.id), retryableOf(row, c))));
       });
     },
   };

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { EXPIRED_BEFORE_QUIET_HOURS } from "../../../../src/schemas/broadcasts.ts";
+import { queueLine } from "../../../../src/schemas/broadcast-queue.ts";
 import { absoluteImageUrl, formatDateTime } from "../../../shared/format.ts";
 import type { BroadcastSummary } from "../api/broadcasts.ts";
 import { StopBroadcastButton } from "./StopBroadcastButton.tsx";
@@ -108,6 +109,7 @@ export function HistoryRow({ b, retrying, onRetry, onChanged }: { b: BroadcastSu
       )}
       {waitingLine(b) && <p className="bc-waiting muted" data-testid="bc-waiting">{waitingLine(b)}</p>}
       {b.expired > 0 && <p className="bc-waiting muted" data-testid="bc-expired">{expiredLine(b)}</p>}
+      {queueLine(b) && <p className="bc-queue muted" data-testid="bc-queue">{queueLine(b)}</p>}
       <div className="bc-history-foot">
         <dl className="bc-counts" data-columns={counts.length}>
           {counts.map(([label, key]) => (

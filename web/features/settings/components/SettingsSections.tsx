@@ -125,7 +125,7 @@ export function QuietHoursSection({ field }: Pick<SettingFields, "field">) {
       <p className="muted">Marketing texts wait (never dropped) while it is quiet in the recipient's time zone, and past the daily cap.</p>
       <div className="two-cols">
         {field("quietHours", "Quiet hours", "HH:MM-HH:MM in the recipient's time, or off; 20:00-08:00 unless set.", { placeholder: "20:00-08:00" })}
-        {field("maxPerDay", "Messages per person per 24 h", "Across all businesses; 3 unless set, 0 for no cap.", { inputMode: "numeric" })}
+        {field("maxPerDay", "Messages per person per 24 h", "From each business (each shop counts its own); 3 unless set, 0 for no cap.", { inputMode: "numeric" })}
       </div>
     </section>
   );
