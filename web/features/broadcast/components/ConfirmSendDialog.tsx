@@ -1,5 +1,5 @@
 import { type ReactNode, useState } from "react";
-import { type BroadcastEstimate, estimateQuestion } from "../../../../src/schemas/broadcast-estimate.ts";
+import { type BroadcastEstimate, costLines, costLineText, estimateQuestion } from "../../../../src/schemas/broadcast-estimate.ts";
 import { broadcastErrorToast } from "../api/broadcast-errors.ts";
 import { beforeSendApi } from "../api/before-send.ts";
 import { notify } from "../../../shared/state/toasts.ts";
@@ -45,7 +45,19 @@ export function ConfirmSendDialog({
           </li>
         )}
         {estimate.whatsapp > 0 && <li>{estimate.whatsapp} by WhatsApp</li>}
-        {estimate.estimatedCost !== null && <li>Estimated at ${estimate.pricePerSegment} per segment; your Twilio bill may differ.</li>}
+        {estimate.estimatedCost !== null && (
+          <li data-testid="confirm-cost">
+            How the cost is made:
+            <ul className="bc-confirm-cost">
+              {costLines(estimate).map((line) => (
+                <li key={line.channel}>
+                  {line.channel}: {costLineText(line)}
+                </li>
+              ))}
+            </ul>
+            Prices from Settings; your Twilio bill may differ.
+          </li>
+        )}
         {when && <li>Recipients are whoever is subscribed at that time.</li>}
       </ul>
     </AskBeforeSending>
