@@ -1,5 +1,6 @@
 import { type ReactNode, useState } from "react";
 import { type BroadcastEstimate, costLines, costLineText, estimateQuestion } from "../../../../src/schemas/broadcast-estimate.ts";
+import { ApiError } from "../../../shared/api/client.ts";
 import { broadcastErrorToast } from "../api/broadcast-errors.ts";
 import { beforeSendApi } from "../api/before-send.ts";
 import { notify } from "../../../shared/state/toasts.ts";
@@ -68,7 +69,11 @@ export function ConfirmSendDialog({
  * The confirm step for the broadcast screen: ask() fetches the estimate and opens the dialog; Send runs `go`.
  * `checking` is true while the estimate loads; `dialog` is rendered where the page wants it.
  */
-export function useConfirmSend(businessId: string): {
+export function useConfirmSend(
+  businessId: string,
+  /** The server answered 401: the page offers to sign in again instead of a toast. */
+  onSessionEnded?: () => void,
+): {
   ask: (text: string, hasImage: boolean, when: string | null, go: () => void, withTemplate?: boolean) => Promise<void>;
   checking: boolean;
   dialog: ReactNode;
@@ -84,6 +89,10 @@ export function useConfirmSend(businessId: string): {
       if (estimate.recipients === 0 && !when) go();
       else setOpen({ estimate, when, go });
     } catch (err) {
+      if (onSessionEnded && err instanceof ApiError && err.status === 401) {
+        onSessionEnded();
+        return;
+      }
       const t = broadcastErrorToast(err);
       notify.error(t.title, t.message);
     } finally {
