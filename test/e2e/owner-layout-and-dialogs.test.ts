@@ -114,3 +114,29 @@ for (const [device, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as con
     });
   }, 60_000);
 }
+
+for (const [device, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+  test(`the session ends while writing a broadcast: Sign in again keeps the text (${device})`, async () => {
+    await inBrowser(viewport, async ({ page }) => {
+      await logInOnPage(page, shop.server.url);
+      await page.goto(`${shop.server.url}/businesses/broadcast/${shop.businessId}`);
+      const text = `Half-price baguettes after 5pm (${device})`;
+      await page.getByLabel("Message Text").fill(text);
+      // The session is revoked elsewhere (a logout on another device, an expiry) while the owner writes.
+      const token = await page.evaluate(() => localStorage.getItem("token"));
+      expect((await shop.call("POST", "/api/auth/Logout", {}, token!)).status).toBeLessThan(300);
+      await page.getByRole("button", { name: "Send Broadcast" }).click();
+      await page.getByRole("button", { name: "Sign in again" }).waitFor();
+      await page.screenshot({ path: (await screenshot(page, `small-session-ended-${device}`)).replace(/\.png$/, "-viewport.png") });
+      await page.getByRole("button", { name: "Sign in again" }).click();
+      await page.waitForURL(`${shop.server.url}/login?next=/businesses/broadcast/${shop.businessId}`);
+      await page.getByLabel("Email").fill("rosa@corner-bakery.test");
+      await page.getByLabel("Password", { exact: true }).fill("flour-and-water");
+      await page.getByRole("button", { name: "Login", exact: true }).click();
+      await page.waitForURL(`${shop.server.url}/businesses/broadcast/${shop.businessId}`);
+      await page.getByText("Your message is back", { exact: false }).waitFor();
+      expect(await page.getByLabel("Message Text").inputValue()).toBe(text);
+      await page.screenshot({ path: (await screenshot(page, `small-draft-back-${device}`)).replace(/\.png$/, "-viewport.png") });
+    });
+  }, 60_000);
+}

@@ -32,6 +32,8 @@ describe("the session ends while writing", () => {
     expect(view.getByText(SESSION_ENDED_TEXT).closest("[role=alert]")).toBeTruthy();
     expect(toasts.value.map((t) => t.title)).not.toContain("Session Expired");
     expect(view.textarea().value).toBe(TEXT);
+    // Focused, so a phone scrolls it into view from the Send button far below.
+    expect(document.activeElement).toBe(view.getByRole("button", { name: "Sign in again" }));
     await act(async () => {
       fireEvent.click(view.getByRole("button", { name: "Sign in again" }));
     });

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useLocation } from "wouter";
 import { loginReturningTo, paths } from "../../../shared/paths.ts";
 import { clearSession } from "../../../shared/state/session.ts";
@@ -10,6 +11,9 @@ export const IMAGE_AGAIN = "Choose the image again: it could not be kept while y
 /** Shown in place of a dead end when the server answered 401 to Send: keeps the draft, then opens Login. */
 export function SessionEndedNotice({ businessId, draft }: { businessId: string; draft: () => KeptDraft }) {
   const [, navigate] = useLocation();
+  const button = useRef<HTMLButtonElement>(null);
+  // Send is far down the form on a phone: the way back is brought into view (and focus) where the owner is.
+  useEffect(() => button.current?.focus(), []);
   function signInAgain() {
     keepDraft(businessId, draft());
     // Login brings the owner back here (?next=), where the kept draft is put back on the form.
@@ -19,7 +23,7 @@ export function SessionEndedNotice({ businessId, draft }: { businessId: string; 
   return (
     <div className="alert alert-warning bc-session-ended" role="alert">
       <p>{SESSION_ENDED_TEXT}</p>
-      <button type="button" className="btn btn-primary btn-sm" onClick={signInAgain}>
+      <button ref={button} type="button" className="btn btn-primary btn-sm" onClick={signInAgain}>
         Sign in again
       </button>
     </div>
