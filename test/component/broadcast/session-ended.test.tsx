@@ -21,16 +21,23 @@ afterEach(() => {
 
 const TEXT = "Fresh croissants 20% off until noon! Show this text at the counter.";
 
+/** The screen with TEXT written and Send pressed; the way back offered (Sign in again), not a dead-end toast. */
+async function writeAndSend(confirm: boolean) {
+  const view = await renderBroadcastScreen();
+  view.type(TEXT);
+  view.submit();
+  if (confirm) await confirmSend();
+  else await settle();
+  expect(view.getByText(SESSION_ENDED_TEXT).closest("[role=alert]")).toBeTruthy();
+  expect(toasts.value.map((t) => t.title)).not.toContain("Session Expired");
+  return view;
+}
+
 describe("the session ends while writing", () => {
   test("Send answered 401: no dead end; Sign in again keeps the draft and opens Login returning here", async () => {
     token.value = "owner-token";
     api.routes[`POST ${PUBLISH}`] = EXPIRED;
-    const view = await renderBroadcastScreen();
-    view.type(TEXT);
-    view.submit();
-    await confirmSend();
-    expect(view.getByText(SESSION_ENDED_TEXT).closest("[role=alert]")).toBeTruthy();
-    expect(toasts.value.map((t) => t.title)).not.toContain("Session Expired");
+    const view = await writeAndSend(true);
     expect(view.textarea().value).toBe(TEXT);
     // Focused, so a phone scrolls it into view from the Send button far below.
     expect(document.activeElement).toBe(view.getByRole("button", { name: "Sign in again" }));
@@ -53,11 +60,7 @@ describe("the session ends while writing", () => {
 
   test("the estimate answered 401 (before the confirm step): the same offer, nothing sent", async () => {
     api.routes[`POST ${ESTIMATE}`] = EXPIRED;
-    const view = await renderBroadcastScreen();
-    view.type(TEXT);
-    view.submit();
-    await settle();
-    expect(view.getByText(SESSION_ENDED_TEXT).closest("[role=alert]")).toBeTruthy();
+    const view = await writeAndSend(false);
     expect(view.getByRole("button", { name: "Sign in again" })).toBeTruthy();
     expect(api.paths()).not.toContain(`POST ${PUBLISH}`);
   });

@@ -11,16 +11,9 @@ import { renderAt } from "../render-at.tsx";
 
 const api = mockApi();
 
-function unsetView(): SettingsView {
-  return Object.fromEntries(
-    SETTING_KEYS.map((key) => [
-      key,
-      SECRET_SETTINGS.has(key)
-        ? { value: null, source: "unset", env: SETTING_ENV[key], secret: true, set: false }
-        : { value: null, source: "unset", env: SETTING_ENV[key], secret: false },
-    ]),
-  ) as SettingsView;
-}
+/** Every setting unset (secrets too: nothing saved). */
+const unsetView = () =>
+  Object.fromEntries(SETTING_KEYS.map((key) => [key, { value: null, source: "unset", env: SETTING_ENV[key], secret: SECRET_SETTINGS.has(key), set: false }])) as SettingsView;
 
 beforeEach(() => {
   localStorage.setItem("token", "admin-token");
