@@ -3,7 +3,7 @@
 // it refuses (exit 2) and says to add --yes: a script must say on purpose that it sends to everyone.
 import { createInterface } from "node:readline/promises";
 import type { AppContext } from "../src/context.ts";
-import { estimateQuestion } from "../src/schemas/broadcast-estimate.ts";
+import { costLines, costLineText, estimateQuestion } from "../src/schemas/broadcast-estimate.ts";
 import type { PublishBody } from "../src/schemas/broadcast-input.ts";
 import { checkBroadcastImage } from "../src/services/broadcasts/image.ts";
 import { parseScheduledFor } from "../src/services/broadcasts/schedule.ts";
@@ -19,7 +19,9 @@ export async function confirmBroadcast(ctx: AppContext, input: PublishBody): Pro
   const estimate = await ctx.services.broadcastEstimate.estimate(OPERATOR, { businessId: input.businessId, messageText: input.messageText, hasImage: !!input.image?.length, withTemplate: !!input.contentSid });
   // Nobody to send to now: the publish itself says so (a scheduled one is still asked about: people may subscribe).
   if (estimate.recipients === 0 && !scheduled) return true;
-  const question = `${estimateQuestion(estimate, scheduled?.text)}.`;
+  // How the cost is made, one channel a line, so the total can be checked (an MMS is priced per message).
+  const lines = estimate.estimatedCost === null ? "" : costLines(estimate).map((l) => `\n  ${l.channel}: ${costLineText(l)}`).join("");
+  const question = `${estimateQuestion(estimate, scheduled?.text)}.${lines}`;
   if (!process.stdin.isTTY) {
     process.stderr.write(`nearcast: ${question}\nnearcast: ${NO_TTY_REFUSAL}\n`);
     process.exitCode = 2;
@@ -27,7 +29,7 @@ export async function confirmBroadcast(ctx: AppContext, input: PublishBody): Pro
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = (await rl.question(`${question} Send? [y/N] `)).trim().toLowerCase();
+    const answer = (await rl.question(`${question}${lines ? "\n" : " "}Send? [y/N] `)).trim().toLowerCase();
     if (answer === "y" || answer === "yes") return true;
   } finally {
     rl.close();

@@ -8,5 +8,5 @@ export const EXIT_CODES_HELP = `
 Exit codes (every command):
   0  ok
   1  failure (the server is running, Twilio or the disk said no, ...)
-  2  usage or bad input (unknown command or option, a bad value, no database at --data-dir, a schema to migrate)
+  2  usage or bad input (unknown command or option, a bad value, an id that names nothing, no database at --data-dir, a schema to migrate)
   3  partly done (an import with invalid rows: the valid ones were added)`;

@@ -21,7 +21,8 @@ function statusCommand(): Command {
       return withContext(
         opts,
         (ctx) => {
-          const s = ctx.services.broadcasts.status(OPERATOR, id);
+          // Confirmations share the broadcasts' ids: one is refused as not found, in words that say so.
+          const s = ctx.services.broadcasts.promotionStatus(OPERATOR, id);
           if (opts.json) {
             printJson(s);
             return;
@@ -58,7 +59,7 @@ function statusCommand(): Command {
 /** `nearcast broadcast list`: a business's broadcasts, newest first. */
 function listCommand(): Command {
   return new Command("list")
-    .description("list a business's broadcasts, newest first: scheduled, cancelled, sending or completed")
+    .description("list a business's broadcasts, newest first: scheduled, cancelled, sending or completed (opt-in confirmations are not broadcasts and are not listed)")
     .requiredOption("--business <id>", "business id (nearcast businesses list)")
     .option("--json", "print as JSON (the API's GetBroadcasts shape)", false)
     .addOption(dataDirOption())

@@ -26,7 +26,7 @@ function printSummary(s: ImportSummary, file: string): void {
   if (s.welcomed !== undefined) out.push(`  ${plural(s.welcomed, "welcome text")} queued (the server sends them, paced).`);
   if (s.invalid.length) {
     out.push("Invalid rows (not imported):");
-    for (const r of s.invalid) out.push(`  line ${r.line}: ${r.message}`);
+    for (const r of s.invalid) out.push(`  line ${r.line}: ${r.message} (got ${JSON.stringify(r.value)})`);
   }
   if (s.skipped.length) {
     out.push("Skipped:");

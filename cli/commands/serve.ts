@@ -9,6 +9,7 @@ import { VERSION } from "../../src/version.ts";
 import { assets, subscribePage } from "../../build/web/manifest.ts";
 import { dataDirOption, examples, usageExit } from "../context.ts";
 import { runAsDataDirOwner } from "../data-dir-owner.ts";
+import { reachableLine, reachableUrls } from "../reachable-addresses.ts";
 import { startScheduledBackups } from "../scheduled-backups.ts";
 import { checkDatabaseBeforeServe, warnUnwritableFolders } from "../serve-checks.ts";
 import { backupBeforeUpgrade } from "./backup.ts";
@@ -52,7 +53,10 @@ export function serveCommand(): Command {
       const server = startServer(ctx, { assets, subscribePage });
       // The one line serve always writes, whatever NEARCAST_LOG_LEVEL: its version, address and data.
       createConsoleLogger("info").info(`Nearcast ${VERSION} listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: emailed links and Twilio's images and callbacks wait for one"})`);
-      ctx.services.setupCode.announce(server.url, (line) => createConsoleLogger("info").info(line)); // first run: the setup link
+      // Where else it answers (the machine's addresses, printed only), then on a first run the setup link, also at them.
+      const others = reachableUrls(config.host, Number(new URL(server.url).port));
+      createConsoleLogger("info").info(reachableLine(config.host, others));
+      ctx.services.setupCode.announce(server.url, (line) => createConsoleLogger("info").info(line), others);
       // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
       ctx.dispatcher.start();
       ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)

@@ -16,7 +16,8 @@ export interface ImportSummary {
   readded: { line: number; phone: string }[];
   already: { line: number; phone: string }[];
   skipped: { line: number; phone: string; reason: string }[];
-  invalid: { line: number; message: string }[];
+  /** `value`: what the row held that was refused (the phone, or the contact preference), as written in the file. */
+  invalid: { line: number; message: string; value: string }[];
   /** With "send a welcome text": how many confirmations were queued (one Confirmation broadcast, paced). */
   welcomed?: number;
 }

@@ -45,17 +45,19 @@ function checkRows(rows: ImportRow[], seen: Map<string, number>, summary: Import
   for (const row of rows) {
     const result = check(editCustomerSchema, { phone: row.phone, contactPreference: row.contactPreference });
     if (!result.ok) {
-      summary.invalid.push({ line: row.line, message: Object.values(result.errors).join("; ") });
+      // The value shown beside the reason: the contact preference when only it was refused, else the phone.
+      const value = result.errors.phone === undefined && result.errors.contactPreference !== undefined ? row.contactPreference : row.phone;
+      summary.invalid.push({ line: row.line, message: Object.values(result.errors).join("; "), value });
       continue;
     }
     const phone = toE164(result.value.phone, country);
     if (!phone) {
-      summary.invalid.push({ line: row.line, message: "Please enter a valid phone number" });
+      summary.invalid.push({ line: row.line, message: "Please enter a valid phone number", value: row.phone });
       continue;
     }
     const problem = textableNumberProblem(phone, allowed);
     if (problem) {
-      summary.invalid.push({ line: row.line, message: problem });
+      summary.invalid.push({ line: row.line, message: problem, value: row.phone });
       continue;
     }
     const first = seen.get(phone);

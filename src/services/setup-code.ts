@@ -97,13 +97,16 @@ export function createSetupCodeService({ repos, clock, config, settings }: Setup
 
     /**
      * `serve`'s one call: while setup is due, writes the setup link (the one secret the log may hold) with `write`.
-     * `serverUrl` is the address the server listens on (for its port).
+     * `serverUrl` is the address the server listens on (for its port); `alsoAt`, the machine's other addresses it
+     * answers on (a server set up from a laptop beside a Pi): the same link at each, when no public URL is saved.
      */
-    announce(serverUrl: string, write: (line: string) => void): void {
+    announce(serverUrl: string, write: (line: string) => void, alsoAt: string[] = []): void {
       const code = issue();
       if (!code) return;
-      const link = `${setupBase(serverUrl, config.host, settings.savedPublicUrl())}/setup?code=${code}`;
+      const saved = settings.savedPublicUrl();
+      const link = `${setupBase(serverUrl, config.host, saved)}/setup?code=${code}`;
       write(`First run: open ${link} to create this server's admin account (the link works until an admin exists)`);
+      if (!saved && alsoAt.length > 0) write(`First run, from another device on this network: ${alsoAt.map((base) => `${base}/setup?code=${code}`).join(" or ")}`);
     },
 
     /**

@@ -4,7 +4,7 @@
 // Estimate is a scenario table; SendTest is not: multipart forms, and tests read the fake Twilio between calls.
 import { describe, expect, test } from "bun:test";
 import { MY_PHONE_INVALID, MY_PHONE_MISSING } from "../../src/schemas/auth.ts";
-import { MMS_PRICE_IN_SEGMENTS } from "../../src/services/broadcasts/estimate.ts";
+import { MMS_PRICE_IN_SEGMENTS } from "../../src/schemas/broadcast-estimate.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { CHANNEL_INVALID } from "../../src/schemas/broadcast-input.ts";
 import { IMAGE_PATH_INVALID, TEST_SENDS_PER_MINUTE } from "../../src/services/broadcasts/test-send.ts";

@@ -66,7 +66,10 @@ describe("nearcast broadcast send asks first", () => {
     const twilio = { TWILIO_ACCOUNT_SID: `AC${"0".repeat(32)}`, TWILIO_AUTH_TOKEN: "a-token-of-16-chars", TWILIO_FROM: "+15550001111", NEARCAST_PRICE_PER_SEGMENT: "0.01" };
     const r = onTerminal(["broadcast", "send", "--business", String(w.businessId), "--message", LONG, ...at], w.dir, "y\n", twilio);
     expect(r.output).toContain("Send to 2 customers at ");
-    expect(r.output).toContain("(1 WhatsApp customer skipped): 2 messages (4 segments), about $0.04. Send? [y/N]");
+    expect(r.output).toContain("(1 WhatsApp customer skipped): 2 messages (4 segments), about $0.04.");
+    // How the cost is made (issue 23): count x price = cost per channel, then the question on its own line.
+    expect(r.output).toContain("  SMS: 4 SMS segments × $0.01 = $0.04");
+    expect(r.output).toContain("Send? [y/N]");
     expect(r.code).toBe(0);
     expect(r.output).toContain("Broadcast scheduled for");
     expect(broadcastCount(w.dir)).toBe(1);

@@ -169,7 +169,7 @@ describe("nearcast customers import", () => {
     expect(res.code).toBe(3); // one invalid row
     const s = JSON.parse(res.stdout);
     expect(s.added).toEqual([{ line: 2, phone: "+14155550160" }]);
-    expect(s.invalid).toEqual([{ line: 3, message: "Please enter a valid phone number" }]);
+    expect(s.invalid).toEqual([{ line: 3, message: "Please enter a valid phone number", value: "x" }]);
   });
 
   test("a file without the header, or missing, exits 2 and writes nothing", () => {

@@ -70,8 +70,9 @@ describe("ImportCustomers", () => {
           { line: 6, phone: "+14155550150", reason: "same number as line 2" },
         ],
         invalid: [
-          { line: 3, message: "Please enter a valid phone number" },
-          { line: 7, message: "Phone number is required" },
+          // The refused value as the file held it (issue 23: the import dialog shows it).
+          { line: 3, message: "Please enter a valid phone number", value: "not a phone" },
+          { line: 7, message: "Phone number is required", value: "" },
         ],
       },
     });

@@ -104,8 +104,8 @@ describe("an owner's add and edit take only numbers the public page takes", () =
 
 describe("an import refuses them row by row, named with their line", () => {
   const csv = ["phone,contactPreference", "(415) 555-0150,SMS", ...PUMPING_NUMBERS.map(([, p]) => `${p},SMS`)].join("\n");
-  const expectRefused = (invalid: { line: number; message: string }[]) =>
-    expect(invalid).toEqual(PUMPING_NUMBERS.map((_, i) => ({ line: i + 3, message: NOT_A_MOBILE })));
+  const expectRefused = (invalid: { line: number; message: string; value: string }[]) =>
+    expect(invalid).toEqual(PUMPING_NUMBERS.map(([, phone], i) => ({ line: i + 3, message: NOT_A_MOBILE, value: phone })));
 
   test("the Customers screen's upload (welcome=1): only the mobile is added and texted", async () =>
     closing(world(), async (w) => {

@@ -159,11 +159,11 @@ describe("guessing", () => {
 });
 
 describe("serve's setup line", () => {
-  const lineOf = (env: Record<string, string>, serverUrl: string) => {
+  const lineOf = (env: Record<string, string>, serverUrl: string, alsoAt: string[] = []) => {
     const ctx = testContext(env);
     try {
       const lines: string[] = [];
-      ctx.services.setupCode.announce(serverUrl, (l) => lines.push(l));
+      ctx.services.setupCode.announce(serverUrl, (l) => lines.push(l), alsoAt);
       return { lines, stored: ctx.repos.settings.get(SETUP_CODES_KEY) };
     } finally {
       ctx.close();
@@ -187,6 +187,15 @@ describe("serve's setup line", () => {
 
   test("on the public URL when one is set", () => {
     expect(LINE.exec(lineOf({ NEARCAST_PUBLIC_URL: "https://deals.example.com" }, "http://localhost:3000").lines[0]!)?.[1]).toBe("https://deals.example.com");
+  });
+
+  test("the machine's other addresses (issue 23): the same link at each, on a second line", () => {
+    const { lines } = lineOf({ NEARCAST_HOST: "0.0.0.0" }, "http://localhost:3000", ["http://192.0.2.2:3000", "http://[fd00::2]:3000"]);
+    expect(lines).toHaveLength(2);
+    const code = LINE.exec(lines[0]!)![2]!;
+    expect(lines[1]).toBe(`First run, from another device on this network: http://192.0.2.2:3000/setup?code=${code} or http://[fd00::2]:3000/setup?code=${code}`);
+    // With a public URL, that is the one link.
+    expect(lineOf({ NEARCAST_PUBLIC_URL: "https://deals.example.com" }, "http://localhost:3000", ["http://192.0.2.2:3000"]).lines).toHaveLength(1);
   });
 
   test("nothing while setup is not due (NEARCAST_ADMIN_EMAIL names the admin)", () => {

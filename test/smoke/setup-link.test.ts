@@ -31,6 +31,8 @@ test("serve prints the setup link; its code makes the admin once; a wrong one no
     // Bound to 127.0.0.1, the link names localhost and the port the server listens on.
     expect(first.url).toBe(`http://127.0.0.1:${link.port}`);
     expect(link.base).toBe(`http://localhost:${link.port}`);
+    // Bound to loopback (tests never open other addresses), the start-up lines say only this machine can reach it.
+    expect(first.log()).toContain("Reachable only from this machine (bound to 127.0.0.1)");
     // The code is the one secret in the log: it appears in that line only.
     expect(first.log().split(link.code).length).toBe(2);
 

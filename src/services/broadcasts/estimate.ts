@@ -3,19 +3,12 @@
 import { NotFoundError } from "../../errors.ts";
 import type { Repos } from "../../repos/index.ts";
 import { type EstimateBody, estimateSchema } from "../../schemas/broadcast-input.ts";
-import type { BroadcastEstimate } from "../../schemas/broadcast-estimate.ts";
+import { type BroadcastEstimate, costLines, costOfLines } from "../../schemas/broadcast-estimate.ts";
 import { countSegments } from "../../schemas/sms-segments.ts";
 import { BUSINESS_NOT_FOUND } from "../../schemas/texts.ts";
 import { canManage, type Principal } from "../principal.ts";
 import type { CurrentSettings } from "../settings.ts";
 import { validateForm } from "../validate.ts";
-
-/**
- * What one MMS costs in SMS segments' worth. Twilio bills an MMS per message, whatever its text's length (up to
- * 1600 characters, never split into segments), at a higher price: US list prices are $0.0220 per MMS against $0.0083
- * per SMS segment, about 2.65 segments. We round up to 3 so that "about $X" errs on the high side.
- */
-export const MMS_PRICE_IN_SEGMENTS = 3;
 
 /** Who on WhatsApp a broadcast of this business would skip (the broadcasts service's audience, whatsapp-skips.ts). */
 type WhatsAppSkips = (actor: Principal, businessId: number, withTemplate: boolean) => Promise<number>;
@@ -46,9 +39,8 @@ export function createBroadcastEstimateService({
       const totalSegments = smsSegments + counts.whatsapp;
       const current = settings.current();
       const price = current.pricePerSegment;
-      // A WhatsApp message is priced as one segment: Twilio's own per-message fee is below it ($0.005), Meta's
-      // template fee depends on the country and category, and the one price setting is the nearest figure we have.
-      const units = (mms ? counts.sms * MMS_PRICE_IN_SEGMENTS : smsSegments) + counts.whatsapp;
+      // The total is the sum of the per-channel lines the screen and the CLI show (costLines says how each is priced).
+      const cost = costOfLines(costLines({ sms: counts.sms, whatsapp: counts.whatsapp, mms, segmentsPerMessage, pricePerSegment: price }));
       return {
         recipients: counts.total,
         sms: counts.sms,
@@ -59,7 +51,7 @@ export function createBroadcastEstimateService({
         segmentsPerMessage,
         messages: counts.total,
         totalSegments,
-        estimatedCost: current.twilio ? Math.round(units * price * 10_000) / 10_000 : null,
+        estimatedCost: current.twilio ? cost : null,
         currency: "USD",
         pricePerSegment: price,
       };

@@ -1,6 +1,6 @@
 // Reading broadcasts back: subscriber counts, the history (whole or a page at a time), one broadcast's progress, and
 // a retry of its failed deliveries.
-import { ConflictError, throwIfInvalid } from "../../errors.ts";
+import { ConflictError, NotFoundError, throwIfInvalid } from "../../errors.ts";
 import type { SubscriberCounts } from "../../repos/broadcasts.ts";
 import type { BroadcastSummary } from "../../schemas/broadcasts.ts";
 import { checkPageParams, type Page, pageOf } from "../../schemas/paging.ts";
@@ -9,6 +9,10 @@ import type { Principal } from "../principal.ts";
 import type { BroadcastParts } from "./parts.ts";
 
 export const NOTHING_TO_RETRY = "No failed messages can be retried.";
+
+/** What `broadcast status` says of a confirmation's id (confirmations are counted as broadcasts in the database). */
+export const notABroadcast = (id: number) =>
+  `${id} is not a broadcast: it is an opt-in confirmation (the text one new subscriber gets). nearcast broadcast list --business N lists the broadcasts.`;
 
 export function reports({ repos, clock, access, show }: BroadcastParts) {
   return {
@@ -35,6 +39,16 @@ export function reports({ repos, clock, access, show }: BroadcastParts) {
 
     status(actor: Principal, id: number): BroadcastSummary {
       return show.summary(access.broadcastOf(actor, id));
+    },
+
+    /**
+     * `nearcast broadcast status`: like status, but an opt-in confirmation (which shares the broadcasts' ids) is a 404
+     * that says what it is, so a script never reads one as a broadcast.
+     */
+    promotionStatus(actor: Principal, id: number): BroadcastSummary {
+      const row = access.broadcastOf(actor, id);
+      if (row.kind === "confirmation") throw new NotFoundError(notABroadcast(id));
+      return show.summary(row);
     },
 
     /** Failed deliveries that may succeed on another try go back to the queue (never an opted-out number). 409 when

@@ -99,6 +99,18 @@ describe("the confirm step", () => {
     }
   });
 
+  test("the cost line shows how it is made: 1,473 MMS × the MMS price = the total, not a per-segment price", async () => {
+    replies[`POST ${ESTIMATE}`] = { body: { ...ESTIMATE_48, recipients: 1473, sms: 1473, whatsapp: 0, messages: 1473, totalSegments: 1473, mms: true, segmentsPerMessage: 1, estimatedCost: 36.6777 } };
+    const view = await renderPage();
+    view.type("Look!");
+    view.submit();
+    await settle();
+    expect(view.getByTestId("confirm-text").textContent).toContain("about $36.68");
+    const cost = view.getByTestId("confirm-cost").textContent ?? "";
+    expect(cost).toContain("MMS: 1,473 MMS × $0.0249 = $36.68");
+    expect(cost).not.toContain("per segment");
+  });
+
   test("a failed estimate is an error toast and nothing is sent", async () => {
     replies[`POST ${ESTIMATE}`] = { status: 500, body: { error: "Database busy", code: "internal" } };
     const view = await renderPage();

@@ -454,7 +454,7 @@ describe("sending", () => {
   test.each([
     ["400 with the server's text", { status: 400, body: { error: "Message text is required", code: "validation" } }, "Invalid Request", "Message text is required"],
     ["400 without text", { status: 400, body: null }, "Invalid Request", "Invalid request. Please check your input."],
-    ["401", { status: 401, body: { error: "Authentication required.", code: "unauthorized" } }, "Session Expired", "Your session has expired. Please log in again."],
+    // 401 is no longer a toast: the page offers "Sign in again" and keeps the draft (session-ended.test.tsx).
     ["403", { status: 403, body: { error: "Forbidden.", code: "forbidden" } }, "Permission Denied", "You can only broadcast messages for businesses you created."],
     ["network failure (status 0)", { network: true }, "Connection Error", "Unable to connect to server. Please check your internet connection."],
     ["500 with a nested error text", { status: 500, body: { error: "Something went wrong on our side. Please try again.", code: "internal" } }, "Broadcast Failed", "Something went wrong on our side. Please try again."],

@@ -237,11 +237,11 @@ describe("add business: fields and validation", () => {
 describe("add business: upload, then save", () => {
   beforeEach(() => {
     replies[`GET ${TYPES}`] = { body: [bakery, pizza, retired] };
-    // After a save the public list loads.
-    replies[`GET ${B}/ListBusinesses`] = { body: onePage([]) };
+    // After a create, My Business loads (issue 23: the owner's next step is there, not on the public list).
+    replies[`GET ${B}/GetMyBusinesses`] = { body: [] };
   });
 
-  test("uploads the logo, then the sample image, then sends the business with both paths; then goes to /businesses", async () => {
+  test("uploads the logo, then the sample image, then sends the business with both paths; then a toast and My Business", async () => {
     replies[`POST ${B}/UploadLogo`] = { status: 201, body: { filePath: "/uploads/logo-path.png" } };
     replies[`POST ${B}/UploadSampleImage`] = { status: 201, body: { filePath: "/uploads/sample-path.jpg" } };
     replies[`POST ${B}/CreateBusiness`] = { status: 201, body: { ...business, id: 99 } };
@@ -250,13 +250,13 @@ describe("add business: upload, then save", () => {
     const logo = await choose(view, "logo", PNG, "logo.png", "image/png");
     const sample = await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
     await submit(view);
-    await waitFor(() => expect(view.at()).toBe("/businesses"));
+    await waitFor(() => expect(view.at()).toBe("/my-business"));
     expect(calledPaths()).toEqual([
       `GET ${TYPES}`,
       `POST ${B}/UploadLogo`,
       `POST ${B}/UploadSampleImage`,
       `POST ${B}/CreateBusiness`,
-      `GET ${B}/ListBusinesses`,
+      `GET ${B}/GetMyBusinesses`,
     ]);
     const [, upLogo, upSample, create] = calls;
     expect(upLogo!.body).toBeInstanceOf(FormData);
@@ -290,8 +290,8 @@ describe("add business: upload, then save", () => {
     await fillValid(view);
     await choose(view, "sample", JPEG, "bread.jpg", "image/jpeg");
     await submit(view);
-    await waitFor(() => expect(view.at()).toBe("/businesses"));
-    expect(calledPaths()).toEqual([`GET ${TYPES}`, `POST ${B}/UploadSampleImage`, `POST ${B}/CreateBusiness`, `GET ${B}/ListBusinesses`]);
+    await waitFor(() => expect(view.at()).toBe("/my-business"));
+    expect(calledPaths()).toEqual([`GET ${TYPES}`, `POST ${B}/UploadSampleImage`, `POST ${B}/CreateBusiness`, `GET ${B}/GetMyBusinesses`]);
     expect((calls.find((c) => c.url.endsWith("CreateBusiness"))!.body as { logoImagePath: unknown }).logoImagePath).toBeNull();
   });
 
@@ -311,7 +311,7 @@ describe("add business: upload, then save", () => {
     // A second click does nothing.
     fireEvent.click(submitButton(view));
     await act(async () => release());
-    await waitFor(() => expect(view.at()).toBe("/businesses"));
+    await waitFor(() => expect(view.at()).toBe("/my-business"));
     expect(calledPaths().filter((p) => p.endsWith("UploadSampleImage"))).toHaveLength(1);
   });
 
@@ -340,8 +340,8 @@ describe("add business: upload, then save", () => {
     replies[`POST ${B}/UploadSampleImage`] = { status: 201, body: { filePath: "/uploads/sample-path.jpg" } };
     replies[`POST ${B}/CreateBusiness`] = { status: 201, body: business };
     await submit(view);
-    await waitFor(() => expect(view.at()).toBe("/businesses"));
-    expect(calledPaths().slice(3)).toEqual([`POST ${B}/UploadSampleImage`, `POST ${B}/CreateBusiness`, `GET ${B}/ListBusinesses`]);
+    await waitFor(() => expect(view.at()).toBe("/my-business"));
+    expect(calledPaths().slice(3)).toEqual([`POST ${B}/UploadSampleImage`, `POST ${B}/CreateBusiness`, `GET ${B}/GetMyBusinesses`]);
     expect(calls.find((c) => c.url.endsWith("CreateBusiness"))!.body).toMatchObject({ logoImagePath: "/uploads/logo-path.png", sampleImagePath: "/uploads/sample-path.jpg" });
   });
 
@@ -537,33 +537,38 @@ describe("My Business", () => {
     expect(view.getByRole("dialog").textContent).toContain("Rosie's Corner Bakery");
   });
 
-  test("delete asks first; cancelled sends nothing; confirmed deletes and reloads", async () => {
+  test("delete asks first in the app's dialog (never confirm()); cancelled sends nothing; confirmed deletes and reloads", async () => {
     replies[`GET ${B}/GetMyBusinesses`] = { body: [business, inactive] };
+    replies[`GET ${B}/GetMySubscriberCounts`] = { body: [{ businessId: 43, subscribers: 2 }] };
     replies[`DELETE ${B}/DeleteBusiness`] = { body: { message: "Business deleted." } };
     const view = renderAt("/my-business");
     await waitFor(() => expect(view.container.querySelectorAll(".biz-card").length).toBe(2));
-    api.confirmAnswer = false;
     fireEvent.click(view.getByRole("button", { name: "Delete Closed Shop" }));
-    expect(confirms).toHaveLength(1);
-    expect(confirms[0]).toContain("Closed Shop");
+    expect(view.getByRole("dialog", { name: "Delete Closed Shop?" })).toBeTruthy();
+    fireEvent.click(view.getByRole("button", { name: "Cancel" }));
+    expect(view.queryByRole("dialog")).toBeNull();
+    expect(confirms).toEqual([]);
     expect(calledPaths().filter((p) => p.startsWith("DELETE"))).toEqual([]);
 
-    api.confirmAnswer = true;
     replies[`GET ${B}/GetMyBusinesses`] = { body: [business] };
+    fireEvent.click(view.getByRole("button", { name: "Delete Closed Shop" }));
     await act(async () => {
-      fireEvent.click(view.getByRole("button", { name: "Delete Closed Shop" }));
+      fireEvent.click(view.getByRole("button", { name: "Delete business" }));
     });
     await waitFor(() => expect(view.container.querySelectorAll(".biz-card").length).toBe(1));
     expect(calls.find((c) => c.method === "DELETE")?.url).toBe(`${B}/DeleteBusiness?id=43`);
+    expect(confirms).toEqual([]);
   });
 
   test("a failed delete alerts the spec's text", async () => {
     replies[`GET ${B}/GetMyBusinesses`] = { body: [business] };
+    replies[`GET ${B}/GetMySubscriberCounts`] = { body: [{ businessId: 42, subscribers: 3 }] };
     replies[`DELETE ${B}/DeleteBusiness`] = { status: 500, body: { error: "boom", code: "internal" } };
     const view = renderAt("/my-business");
-    await waitFor(() => expect(view.queryByRole("button", { name: /Delete Rosie/ }) !== null).toBe(true));
+    await waitFor(() => expect(view.queryByText("3 subscribers") !== null).toBe(true));
+    fireEvent.click(view.getByRole("button", { name: /Delete Rosie/ }));
     await act(async () => {
-      fireEvent.click(view.getByRole("button", { name: /Delete Rosie/ }));
+      fireEvent.click(view.getByRole("button", { name: "Delete business" }));
     });
     await waitFor(() => expect(alerts).toEqual([DELETE_FAILED]));
     expect(DELETE_FAILED).toBe("Error deleting business. Please try again.");

@@ -6,7 +6,7 @@ import { useState } from "react";
 import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
 import { DEFAULT_QR_MESSAGE } from "../../../src/schemas/businesses.ts";
 import { posterDisclosure, UNSUBSCRIBE_NOTE } from "../../../src/schemas/poster-text.ts";
-import { QrModal } from "../../../web/features/businesses/components/QrModal.tsx";
+import { QR_INACTIVE_NO_LINK, QrModal } from "../../../web/features/businesses/components/QrModal.tsx";
 import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../../web/features/businesses/PrintPoster.tsx";
 import { token } from "../../../web/shared/state/session.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
@@ -138,6 +138,17 @@ describe("QrModal", () => {
     expect(view.queryByAltText("QR code to subscribe to Sunrise Bakery")).toBeNull();
     expect(view.queryByRole("button", { name: "Try again" })).toBeNull();
     expect(view.queryByText(FAILED)).toBeNull();
+  });
+
+  test("an inactive business, logged in: no link to copy, no Print, and a sentence saying why", () => {
+    token.value = "tok";
+    const view = renderModal({ ...BUSINESS, isActive: false });
+    expect(view.queryByLabelText("Subscription link")).toBeNull();
+    expect(view.queryByRole("button", { name: "Copy" })).toBeNull();
+    expect(view.queryByRole("button", { name: "Print QR Code" })).toBeNull();
+    expect(view.container.textContent).not.toContain("/subscribe?id=7");
+    expect(view.getByRole("note").textContent).toBe(QR_INACTIVE_NO_LINK);
+    expect(QR_INACTIVE_NO_LINK).toContain("inactive");
   });
 
   test("Escape, the close button and the backdrop close it", () => {

@@ -11,7 +11,8 @@ import { signIn } from "../sign-in.ts";
 
 const api = mockApi();
 const SANDBOX = "GET /api/webhooks/twilio/Sandbox";
-const CUSTOMERS = "GET /api/customer/GetAllCustomers";
+const ALL_CUSTOMERS = "GET /api/customer/GetAllCustomers";
+const SEARCH = "GET /api/customer/ListCustomers";
 const INBOUND = "POST /api/webhooks/twilio/inbound";
 const URL_WITH_KEY = "http://localhost:3000/api/webhooks/twilio/inbound?key=s3cret-key";
 const logged = captureConsoleErrors();
@@ -29,7 +30,7 @@ afterEach(() => {
 
 function sandbox(inboundUrl: string | null = null) {
   api.routes[SANDBOX] = { body: { sandbox: true, inboundUrl } };
-  api.routes[CUSTOMERS] = { body: [customer(1, "+14155550101"), customer(2, "+14155550102"), customer(3, "+14155550101")] };
+  api.routes[SEARCH] = { body: { items: [customer(1, "+14155550101"), customer(2, "+14155550102"), customer(3, "+14155550101")], nextCursor: null, total: 3 } };
 }
 
 describe("SimulateReply", () => {
@@ -41,13 +42,23 @@ describe("SimulateReply", () => {
     expect(logged).toEqual([]);
   });
 
-  test("the owner picks one of their customers' numbers (each once) and sends STOP: the webhook gets the form, the reply shows", async () => {
+  test("the owner searches their customers' numbers (a few at a time, each once), picks one and sends STOP", async () => {
     sandbox();
     api.routes[INBOUND] = { text: twiml(STOP_REPLY), headers: { "content-type": "text/xml" } };
     const view = render(<SimulateReply />);
-    const from = (await waitFor(() => view.getByLabelText("From"))) as HTMLSelectElement;
-    expect([...from.options].map((o) => o.textContent)).toEqual(["+14155550101", "+14155550102", "Type a number..."]);
-    fireEvent.change(from, { target: { value: "+14155550102" } });
+    const from = (await waitFor(() => view.getByLabelText("From"))) as HTMLInputElement;
+    // Never the whole list: nothing is asked until digits are typed, then one short page of matches.
+    expect(view.container.querySelectorAll("option")).toHaveLength(0);
+    fireEvent.change(from, { target: { value: "5550" } });
+    const results = await waitFor(() => view.getByRole("list", { name: "Matching customers" }));
+    expect([...results.querySelectorAll("button")].map((b) => b.textContent)).toEqual(["+14155550101", "+14155550102"]);
+    const search = api.calls.find((c) => `${c.method} ${c.url.split("?")[0]}` === SEARCH)!;
+    expect(new URL(search.url, "http://x").searchParams.get("limit")).toBe("5");
+    expect(new URL(search.url, "http://x").searchParams.get("q")).toBe("5550");
+    expect(api.paths()).not.toContain(ALL_CUSTOMERS);
+    fireEvent.click(view.getByRole("button", { name: "+14155550102" }));
+    expect(from.value).toBe("+14155550102");
+    expect(view.queryByRole("list", { name: "Matching customers" })).toBeNull();
     fireEvent.click(view.getByRole("button", { name: "STOP" }));
     await waitFor(() => view.getByText(STOP_REPLY));
     const call = api.calls.find((c) => `${c.method} ${c.url}` === INBOUND)!;
@@ -62,8 +73,7 @@ describe("SimulateReply", () => {
     api.routes[INBOUND] = { text: twiml(null) };
     const view = render(<SimulateReply />);
     const from = await waitFor(() => view.getByLabelText("From"));
-    fireEvent.change(from, { target: { value: "" } });
-    fireEvent.change(view.getByLabelText("Phone number"), { target: { value: "(415) 555-0199" } });
+    fireEvent.change(from, { target: { value: "(415) 555-0199" } });
     fireEvent.change(view.getByLabelText("Or any text"), { target: { value: "Do you have rye bread?" } });
     fireEvent.click(view.getByRole("button", { name: "Send" }));
     await waitFor(() => view.getByText("No reply: only STOP, START and HELP (and their synonyms) get one."));
@@ -72,7 +82,6 @@ describe("SimulateReply", () => {
 
   test("typing nothing asks for a number and sends nothing", async () => {
     sandbox();
-    api.routes[CUSTOMERS] = { body: [] };
     const view = render(<SimulateReply />);
     fireEvent.click(await waitFor(() => view.getByRole("button", { name: "HELP" })));
     expect(view.getByRole("alert").textContent).toBe("Choose a customer's number or type one.");
@@ -83,7 +92,8 @@ describe("SimulateReply", () => {
     sandbox();
     api.routes[INBOUND] = { status: 403, body: { error: NOT_YOUR_NUMBER, code: "forbidden" } };
     const view = render(<SimulateReply />);
-    fireEvent.click(await waitFor(() => view.getByRole("button", { name: "HELP" })));
+    fireEvent.change(await waitFor(() => view.getByLabelText("From")), { target: { value: "+14155550177" } });
+    fireEvent.click(view.getByRole("button", { name: "HELP" }));
     await waitFor(() => expect(view.getByRole("alert").textContent).toBe(NOT_YOUR_NUMBER));
   });
 

@@ -21,6 +21,9 @@ import { paths } from "../../shared/paths.ts";
 import { notify } from "../../shared/state/toasts.ts";
 import "../../shared/styles/broadcast.css";
 import { useBroadcastBusiness } from "./useBroadcastBusiness.ts";
+import { ApiError } from "../../shared/api/client.ts";
+import { forgetDraft, keptDraft } from "./kept-draft.ts";
+import { DraftRestoredNotice, SessionEndedNotice } from "./components/SessionEnded.tsx";
 
 /** Spec section 9: after a successful broadcast, back to the owner's businesses after 1 s. */
 export const REDIRECT_DELAY_MS = 1000;
@@ -64,7 +67,11 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const [, navigate] = useLocation();
 
   const { businessName, loadFailed, counts } = useBroadcastBusiness(businessId);
-  const [text, setText] = useState("");
+  // A draft kept when the session ended mid-writing (SessionEnded.tsx), back on the form after signing in again.
+  const [restored] = useState(() => keptDraft(businessId));
+  useEffect(() => forgetDraft(businessId), [businessId]);
+  const [sessionEnded, setSessionEnded] = useState(false);
+  const [text, setText] = useState(restored?.text ?? "");
   const [submitted, setSubmitted] = useState(false);
   const chosen = useChosenImage();
   const { image, checking } = chosen;
@@ -72,13 +79,13 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   const [leaving, setLeaving] = useState(false);
   const [historyKey, setHistoryKey] = useState(0);
   /** "Send later": the toggle and the datetime-local value (the browser's zone). */
-  const [later, setLater] = useState(false);
-  const [laterAt, setLaterAt] = useState("");
+  const [later, setLater] = useState(restored?.later ?? false);
+  const [laterAt, setLaterAt] = useState(restored?.laterAt ?? "");
   /** The broadcast this one would repeat (409 duplicate_broadcast): the dialog is open while set. */
   const [repeatOf, setRepeatOf] = useState<EarlierBroadcast | null>(null);
   const [template, setTemplate] = useState<TemplatePick | null>(null);
   const textarea = useRef<HTMLTextAreaElement>(null);
-  const confirmStep = useConfirmSend(businessId);
+  const confirmStep = useConfirmSend(businessId, () => setSessionEnded(true));
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
@@ -119,6 +126,11 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
         return;
       }
       setRepeatOf(null);
+      if (err instanceof ApiError && err.status === 401) {
+        setSessionEnded(true);
+        setSending(false);
+        return;
+      }
       const t = broadcastErrorToast(err);
       notify.error(t.title, t.message);
       setSending(false);
@@ -160,6 +172,9 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
       </header>
 
       <PendingApprovalNotice />
+
+      {sessionEnded && <SessionEndedNotice businessId={businessId} draft={() => ({ text, later, laterAt, hadImage: !!image })} />}
+      {restored && !sessionEnded && <DraftRestoredNotice hadImage={restored.hadImage} />}
 
       {loadFailed && (
         <div className="alert alert-error" role="alert">

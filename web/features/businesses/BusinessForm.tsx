@@ -11,9 +11,11 @@ import { FormActions } from "../../shared/components/FormActions.tsx";
 import { PhoneField } from "../../shared/components/PhoneField.tsx";
 import { Spinner } from "../../shared/components/Spinner.tsx";
 import { TextAreaField, TextField } from "../../shared/components/TextFields.tsx";
+import { useLeaveGuard } from "../../shared/components/useLeaveGuard.tsx";
 import { useSubmit } from "../../shared/components/useSubmit.ts";
 import { paths } from "../../shared/paths.ts";
-import { EMPTY, detailsSchema, valuesOf } from "./business-form-values.ts";
+import { notify } from "../../shared/state/toasts.ts";
+import { EMPTY, detailsSchema, missingFields, valuesOf } from "./business-form-values.ts";
 import { BusinessImagesFieldset, SAMPLE_IMAGE_ALERT, UploadFailed, useBusinessImages } from "./BusinessImages.tsx";
 import { BusinessTypeSelect, useBusinessTypes } from "./BusinessTypeSelect.tsx";
 import { TimeZoneSelect } from "./TimeZoneSelect.tsx";
@@ -24,6 +26,8 @@ export const CREATE_FAILED = "Error creating business. Please try again.";
 export const UPDATE_FAILED = "Error updating business. Please try again.";
 export const DOUBLE_OPT_IN_NOTE = "New subscribers from your poster get nothing until they reply YES to the confirmation text.";
 export const MESSAGES_PER_WEEK_HINT = "How many promotions you send at most, shown to customers";
+export const CREATED_TITLE = "Business Created";
+export const createdText = (name: string) => `${name} is ready. Open its QR Code to print your poster.`;
 
 /** The alert of a failed save: the upload's own sentence, else the spec's, with the server's reason for a 400. */
 function saveFailedText(err: unknown, editing: boolean): string {
@@ -45,6 +49,8 @@ export function BusinessFormPage() {
   // The offer follows the chosen type's keyword deal until the owner writes (or clears) their own.
   const [offerFollowsType, setOfferFollowsType] = useState(true);
   const [loading, setLoading] = useState(editing);
+  // What the form held when it opened (or the stored business once loaded): any difference is an unsaved edit.
+  const [baseline, setBaseline] = useState(EMPTY);
   // No request while the form is invalid (spec section 4); the sample image is checked (and alerted) after the fields.
   const attempt = {
     submit() {
@@ -59,9 +65,15 @@ export function BusinessFormPage() {
   const { busy, onSubmit } = useSubmit(attempt, {
     async send(details) {
       const body: BusinessBody = { ...details, ...(await images.upload()) };
-      if (id !== undefined) await businessApi.update(id, body);
-      else await businessApi.create(body);
-      navigate(paths.businesses);
+      if (id !== undefined) {
+        await businessApi.update(id, body);
+        navigate(paths.businesses);
+        return;
+      }
+      await businessApi.create(body);
+      // The owner's next step is on My Business (its QR code, a broadcast), not the public list.
+      notify.success(CREATED_TITLE, createdText(body.name));
+      navigate(paths.myBusiness);
     },
     fail: (err) => window.alert(saveFailedText(err, editing)),
   });
@@ -78,6 +90,7 @@ export function BusinessFormPage() {
         if (!live) return;
         if (!("ownerId" in b)) throw new Error("not the owner's view");
         form.reset(valuesOf(b));
+        setBaseline(valuesOf(b));
         setCurrentTypeId(b.businessTypeId);
         setOfferFollowsType(b.posterOffer == null);
         images.load(b.logoImagePath, b.sampleImagePath);
@@ -105,6 +118,9 @@ export function BusinessFormPage() {
   }
 
   const title = editing ? "Edit Business" : "Add Business";
+  const imageChosen = !!(images.slots.logo.file || images.slots.sample.file);
+  const dirty = !loading && (imageChosen || JSON.stringify(form.values) !== JSON.stringify(baseline));
+  const leaveDialog = useLeaveGuard(dirty && !busy);
 
   return (
     <section className="container page biz-form-page">
@@ -208,9 +224,11 @@ export function BusinessFormPage() {
                 saving={busy}
                 valid={form.valid}
                 label={editing ? "Update Business" : "Create Business"}
+                missing={missingFields(form.errors, images.hasSample)}
               />
             </form>
           )}
+          {leaveDialog}
         </div>
       </div>
     </section>

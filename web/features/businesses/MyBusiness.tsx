@@ -7,6 +7,7 @@ import { businessReadApi } from "../../shared/api/businesses.ts";
 import { businessApi } from "./api.ts";
 import { BusinessAvatar } from "./components/BusinessAvatar.tsx";
 import { QrModal } from "./components/QrModal.tsx";
+import { DeleteBusinessDialog } from "./components/DeleteBusinessDialog.tsx";
 import { Spinner } from "../../shared/components/Spinner.tsx";
 import { paths } from "../../shared/paths.ts";
 import { isAuthenticated } from "../../shared/state/session.ts";
@@ -87,7 +88,8 @@ export function MyBusinessPage() {
   const [qrFor, setQrFor] = useState<Business | null>(null);
   const counts = useSubscriberCounts(loggedIn, list);
 
-  const { deleting, deleteRow } = useRowDelete(
+  const [deleteAsked, setDeleteAsked] = useState<Business | null>(null);
+  const { deleting, removeRow } = useRowDelete(
     businessApi.remove,
     load,
     (err) => {
@@ -96,7 +98,7 @@ export function MyBusinessPage() {
     },
     { oneAtATime: true },
   );
-  const onDelete = (b: Business) => deleteRow(b.id, `Are you sure you want to delete "${b.name}"? Its subscribers and QR code will stop working.`);
+  const onDelete = (b: Business) => setDeleteAsked(b);
 
   return (
     <ListPage
@@ -200,6 +202,17 @@ export function MyBusinessPage() {
       )}
 
       {qrFor && <QrModal business={qrFor} onClose={() => setQrFor(null)} />}
+      {deleteAsked && (
+        <DeleteBusinessDialog
+          business={deleteAsked}
+          subscribers={counts ? (counts.get(deleteAsked.id) ?? 0) : null}
+          onCancel={() => setDeleteAsked(null)}
+          onConfirm={() => {
+            setDeleteAsked(null);
+            void removeRow(deleteAsked.id);
+          }}
+        />
+      )}
     </ListPage>
   );
 }

@@ -43,3 +43,28 @@ export function valuesOf(b: Business): Values {
     doubleOptIn: b.doubleOptIn ?? false,
   };
 }
+
+/** The form's labels, to name what is still missing. */
+const LABELS: Record<keyof Values, string> = {
+  name: "Business Name",
+  businessTypeId: "Business Type",
+  address: "Address",
+  phone: "Phone",
+  sampleProductText: "Sample Product",
+  posterOffer: "Poster Offer",
+  messagesPerWeek: "Messages per week",
+  timeZone: "Time Zone",
+  qrMessage: "QR Message",
+  successMessage: "Success Message",
+  doubleOptIn: "Double opt-in",
+  isActive: "Active",
+};
+
+/**
+ * What a disabled Create / Update Business still needs, in the form's order: each field the schema refuses, with the
+ * schema's own reason ("Business Name (Business name is required)"), then the sample image when none is chosen.
+ */
+export function missingFields(errors: Partial<Record<string, string>>, hasSample: boolean): string[] {
+  const fields = (Object.keys(LABELS) as (keyof Values)[]).filter((key) => errors[key]).map((key) => `${LABELS[key]} (${errors[key]})`);
+  return hasSample ? fields : [...fields, "a sample product image"];
+}

@@ -109,7 +109,11 @@ function Memberships({ customer }: { customer: CustomerView }) {
   );
 }
 
+export const OWNER_SUBTITLE = "People subscribed to your businesses.";
+export const ADMIN_SUBTITLE = "People subscribed to all businesses on this server.";
+
 export function CustomersListPage() {
+  useSignals();
   const [filters, setFilters] = useState<CustomerFilters>(NO_FILTERS);
   const list = usePagedList(customerApi.page, filters, "customers");
   const { items: customers, loading, reload: load, failure } = list;
@@ -125,7 +129,7 @@ export function CustomersListPage() {
       failure={failure}
       className="cust-page"
       title="Customers"
-      subtitle="People subscribed to your businesses."
+      subtitle={isAdmin.value ? ADMIN_SUBTITLE : OWNER_SUBTITLE}
       action={
         <div className="cust-header-actions">
           <button type="button" className="btn btn-secondary" onClick={() => setImporting(true)}>

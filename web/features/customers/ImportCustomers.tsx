@@ -5,10 +5,13 @@ import { ApiError } from "../../shared/api/client.ts";
 import { importCustomersCsv } from "./api/customers.ts";
 import { Dialog } from "../../shared/components/Dialog.tsx";
 import { isAdmin } from "../../shared/state/session.ts";
+import { paths } from "../../shared/paths.ts";
+import { Link } from "wouter";
 import { type BusinessOption, loadBusinessOptions } from "./CustomerForm.tsx";
 
 export const CHOOSE_FILE = "Choose a CSV file to import.";
 export const CHOOSE_BUSINESS = "Choose the business to add them to.";
+export const CREATE_BUSINESS_FIRST = "Create a business first: imported people join one of your businesses.";
 export const IMPORT_FAILED = "The import could not be finished. Rows written so far are kept; import the file again to complete it.";
 /** How many rows of each list the summary shows (the rest are counted). */
 export const LISTED_ROWS = 50;
@@ -19,6 +22,11 @@ const rows = (x: number) => `${n(x)} row${x === 1 ? "" : "s"}`;
 /** "3 added, 1 re-added, 2 already subscribed, 1 skipped, 2 invalid rows": the CLI's summary line. */
 export function summaryText(s: ImportSummary): string {
   return `${n(s.added.length)} added, ${n(s.readded.length)} re-added, ${n(s.already.length)} already subscribed, ${n(s.skipped.length)} skipped, ${n(s.invalid.length)} invalid row${s.invalid.length === 1 ? "" : "s"}`;
+}
+
+/** 'Line 3: "555-12" (Please enter a valid phone number)': the refused value as the file held it, then why. */
+export function invalidRowText(r: ImportSummary["invalid"][number]): string {
+  return `Line ${r.line}: ${r.value.trim() ? JSON.stringify(r.value) : "(empty)"} (${r.message})`;
 }
 
 function RowList({ title, items }: { title: string; items: string[] }) {
@@ -47,7 +55,7 @@ export function ImportCustomersDialog({ onClose, onImported }: { onClose: () => 
   useSignals();
   const titleId = useId();
   const fileRef = useRef<HTMLInputElement>(null);
-  const [businesses, setBusinesses] = useState<BusinessOption[]>([]);
+  const [businesses, setBusinesses] = useState<BusinessOption[] | null>(null);
   const [businessId, setBusinessId] = useState("");
   const [welcome, setWelcome] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -62,7 +70,12 @@ export function ImportCustomersDialog({ onClose, onImported }: { onClose: () => 
         setBusinesses(list);
         if (list.length === 1) setBusinessId(String(list[0]!.id));
       },
-      (err) => live && console.error("Failed to load businesses", err),
+      (err) => {
+        if (!live) return;
+        console.error("Failed to load businesses", err);
+        // Unknown is not none: the picker stays (empty) rather than telling the owner to create one.
+        setBusinesses((old) => old ?? []);
+      },
     );
     return () => {
       live = false;
@@ -91,6 +104,7 @@ export function ImportCustomersDialog({ onClose, onImported }: { onClose: () => 
   }
 
   const running = phase.kind === "running";
+  const noBusiness = businesses !== null && businesses.length === 0;
   return (
     <Dialog className="imp-modal" labelledBy={titleId} initialFocus={fileRef} onClose={running ? () => {} : onClose}>
       <header className="imp-header">
@@ -102,7 +116,7 @@ export function ImportCustomersDialog({ onClose, onImported }: { onClose: () => 
             {summaryText(phase.summary)}
             {phase.summary.welcomed !== undefined && ` · ${n(phase.summary.welcomed)} welcome text(s) queued`}
           </p>
-          <RowList title="Invalid rows (not imported)" items={phase.summary.invalid.map((r) => `Line ${r.line}: ${r.message}`)} />
+          <RowList title="Invalid rows (not imported)" items={phase.summary.invalid.map(invalidRowText)} />
           <RowList title="Skipped" items={phase.summary.skipped.map((r) => `Line ${r.line}: ${r.phone} ${r.reason}`)} />
           <div className="form-actions">
             <button type="button" className="btn btn-primary" onClick={onClose}>
@@ -117,17 +131,26 @@ export function ImportCustomersDialog({ onClose, onImported }: { onClose: () => 
               {error}
             </div>
           )}
-          <div className="field">
-            <label htmlFor="imp-business">Business</label>
-            <select id="imp-business" className="input" value={businessId} disabled={running} onChange={(e) => setBusinessId(e.target.value)}>
-              <option value="">Choose a business</option>
-              {businesses.map((b) => (
-                <option key={b.id} value={String(b.id)}>
-                  {b.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          {noBusiness ? (
+            <div className="alert alert-info" role="status" data-testid="import-no-business">
+              {CREATE_BUSINESS_FIRST}{" "}
+              <Link href={paths.businessAdd} onClick={onClose}>
+                Add your business
+              </Link>
+            </div>
+          ) : (
+            <div className="field">
+              <label htmlFor="imp-business">Business</label>
+              <select id="imp-business" className="input" value={businessId} disabled={running} onChange={(e) => setBusinessId(e.target.value)}>
+                <option value="">Choose a business</option>
+                {(businesses ?? []).map((b) => (
+                  <option key={b.id} value={String(b.id)}>
+                    {b.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           <div className="field">
             <label htmlFor="imp-file">CSV file</label>
             <input ref={fileRef} id="imp-file" className="input" type="file" accept=".csv,text/csv" disabled={running} aria-describedby="imp-file-hint" />
@@ -149,7 +172,7 @@ export function ImportCustomersDialog({ onClose, onImported }: { onClose: () => 
             <button type="button" className="btn btn-secondary" disabled={running} onClick={onClose}>
               Cancel
             </button>
-            <button type="submit" className="btn btn-primary" disabled={running}>
+            <button type="submit" className="btn btn-primary" disabled={running || noBusiness}>
               {running ? "Importing..." : "Import"}
             </button>
           </div>

@@ -3,6 +3,7 @@ import type { SettingsView } from "../../../src/schemas/settings.ts";
 import { ApiError } from "../../shared/api/client.ts";
 import { useForm } from "../../shared/components/form.tsx";
 import { SubmitButton } from "../../shared/components/FormActions.tsx";
+import { useLeaveGuard } from "../../shared/components/useLeaveGuard.tsx";
 import { useSubmit } from "../../shared/components/useSubmit.ts";
 import { loadSite } from "../../shared/state/site.ts";
 import { notify } from "../../shared/state/toasts.ts";
@@ -46,6 +47,9 @@ export function SettingsForm({ view, onSaved }: { view: SettingsView; onSaved: (
     },
   });
 
+  // The page is long (a phone scrolls a long way to Save): a nav tap must not drop what was typed.
+  const leaveDialog = useLeaveGuard(dirty && !busy);
+
   return (
     <form ref={formRef} onSubmit={onSubmit} noValidate aria-label="Settings" className="settings-form">
       <PublicAddressSection view={view} form={form} field={field} />
@@ -56,10 +60,11 @@ export function SettingsForm({ view, onSaved }: { view: SettingsView; onSaved: (
       <QuietHoursSection field={field} />
       <SignupsSection field={field} />
 
-      <div className="form-actions settings-actions">
+      <div className={`form-actions settings-actions${dirty ? " is-dirty" : ""}`} data-testid="settings-save-bar">
         {dirty && <span className="muted settings-unsaved">Unsaved changes</span>}
         <SubmitButton busy={busy} disabled={!dirty} label="Save Settings" busyLabel="Saving..." />
       </div>
+      {leaveDialog}
     </form>
   );
 }

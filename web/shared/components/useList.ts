@@ -53,6 +53,11 @@ export function useRowDelete(
   async function deleteRow(id: number, question: string) {
     if (oneAtATime && deleting !== null) return;
     if (!window.confirm(question)) return;
+    await removeRow(id);
+  }
+  /** Deletes without asking: for a screen that asked in its own dialog. */
+  async function removeRow(id: number) {
+    if (oneAtATime && deleting !== null) return;
     onStart?.();
     setDeleting(id);
     try {
@@ -64,5 +69,5 @@ export function useRowDelete(
       setDeleting(null);
     }
   }
-  return { deleting, deleteRow };
+  return { deleting, deleteRow, removeRow };
 }

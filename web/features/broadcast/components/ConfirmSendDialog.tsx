@@ -1,5 +1,6 @@
 import { type ReactNode, useState } from "react";
-import { type BroadcastEstimate, estimateQuestion } from "../../../../src/schemas/broadcast-estimate.ts";
+import { type BroadcastEstimate, costLines, costLineText, estimateQuestion } from "../../../../src/schemas/broadcast-estimate.ts";
+import { ApiError } from "../../../shared/api/client.ts";
 import { broadcastErrorToast } from "../api/broadcast-errors.ts";
 import { beforeSendApi } from "../api/before-send.ts";
 import { notify } from "../../../shared/state/toasts.ts";
@@ -45,7 +46,19 @@ export function ConfirmSendDialog({
           </li>
         )}
         {estimate.whatsapp > 0 && <li>{estimate.whatsapp} by WhatsApp</li>}
-        {estimate.estimatedCost !== null && <li>Estimated at ${estimate.pricePerSegment} per segment; your Twilio bill may differ.</li>}
+        {estimate.estimatedCost !== null && (
+          <li data-testid="confirm-cost">
+            How the cost is made:
+            <ul className="bc-confirm-cost">
+              {costLines(estimate).map((line) => (
+                <li key={line.channel}>
+                  {line.channel}: {costLineText(line)}
+                </li>
+              ))}
+            </ul>
+            Prices from Settings; your Twilio bill may differ.
+          </li>
+        )}
         {when && <li>Recipients are whoever is subscribed at that time.</li>}
       </ul>
     </AskBeforeSending>
@@ -56,7 +69,11 @@ export function ConfirmSendDialog({
  * The confirm step for the broadcast screen: ask() fetches the estimate and opens the dialog; Send runs `go`.
  * `checking` is true while the estimate loads; `dialog` is rendered where the page wants it.
  */
-export function useConfirmSend(businessId: string): {
+export function useConfirmSend(
+  businessId: string,
+  /** The server answered 401: the page offers to sign in again instead of a toast. */
+  onSessionEnded?: () => void,
+): {
   ask: (text: string, hasImage: boolean, when: string | null, go: () => void, withTemplate?: boolean) => Promise<void>;
   checking: boolean;
   dialog: ReactNode;
@@ -72,6 +89,10 @@ export function useConfirmSend(businessId: string): {
       if (estimate.recipients === 0 && !when) go();
       else setOpen({ estimate, when, go });
     } catch (err) {
+      if (onSessionEnded && err instanceof ApiError && err.status === 401) {
+        onSessionEnded();
+        return;
+      }
       const t = broadcastErrorToast(err);
       notify.error(t.title, t.message);
     } finally {

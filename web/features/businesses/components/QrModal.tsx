@@ -13,6 +13,8 @@ import "../../../shared/styles/qr.css";
 
 export const QR_IMAGE_ERROR = "Failed to load QR code image. Please try again.";
 export const QR_INACTIVE = "This business is inactive, so it has no QR code. Make it active to let customers subscribe.";
+/** Why an inactive business's window offers no link to copy and no poster to print: both would lead nowhere. */
+export const QR_INACTIVE_NO_LINK = "No link to copy and no poster to print: the subscribe page refuses new subscribers while the business is inactive. Edit the business and tick Active to get them back.";
 const COPIED_FOR_MS = 2000;
 
 /** The QR PNG of a business; `attempt` busts the browser cache after a failure. */
@@ -179,9 +181,15 @@ export function QrModal({ business, onClose }: { business: PublicBusiness; onClo
         </a>
       )}
 
-      {loggedIn && (
+      {loggedIn && !business.isActive && (
+        <p className="qr-owner qr-inactive-note" role="note">
+          {QR_INACTIVE_NO_LINK}
+        </p>
+      )}
+
+      {loggedIn && business.isActive && (
         <div className="qr-owner">
-          {business.isActive && <UnreachableLinkWarning className="qr-warning" />}
+          <UnreachableLinkWarning className="qr-warning" />
           <label className="qr-link-label" htmlFor={`${titleId}-link`}>
             Subscription link
           </label>

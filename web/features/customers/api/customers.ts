@@ -21,12 +21,10 @@ export interface CustomerFilters {
 export const CUSTOMERS_PER_PAGE = 50;
 
 export const customerApi = {
-  /** Every customer the caller may see (the sandbox reply panel's numbers). */
-  list: () => api.get<CustomerView[]>("/api/customer/GetAllCustomers"),
-  /** One page of the Customers screen (keyset; `cursor` from the previous page). */
-  page: (filters: CustomerFilters, cursor: string | null) => {
+  /** One page of the Customers screen (keyset; `cursor` from the previous page); `limit` for a short look-up. */
+  page: (filters: CustomerFilters, cursor: string | null, limit = CUSTOMERS_PER_PAGE) => {
     const search = filters.q.replace(/\D/g, "") ? filters.q.trim() : null;
-    const query = listQuery({ limit: CUSTOMERS_PER_PAGE, q: search, businessId: filters.businessId, status: filters.status }, cursor);
+    const query = listQuery({ limit, q: search, businessId: filters.businessId, status: filters.status }, cursor);
     return api.get<CustomerPage>(`/api/customer/ListCustomers?${query}`);
   },
   get: (id: number | string) => api.get<CustomerView>(`/api/customer/GetCustomerById?id=${idParam(id)}`),

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from "react";
 import { ApiError } from "../../../shared/api/client.ts";
-import { customerApi } from "../api/customers.ts";
+import { CustomerNumberSearch } from "./CustomerNumberSearch.tsx";
 import { type SandboxInfo, sandboxReplyApi } from "../api/sandbox-replies.ts";
 import "../../../shared/styles/simulate-reply.css";
 
@@ -9,7 +9,6 @@ import "../../../shared/styles/simulate-reply.css";
 // server lets an owner speak only for numbers of their own businesses.
 
 const KEYWORDS = ["STOP", "START", "HELP"] as const;
-const TYPED = "";
 
 /** The text of the <Message> in a TwiML answer, or null when there is none (no reply). */
 export function replyText(twiml: string): string | null {
@@ -24,8 +23,6 @@ type Outcome = { kind: "reply"; sent: string; text: string | null } | { kind: "e
 export function SimulateReply() {
   const id = useId();
   const [info, setInfo] = useState<SandboxInfo | null>(null);
-  const [phones, setPhones] = useState<string[]>([]);
-  const [picked, setPicked] = useState<string>(TYPED);
   const [typed, setTyped] = useState("");
   const [other, setOther] = useState("");
   const [busy, setBusy] = useState(false);
@@ -36,15 +33,7 @@ export function SimulateReply() {
     sandboxReplyApi
       .info()
       .then((i) => {
-        if (!live) return;
-        setInfo(i);
-        if (!i.sandbox) return;
-        return customerApi.list().then((list) => {
-          if (!live) return;
-          const unique = [...new Set(list.map((c) => c.phone))];
-          setPhones(unique);
-          if (unique[0]) setPicked(unique[0]);
-        });
+        if (live) setInfo(i);
       })
       // Only a helper for trying things out: without it the page is complete, so a failure is logged, not shown.
       .catch((e: unknown) => console.error("Error loading the sandbox reply panel:", e));
@@ -55,7 +44,7 @@ export function SimulateReply() {
 
   if (!info?.sandbox) return null;
 
-  const from = picked === TYPED ? typed.trim() : picked;
+  const from = typed.trim();
 
   async function send(body: string) {
     if (!from) {
@@ -83,32 +72,7 @@ export function SimulateReply() {
           happens: STOP unsubscribes the number, START brings it back, HELP says who is writing.
         </p>
         <div className="simulate-reply-grid">
-          <div className="field">
-            <label htmlFor={`${id}-from`}>From</label>
-            <select id={`${id}-from`} className="input" value={picked} onChange={(e) => setPicked(e.target.value)}>
-              {phones.map((p) => (
-                <option key={p} value={p}>
-                  {p}
-                </option>
-              ))}
-              <option value={TYPED}>Type a number...</option>
-            </select>
-          </div>
-          {picked === TYPED && (
-            <div className="field">
-              <label htmlFor={`${id}-typed`}>Phone number</label>
-              <input
-                id={`${id}-typed`}
-                className="input"
-                type="tel"
-                inputMode="tel"
-                autoComplete="off"
-                placeholder="(415) 555-0134"
-                value={typed}
-                onChange={(e) => setTyped(e.target.value)}
-              />
-            </div>
-          )}
+          <CustomerNumberSearch id={`${id}-from`} value={typed} onChange={setTyped} />
         </div>
         <div className="simulate-reply-actions" role="group" aria-label="Reply with">
           {KEYWORDS.map((k) => (
