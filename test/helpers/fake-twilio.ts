@@ -16,6 +16,7 @@
 // definitions (fake-twilio-contract.ts): one that breaks them is answered as Twilio would, and stop() throws.
 import type { Server } from "bun";
 import { createContractGuard } from "./fake-twilio-contract.ts";
+import { type FakeInbound, sendInbound } from "./fake-twilio-inbound.ts";
 
 export const FAKE_ACCOUNT_SID = "AC0123456789abcdef0123456789abcdef";
 export const FAKE_AUTH_TOKEN = "fake-auth-token-5f2b8c1d9e7a4b3c";
@@ -145,6 +146,9 @@ export interface FakeTwilio {
   closeWindow(to: string): void;
   /** Requests that broke Twilio's API definitions, taken back (stop() throws while any are left untaken). */
   takeContractViolations(): string[];
+  /** A person texts our number: POSTs Twilio's signed inbound form (OptOutType on keywords, as with Advanced Opt-Out)
+   * to `webhookUrl`, signed for `publicUrl`; the status and TwiML answer. */
+  sendInbound(webhookUrl: string, publicUrl: string, message: FakeInbound): Promise<{ status: number; twiml: string }>;
   stop(): Promise<void>;
 }
 
@@ -566,6 +570,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     contentRequests: () => requests.filter((r) => r.path.startsWith("/v1/Content")),
     closeWindow: (to) => void closedWindows.add(stripWhatsapp(to)),
     takeContractViolations: () => contract.take(),
+    sendInbound: (webhookUrl, publicUrl, message) => sendInbound({ accountSid, authToken }, webhookUrl, publicUrl, message),
     reset() {
       requests.length = 0;
       messages.clear();
