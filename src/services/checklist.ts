@@ -12,6 +12,7 @@ import type { Repos } from "../repos/index.ts";
 import { type ChecklistItem, INBOUND_WEBHOOK_PATH } from "../schemas/checklist.ts";
 import { isPrivateLink, UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from "../schemas/public-url.ts";
 import { sendsPasswordInClear } from "../schemas/smtp-url.ts";
+import { keywordRepliesItem, keywordSpeaker } from "./keyword-replies.ts";
 import { managesAll, type Principal } from "./principal.ts";
 import type { SettingsService } from "./settings.ts";
 
@@ -177,6 +178,7 @@ export function createChecklistService({ repos, clock, config, settings, checkAc
         publicUrlItem(now.publicUrl),
         messagesItem(now.twilioProblem, now.twilio, check),
         inboundItem(repos.settings.get(INBOUND_SEEN_KEY), settings.publicUrl(origin)),
+        ...(now.twilio ? [keywordRepliesItem(now.keywordReplies, keywordSpeaker(repos, now))] : []),
         emailItem(now.smtpUrl, now.mailFrom),
         businessTypesItem(activeTypes),
         quietHoursItem(now.quietHours, now.maxPerDay),

@@ -7,6 +7,7 @@
 // brand (the brandName setting). keywordReplyTexts() are the words to paste into Twilio's Advanced Opt-Out settings
 // (shown by the setup checklist and the registration kit), so Twilio's replies still name the shop.
 import type { Repos } from "../repos/index.ts";
+import type { ChecklistItem } from "../schemas/checklist.ts";
 import { fitSeptets, toGsm7 } from "../schemas/gsm7-text.ts";
 import { type KeywordReplier, SETTING_DEFAULTS } from "../schemas/settings.ts";
 import { countSegments, GSM7_SINGLE } from "../schemas/sms-segments.ts";
@@ -92,4 +93,28 @@ const OPT_OUT_TYPES = new Set(["STOP", "START", "HELP"]);
 /** Whether Twilio answered this keyword itself: it says so (OptOutType), and the setting leaves the answer to it. */
 export function twilioAnswered(optOutType: unknown, setting: KeywordReplier): boolean {
   return setting === "twilio" && typeof optOutType === "string" && OPT_OUT_TYPES.has(optOutType.trim().toUpperCase());
+}
+
+/**
+ * The checklist's line (only with Twilio configured: in the sandbox nobody texts). With "twilio" it shows the texts to
+ * paste into the Messaging Service's Advanced Opt-Out, so Twilio's replies name the shop; either way the person gets
+ * one answer (Nearcast answers whenever Twilio does not say it did), so the line is green.
+ */
+export function keywordRepliesItem(setting: KeywordReplier, speaker: KeywordSpeaker): ChecklistItem {
+  const title = "Keyword replies";
+  if (setting === "nearcast") {
+    return {
+      id: "keywordReplies",
+      status: "green",
+      title,
+      detail: `Nearcast answers STOP, START and HELP, naming ${speaker.name}; if Advanced Opt-Out is on in Twilio, empty its replies there so people get one text.`,
+    };
+  }
+  const texts = keywordReplyTexts(speaker);
+  return {
+    id: "keywordReplies",
+    status: "green",
+    title,
+    detail: `Twilio's Advanced Opt-Out answers STOP, START and HELP (Nearcast answers where it is off); so its replies name ${speaker.name}, paste into the Messaging Service's Advanced Opt-Out: STOP "${texts.stop}" START "${texts.start}" HELP "${texts.help}".`,
+  };
 }
