@@ -82,6 +82,11 @@ export function businessesRepo(db: Db) {
         .limit(1)
         .get();
     },
+    /** The install's only business (its number is then that business's), or undefined when there are none or several. */
+    soleBusiness(): Pick<BusinessRow, "id" | "name" | "phone"> | undefined {
+      const rows = db.select({ id: businesses.id, name: businesses.name, phone: businesses.phone }).from(businesses).limit(2).all();
+      return rows.length === 1 ? rows[0] : undefined;
+    },
     countByType(businessTypeId: number): number {
       return (
         db

@@ -28,6 +28,12 @@ export const POSTER_WORDS = {
   footer: "Powered by Nearcast",
 } as const;
 
+/** The software credit, the only place a poster says "Nearcast"; with a brand set, the brand comes first. */
+export function posterFooter(brand: string): string {
+  const name = brand.trim();
+  return !name || name === "Nearcast" ? POSTER_WORDS.footer : `${name} · ${POSTER_WORDS.footer}`;
+}
+
 interface DealRule {
   /** Whole words (a trailing "s" also matches) or, for `prefix`, words starting with the keyword. */
   keywords: string[];

@@ -30,6 +30,7 @@ export const SETTING_KEYS = [
   "pricePerSegment",
   "whatsappConfirmationTemplate",
   "ownerSignup",
+  "keywordReplies",
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -56,6 +57,7 @@ export const SETTING_ENV: Record<SettingKey, string> = {
   pricePerSegment: "NEARCAST_PRICE_PER_SEGMENT",
   whatsappConfirmationTemplate: "NEARCAST_WHATSAPP_CONFIRMATION_TEMPLATE",
   ownerSignup: "NEARCAST_OWNER_SIGNUP",
+  keywordReplies: "NEARCAST_KEYWORD_REPLIES",
 };
 
 /** Write-only settings: stored and used, never returned, logged or printed (the API says only whether one is set). */
@@ -77,7 +79,13 @@ export const SETTING_DEFAULTS = {
   pricePerSegment: "0.0083",
   // New and upgraded installs alike: an owner who registers waits for the admin before anything is texted for them.
   ownerSignup: "approval",
+  // Twilio's Advanced Opt-Out answers STOP, START and HELP itself; Nearcast answers only where it does not.
+  keywordReplies: "twilio",
 } as const satisfies Partial<Record<SettingKey, string>>;
+
+/** Who answers the STOP, START and HELP keywords (the keywordReplies setting). */
+export const KEYWORD_REPLIERS = ["twilio", "nearcast"] as const;
+export type KeywordReplier = (typeof KEYWORD_REPLIERS)[number];
 
 export const SEND_RATE_MIN = 0.01;
 export const SEND_RATE_MAX = 10000;
@@ -196,6 +204,13 @@ export const SETTING_SCHEMAS = {
     textValue("Owner sign-up"),
     v.transform((s) => s.toLowerCase()),
     v.check((s) => (OWNER_SIGNUP_MODES as readonly string[]).includes(s), "Owner sign-up must be approval, open or closed"),
+  ),
+  // Who answers STOP, START and HELP: "twilio" (its Advanced Opt-Out; Nearcast records the keyword and stays quiet
+  // when Twilio says it handled it) or "nearcast" (Nearcast's own replies, always).
+  keywordReplies: v.pipe(
+    textValue("Keyword replies"),
+    v.transform((s) => s.toLowerCase()),
+    v.check((s) => (KEYWORD_REPLIERS as readonly string[]).includes(s), "Keyword replies must be twilio or nearcast"),
   ),
   smtpUrl: v.pipe(
     textValue("SMTP URL"),

@@ -14,6 +14,7 @@ import { isPrivateLink, UNREACHABLE_LINK_FIX, UNREACHABLE_LINK_WARNING } from ".
 import { sendsPasswordInClear } from "../schemas/smtp-url.ts";
 import { emailOutcomeItem } from "./email-outcomes.ts";
 import { createPublicUrlReach } from "./public-url-reach.ts";
+import { keywordRepliesItem, keywordSpeaker } from "./keyword-replies.ts";
 import { managesAll, type Principal } from "./principal.ts";
 import { pausedChecklistItems, readPauses } from "./sending-pause.ts";
 import type { SettingsService } from "./settings.ts";
@@ -184,6 +185,7 @@ export function createChecklistService({ repos, clock, config, settings, checkAc
         publicUrl,
         messagesItem(now.twilioProblem, now.twilio, check),
         inboundItem(repos.settings.get(INBOUND_SEEN_KEY), settings.publicUrl(origin)),
+        ...(now.twilio ? [keywordRepliesItem(now.keywordReplies, keywordSpeaker(repos, now))] : []),
         emailItem(now.smtpUrl, now.mailFrom, repos.settings),
         businessTypesItem(activeTypes),
         quietHoursItem(now.quietHours, now.maxPerDay),

@@ -8,9 +8,8 @@ import type { CustomerRow } from "../repos/customers.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
 import { toE164 } from "../schemas/phone.ts";
-import { SETTING_DEFAULTS } from "../schemas/settings.ts";
-import { fitSeptets, toGsm7 } from "../schemas/gsm7-text.ts";
-import { countSegments, GSM7_SINGLE } from "../schemas/sms-segments.ts";
+import { toGsm7 } from "../schemas/gsm7-text.ts";
+import { helpReply, keywordSpeaker, notSubscribedReply, startReply, stopReply, twilioAnswered } from "./keyword-replies.ts";
 
 export { toGsm7 };
 import { createOptOutsService, type OptOutsService } from "./opt-outs.ts";
@@ -42,55 +41,7 @@ export const HELP_KEYWORDS = ["HELP", "INFO"] as const;
 
 export type InboundIntent = "stop" | "start" | "help" | "other";
 
-// The replies name the server's brand (the brandName setting, "Nearcast" unless the admin changed it), read per
-// message so a change on the Settings screen shows in the next reply.
-export const stopReply = (brand: string) => `You have been unsubscribed from ${brand} messages. Reply START to resubscribe.`;
-export const notSubscribedReply = (brand: string) =>
-  `You are not subscribed to any business on ${brand}. Scan a business's QR code to subscribe.`;
-/** The replies with the default brand. */
-export const STOP_REPLY = stopReply(SETTING_DEFAULTS.brandName);
-export const NOT_SUBSCRIBED_REPLY = notSubscribedReply(SETTING_DEFAULTS.brandName);
-const RATES = "Msg & data rates may apply.";
-/** At most this many business names in one reply; the rest are counted. */
-const MAX_NAMES = 5;
-
-function listNames(names: string[]): string {
-  const unique = [...new Set(names.map((n) => n.trim()))];
-  const shown = unique.slice(0, MAX_NAMES);
-  const more = unique.length - shown.length;
-  if (more > 0) return `${shown.join(", ")} and ${more} more`;
-  if (shown.length <= 1) return shown.join("");
-  return `${shown.slice(0, -1).join(", ")} and ${shown.at(-1)}`;
-}
-
-export function startReply(names: string[], brand: string = SETTING_DEFAULTS.brandName): string {
-  if (names.length === 0) return notSubscribedReply(brand);
-  return `You are subscribed to ${brand} messages from ${listNames(names)}. ${RATES} Reply STOP to unsubscribe.`;
-}
-
-/** What a HELP reply names: the business, and the phone its customers can call. */
-export interface HelpContact {
-  name: string;
-  phone: string;
-}
-
-/** One SMS segment: the HELP reply never costs the person (or us) more than one message. */
-export const HELP_MAX = GSM7_SINGLE;
-
-/**
- * HELP: who is writing (the business that messaged the person most recently, see repos.businesses.helpContactFor),
- * its phone, and how to stop, in one GSM-7 segment (CTIA). The name gives way first, then the brand and the phone
- * are capped, so the fixed parts (rates, STOP) always fit.
- */
-export function helpReply(business: HelpContact | undefined, brand: string = SETTING_DEFAULTS.brandName): string {
-  const b = fitSeptets(toGsm7(brand), 24) || SETTING_DEFAULTS.brandName;
-  if (!business) return `${b}: You are not subscribed to any business. ${RATES} Reply STOP to unsubscribe.`;
-  const phone = fitSeptets(toGsm7(business.phone), 20);
-  const contact = phone ? ` Contact: ${phone}.` : "";
-  const build = (name: string) => `${b}: You are subscribed to messages from ${name}.${contact} ${RATES} Reply STOP to unsubscribe.`;
-  const room = HELP_MAX - countSegments(build("")).characters;
-  return build(fitSeptets(toGsm7(business.name), room));
-}
+export { HELP_MAX, helpReply, type HelpContact, NOT_SUBSCRIBED_REPLY, notSubscribedReply, STOP_REPLY, startReply, stopReply } from "./keyword-replies.ts";
 
 const byKeyword = new Map<string, InboundIntent>([
   ...OPT_OUT_KEYWORDS.map((k) => [k, "stop"] as const),
@@ -229,7 +180,10 @@ export function createInboundMessagesService(deps: {
           return { intent, reply: null, known: false, replay: true };
         }
         recordInbound(from, at);
-        return act(intent, from, params.Body, at);
+        // Twilio's Advanced Opt-Out answered already: the keyword is recorded, and the person gets no second text.
+        const quiet = twilioAnswered(params.OptOutType, deps.settings.current().keywordReplies);
+        const result = act(intent, from, params.Body, at, quiet);
+        return quiet ? { ...result, reply: null } : result;
       });
     },
 
@@ -252,7 +206,7 @@ export function createInboundMessagesService(deps: {
     },
   };
 
-  function act(intent: Exclude<InboundIntent, "other">, from: string, body: unknown, at: Date): InboundResult {
+  function act(intent: Exclude<InboundIntent, "other">, from: string, body: unknown, at: Date, quiet: boolean): InboundResult {
     const { customer, phone, whatsapp } = sender(from);
     const channel = whatsapp ? "whatsapp" : "sms";
     const note = typeof body === "string" ? `Replied ${JSON.stringify(body.trim().slice(0, 40))}` : undefined;
@@ -266,7 +220,7 @@ export function createInboundMessagesService(deps: {
         logger.info(`opt-out from ${who}, not a customer: nothing to change`);
       }
       // Confirmed either way: nothing will be sent to this number.
-      return { intent, reply: stopReply(brand()), known: customer !== undefined };
+      return { intent, reply: stopReply(keywordSpeaker(repos, deps.settings.current()).name), known: customer !== undefined };
     }
     if (!customer) {
       logger.info(`${intent.toUpperCase()} from ${who}, not a customer`);
@@ -278,8 +232,9 @@ export function createInboundMessagesService(deps: {
       logger.info(`${who} opted in (${channel}): ${r.businessIds.length} subscription(s) resumed, ${confirmed} confirmed`);
       // A renewed subscription gets its business's confirmation (frequency, rates, STOP/HELP) through the outbox, one
       // per business; then that is the answer, and the keyword gets no second text. Nothing renewed (a YES to a
-      // double opt-in, or START when subscribed already): the short reply below says where they stand.
-      const queued = r.businessIds.filter((businessId) => deps.confirmations?.queue({ businessId, customerIds: [customer.id], origin: "keyword" }));
+      // double opt-in, or START when subscribed already): the short reply below says where they stand. When Twilio
+      // answered (quiet), its START text is the confirmation: nothing is queued.
+      const queued = quiet ? [] : r.businessIds.filter((businessId) => deps.confirmations?.queue({ businessId, customerIds: [customer.id], origin: "keyword" }));
       if (queued.length > 0) return { intent, reply: null, known: true };
       return { intent, reply: startReply(activeBusinessNames(customer.id), brand()), known: true };
     }

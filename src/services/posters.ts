@@ -9,7 +9,7 @@ import type { Config } from "../config.ts";
 import type { Repos } from "../repos/index.ts";
 import type { PublicBusiness } from "../schemas/businesses.ts";
 import { DEFAULT_MESSAGES_PER_WEEK } from "../schemas/businesses.ts";
-import { POSTER_WORDS, initials, legalLinks, posterDisclosure, posterOfferDeal, subscribeLink } from "../schemas/poster-text.ts";
+import { POSTER_WORDS, initials, posterFooter, legalLinks, posterDisclosure, posterOfferDeal, subscribeLink } from "../schemas/poster-text.ts";
 import { createBusinessesService } from "./businesses.ts";
 import type { Principal } from "./principal.ts";
 import type { SettingsService } from "./settings.ts";
@@ -23,6 +23,8 @@ export interface PosterData {
   /** The subscribe link the QR code encodes (the public URL's /subscribe?id=…). */
   url: string;
   logo?: Uint8Array | null;
+  /** The server's brand (the brandName setting), named beside the software credit. */
+  brand?: string;
 }
 
 export interface RenderOptions {
@@ -289,7 +291,7 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
   y = centred(doc, POSTER_WORDS.unsubscribeNote, y, { size: 10, color: C.ink, width: 520, gap: 3 });
   y = centred(doc, posterDisclosure(data.business.messagesPerWeek ?? DEFAULT_MESSAGES_PER_WEEK), y, { size: 9, minSize: 8, color: C.muted, width: 520, maxLines: 2, gap: 3 });
   y = centred(doc, legalLinks(data.url.replace(/\/subscribe\?.*$/, "")), y, { size: 8, minSize: 6.5, color: C.muted, width: 520, gap: 3 });
-  centred(doc, POSTER_WORDS.footer, Math.max(y + 4, PAGE.height - 22), { size: 7.5, color: C.muted, width: 300 });
+  centred(doc, posterFooter(data.brand ?? ""), Math.max(y + 4, PAGE.height - 22), { size: 7.5, color: C.muted, width: 400 });
 
   doc.end();
   await done;
@@ -330,7 +332,7 @@ export function readUploadedImage(dataDir: string, imagePath: string | null | un
 export interface PostersDeps {
   repos: Repos;
   config: Pick<Config, "dataDir">;
-  settings: Pick<SettingsService, "publicUrl">;
+  settings: Pick<SettingsService, "publicUrl" | "current">;
 }
 
 export function createPostersService({ repos, config, settings }: PostersDeps) {
@@ -341,6 +343,7 @@ export function createPostersService({ repos, config, settings }: PostersDeps) {
       business,
       url: subscribeLink(settings.publicUrl(options.origin), business.id),
       logo: readUploadedImage(dataDir, business.logoImagePath),
+      brand: settings.current().brandName,
     };
     return renderPoster(data, options).then((pdf) => ({ pdf, fileName: posterFileName(business.name), business }));
   }

@@ -10,6 +10,7 @@ import type { Repos } from "../repos/index.ts";
 import type { DeferralPolicy } from "../repos/sql/claim.ts";
 import {
   checkSettingsUpdate,
+  type KeywordReplier,
   SECRET_SETTINGS,
   SETTING_DEFAULTS,
   SETTING_ENV,
@@ -63,6 +64,8 @@ export interface CurrentSettings {
   whatsappConfirmationTemplate: string | null;
   /** How owners join: wait for the admin's approval, open, or closed (the admin creates them). */
   ownerSignup: OwnerSignup;
+  /** Who answers STOP, START and HELP: Twilio's Advanced Opt-Out (when it says so on the request) or Nearcast. */
+  keywordReplies: KeywordReplier;
 }
 
 type Resolved = Record<SettingKey, { value: string | null; source: SettingView["source"] }>;
@@ -137,6 +140,7 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       ownerTextsPerHour: Number(get("ownerTextsPerHour")),
       whatsappConfirmationTemplate: get("whatsappConfirmationTemplate"),
       ownerSignup: get("ownerSignup") as OwnerSignup,
+      keywordReplies: get("keywordReplies") as KeywordReplier,
     };
   }
 

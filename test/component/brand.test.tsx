@@ -9,6 +9,7 @@ import { memoryLocation } from "wouter/memory-location";
 import { Routes } from "../../web/app.tsx";
 import { Footer } from "../../web/shared/components/Footer.tsx";
 import { NavBar } from "../../web/shared/components/NavBar.tsx";
+import { HomePage } from "../../web/features/home/Home.tsx";
 import { AboutPage } from "../../web/features/info/About.tsx";
 import { FaqPage } from "../../web/features/info/Faq.tsx";
 import { PrivacyPage } from "../../web/features/info/Privacy.tsx";
@@ -89,4 +90,12 @@ test("a brand saved while the page is open shows at once; until the server answe
   });
   expect(container.textContent).toContain(`${BRAND}. All rights reserved.`);
   expect(mailLinks(container)).toEqual([[`mailto:${MAIL}`, MAIL]]);
+});
+
+test("the home page names the saved brand, never Nearcast (issue 23)", () => {
+  const { container } = renderAt(<HomePage />);
+  expect(container.textContent).toContain(`${BRAND} connects neighborhood businesses with their regulars.`);
+  expect(container.textContent).toContain(`Why ${BRAND}`);
+  expect(container.textContent).toContain(`Browse the shops already on ${BRAND} and subscribe in seconds.`);
+  expect(container.textContent).not.toContain("Nearcast");
 });

@@ -12,9 +12,12 @@
 // Wrong credentials -> 401 (20003). Replies can be scripted per call or per number: created, rate_limited (429,
 // optional Retry-After), server_error (5xx), opted_out (400, 21610), invalid_number (400, 21211), any other
 // Twilio error, and hang (never answers). Every request is recorded (parsed form, query, auth, headers, time, and
-// whether the client gave up on it before the answer).
+// whether the client gave up on it before the answer). Every request is also checked against Twilio's own API
+// definitions (fake-twilio-contract.ts): one that breaks them is answered as Twilio would, and stop() throws.
 import type { Server } from "bun";
 import { ACCOUNT_ERROR_REPLIES, type AccountErrorReplyName, FakeAccountAuth } from "./fake-twilio-account.ts";
+import { createContractGuard } from "./fake-twilio-contract.ts";
+import { type FakeInbound, sendInbound } from "./fake-twilio-inbound.ts";
 
 export const FAKE_ACCOUNT_SID = "AC0123456789abcdef0123456789abcdef";
 export const FAKE_AUTH_TOKEN = "fake-auth-token-5f2b8c1d9e7a4b3c";
@@ -145,6 +148,11 @@ export interface FakeTwilio {
   contentRequests(): RecordedRequest[];
   /** Free-form WhatsApp to this number fails with 63016 (outside the 24-hour window); templates still go. */
   closeWindow(to: string): void;
+  /** Requests that broke Twilio's API definitions, taken back (stop() throws while any are left untaken). */
+  takeContractViolations(): string[];
+  /** A person texts our number: POSTs Twilio's signed inbound form (OptOutType on keywords, as with Advanced Opt-Out)
+   * to `webhookUrl`, signed for `publicUrl`; the status and TwiML answer. */
+  sendInbound(webhookUrl: string, publicUrl: string, message: FakeInbound): Promise<{ status: number; twiml: string }>;
   stop(): Promise<void>;
 }
 
@@ -203,6 +211,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
   const numberScripts = new Map<string, FakeReply[]>();
   const hung: Array<(r: Response) => void> = [];
   const closedWindows = new Set<string>();
+  const contract = createContractGuard();
 
   function messageJson(m: FakeMessage) {
     const uri = `${API}/Accounts/${m.accountSid}/Messages/${m.sid}.json`;
@@ -439,7 +448,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     req.signal.addEventListener("abort", () => {
       if (!answered) record.aborted = true;
     });
-    const res = await route(req, url, form, contentType, auth);
+    const res = contract.check(record) ?? (await route(req, url, form, contentType, auth));
     answered = true;
     return res;
   }
@@ -569,6 +578,8 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     templates: defaultFakeTemplates(),
     contentRequests: () => requests.filter((r) => r.path.startsWith("/v1/Content")),
     closeWindow: (to) => void closedWindows.add(stripWhatsapp(to)),
+    takeContractViolations: () => contract.take(),
+    sendInbound: (webhookUrl, publicUrl, message) => sendInbound({ accountSid, authToken }, webhookUrl, publicUrl, message),
     reset() {
       requests.length = 0;
       messages.clear();
@@ -598,6 +609,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     async stop() {
       for (const resolve of hung.splice(0)) resolve(twilioError(503, 20503, "Service Unavailable"));
       await server.stop(true);
+      contract.assertNone();
     },
   };
   return fake;

@@ -53,7 +53,8 @@ test("HELP, START and STOP name the default brand until one is saved, then the s
   expect(await send(STRANGER, "START")).toBe(
     twiml("You are not subscribed to any business on Main Street Deals. Scan a business's QR code to subscribe."),
   );
-  expect(await send(PHONE, "STOP")).toBe(twiml("You have been unsubscribed from Main Street Deals messages. Reply START to resubscribe."));
+  // The install's number belongs to one business: the STOP reply names it (issue 23); with several, the brand (below).
+  expect(await send(PHONE, "STOP")).toBe(twiml("You have been unsubscribed from Rosa's Bakery messages. Reply START to resubscribe."));
   // The renewed subscription's confirmation goes through the outbox instead of a second reply.
   expect(await send(PHONE, "START")).toBe(twiml(null));
   expect(await send(PHONE, "YES")).toBe(
@@ -67,4 +68,12 @@ test("NEARCAST_BRAND_NAME wins over a saved brand", async () => {
   expect(await send(PHONE, "HELP")).toBe(
     twiml("Harbor Town Offers: You are subscribed to messages from Rosa's Bakery. Contact: +14155550100. Msg & data rates may apply. Reply STOP to unsubscribe."),
   );
+});
+
+test("with several businesses on the install's number, STOP names the brand (issue 23)", async () => {
+  const { send } = world();
+  insertOwnerBusinesses(ctx, "Iron & Oak Gym");
+  saveBrand("Main Street Deals");
+  expect(await send(PHONE, "STOP")).toBe(twiml("You have been unsubscribed from Main Street Deals messages. Reply START to resubscribe."));
+  expect(await send(STRANGER, "STOP")).toBe(twiml("You have been unsubscribed from Main Street Deals messages. Reply START to resubscribe."));
 });

@@ -7,6 +7,7 @@ import { INBOUND_SEEN_EVERY_MS, INBOUND_SEEN_KEY } from "../../src/services/chec
 import { twilioSignature } from "../../src/messaging/signature.ts";
 import { ADMIN_EMAIL, apiClient, signUp } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
+import { insertOwnerBusinesses } from "../helpers/factories.ts";
 import { fakeTwilioForFile } from "../helpers/worlds.ts";
 
 const INBOUND = "/api/webhooks/twilio/inbound";
@@ -75,6 +76,21 @@ describe("GET /api/settings/Checklist", () => {
     expect(items.email!.detail).toBe("Forgot-password cannot send email; set SMTP in Settings.");
     // No public URL: the webhook to set is on the address the admin opened the page at.
     expect(items.inboundWebhook!.detail).toContain(`"A message comes in" webhook to http://localhost${INBOUND}`);
+  });
+
+  test("keyword replies (issue 23), only with Twilio: the texts to paste into Advanced Opt-Out, naming the brand; or that Nearcast answers", async () => {
+    const w = await world({ ...fake.settings(), NEARCAST_BRAND_NAME: "Main Street Deals" });
+    insertOwnerBusinesses(ctx, "Rosa's Bakery", "Rosa's Cafe");
+    const twilio = (await w.checklist()).keywordReplies!;
+    expect(twilio.status).toBe("green");
+    expect(twilio.detail).toContain("paste into the Messaging Service's Advanced Opt-Out");
+    expect(twilio.detail).toContain('STOP "You have been unsubscribed from Main Street Deals messages. Reply START to resubscribe."');
+    expect(twilio.detail).toContain('HELP "Main Street Deals: local deals by text. Contact: hello@nearcast.app. Msg & data rates may apply. Reply STOP to unsubscribe."');
+    ctx.repos.settings.save("keywordReplies", "nearcast", ctx.clock.now());
+    expect((await w.checklist()).keywordReplies!.detail).toStartWith("Nearcast answers STOP, START and HELP, naming Main Street Deals");
+    ctx.close();
+    const sandbox = await world();
+    expect((await sandbox.checklist()).keywordReplies).toBeUndefined();
   });
 
   // Green needs the address to answer (issue 23 item 10): checklist-truth.test.ts, on loopback.

@@ -78,7 +78,9 @@ describe("nearcast doctor", () => {
     const before = fake.requests.length;
     const run = await doctor(dir, env);
     expect(run).toMatchObject({ code: 0, stderr: "" });
-    expect(marks(run).map((m) => m?.[0])).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok"]);
+    expect(marks(run).map((m) => m?.[0])).toEqual(["ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"]);
+    // Twilio answers keywords (keywordReplies twilio): the texts to paste, naming the brand (no business yet).
+    expect(run.stdout).toContain('STOP "You have been unsubscribed from Nearcast messages. Reply START to resubscribe."');
     expect(run.stdout).toMatch(/The last backup is 1 minute\(s\) old: .*\/backups\/nearcast-\d{8}T\d{6}Z\.tar\.gz\. Copy the backups folder off this machine too\./);
     expect(run.stdout).toContain(`Twilio accepts the credentials of "My first Twilio account" (${fake.accountSid}).`);
     expect(run.stdout).toContain("Seen 2026-11-20 08:15 UTC");
@@ -96,6 +98,7 @@ describe("nearcast doctor", () => {
       ["publicUrl", "green"],
       ["messages", "green"],
       ["inboundWebhook", "green"],
+      ["keywordReplies", "green"],
       ["email", "green"],
       ["businessTypes", "green"],
       ["quietHours", "green"],

@@ -142,6 +142,19 @@ describe("GET /api/business/GetPosterPdf", () => {
     expect(text).toContain("Fresh bread daily"); // the sample product text, as the business form says
   });
 
+  test("with a brand saved, the poster names it beside the credit; Nearcast only in the credit (issue 23)", async () => {
+    const pdfOf = async () => pdfText((await fetchBytes(api.app, `/api/business/GetPosterPdf?id=${active.id}`, { authorization: `Bearer ${ownerA.token}` })).bytes);
+    expect((await pdfOf()).trimEnd().split("\n").at(-1)).toBe("Powered by Nearcast");
+    ctx.repos.settings.save("brandName", "Main Street Deals", ctx.clock.now());
+    try {
+      const text = await pdfOf();
+      expect(text.trimEnd().split("\n").at(-1)).toBe("Main Street Deals · Powered by Nearcast");
+      expect(text.match(/Nearcast/g)).toHaveLength(1);
+    } finally {
+      ctx.repos.settings.remove(["brandName"]);
+    }
+  });
+
   test("the owner's poster offer replaces the keyword deal; a cleared one prints no offer at all", async () => {
     const pdfOf = async (id: number) =>
       pdfText((await fetchBytes(api.app, `/api/business/GetPosterPdf?id=${id}`, { authorization: `Bearer ${ownerA.token}` })).bytes);

@@ -34,6 +34,7 @@ const GOOD: Record<string, string> = {
   pricePerSegment: "0.01",
   whatsappConfirmationTemplate: "HX0123456789abcdef0123456789abcdef",
   ownerSignup: "open",
+  keywordReplies: "nearcast",
 };
 const good = (key: SettingKey) => GOOD[key] ?? "x";
 

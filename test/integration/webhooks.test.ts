@@ -516,13 +516,20 @@ describe("inbound webhook: keywords", () => {
     expect(res.body).toBe(twiml("Nearcast: You are not subscribed to any business. Msg & data rates may apply. Reply STOP to unsubscribe."));
   });
 
-  test("OptOutType from Twilio's own keyword handling wins (e.g. a STOP keyword in another language)", async () => {
+  test("OptOutType from Twilio's own keyword handling wins (e.g. a STOP keyword in another language); Twilio answered it, so Nearcast does not (issue 23)", async () => {
     const w = world();
     let res = await w.post(INBOUND, inbound(w.phone, "Arrêt", { OptOutType: "STOP" }));
-    expect(res.body).toBe(twiml(STOP_REPLY));
+    expect(res.body).toBe(twiml(null));
     expect(customerTables(w.ctx).subscriptions.map((s) => s.status)).toEqual(["unsubscribed", "unsubscribed", "removed"]);
     res = await w.post(INBOUND, inbound(w.phone, "Reanudar", { OptOutType: "start" }));
+    expect(res.body).toBe(twiml(null));
     expect(customerTables(w.ctx).subscriptions.map((s) => s.status)).toEqual(["active", "active", "removed"]);
+    res = await w.post(INBOUND, inbound(w.phone, "Ayuda", { OptOutType: "HELP" }));
+    expect(res.body).toBe(twiml(null));
+    // keywordReplies "nearcast": Nearcast answers even where Twilio says it handled the keyword.
+    w.ctx.repos.settings.save("keywordReplies", "nearcast", w.ctx.clock.now());
+    res = await w.post(INBOUND, inbound(w.phone, "Arrêt", { OptOutType: "STOP" }));
+    expect(res.body).toBe(twiml(STOP_REPLY));
     res = await w.post(INBOUND, inbound(w.phone, "Ayuda", { OptOutType: "HELP" }));
     expect(String(res.body)).toContain("Reply STOP to unsubscribe");
   });

@@ -9,7 +9,8 @@ import { posterDisclosure, UNSUBSCRIBE_NOTE } from "../../../src/schemas/poster-
 import { QR_INACTIVE_NO_LINK, QrModal } from "../../../web/features/businesses/components/QrModal.tsx";
 import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../../web/features/businesses/PrintPoster.tsx";
 import { token } from "../../../web/shared/state/session.ts";
-import { mockApi } from "../../helpers/mock-api.ts";
+import { site } from "../../../web/shared/state/site.ts";
+import { mockApi, siteInfo } from "../../helpers/mock-api.ts";
 import { SUNRISE_BAKERY } from "./business-fixtures.ts";
 
 const FAILED = "Failed to load QR code image. Please try again.";
@@ -223,6 +224,20 @@ describe("PrintPosterPage", () => {
     });
     return view;
   }
+
+  test("the print page names the saved brand beside the software credit (issue 23)", async () => {
+    const plain = await poster(BUSINESS);
+    expect(plain.container.querySelector(".ps-powered")?.textContent).toBe("Powered by Nearcast");
+    plain.unmount();
+    site.value = siteInfo({ brandName: "Main Street Deals" });
+    try {
+      const branded = await poster(BUSINESS);
+      expect(branded.container.querySelector(".ps-powered")?.textContent).toBe("Main Street Deals · Powered by Nearcast");
+      expect(branded.container.textContent?.match(/Nearcast/g)).toHaveLength(1);
+    } finally {
+      site.value = null;
+    }
+  });
 
   test("the owner's poster offer replaces the keyword deal; the sample product text is shown", async () => {
     const view = await poster({ ...BUSINESS, businessType: { id: 3, name: "Hair Salon" }, posterOffer: "BAKER'S DOZEN: 13 croissants for the price of 12" });

@@ -4,7 +4,8 @@ import { Link } from "wouter";
 import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
 import { DEFAULT_MESSAGES_PER_WEEK, DEFAULT_QR_MESSAGE } from "../../../src/schemas/businesses.ts";
 import { BUSINESS_NOT_FOUND } from "../../../src/schemas/texts.ts";
-import { legalLinks, POSTER_WORDS, posterDisclosure, posterOfferDeal, subscribeLink } from "../../../src/schemas/poster-text.ts";
+import { legalLinks, POSTER_WORDS, posterDisclosure, posterFooter, posterOfferDeal, subscribeLink } from "../../../src/schemas/poster-text.ts";
+import { brandName } from "../../shared/state/site.ts";
 import { BUSINESS_LOAD_FAILED, businessReadApi } from "../../shared/api/businesses.ts";
 import { ApiError } from "../../shared/api/client.ts";
 import { BusinessBadge, linkBase, QR_IMAGE_ERROR, qrImageUrl, UnreachableLinkWarning } from "./components/QrModal.tsx";
@@ -23,6 +24,7 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
   onQrLoad?: () => void;
   onQrError?: () => void;
 }) {
+  useSignals();
   const [qrFailed, setQrFailed] = useState(false);
   const typeName = business.businessType?.name ?? "";
   const deal = posterOfferDeal(business.posterOffer, typeName);
@@ -75,7 +77,7 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
         <p className="ps-unsub">{POSTER_WORDS.unsubscribeNote}</p>
         <p className="ps-disclosure">{posterDisclosure(business.messagesPerWeek ?? DEFAULT_MESSAGES_PER_WEEK)}</p>
         <p className="ps-disclosure ps-legal">{legalLinks(origin)}</p>
-        <p className="ps-powered">{POSTER_WORDS.footer}</p>
+        <p className="ps-powered">{posterFooter(brandName.value)}</p>
       </footer>
     </article>
   );

@@ -8,7 +8,8 @@ import { SetupChecklist } from "../settings/index.ts";
 import { SimulateReply } from "../customers/index.ts";
 import { PendingApprovalNotice } from "../../shared/components/PendingApproval.tsx";
 import { PendingOwners } from "../users/index.ts";
-import { PRODUCT_NAME, paths } from "../../shared/paths.ts";
+import { BrandName } from "../../shared/components/Brand.tsx";
+import { paths } from "../../shared/paths.ts";
 import { currentUser, isAdmin } from "../../shared/state/session.ts";
 import "../../shared/styles/marketing.css";
 
@@ -47,7 +48,7 @@ function Hero() {
           <p className="mk-eyebrow">Local deals, straight to your phone</p>
           <h1 id="home-title">Never miss a deal from the local shops you love</h1>
           <p className="mk-lede">
-            {PRODUCT_NAME} connects neighborhood businesses with their regulars. Scan a QR code at the counter, enter your
+            <BrandName /> connects neighborhood businesses with their regulars. Scan a QR code at the counter, enter your
             number, and get promotions, offers and flash sales by SMS or WhatsApp.
           </p>
           <div className="mk-actions">
@@ -110,7 +111,7 @@ function Benefits() {
     <section className="mk-section mk-section-alt" aria-labelledby="benefits-title">
       <div className="container">
         <div className="mk-section-head">
-          <p className="mk-eyebrow">Why {PRODUCT_NAME}</p>
+          <p className="mk-eyebrow">Why <BrandName /></p>
           <h2 id="benefits-title">Good for you, good for your neighborhood</h2>
         </div>
         <ul className="grid mk-benefits">
@@ -175,7 +176,7 @@ function CallToAction() {
       <div className="container">
         <div className="mk-cta">
           <h2 id="cta-title">Find your favorite local businesses</h2>
-          <p>Browse the shops already on {PRODUCT_NAME} and subscribe in seconds.</p>
+          <p>Browse the shops already on <BrandName /> and subscribe in seconds.</p>
           <Link href={paths.businesses} className="btn btn-accent btn-lg">
             Browse Businesses
           </Link>

@@ -86,6 +86,7 @@ export function MessagesSection({ view, field, secret }: { view: SettingsView } 
         {field("twilioWhatsAppFrom", "WhatsApp sender", "Your WhatsApp-enabled number, e.g. +15551234567.", { type: "tel", placeholder: "+15551234567" })}
         {field("sendRate", "Send rate", "Messages per second: your sender number's limit.", { inputMode: "decimal" })}
         {field("pricePerSegment", "Price per SMS segment (USD)", "For the cost estimate before each broadcast; 0.0083 unless set.", { inputMode: "decimal", placeholder: "0.0083" })}
+        {field("keywordReplies", "Keyword replies", "Who answers STOP, START and HELP: twilio (its Advanced Opt-Out; paste the texts from the setup checklist there) or nearcast. twilio unless set.", { placeholder: "twilio" })}
       </div>
     </section>
   );
