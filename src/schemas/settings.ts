@@ -8,6 +8,7 @@ import { isOneLine } from "./text.ts";
 import { smtpConnectionOf } from "./smtp-url.ts";
 import { parseQuietHours } from "../lib/quiet-hours.ts";
 import { OWNER_SIGNUP_MODES, type OwnerSignup } from "./owner-approval.ts";
+import { SENDER_REGISTRATION_STATES } from "./registration.ts";
 
 export const SETTING_KEYS = [
   "publicUrl",
@@ -30,6 +31,7 @@ export const SETTING_KEYS = [
   "pricePerSegment",
   "whatsappConfirmationTemplate",
   "ownerSignup",
+  "senderRegistration",
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -56,6 +58,7 @@ export const SETTING_ENV: Record<SettingKey, string> = {
   pricePerSegment: "NEARCAST_PRICE_PER_SEGMENT",
   whatsappConfirmationTemplate: "NEARCAST_WHATSAPP_CONFIRMATION_TEMPLATE",
   ownerSignup: "NEARCAST_OWNER_SIGNUP",
+  senderRegistration: "NEARCAST_SENDER_REGISTRATION",
 };
 
 /** Write-only settings: stored and used, never returned, logged or printed (the API says only whether one is set). */
@@ -77,6 +80,8 @@ export const SETTING_DEFAULTS = {
   pricePerSegment: "0.0083",
   // New and upgraded installs alike: an owner who registers waits for the admin before anything is texted for them.
   ownerSignup: "approval",
+  // Where the US sender stands with the carriers (toll-free verification or 10DLC); the admin records it.
+  senderRegistration: "unregistered",
 } as const satisfies Partial<Record<SettingKey, string>>;
 
 export const SEND_RATE_MIN = 0.01;
@@ -196,6 +201,11 @@ export const SETTING_SCHEMAS = {
     textValue("Owner sign-up"),
     v.transform((s) => s.toLowerCase()),
     v.check((s) => (OWNER_SIGNUP_MODES as readonly string[]).includes(s), "Owner sign-up must be approval, open or closed"),
+  ),
+  senderRegistration: v.pipe(
+    textValue("Sender registration"),
+    v.transform((s) => s.toLowerCase()),
+    v.check((s) => (SENDER_REGISTRATION_STATES as readonly string[]).includes(s), "Sender registration must be unregistered, pending or approved"),
   ),
   smtpUrl: v.pipe(
     textValue("SMTP URL"),

@@ -22,6 +22,7 @@ import {
 import { parseQuietHours, type QuietSpan } from "../lib/quiet-hours.ts";
 import { isPrivateLink } from "../schemas/public-url.ts";
 import type { OwnerSignup } from "../schemas/owner-approval.ts";
+import type { SenderRegistration } from "../schemas/registration.ts";
 import { managesAll, type Principal } from "./principal.ts";
 import { setupDue } from "./setup.ts";
 
@@ -63,6 +64,8 @@ export interface CurrentSettings {
   whatsappConfirmationTemplate: string | null;
   /** How owners join: wait for the admin's approval, open, or closed (the admin creates them). */
   ownerSignup: OwnerSignup;
+  /** Where the US sender stands with the carriers (the registration kit's amber line until "approved"). */
+  senderRegistration: SenderRegistration;
 }
 
 type Resolved = Record<SettingKey, { value: string | null; source: SettingView["source"] }>;
@@ -137,6 +140,7 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       ownerTextsPerHour: Number(get("ownerTextsPerHour")),
       whatsappConfirmationTemplate: get("whatsappConfirmationTemplate"),
       ownerSignup: get("ownerSignup") as OwnerSignup,
+      senderRegistration: get("senderRegistration") as SenderRegistration,
     };
   }
 
