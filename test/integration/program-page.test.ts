@@ -57,7 +57,7 @@ describe("GET /program", () => {
       // The confirmation: what the fake Twilio received for a real subscription.
       expect((await api.post("/api/subscription/Subscribe", { businessId: shop.id, phone: "(415) 555-0134", contactPreference: "SMS" })).status).toBe(200);
       await dispatchUntil(ctx, () => allDeliveries(ctx).every((d) => d.status !== "Queued" && d.status !== "Sending"), 20);
-      const sent = fake.sends().map((r) => r.form.Body);
+      const sent = fake.sends().map((r) => String(r.form.Body));
       expect(sent).toHaveLength(1);
       expect(fact(html, "program-confirmation")).toBe(sent[0]!);
 
@@ -80,7 +80,7 @@ describe("GET /program", () => {
       const html = (await api.call("GET", `/program?id=${shop.id}`, { noXsrf: true })).body as string;
       await api.post("/api/subscription/Subscribe", { businessId: shop.id, phone: "(415) 555-0135", contactPreference: "SMS" });
       await dispatchUntil(ctx, () => allDeliveries(ctx).every((d) => d.status !== "Queued" && d.status !== "Sending"), 20);
-      expect(fact(html, "program-confirmation")).toBe(fake.sends()[0]!.form.Body);
+      expect(fact(html, "program-confirmation")).toBe(String(fake.sends()[0]!.form.Body));
       expect(fact(html, "program-confirmation")).toContain("reply YES");
     });
   });
