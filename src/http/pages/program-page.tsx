@@ -63,7 +63,7 @@ export function programPage(shell: PageShell, business: PublicBusiness, links: P
           </Fact>
           <Fact id="disclosure" label="Rates, STOP and HELP">
             <p>{facts.disclosure}</p>
-            <p class="sub-fineprint">Text STOP to {business.name} at any time to stop all messages; text HELP for help{business.phone ? `, or call ${business.phone}` : ""}.</p>
+            <p class="sub-fineprint">Reply STOP to any message from {business.name} to stop them all; reply HELP for help{business.phone ? `, or call ${business.phone}` : ""}.</p>
           </Fact>
           <Fact id="confirmation" label="The text people receive when they join">
             <blockquote class="prog-quote">{facts.confirmation}</blockquote>
