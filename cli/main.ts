@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   broadcast: async () => (await import("./commands/broadcast.ts")).broadcastCommand(),
   settings: async () => (await import("./commands/settings.ts")).settingsCommand(),
   doctor: async () => (await import("./commands/doctor.ts")).doctorCommand(),
+  registration: async () => (await import("./commands/registration.ts")).registrationCommand(),
   backup: async () => (await import("./commands/backup.ts")).backupCommand(),
   restore: async () => (await import("./commands/backup.ts")).restoreCommand(),
   migrate: async () => (await import("./commands/backup.ts")).migrateCommand(),

@@ -11,6 +11,7 @@ import { BusinessFormPage, BusinessListPage, MyBusinessPage, PrintPosterPage } f
 import { CustomerFormPage, CustomersListPage } from "./features/customers/index.ts";
 import { HomePage } from "./features/home/index.ts";
 import { AboutPage, FaqPage, PrivacyPage, TermsPage } from "./features/info/index.ts";
+import { RegistrationPage } from "./features/registration/index.ts";
 import { PublicUrlOffer, SettingsPage } from "./features/settings/index.ts";
 import { SubscribePage } from "./features/subscribe/index.ts";
 import { UsersPage } from "./features/users/index.ts";
@@ -46,6 +47,7 @@ const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
   users: UsersPage,
   print: PrintPosterPage,
   setup: SetupPage,
+  registration: RegistrationPage,
 };
 
 const guards: Record<Access, ComponentType<{ children: ReactNode }> | null> = {

@@ -22,6 +22,8 @@ import { settingsRoutes } from "./routes/settings.ts";
 import { checklistRoutes } from "./routes/checklist.ts";
 import { settingsMailRoutes } from "./routes/settings-mail.ts";
 import { siteRoutes } from "./routes/site.ts";
+import { programPageRoutes } from "./routes/program-page.ts";
+import { registrationRoutes } from "./routes/registration.ts";
 import { loadSubscribePageFiles, type SubscribePageAssets, subscribePageRoutes } from "./routes/subscribe-page.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
@@ -49,6 +51,7 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["customer", customerMessageRoutes],
   ["business", businessRoutes],
   ["business", businessMediaRoutes],
+  ["business", registrationRoutes],
   ["business", broadcastRoutes],
   ["broadcast", broadcastCheckRoutes],
   ["subscription", subscriptionRoutes],
@@ -84,6 +87,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/uploads", uploadFileRoutes);
   // The page a poster's QR code opens: rendered here, light enough for a phone on one bar of signal.
   app.route("/subscribe", subscribePageRoutes(pageFiles));
+  // The programme's public facts for carriers' reviewers (issue 23), in the same shell.
+  app.route("/program", programPageRoutes(pageFiles));
 
   const assets = options.assets ?? {};
   app.on(["GET", "HEAD"], "*", (c) => {

@@ -5,11 +5,13 @@ export type ChecklistStatus = "green" | "amber" | "red";
 
 /** One line of the setup checklist. */
 export interface ChecklistItem {
-  id: "publicUrl" | "messages" | "inboundWebhook" | "keywordReplies" | "email" | "businessTypes" | "quietHours" | "backups" | "sendingPaused";
+  id: "publicUrl" | "messages" | "inboundWebhook" | "keywordReplies" | "email" | "businessTypes" | "quietHours" | "backups" | "sendingPaused" | "program" | "registration";
   status: ChecklistStatus;
   title: string;
   /** One sentence: what is true, and how to fix it when it is not green. */
   detail: string;
+  /** A screen of the app that fixes it (the registration kit). */
+  link?: { href: string; label: string };
 }
 
 /** The path Twilio posts incoming messages to, after the public URL. */

@@ -27,6 +27,12 @@ export function programmeWords(messagesPerWeek: number, contactPreference?: Cont
   return `recurring promotional messages by ${channelWords(contactPreference)}, up to ${messagesPerWeek} per week`;
 }
 
+/** The same words as a sentence's start: "Recurring promotional messages by SMS/WhatsApp, up to 4 per week". */
+export function programmeSentence(messagesPerWeek: number): string {
+  const words = programmeWords(messagesPerWeek);
+  return `${words[0]!.toUpperCase()}${words.slice(1)}`;
+}
+
 /** The consent text of the public subscribe page for one business and the chosen channel: shown next to the button
  * (pressing Subscribe is the consent; nothing is pre-checked) and stored, word for word, with the consent event. */
 export function consentText(business: ConsentBusiness, contactPreference?: ContactPreference | null): string {

@@ -1,6 +1,7 @@
 // The words on a business's QR poster, shared by the print page (web/pages/PrintPoster.tsx) and the PDF poster
 // (src/services/posters.ts) so both always say the same thing. Pure: no I/O.
-import { programmeWords, RATES_STOP_HELP } from "./consent.ts";
+import { programmeSentence, RATES_STOP_HELP } from "./consent.ts";
+import { programPath } from "./registration.ts";
 
 /** Spec, section 2 (Printing): the deal text when no keyword matches. */
 export const DEFAULT_DEAL_TEXT = "SPECIAL OFFER: 25% OFF your next purchase!";
@@ -8,14 +9,15 @@ export const DEFAULT_DEAL_TEXT = "SPECIAL OFFER: 25% OFF your next purchase!";
 export const UNSUBSCRIBE_NOTE = "To unsubscribe, reply with a Unsubscribe message";
 /** The disclosure next to the poster's call to action (CTIA): what, how often, rates, STOP and HELP. */
 export function posterDisclosure(messagesPerWeek: number): string {
-  const words = programmeWords(messagesPerWeek);
-  return `${words[0]!.toUpperCase()}${words.slice(1)}. ${RATES_STOP_HELP}`;
+  return `${programmeSentence(messagesPerWeek)}. ${RATES_STOP_HELP}`;
 }
 
-/** The printed addresses of the terms and privacy pages (a poster cannot link). */
-export function legalLinks(baseUrl: string): string {
+/** The printed addresses of the terms and privacy pages (a poster cannot link), and with `businessId` the
+ * business's program page (what carriers' reviewers open, src/http/pages/program-page.tsx). */
+export function legalLinks(baseUrl: string, businessId?: number): string {
   const base = baseUrl.replace(/\/+$/, "").replace(/^https?:\/\//, "");
-  return `Terms: ${base}/terms · Privacy: ${base}/privacy`;
+  const program = businessId === undefined ? "" : ` · Program details: ${base}${programPath(businessId)}`;
+  return `Terms: ${base}/terms · Privacy: ${base}/privacy${program}`;
 }
 
 /** The fixed words of the poster, one object for both renderings (the print page's markup and the PDF's layout). */

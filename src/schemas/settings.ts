@@ -8,6 +8,7 @@ import { isOneLine } from "./text.ts";
 import { smtpConnectionOf } from "./smtp-url.ts";
 import { parseQuietHours } from "../lib/quiet-hours.ts";
 import { OWNER_SIGNUP_MODES, type OwnerSignup } from "./owner-approval.ts";
+import { SENDER_REGISTRATION_STATES } from "./registration.ts";
 
 export const SETTING_KEYS = [
   "publicUrl",
@@ -31,6 +32,7 @@ export const SETTING_KEYS = [
   "whatsappConfirmationTemplate",
   "ownerSignup",
   "keywordReplies",
+  "senderRegistration",
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -58,6 +60,7 @@ export const SETTING_ENV: Record<SettingKey, string> = {
   whatsappConfirmationTemplate: "NEARCAST_WHATSAPP_CONFIRMATION_TEMPLATE",
   ownerSignup: "NEARCAST_OWNER_SIGNUP",
   keywordReplies: "NEARCAST_KEYWORD_REPLIES",
+  senderRegistration: "NEARCAST_SENDER_REGISTRATION",
 };
 
 /** Write-only settings: stored and used, never returned, logged or printed (the API says only whether one is set). */
@@ -81,6 +84,8 @@ export const SETTING_DEFAULTS = {
   ownerSignup: "approval",
   // Twilio's Advanced Opt-Out answers STOP, START and HELP itself; Nearcast answers only where it does not.
   keywordReplies: "twilio",
+  // Where the US sender stands with the carriers (toll-free verification or 10DLC); the admin records it.
+  senderRegistration: "unregistered",
 } as const satisfies Partial<Record<SettingKey, string>>;
 
 /** Who answers the STOP, START and HELP keywords (the keywordReplies setting). */
@@ -211,6 +216,11 @@ export const SETTING_SCHEMAS = {
     textValue("Keyword replies"),
     v.transform((s) => s.toLowerCase()),
     v.check((s) => (KEYWORD_REPLIERS as readonly string[]).includes(s), "Keyword replies must be twilio or nearcast"),
+  ),
+  senderRegistration: v.pipe(
+    textValue("Sender registration"),
+    v.transform((s) => s.toLowerCase()),
+    v.check((s) => (SENDER_REGISTRATION_STATES as readonly string[]).includes(s), "Sender registration must be unregistered, pending or approved"),
   ),
   smtpUrl: v.pipe(
     textValue("SMTP URL"),

@@ -18,6 +18,8 @@ import { keywordRepliesItem, keywordSpeaker } from "./keyword-replies.ts";
 import { managesAll, type Principal } from "./principal.ts";
 import { pausedChecklistItems, readPauses } from "./sending-pause.ts";
 import type { SettingsService } from "./settings.ts";
+import type { RegistrationService } from "./registration/index.ts";
+import { programItem, registrationItem } from "./registration/checklist-lines.ts";
 
 /** An internal key in the settings table (not a setting: settings.view() lists only SETTING_KEYS). */
 export const INBOUND_SEEN_KEY = "seen.inboundWebhookAt";
@@ -31,6 +33,8 @@ export interface ChecklistDeps {
   settings: SettingsService;
   /** The Twilio account check (a test may replace it); by default one GET to Twilio's Accounts endpoint. */
   checkAccount?: (cfg: TwilioConfig, apiBase: string) => Promise<TwilioAccountCheck>;
+  /** The carrier-registration lines (the messaging program, a US sender not approved). */
+  registration?: Pick<RegistrationService, "lintActive">;
 }
 
 /** "2026-11-23 19:40 UTC": when something was seen, to the minute. */
@@ -165,7 +169,7 @@ function backupsItem(newest: { file: string; mtimeMs: number } | undefined, ever
   return { id: "backups", status: "green", title, detail: `The last backup is ${age(old)} old: ${where}` };
 }
 
-export function createChecklistService({ repos, clock, config, settings, checkAccount = checkTwilioAccount }: ChecklistDeps) {
+export function createChecklistService({ repos, clock, config, settings, checkAccount = checkTwilioAccount, registration }: ChecklistDeps) {
   // The last "seen" this process wrote, so a busy inbound webhook reads the database at most once a minute too.
   let lastSeenWrite = 0;
   const reach = createPublicUrlReach({ repos, clock });
@@ -178,7 +182,10 @@ export function createChecklistService({ repos, clock, config, settings, checkAc
     async items(actor: Principal, origin?: string): Promise<ChecklistItem[]> {
       if (!managesAll(actor)) throw new ForbiddenError("Only an administrator can do this.");
       const now = settings.current();
-      const check = now.twilio ? await checkAccount(now.twilio, config.twilioApiBase) : null;
+      const [check, program] = await Promise.all([
+        now.twilio ? checkAccount(now.twilio, config.twilioApiBase) : null,
+        registration ? programItem(registration, actor, settings.savedPublicUrl()) : null,
+      ]);
       const activeTypes = repos.businessTypes.list().filter((t) => t.isActive).length;
       const publicUrl = await reach.confirm(publicUrlItem(now.publicUrl, isPrivateLink(config.twilioApiBase)), now.publicUrl);
       return [
@@ -191,6 +198,7 @@ export function createChecklistService({ repos, clock, config, settings, checkAc
         quietHoursItem(now.quietHours, now.maxPerDay),
         backupsItem(listBackups(config.dataDir)[0], config.backupEveryMs, clock.now().getTime()),
         ...pausedChecklistItems(readPauses(repos)),
+        ...[program, registrationItem(now)].filter((i): i is ChecklistItem => i !== null),
       ];
     },
 

@@ -27,6 +27,7 @@ import { createPhoneVerificationService } from "./phone-verification.ts";
 import { createPostersService } from "./posters.ts";
 import { createQrCodesService } from "./qr-codes.ts";
 import { createSendingPauseService } from "./sending-pause.ts";
+import { createRegistrationService } from "./registration/index.ts";
 import { createSettingsService } from "./settings.ts";
 import { createSetupCodeService } from "./setup-code.ts";
 import { createStatusCallbacksService } from "./status-callbacks.ts";
@@ -62,6 +63,9 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
   const broadcasts = createBroadcastsService({ repos, clock, uploads, templates: whatsappTemplates, settings });
   // Approving an owner releases the confirmations held for them, within the budget.
   const ownerApproval = createOwnerApprovalService({ repos, clock, logger, settings, mailer, removeUploadFiles: (names) => uploads.removeFiles(names), releaseHeld: (id) => void textBudget.releaseHeld(id) });
+  const businesses = createBusinessesService({ repos });
+  const posters = createPostersService({ repos, config, settings });
+  const registration = createRegistrationService({ repos, clock, settings, businesses, posters });
   const tryNow = (t: Parameters<typeof textBudget.tryNow>[0]) => textBudget.tryNow(t);
   const sendingPause = createSendingPauseService({ repos, clock, logger, mailer, settings });
   const openMessenger = () => messengers.open();
@@ -76,9 +80,10 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
     deviceCookies: createDeviceCookies({ repos, clock }),
     email: createEmailService({ mailer, settings }),
     businessTypes: createBusinessTypesService({ repos }),
-    businesses: createBusinessesService({ repos }),
+    businesses,
     qrCodes: createQrCodesService({ repos, settings }),
-    posters: createPostersService({ repos, config, settings }),
+    posters,
+    registration,
     subscriptions: createSubscriptionsService({ repos, clock, config, settings, confirmations }),
     confirmations,
     textBudget,
@@ -91,7 +96,7 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
     inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings, confirmations }),
     customerMessages: createCustomerMessagesService({ repos }),
     uploads,
-    checklist: createChecklistService({ repos, clock, config, settings }),
+    checklist: createChecklistService({ repos, clock, config, settings, registration }),
     broadcastEstimate: createBroadcastEstimateService({
       repos,
       settings,

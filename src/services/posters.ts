@@ -290,7 +290,7 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
   y = centred(doc, `${POSTER_WORDS.linkLabel} ${data.url}`, y, { size: 10, minSize: 7, color: C.ink2, width: 520, gap: 3 });
   y = centred(doc, POSTER_WORDS.unsubscribeNote, y, { size: 10, color: C.ink, width: 520, gap: 3 });
   y = centred(doc, posterDisclosure(data.business.messagesPerWeek ?? DEFAULT_MESSAGES_PER_WEEK), y, { size: 9, minSize: 8, color: C.muted, width: 520, maxLines: 2, gap: 3 });
-  y = centred(doc, legalLinks(data.url.replace(/\/subscribe\?.*$/, "")), y, { size: 8, minSize: 6.5, color: C.muted, width: 520, gap: 3 });
+  y = centred(doc, legalLinks(data.url.replace(/\/subscribe\?.*$/, ""), data.business.id), y, { size: 8, minSize: 6.5, color: C.muted, width: 520, gap: 3 });
   centred(doc, posterFooter(data.brand ?? ""), Math.max(y + 4, PAGE.height - 22), { size: 7.5, color: C.muted, width: 400 });
 
   doc.end();

@@ -23,6 +23,7 @@ import {
 import { parseQuietHours, type QuietSpan } from "../lib/quiet-hours.ts";
 import { isPrivateLink } from "../schemas/public-url.ts";
 import type { OwnerSignup } from "../schemas/owner-approval.ts";
+import type { SenderRegistration } from "../schemas/registration.ts";
 import { managesAll, type Principal } from "./principal.ts";
 import { setupDue } from "./setup.ts";
 
@@ -66,6 +67,8 @@ export interface CurrentSettings {
   ownerSignup: OwnerSignup;
   /** Who answers STOP, START and HELP: Twilio's Advanced Opt-Out (when it says so on the request) or Nearcast. */
   keywordReplies: KeywordReplier;
+  /** Where the US sender stands with the carriers (the registration kit's amber line until "approved"). */
+  senderRegistration: SenderRegistration;
 }
 
 type Resolved = Record<SettingKey, { value: string | null; source: SettingView["source"] }>;
@@ -141,6 +144,7 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       whatsappConfirmationTemplate: get("whatsappConfirmationTemplate"),
       ownerSignup: get("ownerSignup") as OwnerSignup,
       keywordReplies: get("keywordReplies") as KeywordReplier,
+      senderRegistration: get("senderRegistration") as SenderRegistration,
     };
   }
 

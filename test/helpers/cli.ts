@@ -88,3 +88,11 @@ export function withDataDir<T>(dataDir: string, fn: (ctx: AppContext) => T): T {
     ctx.close();
   }
 }
+
+/** Runs `nearcast args` without blocking this process, so a server of the test's own (a fake Twilio, a web site the
+ * command fetches) can answer it. */
+export async function nearcastAsync(args: string[], dataDir?: string, env: Env = cliEnv()): Promise<Run> {
+  const p = Bun.spawn({ cmd: nearcastCommand(args, dataDir), env, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, stdout, stderr };
+}

@@ -40,6 +40,7 @@ export const routes = {
   // Anyone holding the QR modal may print the poster, logged in or not.
   print: { path: "/print/:id", access: "public", title: "QR Poster" },
   setup: { path: "/setup", access: "public", title: "Set Up" },
+  registration: { path: "/registration", access: "login", title: "Carrier Registration" },
 } as const satisfies Record<string, { path: string; access: Access; title: string }>;
 
 export type RouteName = keyof typeof routes;
@@ -77,6 +78,8 @@ export const paths = {
   users: routes.users.path,
   print: withId(routes.print.path),
   setup: routes.setup.path,
+  /** The carrier registration kit of a business (?business=N), or the choice of business. */
+  registration: (businessId?: number | string) => (businessId === undefined ? routes.registration.path : `${routes.registration.path}?business=${businessId}`),
   /** The same link the poster and QR code carry (one function builds it, see src/schemas/poster-text.ts). */
   subscribe: (id: number) => subscribeLink("", id),
 } as const;

@@ -5,6 +5,7 @@ import { CONSENT_LEGAL, consentText } from "../../schemas/consent.ts";
 import { CONTACT_PREFERENCES, type ContactPreference } from "../../schemas/customers.ts";
 import type { PublicBusiness } from "../../schemas/businesses.ts";
 import { initials } from "../../schemas/poster-text.ts";
+import { programPath } from "../../schemas/registration.ts";
 import type { PublicSource } from "../../schemas/subscriptions.ts";
 import { type TypedReach, typedWhatsAppReach, WHATSAPP_SMS_INSTEAD } from "../../schemas/whatsapp-reach.ts";
 
@@ -36,7 +37,7 @@ export interface FormState {
 
 export const EMPTY_FORM: FormState = { phone: "", contactPreference: null, fields: {}, alert: null };
 
-function imageUrl(path: string | null | undefined): string | null {
+export function imageUrl(path: string | null | undefined): string | null {
   if (!path) return null;
   return /^https?:\/\//i.test(path) || path.startsWith("/") ? path : `/uploads/${path}`;
 }
@@ -80,7 +81,7 @@ function Document({ shell, title, children }: { shell: PageShell; title: string;
   );
 }
 
-function BusinessMark({ business, size }: { business: PublicBusiness; size: "lg" | "sm" }) {
+export function BusinessMark({ business, size }: { business: PublicBusiness; size: "lg" | "sm" }) {
   const logo = imageUrl(business.logoImagePath);
   return (
     <span class={`sub-mark sub-mark-${size}`} aria-hidden="true">
@@ -214,7 +215,7 @@ function SubscribeForm({ business, source, xsrf, form, reach }: { business: Publ
             </button>
           </form>
           <p class="sub-footnote">
-            Free to join · Your number is never shared · <a href="/faq">FAQ</a>
+            Free to join · Your number is never shared · <a href="/faq">FAQ</a> · <a href={programPath(business.id)}>Program details</a>
           </p>
         </div>
       </div>
@@ -246,7 +247,9 @@ function SuccessCard({ business, message }: { business: PublicBusiness; message:
   );
 }
 
-const render = (shell: PageShell, body: Child) => `<!doctype html>${(<Document shell={shell} title={`Subscribe · ${shell.brand}`}>{body}</Document>).toString()}`;
+/** A whole page in the subscribe page's shell (the program page uses it too). */
+export const renderPage = (shell: PageShell, title: string, body: Child) => `<!doctype html>${(<Document shell={shell} title={title}>{body}</Document>).toString()}`;
+const render = (shell: PageShell, body: Child) => renderPage(shell, `Subscribe · ${shell.brand}`, body);
 
 export function subscribeFormPage(shell: PageShell, business: PublicBusiness, source: PublicSource, xsrf: string, form: FormState, reach: TypedReach): string {
   return render(shell, <SubscribeForm business={business} source={source} xsrf={xsrf} form={form} reach={reach} />);

@@ -15,6 +15,7 @@ import { type EarlierBroadcast, earlierBroadcast, RepeatBroadcastDialog } from "
 import { useConfirmSend } from "./components/ConfirmSendDialog.tsx";
 import { TestSendPanel } from "./components/TestSendPanel.tsx";
 import { PendingApprovalNotice } from "../../shared/components/PendingApproval.tsx";
+import { RegistrationNote } from "../registration/index.ts";
 import { formatWhen, SendLaterField, sendLaterError, sendLaterIso } from "./components/SendLaterField.tsx";
 import { SubmitButton } from "../../shared/components/FormActions.tsx";
 import { paths } from "../../shared/paths.ts";
@@ -172,6 +173,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
       </header>
 
       <PendingApprovalNotice />
+      {businessId && <RegistrationNote businessId={businessId} />}
 
       {sessionEnded && <SessionEndedNotice businessId={businessId} draft={() => ({ text, later, laterAt, hadImage: !!image })} />}
       {restored && !sessionEnded && <DraftRestoredNotice hadImage={restored.hadImage} />}

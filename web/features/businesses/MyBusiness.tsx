@@ -181,6 +181,9 @@ export function MyBusinessPage() {
                   >
                     Export consent (CSV)
                   </button>
+                  <Link href={paths.registration(b.id)} className="btn btn-secondary btn-sm" aria-label={`Carrier registration of ${b.name}`}>
+                    Carrier registration
+                  </Link>
                   <DeleteButton
                     label={`Delete ${b.name}`}
                     busy={deleting === b.id}

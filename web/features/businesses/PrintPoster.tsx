@@ -76,7 +76,7 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
         </p>
         <p className="ps-unsub">{POSTER_WORDS.unsubscribeNote}</p>
         <p className="ps-disclosure">{posterDisclosure(business.messagesPerWeek ?? DEFAULT_MESSAGES_PER_WEEK)}</p>
-        <p className="ps-disclosure ps-legal">{legalLinks(origin)}</p>
+        <p className="ps-disclosure ps-legal">{legalLinks(origin, business.id)}</p>
         <p className="ps-powered">{posterFooter(brandName.value)}</p>
       </footer>
     </article>

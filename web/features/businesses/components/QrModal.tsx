@@ -10,6 +10,7 @@ import { isAdmin, isAuthenticated } from "../../../shared/state/session.ts";
 import { site } from "../../../shared/state/site.ts";
 import { Dialog } from "../../../shared/components/Dialog.tsx";
 import "../../../shared/styles/qr.css";
+import { copyText } from "../../../shared/clipboard.ts";
 
 export const QR_IMAGE_ERROR = "Failed to load QR code image. Please try again.";
 export const QR_INACTIVE = "This business is inactive, so it has no QR code. Make it active to let customers subscribe.";
@@ -68,25 +69,6 @@ export function BusinessBadge({ business, className = "" }: { business: PublicBu
       )}
     </span>
   );
-}
-
-async function copyText(text: string, input: HTMLInputElement | null): Promise<boolean> {
-  try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
-  } catch {
-    // blocked (insecure origin, permissions): fall back to selecting the text
-  }
-  if (!input) return false;
-  input.focus();
-  input.select();
-  try {
-    return document.execCommand?.("copy") ?? false;
-  } catch {
-    return false;
-  }
 }
 
 /** The spec's QR modal: logo or initials, QR image, name, QR message; the link, copy and print when logged in. */

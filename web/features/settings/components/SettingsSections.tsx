@@ -84,6 +84,7 @@ export function MessagesSection({ view, field, secret }: { view: SettingsView } 
         {field("twilioFrom", "SMS sender", "Your Twilio number, e.g. +15551234567.", { type: "tel", placeholder: "+15551234567" })}
         {field("twilioMessagingServiceSid", "Messaging Service SID", "Instead of an SMS sender: MG followed by 32 characters.", { spellCheck: false, placeholder: "MG..." })}
         {field("twilioWhatsAppFrom", "WhatsApp sender", "Your WhatsApp-enabled number, e.g. +15551234567.", { type: "tel", placeholder: "+15551234567" })}
+        {field("senderRegistration", "Sender registration", "A US number sends nothing until the carriers approve it: unregistered, pending or approved. unregistered unless set; the registration kit has the form's fields.", { placeholder: "unregistered" })}
         {field("sendRate", "Send rate", "Messages per second: your sender number's limit.", { inputMode: "decimal" })}
         {field("pricePerSegment", "Price per SMS segment (USD)", "For the cost estimate before each broadcast; 0.0083 unless set.", { inputMode: "decimal", placeholder: "0.0083" })}
         {field("keywordReplies", "Keyword replies", "Who answers STOP, START and HELP: twilio (its Advanced Opt-Out; paste the texts from the setup checklist there) or nearcast. twilio unless set.", { placeholder: "twilio" })}

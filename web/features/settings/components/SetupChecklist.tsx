@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from "react";
+import { Link } from "wouter";
 import type { ChecklistItem, ChecklistStatus } from "../../../../src/schemas/checklist.ts";
 import { settingsApi } from "../api.ts";
 import { ListLoadFailed } from "../../../shared/components/ListPage.tsx";
@@ -59,6 +60,11 @@ export function SetupChecklist() {
                     <span className={`badge setup-badge is-${item.status}`}>{STATUS_LABEL[item.status]}</span>
                   </p>
                   <p className="setup-item-detail">{item.detail}</p>
+                  {item.link && (
+                    <Link href={item.link.href} className="setup-item-link">
+                      {item.link.label}
+                    </Link>
+                  )}
                 </div>
               </li>
             ))}

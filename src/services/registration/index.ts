@@ -1,0 +1,119 @@
+// The carrier registration kit (issue 23, item 1): everything Twilio's toll-free verification and 10DLC campaign
+// forms ask for, filled in from what Nearcast holds, with what a reviewer would reject said plainly.
+import type { Clock } from "../../clock.ts";
+import type { Repos } from "../../repos/index.ts";
+import { subscribeLink } from "../../schemas/poster-text.ts";
+import { programFacts } from "../../schemas/program-facts.ts";
+import { isPrivateLink } from "../../schemas/public-url.ts";
+import { programPath, programPosterPath, type RegistrationKit } from "../../schemas/registration.ts";
+import type { Business } from "../../schemas/businesses.ts";
+import type { BusinessesService } from "../businesses.ts";
+import { helpReply, startReply, stopReply } from "../inbound-messages.ts";
+import type { PostersService } from "../posters.ts";
+import { managesAll, OPERATOR, type Principal } from "../principal.ts";
+import type { SettingsService } from "../settings.ts";
+import { lintProgram } from "./program-lint.ts";
+import { monthlyVolume, sampleMessages } from "./samples.ts";
+import { senderStatus } from "./sender.ts";
+
+/** The kit's first problem while no public URL is saved: every link a reviewer needs would point nowhere. */
+export const KIT_NEEDS_PUBLIC_URL =
+  "No public URL is saved, so the program page, poster, terms and privacy URLs are missing: set it in Settings (or `nearcast settings set publicUrl https://...`) and open the kit again.";
+
+export interface RegistrationDeps {
+  repos: Repos;
+  clock: Clock;
+  settings: Pick<SettingsService, "current" | "savedPublicUrl">;
+  businesses: Pick<BusinessesService, "get" | "getPublic">;
+  posters: Pick<PostersService, "forUser">;
+}
+
+function describe(b: Business, s: { frequency: string }): string {
+  const type = b.businessType?.name ? `${b.businessType.name.toLowerCase()} ` : "";
+  return (
+    `${b.name.trim()} is a local ${type}business at ${b.address.trim()}. It texts customers who asked for them its promotions: ` +
+    `offers, deals, flash sales, new products and events. ${s.frequency}; every message names ${b.name.trim()} and how to stop.`
+  );
+}
+
+function optInWords(b: Business, facts: ReturnType<typeof programFacts>, subscribeUrl: string, programUrl: string | null): string {
+  const yes = b.doubleOptIn ? " They must reply YES before anything else is sent." : "";
+  return (
+    `Customers scan the QR code on the poster displayed at ${b.name.trim()} (${b.address.trim()}), or open ${subscribeUrl}, type their ` +
+    `mobile number and press Subscribe; nothing is pre-checked and consent is not a condition of purchase. The consent text next ` +
+    `to the button reads: "${facts.consent}" They then receive: "${facts.confirmation}"${yes}` +
+    (programUrl ? ` The whole programme, with the poster, is public at ${programUrl}.` : "")
+  );
+}
+
+export function createRegistrationService({ repos, clock, settings, businesses, posters }: RegistrationDeps) {
+  /** The programme's words and samples, and what a reviewer would reject in them. */
+  function programOf(b: Business) {
+    const facts = programFacts(b);
+    const newest = repos.broadcasts.listByBusiness(b.id, 100);
+    const { samples, skipped } = sampleMessages(b, newest);
+    const lint = lintProgram({ businessName: b.name, messagesPerWeek: b.messagesPerWeek, consent: facts.consent, samples, skippedBroadcasts: skipped });
+    return { facts, newest, samples, lint };
+  }
+
+  function urlProblems(b: Business, base: string | null): string[] {
+    const problems: string[] = [];
+    if (base === null) problems.push(KIT_NEEDS_PUBLIC_URL);
+    else if (isPrivateLink(base)) problems.push(`The public URL ${base} cannot be opened from outside this network, so reviewers cannot see the program page: set the server's public address in Settings.`);
+    if (!b.isActive) problems.push(`${b.name.trim()} is inactive, so its program page and poster are not public: make it active in My Business.`);
+    return problems;
+  }
+
+  function kit(actor: Principal, businessId: number): RegistrationKit {
+    const b = businesses.get(actor, businessId);
+    const s = settings.current();
+    const base = settings.savedPublicUrl();
+    const at = (path: string) => (base === null ? null : `${base}${path}`);
+    const { facts, newest, samples, lint } = programOf(b);
+    const volume = monthlyVolume(repos.broadcasts.subscriberCounts(b.id).sms, newest, b.messagesPerWeek, clock.now().getTime());
+    const programUrl = at(programPath(b.id));
+    return {
+      businessId: b.id,
+      businessName: b.name,
+      useCase: "MARKETING",
+      description: describe(b, facts),
+      optInType: "WEB_FORM",
+      optInDescription: optInWords(b, facts, subscribeLink(base ?? "", b.id), programUrl),
+      optInImageUrl: at(programPosterPath(b.id)),
+      programUrl,
+      privacyUrl: at("/privacy"),
+      termsUrl: at("/terms"),
+      sampleMessages: samples,
+      monthlyVolume: volume.volume,
+      monthlyVolumeTier: volume.tier,
+      monthlyVolumeBasis: volume.basis,
+      keywords: [
+        { keyword: "STOP", reply: stopReply(s.brandName) },
+        { keyword: "START", reply: startReply([b.name], s.brandName) },
+        { keyword: "HELP", reply: helpReply({ name: b.name, phone: b.phone }, s.brandName) },
+      ],
+      sender: senderStatus(s),
+      problems: [...urlProblems(b, base), ...lint],
+    };
+  }
+
+  return {
+    /** The kit of a business the actor manages (the owner's, an admin's, the operator's); another's is NotFoundError. */
+    kit,
+    /** The programme problems of every active business (admin or operator; the public URL has its own line). */
+    lintActive(actor: Principal): { businessId: number; name: string; problems: string[] }[] {
+      if (!managesAll(actor)) return [];
+      return repos.businesses.listActive().map((row) => {
+        const b = businesses.get(OPERATOR, row.id);
+        return { businessId: b.id, name: b.name, problems: programOf(b).lint };
+      });
+    },
+    /** The poster PDF of an active business, for anyone: it hangs on the shop's wall, and reviewers must see it. */
+    publicPoster(businessId: number) {
+      businesses.getPublic(businessId);
+      return posters.forUser(OPERATOR, businessId);
+    },
+  };
+}
+
+export type RegistrationService = ReturnType<typeof createRegistrationService>;
