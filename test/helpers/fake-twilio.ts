@@ -579,7 +579,7 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     contentRequests: () => requests.filter((r) => r.path.startsWith("/v1/Content")),
     closeWindow: (to) => void closedWindows.add(stripWhatsapp(to)),
     takeContractViolations: () => contract.take(),
-    sendInbound: (webhookUrl, publicUrl, message) => sendInbound({ accountSid, authToken }, webhookUrl, publicUrl, message),
+    sendInbound: (webhookUrl, publicUrl, message) => sendInbound({ accountSid, authToken: credentials.current }, webhookUrl, publicUrl, message),
     reset() {
       requests.length = 0;
       messages.clear();

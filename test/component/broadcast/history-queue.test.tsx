@@ -9,7 +9,7 @@ afterEach(cleanup);
 
 const sending = { state: "sending" as const, completedAt: null, queued: 48, delivered: 0, queueAhead: 2 };
 const line = (over: Parameters<typeof broadcastSummary>[0]) =>
-  render(<HistoryRow b={broadcastSummary(over)} retrying={false} onRetry={() => {}} />).queryByTestId("bc-queue")?.textContent ?? null;
+  render(<HistoryRow b={broadcastSummary(over)} retrying={false} onRetry={() => {}} onChanged={() => {}} />).queryByTestId("bc-queue")?.textContent ?? null;
 
 test("nothing sent yet: 'Starts after 2 other shops'; once it sends: 'Sending alongside 2 other shops'", () => {
   expect(line(sending)).toBe("Starts after 2 other shops");
