@@ -72,7 +72,7 @@ describe("the words", () => {
     expect(queueLine({ ...sending, state: "completed", queued: 0 })).toBe("");
   });
   test("the CLI's progress line carries them after what waits", () => {
-    expect(waitingText({ ...sending, queued: 7, waiting: { quietHours: 3, dailyLimit: 0 } })).toBe(" · 3 waiting for quiet hours · Sending alongside 2 other shops");
+    expect(waitingText({ ...sending, queued: 7, waiting: { quietHours: 3, dailyLimit: 0 } })).toBe(" · 3 held for quiet hours · Sending alongside 2 other shops");
     expect(waitingText({ ...sending, queueAhead: 0, waiting: { quietHours: 0, dailyLimit: 0 } })).toBe("");
   });
 });
