@@ -381,7 +381,7 @@ describe("reads: subscriber count, history, status", () => {
     expect((await api.get("/api/business/GetSubscriberCount", { token: owner.token })).status).toBe(400);
   });
 
-  test("GetBroadcasts: newest first with counts (queued = Queued+Sending+Uncertain, skipped apart from failed); GetBroadcastStatus: one", async () => {
+  test("GetBroadcasts: newest first with counts (queued = Queued+Sending+Uncertain, skipped and expired apart from failed); GetBroadcastStatus: one", async () => {
     const { business } = businessWithSubscribers(owner.id, 7);
     const first = await publish(owner.token, { BusinessId: String(business.id), MessageText: "First" });
     ctx.clock.advance(60_000);
@@ -395,6 +395,7 @@ describe("reads: subscriber count, history, status", () => {
     set(3, "Delivered");
     set(4, "Failed");
     set(5, "Skipped");
+    set(6, "Expired");
     const res = await api.get(`/api/business/GetBroadcasts?businessId=${business.id}`, { token: owner.token });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(2);
@@ -406,13 +407,14 @@ describe("reads: subscriber count, history, status", () => {
       imagePath: expect.stringMatching(/^\/uploads\/[0-9a-f]{32}\.png$/),
       createdAt: ctx.clock.now().toISOString(),
       total: 7,
-      queued: 3,
+      queued: 2,
       sent: 1,
       delivered: 1,
       failed: 1,
       skipped: 1,
+      expired: 1,
       cancelled: 0,
-      retryable: 1,
+      retryable: 2, // the failed one and the expired one
       waiting: { quietHours: 0, dailyLimit: 0, quietHoursUntil: null },
       queueAhead: expect.any(Number), // the other shops of this file's world still sending
       completedAt: null,
@@ -421,7 +423,7 @@ describe("reads: subscriber count, history, status", () => {
       cancelledAt: null,
       state: "sending",
     });
-    expect(newest.queued + newest.sent + newest.delivered + newest.failed + newest.skipped + newest.cancelled).toBe(newest.total);
+    expect(newest.queued + newest.sent + newest.delivered + newest.failed + newest.skipped + newest.expired + newest.cancelled).toBe(newest.total);
     expect(oldest).toMatchObject({ id: first.body.broadcastId, messageText: "First", imagePath: null, total: 7, queued: 7, sent: 0, failed: 0 });
 
     const one = await api.get(`/api/business/GetBroadcastStatus?id=${second.body.broadcastId}`, { token: owner.token });
