@@ -132,7 +132,7 @@ function businessTypesItem(active: number): ChecklistItem {
  * number falls back to the business's zone, silently. */
 function quietHoursItem(span: QuietSpan | null, maxPerDay: number): ChecklistItem {
   const title = "Quiet hours";
-  const cap = maxPerDay > 0 ? `at most ${maxPerDay} per person per 24 h` : "no daily cap";
+  const cap = maxPerDay > 0 ? `at most ${maxPerDay} per person per shop per 24 h` : "no daily cap";
   if (span === null) return { id: "quietHours", status: "amber", title, detail: `Off: marketing texts go at any hour; ${cap}.` };
   let prefixes = 0;
   try {

@@ -17,5 +17,5 @@ test("doctor finds the time-zone table inside the executable", () => {
   const items = JSON.parse(run.stdout.toString()) as Array<{ id: string; status: string; detail: string }>;
   const item = items.find((i) => i.id === "quietHours");
   expect(item?.status).toBe("green");
-  expect(item?.detail).toMatch(/^No marketing texts 20:00-08:00 in the recipient's zone \(\d{4,} number prefixes\); at most 3 per person per 24 h\.$/);
+  expect(item?.detail).toMatch(/^No marketing texts 20:00-08:00 in the recipient's zone \(\d{4,} number prefixes\); at most 3 per person per shop per 24 h\.$/);
 });
