@@ -178,8 +178,8 @@ test("admin adds Bakery; owner adds a business with logo and sample image and op
     await shot(page, "e2e3-business-form-desktop");
 
     await form.getByRole("button", { name: "Create Business" }).click();
-    await page.waitForURL(`${server.url}/businesses`);
-    await nav.getByRole("link", { name: "My Business" }).click();
+    // Issue 23: a toast, then My Business (the owner's next step), not the public list.
+    await page.getByText("Business Created").waitFor();
     await page.waitForURL(`${server.url}/my-business`);
     const card = page.getByRole("list", { name: "Your businesses" }).getByRole("listitem").filter({ hasText: BUSINESS.name });
     await card.getByRole("heading", { name: BUSINESS.name }).waitFor();

@@ -104,7 +104,8 @@ test("the Customers screen's CSV import: a file with a bad row, the rows written
     await dialog.getByRole("button", { name: "Import" }).click();
     await dialog.getByTestId("import-summary").waitFor();
     expect(await dialog.getByTestId("import-summary").textContent()).toBe("2 added, 0 re-added, 0 already subscribed, 0 skipped, 1 invalid row");
-    expect(await dialog.getByText("Line 3: Please enter a valid phone number").count()).toBe(1);
+    // The refused value as the file held it, then why (issue 23).
+    expect(await dialog.getByText('Line 3: "not a phone" (Please enter a valid phone number)').count()).toBe(1);
     await screenshot(page, "customers-import-summary-desktop");
     await dialog.getByRole("button", { name: "Close" }).click();
     await page.getByText("Showing 50 of 2,005 customers").waitFor();

@@ -543,6 +543,8 @@ describe("My Business", () => {
     replies[`DELETE ${B}/DeleteBusiness`] = { body: { message: "Business deleted." } };
     const view = renderAt("/my-business");
     await waitFor(() => expect(view.container.querySelectorAll(".biz-card").length).toBe(2));
+    // The counts are in (a small list: no name to type).
+    await waitFor(() => expect(view.queryByText("2 subscribers") !== null).toBe(true));
     fireEvent.click(view.getByRole("button", { name: "Delete Closed Shop" }));
     expect(view.getByRole("dialog", { name: "Delete Closed Shop?" })).toBeTruthy();
     fireEvent.click(view.getByRole("button", { name: "Cancel" }));
