@@ -93,7 +93,7 @@ describe("the fake Twilio runs the check on every request", () => {
     expect(fake.messages.size).toBe(0);
     fake.reset();
     await expect(fake.stop()).rejects.toThrow(/ValidityPeriod: "0" below 1/);
-    // stop() gave the violations back when it threw; a fresh fake, taken back, stops cleanly.
+    // A violation taken back by the test (one it sends on purpose) lets the fake stop cleanly.
     const again = startFakeTwilio();
     await post(`${again.url}${MESSAGES}`, { To: "+15551230001", From: "+15550001111", Bodyy: "x" });
     expect(again.takeContractViolations()).toEqual([`POST ${MESSAGES}: Bodyy: not a parameter of this operation's form body`]);
