@@ -29,7 +29,7 @@ export interface RegistrationDeps {
   posters: Pick<PostersService, "forUser">;
 }
 
-function describe(b: Business, s: { frequency: string }): string {
+function descriptionOf(b: Business, s: { frequency: string }): string {
   const type = b.businessType?.name ? `${b.businessType.name.toLowerCase()} ` : "";
   return (
     `${b.name.trim()} is a local ${type}business at ${b.address.trim()}. It texts customers who asked for them its promotions: ` +
@@ -81,7 +81,7 @@ export function createRegistrationService({ repos, clock, settings, businesses, 
       businessId: b.id,
       businessName: b.name,
       useCase: "MARKETING",
-      description: describe(b, facts),
+      description: descriptionOf(b, facts),
       optInType: "WEB_FORM",
       optInDescription: optInWords(b, facts, subscribeLink(base ?? "", b.id), programUrl),
       optInImageUrl: at(programPosterPath(b.id)),
