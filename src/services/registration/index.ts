@@ -33,7 +33,7 @@ function descriptionOf(b: Business, s: { frequency: string }): string {
   const type = b.businessType?.name ? `${b.businessType.name.toLowerCase()} ` : "";
   return (
     `${b.name.trim()} is a local ${type}business at ${b.address.trim()}. It texts customers who asked for them its promotions: ` +
-    `offers, deals, flash sales, new products and events. ${s.frequency}; every message names ${b.name.trim()} and how to stop.`
+    `offers, deals, flash sales, new products and events. ${s.frequency}. People join on its subscribe page and stop at any time by replying STOP.`
   );
 }
 
