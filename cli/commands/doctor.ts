@@ -15,7 +15,7 @@ export function formatChecklist(items: ChecklistItem[]): string {
 
 export function doctorCommand(): Command {
   return new Command("doctor")
-    .description("check this install: public URL, messages (asks Twilio), inbound webhook, email, business types")
+    .description("check this install: public URL, messages (asks Twilio), inbound webhook, email, business types, the messaging program (fetches /terms and /privacy), carrier registration")
     .option("--json", "print the checklist as JSON", false)
     .addOption(dataDirOption())
     .exitOverride(usageExit)

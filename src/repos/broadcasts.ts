@@ -1,6 +1,6 @@
 // Broadcasts: one row per press of Send Broadcast; its deliveries are the outbox (src/repos/sql/, which
 // also writes them: the enqueue is outbox SQL).
-import { and, count, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, not, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, lte, not, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { broadcastCounts, broadcasts, businesses, customerInbound, customers, deliveries, subscriptions } from "../db/schema.ts";
 import type { Keyset } from "../schemas/paging.ts";
@@ -160,6 +160,23 @@ export function broadcastsRepo(db: Db) {
         .orderBy(...newestFirst)
         .limit(limit)
         .all();
+    },
+    /** The texts of each business's `perBusiness` newest promotions, newest first (the checklist's sample check,
+     * for every business in one statement). */
+    recentTextsByBusiness(perBusiness: number): Map<number, string[]> {
+      const rank = sql<number>`row_number() over (partition by ${broadcasts.businessId} order by ${broadcasts.createdAt} desc, ${broadcasts.id} desc)`;
+      const ranked = db
+        .select({ businessId: broadcasts.businessId, messageText: broadcasts.messageText, rank: rank.as("rank") })
+        .from(broadcasts)
+        .where(eq(broadcasts.kind, "promotion"))
+        .as("ranked");
+      const out = new Map<number, string[]>();
+      for (const r of db.select().from(ranked).where(lte(ranked.rank, perBusiness)).orderBy(ranked.businessId, sql`"rank"`).all()) {
+        const list = out.get(r.businessId) ?? [];
+        list.push(r.messageText);
+        out.set(r.businessId, list);
+      }
+      return out;
     },
     countByBusiness(businessId: number): number {
       return db.select({ n: count() }).from(broadcasts).where(promotionsOf(businessId)).get()?.n ?? 0;

@@ -107,6 +107,10 @@ describe("GET /program/poster.pdf", () => {
       const bytes = new Uint8Array(await res.arrayBuffer());
       expect(isPdf(bytes)).toBe(true);
       expect(pdfText(bytes).replace(/\s*\n\s*/g, " ")).toContain(`Program details: deals.example.com/program?id=${shop.id}`);
+      // Kept rendered, yet a renamed business gets its new name on the next request.
+      ctx.db.update(businesses).set({ name: "Rosa's Second Bakery" }).where(eq(businesses.id, shop.id)).run();
+      const renamed = new Uint8Array(await (await api.app.request(`/program/poster.pdf?id=${shop.id}`)).arrayBuffer());
+      expect(pdfText(renamed)).toContain("Rosa's Second Bakery");
       const inactive = insertBusiness(ctx, { isActive: false });
       expect((await api.get(`/program/poster.pdf?id=${inactive.id}`)).status).toBe(404);
       expect((await api.get("/program/poster.pdf?id=x")).status).toBe(404);

@@ -3,17 +3,18 @@
 import type { Clock } from "../../clock.ts";
 import type { Repos } from "../../repos/index.ts";
 import { subscribeLink } from "../../schemas/poster-text.ts";
+import { consentText } from "../../schemas/consent.ts";
 import { programFacts } from "../../schemas/program-facts.ts";
 import { isPrivateLink } from "../../schemas/public-url.ts";
 import { programPath, programPosterPath, type RegistrationKit } from "../../schemas/registration.ts";
 import type { Business } from "../../schemas/businesses.ts";
-import type { BusinessesService } from "../businesses.ts";
+import { type BusinessesService, toBusiness } from "../businesses.ts";
 import { helpReply, startReply, stopReply } from "../inbound-messages.ts";
 import type { PostersService } from "../posters.ts";
 import { managesAll, OPERATOR, type Principal } from "../principal.ts";
 import type { SettingsService } from "../settings.ts";
 import { lintProgram } from "./program-lint.ts";
-import { monthlyVolume, sampleMessages } from "./samples.ts";
+import { monthlyVolume, RECENT_SAMPLES, sampleMessages } from "./samples.ts";
 import { senderStatus } from "./sender.ts";
 
 /** The kit's first problem while no public URL is saved: every link a reviewer needs would point nowhere. */
@@ -28,11 +29,11 @@ export interface RegistrationDeps {
   posters: Pick<PostersService, "forUser">;
 }
 
-function describe(b: Business, s: { frequency: string }): string {
+function descriptionOf(b: Business, s: { frequency: string }): string {
   const type = b.businessType?.name ? `${b.businessType.name.toLowerCase()} ` : "";
   return (
     `${b.name.trim()} is a local ${type}business at ${b.address.trim()}. It texts customers who asked for them its promotions: ` +
-    `offers, deals, flash sales, new products and events. ${s.frequency}; every message names ${b.name.trim()} and how to stop.`
+    `offers, deals, flash sales, new products and events. ${s.frequency}. People join on its subscribe page and stop at any time by replying STOP.`
   );
 }
 
@@ -46,14 +47,16 @@ function optInWords(b: Business, facts: ReturnType<typeof programFacts>, subscri
   );
 }
 
+/** Public posters kept rendered (~10 KB each). */
+const POSTER_CACHE_SIZE = 50;
+
 export function createRegistrationService({ repos, clock, settings, businesses, posters }: RegistrationDeps) {
+  const posterCache = new Map<string, Promise<{ pdf: Uint8Array; fileName: string }>>();
   /** The programme's words and samples, and what a reviewer would reject in them. */
-  function programOf(b: Business) {
-    const facts = programFacts(b);
-    const newest = repos.broadcasts.listByBusiness(b.id, 100);
-    const { samples, skipped } = sampleMessages(b, newest);
-    const lint = lintProgram({ businessName: b.name, messagesPerWeek: b.messagesPerWeek, consent: facts.consent, samples, skippedBroadcasts: skipped });
-    return { facts, newest, samples, lint };
+  function programOf(b: Business, newestTexts = repos.broadcasts.listByBusiness(b.id, RECENT_SAMPLES).map((r) => r.messageText)) {
+    const { samples, skipped } = sampleMessages(b, newestTexts);
+    const lint = lintProgram({ businessName: b.name, messagesPerWeek: b.messagesPerWeek, consent: consentText(b), samples, skippedBroadcasts: skipped });
+    return { samples, lint };
   }
 
   function urlProblems(b: Business, base: string | null): string[] {
@@ -69,14 +72,16 @@ export function createRegistrationService({ repos, clock, settings, businesses, 
     const s = settings.current();
     const base = settings.savedPublicUrl();
     const at = (path: string) => (base === null ? null : `${base}${path}`);
-    const { facts, newest, samples, lint } = programOf(b);
-    const volume = monthlyVolume(repos.broadcasts.subscriberCounts(b.id).sms, newest, b.messagesPerWeek, clock.now().getTime());
+    const facts = programFacts(b);
+    const { samples, lint } = programOf(b);
+    const lastMonth = repos.broadcasts.listByBusiness(b.id, 100);
+    const volume = monthlyVolume(repos.broadcasts.subscriberCounts(b.id).sms, lastMonth, b.messagesPerWeek, clock.now().getTime());
     const programUrl = at(programPath(b.id));
     return {
       businessId: b.id,
       businessName: b.name,
       useCase: "MARKETING",
-      description: describe(b, facts),
+      description: descriptionOf(b, facts),
       optInType: "WEB_FORM",
       optInDescription: optInWords(b, facts, subscribeLink(base ?? "", b.id), programUrl),
       optInImageUrl: at(programPosterPath(b.id)),
@@ -103,15 +108,21 @@ export function createRegistrationService({ repos, clock, settings, businesses, 
     /** The programme problems of every active business (admin or operator; the public URL has its own line). */
     lintActive(actor: Principal): { businessId: number; name: string; problems: string[] }[] {
       if (!managesAll(actor)) return [];
-      return repos.businesses.listActive().map((row) => {
-        const b = businesses.get(OPERATOR, row.id);
-        return { businessId: b.id, name: b.name, problems: programOf(b).lint };
-      });
+      const texts = repos.broadcasts.recentTextsByBusiness(RECENT_SAMPLES);
+      return repos.businesses.listActive().map((row) => ({ businessId: row.id, name: row.name, problems: programOf(toBusiness(row), texts.get(row.id) ?? []).lint }));
     },
     /** The poster PDF of an active business, for anyone: it hangs on the shop's wall, and reviewers must see it. */
-    publicPoster(businessId: number) {
-      businesses.getPublic(businessId);
-      return posters.forUser(OPERATOR, businessId);
+    publicPoster(businessId: number): Promise<{ pdf: Uint8Array; fileName: string }> {
+      // Rendered once per version of the business (and public URL), not per request: anyone may ask for it, and a
+      // render costs ~60 ms of the server's one thread. A new logo is a new upload path, so a new key.
+      const key = JSON.stringify([businesses.getPublic(businessId), settings.savedPublicUrl()]);
+      const cached = posterCache.get(key);
+      if (cached) return cached;
+      const made = posters.forUser(OPERATOR, businessId);
+      posterCache.set(key, made);
+      made.catch(() => posterCache.delete(key));
+      if (posterCache.size > POSTER_CACHE_SIZE) posterCache.delete(posterCache.keys().next().value!);
+      return made;
     },
   };
 }

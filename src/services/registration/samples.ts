@@ -6,6 +6,8 @@ import { sampleIsCompliant } from "./program-lint.ts";
 
 /** Reviewers want two to five samples; the newest real ones first. */
 const MAX_SAMPLES = 3;
+/** How many of the newest broadcasts the samples are chosen from (and the skipped ones counted in). */
+export const RECENT_SAMPLES = 10;
 /** How far back the broadcast frequency is counted. */
 const MONTH_MS = 30 * 86_400_000;
 
@@ -20,8 +22,8 @@ interface SampleBusiness {
  * does, two made from the business's type and product, in the words of its poster. `skipped`: recent broadcasts
  * left out for lacking either.
  */
-export function sampleMessages(business: SampleBusiness, newestFirst: Pick<BroadcastRow, "messageText">[]): { samples: string[]; skipped: number } {
-  const recent = newestFirst.slice(0, 10).map((b) => b.messageText.trim()).filter(Boolean);
+export function sampleMessages(business: SampleBusiness, newestFirst: string[]): { samples: string[]; skipped: number } {
+  const recent = newestFirst.slice(0, RECENT_SAMPLES).map((t) => t.trim()).filter(Boolean);
   const real = recent.filter((t) => sampleIsCompliant(t, business.name)).slice(0, MAX_SAMPLES);
   const skipped = recent.filter((t) => !sampleIsCompliant(t, business.name)).length;
   if (real.length > 0) return { samples: real, skipped };
