@@ -54,6 +54,8 @@ const env = (dataDir: string): Record<string, string> => ({
   NEARCAST_DATA_DIR: dataDir,
   NEARCAST_SUBSCRIBE_LIMIT: "0",
   NEARCAST_SEND_RATE: String(SEND_RATE),
+  // The WhatsApp half subscribes Toronto numbers: a US number cannot subscribe by WhatsApp (issue 23 item 7).
+  NEARCAST_ALLOWED_COUNTRIES: "US,CA",
 });
 
 /** Runs one CLI command of the side's executable; its stdout. */
@@ -128,7 +130,7 @@ async function prepare(name: string, built: string, work: string): Promise<Side>
   return { name, bin, dataDir, businessId, broadcastId, nextPhone: 0, slices: [] };
 }
 
-const phone = (n: number) => `(415) ${200 + Math.floor(n / 10_000)}-${String(n % 10_000).padStart(4, "0")}`;
+const phone = (n: number, area = "415") => `(${area}) ${200 + Math.floor(n / 10_000)}-${String(n % 10_000).padStart(4, "0")}`;
 
 /** `seconds` of open-loop subscribes at RATE per second; latency from each request's scheduled time. */
 async function load(side: Side, url: string, xsrf: string, seconds: number): Promise<Slice> {
@@ -143,7 +145,7 @@ async function load(side: Side, url: string, xsrf: string, seconds: number): Pro
     const due = start + i * gapMs;
     const wait = due - performance.now();
     if (wait > 0) await Bun.sleep(wait);
-    const body = JSON.stringify({ businessId: side.businessId, phone: phone(side.nextPhone++), contactPreference: i % 2 ? "SMS" : "WhatsApp" });
+    const body = JSON.stringify({ businessId: side.businessId, phone: phone(side.nextPhone++, i % 2 ? "415" : "416"), contactPreference: i % 2 ? "SMS" : "WhatsApp" });
     inFlight.push(
       fetch(`${url}/api/subscription/Subscribe`, { method: "POST", headers, body })
         .then(async (res) => {

@@ -25,9 +25,11 @@ function init(args)
   local token = args[2]
   first = tonumber(args[3]) + id * tonumber(args[4])
   n = first
-  -- Two templates (SMS / WhatsApp); the phone "(415) ddd-dddd" is always 14 characters.
+  -- Two templates (SMS / WhatsApp); the phone "(415) ddd-dddd" is always 14 characters. WhatsApp takes Toronto's
+  -- (416): a US number cannot subscribe by WhatsApp (issue 23 item 7).
   for i, pref in ipairs({ "SMS", "WhatsApp" }) do
-    local before = string.format('{"businessId":%d,"phone":"(415) ', businessId)
+    local area = pref == "SMS" and "415" or "416"
+    local before = string.format('{"businessId":%d,"phone":"(%s) ', businessId, area)
     local after = string.format('","contactPreference":"%s","source":"qr"}', pref)
     local length = #before + 8 + #after
     heads[i] = "POST /api/subscription/Subscribe HTTP/1.1\r\n" ..

@@ -98,6 +98,8 @@ async function startNearcast(work: string): Promise<Side> {
   ctx.close();
   const server = await startServer(P.pinned(P.serverCpu, [bin, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", dataDir]), {
     NEARCAST_SUBSCRIBE_LIMIT: "0",
+    // The WhatsApp half subscribes Toronto numbers: a US number cannot subscribe by WhatsApp (issue 23 item 7).
+    NEARCAST_ALLOWED_COUNTRIES: "US,CA",
   });
   return newSide("nearcast", "nearcast (Bun)", server, business.id, join(dataDir, "nearcast.db"));
 }

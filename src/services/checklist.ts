@@ -1,5 +1,6 @@
 // The setup checklist: what a new install still lacks, each line green, amber or red with one sentence on how to fix
 // it. The admin's home page (GET /api/settings/Checklist) and `nearcast doctor` show the same lines.
+import { minuteUtc } from "../lib/minute-utc.ts";
 import { phoneZoneTableSize } from "../lib/phone-time-zones.ts";
 import type { QuietSpan } from "../lib/quiet-hours.ts";
 import type { Clock } from "../clock.ts";
@@ -35,11 +36,6 @@ export interface ChecklistDeps {
   checkAccount?: (cfg: TwilioConfig, apiBase: string) => Promise<TwilioAccountCheck>;
   /** The carrier-registration lines (the messaging program, a US sender not approved). */
   registration?: Pick<RegistrationService, "lintActive">;
-}
-
-/** "2026-11-23 19:40 UTC": when something was seen, to the minute. */
-function minuteUtc(iso: string): string {
-  return `${iso.slice(0, 16).replace("T", " ")} UTC`;
 }
 
 /** `privateOk`: Twilio's API is itself on a private address (a fake Twilio in tests), which can fetch from one. */

@@ -3,6 +3,7 @@
 // went to, so a server changed since then counts as never tried. Internal settings rows ("seen." keys, not settings:
 // settings.view() lists only SETTING_KEYS), written by the process that sent, read by the checklist.
 import type { Clock } from "../clock.ts";
+import { minuteUtc } from "../lib/minute-utc.ts";
 import { EmailFailedError, type Mailer } from "../mail/mailer.ts";
 import type { Repos } from "../repos/index.ts";
 import type { ChecklistItem } from "../schemas/checklist.ts";
@@ -56,8 +57,6 @@ export function recordEmailOutcomes<M extends Mailer>(mailer: M, { repos, clock,
     },
   };
 }
-
-const minuteUtc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 /** The checklist's email line once SMTP is set: green after a send went through to this server (and none failed
  * since), red after the last one failed, amber when nothing has been sent through it yet. */

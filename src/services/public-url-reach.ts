@@ -3,6 +3,7 @@
 // fetched with Twilio's user agent). Otherwise amber with the reason; a server cannot always reach itself by its
 // public name (a router without hairpin NAT), so the line says that Twilio's word is the one that counts.
 import type { Clock } from "../clock.ts";
+import { minuteUtc } from "../lib/minute-utc.ts";
 import type { Repos } from "../repos/index.ts";
 import type { ChecklistItem } from "../schemas/checklist.ts";
 
@@ -18,8 +19,6 @@ export const isTwilioFetcher = (userAgent: string | undefined) => /\bTwilioProxy
 const RESERVED_NAME = /(^|\.)(example\.(com|net|org)|example|test|invalid)$/i;
 
 type Reach = { ok: true; how: string } | { ok: false; reason: string };
-
-const minuteUtc = (iso: string) => `${iso.slice(0, 16).replace("T", " ")} UTC`;
 
 /** Why a fetch failed, in words: the system's code where it has one (no stack, no headers). */
 function failure(err: unknown, timeoutMs: number): string {

@@ -21,7 +21,8 @@ let files: string;
 const OWNER = { firstName: "Rosa", lastName: "Baker", email: "rosa@corner-bakery.test", password: "flour-and-water" };
 const SUBSCRIBERS = [
   { phone: "+14155550134", contactPreference: "SMS" },
-  { phone: "+14155550135", contactPreference: "WhatsApp" },
+  // Toronto: WhatsApp promotions reach Canada, not the US (issue 23 item 7).
+  { phone: "+14165550135", contactPreference: "WhatsApp" },
   // The sandbox fails numbers ending in 0000, so the history shows a failure and offers a retry.
   { phone: "+14155550000", contactPreference: "SMS" },
 ];
@@ -30,7 +31,7 @@ let businessId = 0;
 
 beforeAll(async () => {
   files = mkdtempSync(join(tmpdir(), "nearcast-e2e4-files-"));
-  shop = await openShop("nearcast-e2e4-", { NEARCAST_SEND_RATE: "20" }, OWNER);
+  shop = await openShop("nearcast-e2e4-", { NEARCAST_SEND_RATE: "20", NEARCAST_ALLOWED_COUNTRIES: "US,CA" }, OWNER);
   ({ server, businessId, token, call } = shop);
   for (const s of SUBSCRIBERS) {
     expect((await call("POST", "/api/subscription/Subscribe", { businessId, ...s })).status).toBe(200);
@@ -41,7 +42,7 @@ beforeAll(async () => {
   const inbound = await fetch(`${server.url}/api/webhooks/twilio/inbound`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", authorization: `Bearer ${token}`, cookie: `XSRF-TOKEN=${xsrf}`, "x-xsrf-token": xsrf },
-    body: new URLSearchParams({ From: "whatsapp:+14155550135", Body: "Is the sourdough ready?", MessageSid: `SM${"7".repeat(32)}` }),
+    body: new URLSearchParams({ From: "whatsapp:+14165550135", Body: "Is the sourdough ready?", MessageSid: `SM${"7".repeat(32)}` }),
   });
   expect(inbound.status).toBe(200);
 });

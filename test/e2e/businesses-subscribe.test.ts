@@ -25,15 +25,16 @@ const BUSINESS = {
   qrMessage: "Scan for fresh-bread alerts and weekend pastry deals!",
   successMessage: "Welcome to the Corner Bakery club! Your first croissant is on us.",
 };
-const VISITOR_PHONE = "(415) 555-0134";
-const VISITOR_E164 = "+14155550134";
+// A Toronto visitor: WhatsApp promotions reach Canada, not the US (issue 23 item 7).
+const VISITOR_PHONE = "(416) 555-0134";
+const VISITOR_E164 = "+14165550134";
 
 // A round logo: a warm dot on cream.
 const LOGO = png(96, 96, (x, y) => ((x - 48) ** 2 + (y - 48) ** 2 < 38 ** 2 ? [194, 98, 38] : [255, 244, 226]));
 
 beforeAll(async () => {
   files = mkdtempSync(join(tmpdir(), "nearcast-e2e3-"));
-  server = await startBinary({ NEARCAST_ADMIN_EMAIL: ADMIN });
+  server = await startBinary({ NEARCAST_ADMIN_EMAIL: ADMIN, NEARCAST_ALLOWED_COUNTRIES: "US,CA" });
 });
 
 afterAll(async () => {

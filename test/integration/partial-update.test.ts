@@ -147,6 +147,8 @@ describe("a PUT with only some fields keeps every other field", () => {
       { phone: "+14155550151", contactPreference: "SMS" },
       (body) => api.put(`/api/customer/UpdateCustomer?id=${id}`, body, { token: owner }),
       async () => (await api.get(`/api/customer/GetCustomerById?id=${id}`, { token: owner })).body,
+      // Derived from the channel and the number: a US number on WhatsApp says promotions never reach it (issue 23 item 7).
+      (after) => ({ whatsappProblem: after.whatsappProblem }),
     );
   });
 });
