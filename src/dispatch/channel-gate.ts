@@ -10,6 +10,7 @@
 // only in a status callback, after Twilio took the probe: the channel then resumes, and the callbacks of what was sent
 // meanwhile pause it again (each of those messages waits, never failed: src/services/status-callbacks.ts).
 import type { Logger } from "../lib/logger.ts";
+import { pausedText } from "../messaging/account-errors.ts";
 import type { SendOutcome } from "../messaging/messenger.ts";
 import { backoffMs } from "./retry-policy.ts";
 import type { ClaimedDelivery, DeliveryChannel, DispatchStore, PauseStore } from "./store.ts";
@@ -18,9 +19,6 @@ import type { ClaimedDelivery, DeliveryChannel, DispatchStore, PauseStore } from
 export const DEFAULT_PROBE_EVERY_MS = 5 * 60_000;
 
 type AccountOutcome = Extract<SendOutcome, { kind: "account_problem" }>;
-
-/** What a held delivery's history says meanwhile. */
-export const pausedText = (reason: string) => `Paused: ${reason}`;
 
 interface Gate {
   /** The pause's reason, for the deliveries held meanwhile. */
