@@ -10,6 +10,7 @@
 // only in a status callback, after Twilio took the probe: the channel then resumes, and the callbacks of what was sent
 // meanwhile pause it again (each of those messages waits, never failed: src/services/status-callbacks.ts).
 import type { Logger } from "../lib/logger.ts";
+import { accountProblemOf, pausedText, problemText } from "../messaging/account-errors.ts";
 import type { SendOutcome } from "../messaging/messenger.ts";
 import { backoffMs } from "./retry-policy.ts";
 import type { ClaimedDelivery, DeliveryChannel, DispatchStore, PauseStore } from "./store.ts";
@@ -18,9 +19,6 @@ import type { ClaimedDelivery, DeliveryChannel, DispatchStore, PauseStore } from
 export const DEFAULT_PROBE_EVERY_MS = 5 * 60_000;
 
 type AccountOutcome = Extract<SendOutcome, { kind: "account_problem" }>;
-
-/** What a held delivery's history says meanwhile. */
-export const pausedText = (reason: string) => `Paused: ${reason}`;
 
 interface Gate {
   /** The pause's reason, for the deliveries held meanwhile. */
@@ -103,19 +101,35 @@ export class ChannelGate {
     return false;
   }
 
+  /** A look-up found the message of an Uncertain delivery failed at the provider: when the code is an account problem
+   * (30034...), the channel pauses and this answers what the delivery says while it waits; null otherwise (and
+   * without a pause store), when it is the recipient's failure. */
+  refusedForAccount(channel: DeliveryChannel, code: number | null, now: number): string | null {
+    const p = accountProblemOf(null, code);
+    if (!p || !this.deps.pauses) return null;
+    const outcome: AccountOutcome = { kind: "account_problem", code: p.code, message: problemText(p), fix: p.fix };
+    this.pauseChannel(channel, outcome, null, now);
+    return pausedText(outcome.message);
+  }
+
   private pause(row: ClaimedDelivery, outcome: AccountOutcome, now: number): void {
-    const { pauses, store, logger, probeEveryMs } = this.deps;
-    if (!pauses) {
-      store.requeue(row.id, now + backoffMs(row.attempts), now, pausedText(outcome.message), outcome.code);
+    if (!this.deps.pauses) {
+      this.deps.store.requeue(row.id, now + backoffMs(row.attempts), now, pausedText(outcome.message), outcome.code);
       return;
     }
-    pauses.pause({ channel: row.channel, code: outcome.code, reason: outcome.message, fix: outcome.fix, since: now });
-    const gate = this.gates.get(row.channel);
-    if (!gate) this.gates.set(row.channel, { reason: outcome.message, probeAt: now + probeEveryMs, probeId: null, holdRest: false });
-    else if (gate.probeId === row.id) {
+    this.pauseChannel(row.channel, outcome, row.id, now);
+    this.deps.store.park(row.id, now, pausedText(outcome.message));
+  }
+
+  /** Records the pause (once) and closes the gate; `rowId` is the delivery that met it, a probe perhaps. */
+  private pauseChannel(channel: DeliveryChannel, outcome: AccountOutcome, rowId: number | null, now: number): void {
+    const { pauses, probeEveryMs } = this.deps;
+    pauses?.pause({ channel, code: outcome.code, reason: outcome.message, fix: outcome.fix, since: now });
+    const gate = this.gates.get(channel);
+    if (!gate) this.gates.set(channel, { reason: outcome.message, probeAt: now + probeEveryMs, probeId: null, holdRest: false });
+    else if (gate.probeId === rowId) {
       gate.probeId = null;
       gate.probeAt = now + probeEveryMs;
     }
-    store.park(row.id, now, pausedText(outcome.message));
   }
 }

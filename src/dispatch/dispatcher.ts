@@ -125,7 +125,7 @@ class LockedDispatcher implements Dispatcher {
     const common = { store, stats: this.stats, logger, now };
     const gate = new ChannelGate({ pauses: options.pauses, store, logger, probeEveryMs: options.probeEveryMs ?? DEFAULT_PROBE_EVERY_MS });
     const recorder = new OutcomeRecorder({ ...common, pacer, reconcileAfterMs, diskWait, gate, onOptedOut: options.onOptedOut });
-    this.reconciler = new Reconciler({ ...common, messenger, messages, inFlight: this.inFlight, reconcileAfterMs, diskWait, concurrency: this.concurrency });
+    this.reconciler = new Reconciler({ ...common, messenger, messages, inFlight: this.inFlight, reconcileAfterMs, diskWait, gate, concurrency: this.concurrency });
     this.loop = new SendLoop({
       ...common,
       messenger,

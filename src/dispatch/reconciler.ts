@@ -7,6 +7,7 @@
 //   resent blindly.
 import type { Logger } from "../lib/logger.ts";
 import { MessengerUnavailableError } from "../messaging/messenger.ts";
+import type { ChannelGate } from "./channel-gate.ts";
 import type { DiskWait } from "./disk-wait.ts";
 import type { InFlight } from "./in-flight.ts";
 import type { OutboundMessages } from "./outbound-messages.ts";
@@ -27,6 +28,8 @@ export interface ReconcilerDeps {
   now(): number;
   reconcileAfterMs: number;
   diskWait: DiskWait;
+  /** A message found refused for the account (30034...) pauses its channel, and the delivery waits. */
+  gate: ChannelGate;
   /** Look-ups share the send slots. */
   concurrency: number;
 }
@@ -103,6 +106,14 @@ export class Reconciler {
   private settle(row: UncertainDelivery, found: Awaited<ReturnType<DispatchMessenger["findRecent"]>>): void {
     const { store, stats, logger } = this.deps;
     const now = this.deps.now();
+    // Taken, then refused for the account (30034...): not delivered and nobody's fault; it waits with its channel
+    // (queued again, the next claim holds it while the channel is paused).
+    const held = found?.status === "Failed" ? this.deps.gate.refusedForAccount(row.channel, found.errorCode, now) : null;
+    if (held) {
+      store.requeue(row.id, now, now, held, found!.errorCode);
+      stats.requeued++;
+      return;
+    }
     // Not resolved although found: the message is another delivery's (same text, same person), or a status callback
     // settled the row meanwhile (then the guarded writes below change nothing).
     if (found && store.resolveFound(row.id, found, now)) {

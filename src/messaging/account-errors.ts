@@ -37,7 +37,15 @@ export function accountProblemOf(httpStatus: number | null, code: number | null)
   return known ? { code, ...known } : null;
 }
 
-export const isAccountProblemCode = (code: number | null | undefined): boolean => code !== null && code !== undefined && code in ACCOUNT_PROBLEMS;
+/** The problem as a sentence, Twilio's own words after ours when it gave any: "Twilio refused the credentials (...)
+ * (Twilio: Authenticate)". */
+export function problemText(p: Pick<AccountProblem, "reason">, twilioMessage?: string | null): string {
+  const reason = p.reason.charAt(0).toUpperCase() + p.reason.slice(1);
+  return twilioMessage ? `${reason} (Twilio: ${twilioMessage})` : reason;
+}
+
+/** What a held message's history and its broadcast say meanwhile: "Paused: <reason>". */
+export const pausedText = (reason: string) => `Paused: ${reason}`;
 
 /** No sender is set for the channel: nothing can go on it, and nothing reached Twilio. */
 export function noSenderProblem(channel: Channel): AccountProblem {

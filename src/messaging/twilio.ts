@@ -21,7 +21,7 @@ import {
 } from "./messenger.ts";
 import { errorCodeOf, normalizeTwilioStatus } from "./status.ts";
 import { whatsappErrorReason } from "./whatsapp-errors.ts";
-import { type AccountProblem, accountProblemOf, noSenderProblem } from "./account-errors.ts";
+import { type AccountProblem, accountProblemOf, noSenderProblem, problemText } from "./account-errors.ts";
 import { restClient, TimedOut, type TwilioConfig, TwilioError, type TwilioMessage } from "./twilio-rest.ts";
 
 export { parseRetryAfter, type TwilioConfig } from "./twilio-rest.ts";
@@ -84,8 +84,7 @@ function classify(err: unknown): SendOutcome {
 
 /** The outcome of an account problem: Twilio's own words after ours, for the log and the pause. */
 function accountOutcome(p: AccountProblem, twilioMessage?: string | null): SendOutcome {
-  const reason = p.reason.charAt(0).toUpperCase() + p.reason.slice(1);
-  return { kind: "account_problem", code: p.code, message: twilioMessage ? `${reason} (Twilio: ${twilioMessage})` : reason, fix: p.fix };
+  return { kind: "account_problem", code: p.code, message: problemText(p, twilioMessage), fix: p.fix };
 }
 
 function describeFailure(err: unknown): string {

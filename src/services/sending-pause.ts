@@ -7,6 +7,7 @@
 import type { Clock } from "../clock.ts";
 import type { ChannelPause, DeliveryChannel, PauseStore } from "../dispatch/store.ts";
 import { createBackground } from "../lib/background.ts";
+import { pausedText, problemText } from "../messaging/account-errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { sendingPausedEmail } from "../mail/sending-paused-email.ts";
 import type { Mailer } from "../mail/mailer.ts";
@@ -38,7 +39,7 @@ export function readPauses(repos: Pick<Repos, "settings">): ChannelPause[] {
 /** "Paused: <reason>" while a pause holds this broadcast's messages back; null when none does. */
 export function pauseOfBroadcast(repos: Pick<Repos, "settings" | "pausedDeliveries">, broadcastId: number): string | null {
   const hit = readPauses(repos).find((p) => repos.pausedDeliveries.hasPending(broadcastId, p.channel));
-  return hit ? `Paused: ${hit.reason}` : null;
+  return hit ? pausedText(hit.reason) : null;
 }
 
 /** The checklist's red line for each paused channel, with the fix. */
@@ -85,7 +86,7 @@ export function createSendingPauseService({ repos, clock, logger, mailer, settin
         return true;
       });
       if (!isNew) return false;
-      repos.pausedDeliveries.holdQueued(p.channel, p.since, `Paused: ${p.reason}`);
+      repos.pausedDeliveries.holdQueued(p.channel, p.since, pausedText(p.reason));
       logger.warn(`${p.channel} sending paused: ${p.reason}. ${p.fix}`);
       emailAdmins(p);
       return true;
@@ -102,7 +103,7 @@ export function createSendingPauseService({ repos, clock, logger, mailer, settin
 
     hold(channel, now) {
       const p = readPauses(repos).find((x) => x.channel === channel);
-      return p ? repos.pausedDeliveries.holdQueued(channel, now, `Paused: ${p.reason}`) : 0;
+      return p ? repos.pausedDeliveries.holdQueued(channel, now, pausedText(p.reason)) : 0;
     },
   };
 
@@ -124,9 +125,9 @@ export function createSendingPauseService({ repos, clock, logger, mailer, settin
      * delivered, so it waits for the pause to lift, and the channel pauses. false when the row had moved on. */
     requeueRefused(deliveryId: number, providerId: string, channel: DeliveryChannel, problem: { code: number | null; reason: string; fix: string }): boolean {
       const now = clock.now().getTime();
-      const reason = problem.reason.charAt(0).toUpperCase() + problem.reason.slice(1);
+      const reason = problemText(problem);
       store.pause({ channel, code: problem.code, reason, fix: problem.fix, since: now });
-      return repos.pausedDeliveries.requeueUndelivered(deliveryId, providerId, now, problem.code, `Paused: ${reason}`);
+      return repos.pausedDeliveries.requeueUndelivered(deliveryId, providerId, now, problem.code, pausedText(reason));
     },
 
     /** For tests and a shutdown: the emails started so far have gone. */

@@ -1,83 +1,21 @@
 // Issue 23 item 2: account-wide problems pause sending; they never fail people. Against the fake Twilio speaking
-// Twilio's real answers (401/20003 after a token rotation, 400/21606, a status callback with 30034), the server's own
-// dispatcher (rebuilt when the Twilio settings change), the admin's API and a real SMTP sink.
+// Twilio's real answers (401/20003 after a token rotation, 400/21606), the server's own dispatcher (rebuilt when the
+// Twilio settings change), the admin's API and a real SMTP sink. The 30034 cases: sending-pause-30034.test.ts.
 // Not the scenario runner: each test follows a broadcast through the dispatcher and counts at the fake Twilio.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { statusCallbackPath } from "../../src/messaging/messenger.ts";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { OPERATOR } from "../../src/services/principal.ts";
-import { apiClient } from "../helpers/api.ts";
-import { testContext, type TestContext } from "../helpers/context.ts";
 import { allDeliveries } from "../helpers/delivery-factories.ts";
-import { statusCallbackRequest } from "../helpers/fake-twilio-account.ts";
 import { FAKE_SMS_FROM, FAKE_WHATSAPP_FROM } from "../helpers/fake-twilio.ts";
-import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+import { closing, startServerDispatcher, usePauseWorld, withDispatcher } from "../helpers/pause-world.ts";
 import { until } from "../helpers/until.ts";
-import { fakeTwilioForFile, member, queuedBroadcast, shopWithSubscribers } from "../helpers/worlds.ts";
+import { queuedBroadcast, shopWithSubscribers } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000);
 
-const ADMIN = "boss@example.com";
 const SETTINGS = "/api/settings";
-const PUBLIC = "https://shop.example.com";
 const NEW_TOKEN = "rotated-token-9a8b7c6d5e4f3a2b";
 
-const fake = fakeTwilioForFile({ resetEach: true });
-let smtp: TestSmtpServer;
-beforeAll(async () => {
-  smtp = await startSmtpServer({ user: "mailer@shop.example", password: "S3cr3t-pass", tls: "starttls" });
-});
-afterAll(() => smtp.close());
-
-/** The admin (with email set up), the API, and Twilio saved in the database (so a save changes it) with `twilio`. */
-function world(twilio: Record<string, string>) {
-  const ctx = testContext(
-    { TWILIO_API_BASE: fake.url, NEARCAST_QUIET_HOURS: "off", NEARCAST_MAX_PER_DAY: "0", NEARCAST_SEND_RATE: "40", NEARCAST_SMTP_URL: smtp.url },
-    {},
-    { mailTls: { ca: smtp.ca! }, settingsCheckEveryMs: 20 },
-  );
-  ctx.services.settings.update(OPERATOR, { twilioAccountSid: fake.accountSid, twilioAuthToken: fake.authToken, publicUrl: PUBLIC, ...twilio });
-  const admin = member(ctx, { role: "admin", email: ADMIN });
-  smtp.received.length = 0;
-  return { ctx, api: apiClient(ctx), admin };
-}
-
-/** Starts the server's dispatcher, and waits until it follows the Twilio settings saved after it was made. */
-async function startServerDispatcher(ctx: TestContext): Promise<void> {
-  ctx.dispatcher.start();
-  await until(() => ctx.logger.lines.some((l) => l.includes("via twilio")), 5000, "the dispatcher on the saved Twilio settings");
-}
-
-async function closing(ctx: TestContext, fn: () => Promise<void>): Promise<void> {
-  try {
-    await fn();
-  } finally {
-    await ctx.dispatcher.stop();
-    ctx.close();
-  }
-}
-
-/** Runs `fn` while a dispatcher of its own (on the context's settings, with `options`) sends. */
-async function withDispatcher(ctx: TestContext, options: Parameters<TestContext["dispatcherWith"]>[0], fn: () => Promise<unknown>): Promise<void> {
-  const d = ctx.dispatcherWith(options);
-  d.start();
-  try {
-    await fn();
-  } finally {
-    await d.stop();
-  }
-}
-
-/** How many messages Twilio (the fake) accepted for each number. */
-function acceptedPerNumber(): Map<string, number> {
-  const n = new Map<string, number>();
-  for (const m of fake.messages.values()) n.set(m.to, (n.get(m.to) ?? 0) + 1);
-  return n;
-}
-
-const mailsToAdmin = async (ctx: TestContext) => {
-  await ctx.services.sendingPause.idle();
-  return smtp.received.filter((m) => m.rcptTo.includes(ADMIN));
-};
+const { fake, world, acceptedPerNumber, mailsToAdmin } = usePauseWorld();
 
 describe("a rotated auth token mid-broadcast", () => {
   test("the broadcast pauses with the reason (API, checklist, one email); the new token saved, every recipient gets exactly one message, none Failed", async () => {
@@ -201,46 +139,6 @@ describe("a sender that cannot send (400, 21606)", () => {
         const s = (await api.get(`/api/business/GetBroadcastStatus?id=${first.broadcastId}`, { token: admin.token })).body;
         expect(s.paused).toStartWith("Paused: Twilio says the sender number cannot send messages");
       });
-    });
-  });
-});
-
-describe("30034 in a status callback, after Twilio accepted the message", () => {
-  test("the delivery is not failed: it is queued again for when the pause lifts, and the channel pauses; a probe resumes it, sent once more", async () => {
-    const { ctx, api, admin } = world({ twilioFrom: FAKE_SMS_FROM });
-    await closing(ctx, async () => {
-      const { broadcastId, phones } = await queuedBroadcast(ctx, 3);
-      await withDispatcher(ctx, {}, () => until(() => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null, 10_000, "the broadcast sent"));
-      const [refused] = allDeliveries(ctx);
-      const { body, headers } = statusCallbackRequest(fake.authToken, PUBLIC, statusCallbackPath(refused!.id), {
-        accountSid: fake.accountSid,
-        messageSid: refused!.providerId!,
-        status: "undelivered",
-        from: FAKE_SMS_FROM,
-        to: refused!.toPhone,
-        errorCode: 30034,
-      });
-      const res = await api.call("POST", statusCallbackPath(refused!.id), { body, headers });
-      expect(res.status).toBe(200);
-
-      const row = ctx.repos.deliveries.findById(refused!.id)!;
-      expect(row).toMatchObject({ status: "Queued", providerId: null, sentAt: null, errorCode: 30034 });
-      expect(ctx.services.sendingPause.list()).toMatchObject([{ channel: "SMS", code: 30034 }]);
-      const s = (await api.get(`/api/business/GetBroadcastStatus?id=${broadcastId}`, { token: admin.token })).body;
-      expect(s).toMatchObject({ state: "sending", completedAt: null, failed: 0, queued: 1, sent: 2 });
-      expect(s.paused).toBe("Paused: Carriers block the US sender number because it is not registered for A2P 10DLC");
-      // The same callback again (Twilio retries) changes nothing.
-      expect((await api.call("POST", statusCallbackPath(refused!.id), { body, headers })).status).toBe(200);
-      expect(ctx.repos.deliveries.findById(refused!.id)!.status).toBe("Queued");
-
-      // The number is registered meanwhile: a dispatcher starting probes at once, and the probe resumes sending.
-      await withDispatcher(ctx, { probeEveryMs: 100 }, () => until(() => ctx.repos.broadcasts.findById(broadcastId)?.completedAt != null, 10_000, "the broadcast done again"));
-      const per = acceptedPerNumber();
-      expect(per.get(refused!.toPhone)).toBe(2); // the undelivered one, and the one sent after the pause
-      for (const phone of phones.filter((p) => p !== refused!.toPhone)) expect(per.get(phone)).toBe(1);
-      expect(ctx.repos.deliveries.findById(refused!.id)).toMatchObject({ status: "Sent", errorCode: null });
-      expect(ctx.repos.deliveries.findById(refused!.id)!.providerId).not.toBe(refused!.providerId);
-      expect(ctx.services.sendingPause.list()).toEqual([]);
     });
   });
 });
