@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { absoluteImageUrl, formatDateTime } from "../../../shared/format.ts";
 import type { BroadcastSummary } from "../api/broadcasts.ts";
+import "../../../shared/styles/broadcast-counts.css";
 import { StopBroadcastButton } from "./StopBroadcastButton.tsx";
 
 // One sent (or sending) broadcast in the history: when, its image and text, its status and progress, Retry failed.
