@@ -28,17 +28,29 @@ export function statusCallbackParams(message: FakeMessage, status: string, opts:
   };
 }
 
-/** POSTs the signed status callback of `message` to the app behind `api` (its StatusCallback's path and query). */
-export async function sendStatusCallback(api: ApiClient, message: FakeMessage, status: string, opts: CallbackOptions = {}) {
+/** The request Twilio makes: the path and query of the message's StatusCallback, its signed form. */
+function signedCallback(message: FakeMessage, status: string, opts: CallbackOptions) {
   if (!message.statusCallback) throw new Error(`message ${message.sid} has no StatusCallback`);
   const url = new URL(message.statusCallback);
   const params = statusCallbackParams(message, status, opts);
   const signature = twilioSignature(opts.authToken ?? FAKE_AUTH_TOKEN, url.origin, url.pathname + url.search, params);
-  return api.call("POST", url.pathname + url.search, {
+  return {
+    path: url.pathname + url.search,
     body: new URLSearchParams(params).toString(),
     headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature, "user-agent": "TwilioProxy/1.1" },
-    noXsrf: true,
-  });
+  };
+}
+
+/** POSTs the signed status callback of `message` to the app behind `api`. */
+export async function sendStatusCallback(api: ApiClient, message: FakeMessage, status: string, opts: CallbackOptions = {}) {
+  const { path, body, headers } = signedCallback(message, status, opts);
+  return api.call("POST", path, { body, headers, noXsrf: true });
+}
+
+/** POSTs it to a running server at `baseUrl` (whose public URL is the StatusCallback's origin); its HTTP status. */
+export async function postStatusCallback(baseUrl: string, message: FakeMessage, status: string, opts: CallbackOptions = {}): Promise<number> {
+  const { path, body, headers } = signedCallback(message, status, opts);
+  return (await fetch(`${baseUrl}${path}`, { method: "POST", body, headers })).status;
 }
 
 /** Moves the fake's message to `status` (with `errorCode`) and POSTs its signed status callback over HTTP to the

@@ -47,7 +47,8 @@ describe("nearcast broadcast send asks first", () => {
     const r = runNearcast(["broadcast", "send", "--yes", "--business", String(w.businessId), "--message", LONG, "--no-wait"], w.dir, env);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain("Send to");
-    expect(r.stdout).toContain("Broadcast queued: 3 messages");
+    // Issue 23 item 8: the number the question would have shown (the WhatsApp customer is skipped), not 3.
+    expect(r.stdout).toContain("Broadcast queued: 2 messages to 2 subscribers.");
     expect(broadcastCount(w.dir)).toBe(1);
   });
 

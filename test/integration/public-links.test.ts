@@ -242,8 +242,9 @@ describe("Twilio is handed no address of ours until a public URL is saved", () =
       expect(JSON.stringify(sent!.form)).not.toContain(EVIL);
 
       w.ctx.services.settings.update(OPERATOR, { publicUrl: PUBLIC_URL });
-      await w.multipart("/api/broadcast/SendTest", { BusinessId: String(w.business.id), MessageText: "Hello again" });
-      expect(fake.sends()[1]!.form.StatusCallback).toMatch(new RegExp(`^${PUBLIC_URL}/api/webhooks/twilio/status\\?test=\\d+$`));
+      const again = await w.multipart("/api/broadcast/SendTest", { BusinessId: String(w.business.id), MessageText: "Hello again" });
+      // Issue 23 item 6: the callback names the test, so its outcome reaches the test panel.
+      expect(fake.sends()[1]!.form.StatusCallback).toBe(`${PUBLIC_URL}/api/webhooks/twilio/status?test=${again.body.testId}`);
     } finally {
       w.close();
     }

@@ -4,6 +4,7 @@
 import { afterEach, beforeEach } from "bun:test";
 import { cleanup, fireEvent, screen } from "@testing-library/react";
 import type { BroadcastEstimate } from "../../../src/schemas/broadcast-estimate.ts";
+import type { WhatsAppTemplate } from "../../../src/schemas/whatsapp-templates.ts";
 import type { BroadcastSummary } from "../../../web/features/broadcast/api/broadcasts.ts";
 import { BroadcastPage } from "../../../web/features/broadcast/BroadcastPage.tsx";
 import { toasts } from "../../../web/shared/state/toasts.ts";
@@ -115,3 +116,22 @@ export async function confirmSend(rounds = 10): Promise<void> {
   fireEvent.click(screen.getByRole("button", { name: /^(Send|Schedule)$/ }));
   await settle(rounds);
 }
+
+/** An approved WhatsApp template as GET WhatsAppTemplates lists it: weekly_offer, {{1}} and {{2}}, unless `over` says otherwise. */
+export const whatsappTemplate = (over: Partial<WhatsAppTemplate>): WhatsAppTemplate => ({
+  sid: "HX11111111111111111111111111111111",
+  name: "weekly_offer",
+  language: "en",
+  category: "MARKETING",
+  body: "{{1}} has a new offer: {{2}}",
+  variables: [
+    { key: "1", example: "Rosa's Bakery" },
+    { key: "2", example: "Fresh bread" },
+  ],
+  mediaHeader: false,
+  mediaVariable: null,
+  mediaUrl: null,
+  status: "approved",
+  rejectionReason: null,
+  ...over,
+});

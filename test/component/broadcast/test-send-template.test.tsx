@@ -4,35 +4,19 @@
 import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, fireEvent, waitFor, within } from "@testing-library/react";
 import type { TestStatus } from "../../../src/schemas/test-send.ts";
-import type { WhatsAppTemplate } from "../../../src/schemas/whatsapp-templates.ts";
 import { TEST_POLL_MS } from "../../../web/features/broadcast/components/TestOutcome.tsx";
 import { TEST_SEND_LABEL } from "../../../web/features/broadcast/components/TestSendPanel.tsx";
 import { currentUser } from "../../../web/shared/state/session.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
 import { settle } from "../render-at.tsx";
-import { renderBroadcastScreen, useBroadcastScreen } from "./broadcast-screen.tsx";
+import { renderBroadcastScreen, useBroadcastScreen, whatsappTemplate } from "./broadcast-screen.tsx";
 
 const SEND_TEST = "/api/broadcast/SendTest";
 const TEST_STATUS = "/api/broadcast/TestStatus";
 const SID = "HX11111111111111111111111111111111";
 const OWNER = { id: 3, email: "ana@bakery.com", firstName: "Ana", lastName: "Baker", role: "owner" as const, createdAt: "2026-01-01T00:00:00.000Z" };
 
-const weeklyOffer: WhatsAppTemplate = {
-  sid: SID,
-  name: "weekly_offer",
-  language: "en",
-  category: "MARKETING",
-  body: "{{1}} has a new offer: {{2}}",
-  variables: [
-    { key: "1", example: "Rosa's Bakery" },
-    { key: "2", example: "Fresh bread" },
-  ],
-  mediaHeader: false,
-  mediaVariable: null,
-  mediaUrl: null,
-  status: "approved",
-  rejectionReason: null,
-};
+const weeklyOffer = whatsappTemplate({ sid: SID });
 
 const api = mockApi();
 const { calls, routes: replies } = api;

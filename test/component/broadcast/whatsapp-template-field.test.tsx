@@ -5,11 +5,10 @@
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast/whatsapp-template-field.test.tsx
 import { describe, expect, test } from "bun:test";
 import { fireEvent, waitFor } from "@testing-library/react";
-import type { WhatsAppTemplate } from "../../../src/schemas/whatsapp-templates.ts";
 import { toasts } from "../../../web/shared/state/toasts.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
 import { settle } from "../render-at.tsx";
-import { confirmSend, COUNT, ESTIMATE, PUBLISH, renderBroadcastScreen, useBroadcastScreen } from "./broadcast-screen.tsx";
+import { confirmSend, COUNT, ESTIMATE, PUBLISH, renderBroadcastScreen, useBroadcastScreen, whatsappTemplate } from "./broadcast-screen.tsx";
 
 const TEMPLATES = "/api/business/WhatsAppTemplates";
 const AUDIENCE = "/api/business/WhatsAppAudience";
@@ -17,23 +16,7 @@ const AUDIENCE = "/api/business/WhatsAppAudience";
 const api = mockApi();
 const { calls, routes: replies } = api;
 
-const template = (over: Partial<WhatsAppTemplate>): WhatsAppTemplate => ({
-  sid: "HX11111111111111111111111111111111",
-  name: "weekly_offer",
-  language: "en",
-  category: "MARKETING",
-  body: "{{1}} has a new offer: {{2}}",
-  variables: [
-    { key: "1", example: "Rosa's Bakery" },
-    { key: "2", example: "Fresh bread" },
-  ],
-  mediaHeader: false,
-  mediaVariable: null,
-  mediaUrl: null,
-  status: "approved",
-  rejectionReason: null,
-  ...over,
-});
+const template = whatsappTemplate;
 
 const NO_TEMPLATE_WARNING = "2 WhatsApp recipients will be skipped: WhatsApp allows only approved templates more than 24 hours after the customer's last message. Choose a template to reach them.";
 const US_WARNING = "1 WhatsApp recipient on US (+1) numbers will be skipped: WhatsApp can't deliver promotions to US numbers, and they are not texted by SMS instead. Ask them to subscribe by SMS.";

@@ -3,6 +3,7 @@ import { EXPIRED_BEFORE_QUIET_HOURS } from "../../../../src/schemas/broadcasts.t
 import { queueLine } from "../../../../src/schemas/broadcast-queue.ts";
 import { absoluteImageUrl, formatDateTime } from "../../../shared/format.ts";
 import type { BroadcastSummary } from "../api/broadcasts.ts";
+import "../../../shared/styles/broadcast-counts.css";
 import { StopBroadcastButton } from "./StopBroadcastButton.tsx";
 
 // One sent (or sending) broadcast in the history: when, its image and text, its status and progress, Retry failed.
