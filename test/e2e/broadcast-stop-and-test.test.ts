@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { DESKTOP, PHONE, screenshot } from "../helpers/browser.ts";
 import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { logInOnPage, openShop, SHOP_OWNER, type Shop } from "../helpers/e2e-shop.ts";
-import { postStatusCallback } from "../helpers/fake-twilio-callbacks.ts";
+import { postStatusCallbackTo } from "../helpers/fake-twilio-callbacks.ts";
 import { FAKE_TEXT_TEMPLATE_SID, type FakeTwilio, startFakeTwilio } from "../helpers/fake-twilio.ts";
 import { until } from "../helpers/until.ts";
 
@@ -110,7 +110,7 @@ for (const [device, viewport] of [
       expect(JSON.parse(String(send.form.ContentVariables))).toEqual({ "1": "Corner Bakery", "2": "Rye is back on Saturday" });
       expect(send.form.Body).toBeUndefined();
       const message = [...fake.messages.values()].find((m) => m.contentSid === FAKE_TEXT_TEMPLATE_SID && m.to === `whatsapp:${OWNER_PHONE}` && m.status !== "delivered")!;
-      expect(await postStatusCallback(shop.server.url, message, "delivered")).toBe(200);
+      expect(await postStatusCallbackTo(shop.server.url, message, "delivered")).toBe(200);
       fake.setStatus(message.sid, "delivered");
       await panel.getByTestId("test-delivery").getByText("Delivered", { exact: true }).waitFor({ timeout: 10_000 });
       await panel.scrollIntoViewIfNeeded();

@@ -48,29 +48,21 @@ export async function sendStatusCallback(api: ApiClient, message: FakeMessage, s
 }
 
 /** POSTs it to a running server at `baseUrl` (whose public URL is the StatusCallback's origin); its HTTP status. */
-export async function postStatusCallback(baseUrl: string, message: FakeMessage, status: string, opts: CallbackOptions = {}): Promise<number> {
+export async function postStatusCallbackTo(baseUrl: string, message: FakeMessage, status: string, opts: CallbackOptions = {}): Promise<number> {
   const { path, body, headers } = signedCallback(message, status, opts);
   return (await fetch(`${baseUrl}${path}`, { method: "POST", body, headers })).status;
 }
 
 /** Moves the fake's message to `status` (with `errorCode`) and POSTs its signed status callback over HTTP to the
- * server it names (loopback only), as Twilio does; the answer's HTTP status. */
+ * server its StatusCallback names (loopback only), as Twilio does; the answer's HTTP status. */
 export async function postStatusCallback(fake: FakeTwilio, sid: string, status: string, errorCode?: number): Promise<number> {
   const message = fake.messages.get(sid);
   if (!message?.statusCallback) throw new Error(`message ${sid} has no StatusCallback`);
-  const url = new URL(message.statusCallback);
-  if (url.hostname !== "127.0.0.1") throw new Error(`callbacks stay on loopback, not ${url.hostname}`);
+  const origin = new URL(message.statusCallback);
+  if (origin.hostname !== "127.0.0.1") throw new Error(`callbacks stay on loopback, not ${origin.hostname}`);
   fake.setStatus(sid, status, errorCode === undefined ? undefined : { code: errorCode, message: "" });
-  const params = statusCallbackParams(message, status, { errorCode });
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      "x-twilio-signature": twilioSignature(fake.authToken, url.origin, url.pathname + url.search, params),
-      "user-agent": "TwilioProxy/1.1",
-    },
-    body: new URLSearchParams(params).toString(),
-  });
+  const { path, body, headers } = signedCallback(message, status, { errorCode, authToken: fake.authToken });
+  const res = await fetch(`${origin.origin}${path}`, { method: "POST", body, headers });
   await res.arrayBuffer();
   return res.status;
 }
