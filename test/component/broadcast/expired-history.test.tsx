@@ -18,11 +18,11 @@ useBroadcastScreen(api, {
 });
 
 test("expired ones: their own count (not in Failed), counted as processed, a line that says why, and 'Send in the next window'", async () => {
-  replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ id: 6, delivered: 45, failed: 0, expired: 3 })]) };
+  replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ id: 6, delivered: 45, failed: 0, expired: 3, retryable: 3 })]) };
   replies[`POST ${RETRY}`] = { body: { message: "Requeued 3 failed messages.", requeued: 3 } };
   const view = await renderBroadcastScreen("7");
   const six = view.getByTestId("broadcast-6");
-  expect([...six.querySelectorAll(".bc-count")].map((el) => el.textContent)).toEqual(["Queued0", "Sent0", "Delivered45", "Failed0", "Expired3"]);
+  expect([...six.querySelectorAll(".bc-count")].map((el) => el.textContent)).toEqual(["Queued0", "Sent0", "Delivered45", "Failed0", "Skipped0", "Expired3"]);
   expect(six.querySelector('[role="progressbar"]')!.getAttribute("aria-valuetext")).toBe("48 of 48 processed");
   expect(six.textContent).not.toContain("Completed with failures");
   expect(view.getByTestId("bc-expired").textContent).toBe(
@@ -34,7 +34,7 @@ test("expired ones: their own count (not in Failed), counted as processed, a lin
 });
 
 test("failures and expired ones together: 'Retry failed' sends both; none of either: no button, no line", async () => {
-  replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ id: 6, delivered: 44, failed: 3, expired: 1 }), broadcast({ id: 5 })]) };
+  replies[`GET ${HISTORY}`] = { body: onePage([broadcast({ id: 6, delivered: 44, failed: 3, expired: 1, retryable: 4 }), broadcast({ id: 5 })]) };
   const view = await renderBroadcastScreen("7");
   expect(view.getByTestId("broadcast-6").querySelector(".bc-retry")!.textContent).toBe("Retry failed");
   expect(view.getByTestId("bc-expired").textContent).toBe(

@@ -112,7 +112,7 @@ export function HistoryRow({ b, retrying, onRetry, onChanged }: { b: BroadcastSu
       {b.expired > 0 && <p className="bc-waiting muted" data-testid="bc-expired">{expiredLine(b)}</p>}
       {queueLine(b) && <p className="bc-queue muted" data-testid="bc-queue">{queueLine(b)}</p>}
       <div className="bc-history-foot">
-        <dl className="bc-counts" data-columns={counts.length}>
+        <dl className="bc-counts" data-columns={counts.length + (b.expired > 0 ? 1 : 0)}>
           {counts.map(([label, key]) => (
             <div key={key} className={`bc-count bc-count-${key}`}>
               <dt>{label}</dt>
