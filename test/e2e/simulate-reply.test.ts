@@ -45,7 +45,7 @@ for (const [device, viewport, phone] of [["phone", PHONE, PHONES[0]!], ["desktop
       await panel.getByText("You are subscribed to messages from Rosa's Corner Bakery.", { exact: false }).waitFor();
       expect(await statusOf(phone)).toBe("active");
       await panel.getByRole("button", { name: "STOP" }).click();
-      await panel.getByText("You have been unsubscribed from Nearcast messages. Reply START to resubscribe.").waitFor();
+      await panel.getByText("You have been unsubscribed from Rosa's Corner Bakery messages. Reply START to resubscribe.").waitFor();
       expect(await statusOf(phone)).toBe("unsubscribed");
       await panel.scrollIntoViewIfNeeded();
       await screenshot(page, `simulate-reply-owner-${device}`);
