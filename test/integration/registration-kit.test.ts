@@ -40,10 +40,12 @@ function expectKitOf(body: any, w: World) {
   expect(body.optInDescription).toContain(consentText({ name, messagesPerWeek: 2 }));
   expect(body.optInDescription).toContain(confirmationText({ name, messagesPerWeek: 2, doubleOptIn: false }));
   expect(body.description).toContain(name);
+  // Twilio answers (keywordReplies "twilio", the default): the texts to paste into its Advanced Opt-Out. The number
+  // serves several shops here, so they name the brand.
   expect(body.keywords).toEqual([
-    { keyword: "STOP", reply: stopReply("Nearcast") },
-    { keyword: "START", reply: startReply([name], "Nearcast") },
-    { keyword: "HELP", reply: helpReply({ name, phone: "+14155550100" }, "Nearcast") },
+    { keyword: "STOP", reply: "You have been unsubscribed from Nearcast messages. Reply START to resubscribe." },
+    { keyword: "START", reply: "You are subscribed to Nearcast messages again. Msg & data rates may apply. Reply HELP for help, STOP to unsubscribe." },
+    { keyword: "HELP", reply: "Nearcast: local deals by text. Contact: hello@nearcast.app. Msg & data rates may apply. Reply STOP to unsubscribe." },
   ]);
   // No broadcast yet: two samples made from the type ("pizza" -> the restaurant deal) and the product.
   expect(body.sampleMessages).toEqual([
@@ -141,6 +143,19 @@ describe("what the kit is made of", () => {
     expect(await senderOf({ TWILIO_FROM: "+447700900123" })).toMatchObject({ us: false, needsRegistration: false });
     // A Canadian +1 number is not a US one.
     expect(await senderOf({ TWILIO_FROM: "+16135550123" })).toMatchObject({ us: false, needsRegistration: false });
+  });
+
+  test("keyword replies: with Nearcast answering, its own replies for this business, under the brand set", async () => {
+    const w = world({ NEARCAST_KEYWORD_REPLIES: "nearcast", NEARCAST_BRAND_NAME: "Main Street Deals" });
+    ctx = w.ctx;
+    const name = "Rosa's Bakery";
+    const body = (await w.api.get(kitOf(w.bakery.id), { token: w.ownerA.token })).body;
+    expect(body.keywords).toEqual([
+      { keyword: "STOP", reply: stopReply("Main Street Deals") },
+      { keyword: "START", reply: startReply([name], "Main Street Deals") },
+      { keyword: "HELP", reply: helpReply({ name, phone: "+14155550100" }, "Main Street Deals") },
+    ]);
+    expect(JSON.stringify(body.keywords)).not.toContain("Nearcast");
   });
 
   test("senderRegistration is a setting: saved by the admin, refused when it is not one of the three", async () => {

@@ -9,7 +9,7 @@ import { isPrivateLink } from "../../schemas/public-url.ts";
 import { programPath, programPosterPath, type RegistrationKit } from "../../schemas/registration.ts";
 import type { Business } from "../../schemas/businesses.ts";
 import { type BusinessesService, toBusiness } from "../businesses.ts";
-import { helpReply, startReply, stopReply } from "../inbound-messages.ts";
+import { helpReply, keywordReplyTexts, keywordSpeaker, startReply, stopReply } from "../keyword-replies.ts";
 import type { PostersService } from "../posters.ts";
 import { managesAll, OPERATOR, type Principal } from "../principal.ts";
 import type { SettingsService } from "../settings.ts";
@@ -27,6 +27,21 @@ export interface RegistrationDeps {
   settings: Pick<SettingsService, "current" | "savedPublicUrl">;
   businesses: Pick<BusinessesService, "get" | "getPublic">;
   posters: Pick<PostersService, "forUser">;
+}
+
+/** The replies a texter gets: with Twilio answering (keywordReplies "twilio"), the texts to paste into its Advanced
+ * Opt-Out; with Nearcast answering, Nearcast's own. Both name the number's one business, else the brand. */
+function keywordsOf(repos: Repos, s: ReturnType<SettingsService["current"]>, b: Business): RegistrationKit["keywords"] {
+  const speaker = keywordSpeaker(repos, s);
+  if (s.keywordReplies === "twilio") {
+    const texts = keywordReplyTexts(speaker);
+    return [{ keyword: "STOP", reply: texts.stop }, { keyword: "START", reply: texts.start }, { keyword: "HELP", reply: texts.help }];
+  }
+  return [
+    { keyword: "STOP", reply: stopReply(speaker.name) },
+    { keyword: "START", reply: startReply([b.name], s.brandName) },
+    { keyword: "HELP", reply: helpReply({ name: b.name, phone: b.phone }, s.brandName) },
+  ];
 }
 
 function descriptionOf(b: Business, s: { frequency: string }): string {
@@ -92,11 +107,7 @@ export function createRegistrationService({ repos, clock, settings, businesses, 
       monthlyVolume: volume.volume,
       monthlyVolumeTier: volume.tier,
       monthlyVolumeBasis: volume.basis,
-      keywords: [
-        { keyword: "STOP", reply: stopReply(s.brandName) },
-        { keyword: "START", reply: startReply([b.name], s.brandName) },
-        { keyword: "HELP", reply: helpReply({ name: b.name, phone: b.phone }, s.brandName) },
-      ],
+      keywords: keywordsOf(repos, s, b),
       sender: senderStatus(s),
       problems: [...urlProblems(b, base), ...lint],
     };
