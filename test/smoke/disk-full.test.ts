@@ -150,8 +150,9 @@ describe.skipIf(!IS_ROOT)("a full disk under the built executable", () => {
     }
     expect({ status: last?.status, body: last?.body }).toEqual({ status: 507, body: DISK_FULL_BODY });
     expect([...statuses].filter((s) => s !== 201 && s !== 507)).toEqual([]);
-    // SQLite's (or the file system's) own error, mapped by the error handler, not the free-space guard's refusal.
-    expect(server!.log()).toContain("refused: the disk is full or read-only");
+    // SQLite's (or the file system's) own error, mapped by the error handler, not the free-space guard's refusal. The
+    // child's log reaches us through a pipe, so its line may come a moment after the answer.
+    await until(() => server!.log().includes("refused: the disk is full or read-only"), 5000, "the log line of SQLite's refusal");
     expect(server!.proc.exitCode).toBeNull();
     expect((await call("GET", "/api/business/GetMyBusinesses", undefined, token)).status).toBe(200);
 
