@@ -1,4 +1,5 @@
-import { NotFoundError, ValidationError, throwIfInvalid } from "../errors.ts";
+import { ConflictError, NotFoundError, ValidationError, throwIfInvalid } from "../errors.ts";
+import { KEYWORD_TAKEN } from "../schemas/join-keyword.ts";
 import type { BusinessWithType } from "../repos/businesses.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
@@ -75,6 +76,12 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
     if (!type || (!type.isActive && type.id !== currentTypeId)) {
       throw new ValidationError("Business type is required", { businessTypeId: "Business type is required" });
     }
+  }
+
+  /** One business per keyword on the (one) sender number: another's keyword is a 409 naming the field. */
+  function checkKeywordFree(keyword: string | null, exceptId?: number): void {
+    const holder = keyword ? repos.businesses.findByKeyword(keyword) : undefined;
+    if (holder && holder.id !== exceptId) throw new ConflictError(KEYWORD_TAKEN, { keyword: KEYWORD_TAKEN });
   }
 
   /**
@@ -168,6 +175,7 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
       const data = validate(businessSchema, input);
       return repos.transaction(() => {
         checkType(data.businessTypeId);
+        checkKeywordFree(data.keyword);
         const row = repos.businesses.insert({
           ...data,
           logoImagePath: imagePath("logoImagePath", data.logoImagePath, [user.id], null),
@@ -188,6 +196,7 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
       const owners = actorId === null ? [current.ownerId] : [actorId, current.ownerId];
       return repos.transaction(() => {
         checkType(data.businessTypeId, current.businessTypeId);
+        checkKeywordFree(data.keyword, id);
         repos.businesses.update(id, {
           ...data,
           logoImagePath: imagePath("logoImagePath", data.logoImagePath, owners, current.logoImagePath),
