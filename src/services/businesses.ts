@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError, throwIfInvalid } from "../errors.ts";
-import { KEYWORD_TAKEN } from "../schemas/join-keyword.ts";
+import { KEYWORD_TAKEN, keywordField } from "../schemas/join-keyword.ts";
+import * as v from "valibot";
 import type { BusinessWithType } from "../repos/businesses.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
@@ -202,6 +203,17 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
           logoImagePath: imagePath("logoImagePath", data.logoImagePath, owners, current.logoImagePath),
           sampleImagePath: imagePath("sampleImagePath", data.sampleImagePath, owners, current.sampleImagePath),
         });
+        return toBusiness(repos.businesses.findById(id)!);
+      });
+    },
+    /** Sets (or with null / "" clears) the join keyword alone (`nearcast businesses update --keyword`): the other
+     * fields are left as stored, even one a newer rule would refuse. */
+    setKeyword(actor: Principal, id: number, keyword: unknown): Business {
+      owned(actor, id);
+      const { keyword: word } = validate(v.object({ keyword: keywordField }), { keyword });
+      return repos.transaction(() => {
+        checkKeywordFree(word, id);
+        repos.businesses.update(id, { keyword: word });
         return toBusiness(repos.businesses.findById(id)!);
       });
     },
