@@ -42,8 +42,8 @@ export class NotFoundError extends AppError {
 }
 
 export class ConflictError extends AppError {
-  constructor(message: string) {
-    super(409, "conflict", message);
+  constructor(message: string, fields?: Record<string, string>) {
+    super(409, "conflict", message, fields);
   }
 }
 

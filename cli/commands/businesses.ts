@@ -5,7 +5,7 @@ import type { Business } from "../../src/schemas/businesses.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
 import { UNKNOWN_TYPE } from "../../src/schemas/texts.ts";
-import { sampleDealText } from "../../src/schemas/poster-text.ts";
+import { sampleDealText, textToJoinLine } from "../../src/schemas/poster-text.ts";
 
 /** One line of a table cell: the first line of the text, cut to `max` characters. */
 function cell(text: string, max = 40): string {
@@ -23,7 +23,7 @@ function emailsById(ctx: AppContext): Map<number, string> {
 
 export function businessesCommand(): Command {
   const cmd = new Command("businesses")
-    .description("inspect businesses (every owner's; read-only)")
+    .description("inspect businesses (every owner's) and set their join keyword")
     .exitOverride(usageExit)
     .addHelpText(
       "after",
@@ -31,6 +31,7 @@ export function businessesCommand(): Command {
         "nearcast businesses list",
         "nearcast businesses list --owner owner@shop.com --json",
         "nearcast businesses show 3",
+        "nearcast businesses update 3 --keyword BAGEL",
       ),
     );
 
@@ -105,6 +106,7 @@ export function businessesCommand(): Command {
           // Never set: the poster prints the type's keyword deal; cleared: no offer at all.
           ["Poster offer", full.posterOffer === "" ? "(none)" : full.posterOffer ?? `${sampleDealText(full.businessType?.name)} (the type's deal)`],
           ["Per week", `up to ${full.messagesPerWeek} messages`],
+          ["Join keyword", full.keyword ?? "(none)"],
           ["Time zone", full.timeZone ?? "(the server's)"],
           ["Logo", full.logoImagePath ?? "(none)"],
           ["Sample image", full.sampleImagePath ?? "(none)"],
@@ -113,6 +115,23 @@ export function businessesCommand(): Command {
         ];
         const width = Math.max(...lines.map(([k]) => k.length));
         for (const [k, v] of lines) process.stdout.write(`${`${k}:`.padEnd(width + 2)}${v.replace(/\r?\n/g, " ")}\n`);
+      });
+    });
+
+  cmd
+    .command("update")
+    .description("set a business's join keyword (people text it to the SMS number to subscribe); \"\" clears it")
+    .argument("<id>", "business id")
+    .requiredOption("--keyword <word>", "2 to 20 letters or digits, any case; \"\" for none")
+    .addOption(dataDirOption())
+    .addHelpText("after", examples("nearcast businesses update 3 --keyword BAGEL", 'nearcast businesses update 3 --keyword ""'))
+    .action((rawId: string, opts: { keyword: string; dataDir?: string }) => {
+      const id = parseId(rawId);
+      return withContext(opts, (ctx) => {
+        const b = ctx.services.businesses.setKeyword(OPERATOR, id, opts.keyword);
+        const line = textToJoinLine(b.keyword, ctx.services.settings.current().twilio?.from);
+        const said = line ? ` Posters and the subscribe page now say "${line}".` : "";
+        process.stdout.write(b.keyword ? `${b.name}: join keyword ${b.keyword}.${said}\n` : `${b.name}: no join keyword.\n`);
       });
     });
 

@@ -139,9 +139,13 @@ export const businesses = sqliteTable(
     // Double opt-in: a new subscription stays 'unconfirmed' until the person replies YES to the confirmation.
     doubleOptIn: integer("double_opt_in", { mode: "boolean" }).notNull().default(false),
     isActive: integer("is_active", { mode: "boolean" }).notNull().default(true),
+    // The word a person texts to the sender number to join (issue 24); NULL: none. Stored upper-case.
+    keyword: text("keyword"),
     createdAt: createdAt(),
   },
   (t) => [
+    // One sender number per install today, so a keyword is unique across the install, in any case.
+    uniqueIndex("businesses_keyword_unique").on(sql`upper(${t.keyword})`),
     index("businesses_owner_idx").on(t.ownerId),
     index("businesses_type_idx").on(t.businessTypeId),
     // The public list pages by name (ListBusinesses); only active businesses are in it.
@@ -183,7 +187,7 @@ export const subscriptions = sqliteTable(
     // The channel this business reaches the person on: each subscription has its own, so nobody but this business
     // (its owner, or the person subscribing to it) changes how it reaches them.
     contactPreference: text("contact_preference", { enum: ["WhatsApp", "SMS"] }).notNull().default("SMS"),
-    source: text("source", { enum: ["qr", "list", "manual", "import"] }).notNull(),
+    source: text("source", { enum: ["qr", "list", "manual", "import", "keyword"] }).notNull(),
     consentAt: integer("consent_at", { mode: "timestamp_ms" }).notNull(),
     consentText: text("consent_text").notNull(),
     ip: text("ip"),

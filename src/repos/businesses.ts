@@ -82,6 +82,10 @@ export function businessesRepo(db: Db) {
         .limit(1)
         .get();
     },
+    /** The business whose join keyword this is (any case), or undefined. */
+    findByKeyword(keyword: string): BusinessWithType | undefined {
+      return base().where(sql`upper(${businesses.keyword}) = upper(${keyword})`).get();
+    },
     /** The install's only business (its number is then that business's), or undefined when there are none or several. */
     soleBusiness(): Pick<BusinessRow, "id" | "name" | "phone"> | undefined {
       const rows = db.select({ id: businesses.id, name: businesses.name, phone: businesses.phone }).from(businesses).limit(2).all();

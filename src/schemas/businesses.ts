@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { keywordField } from "./join-keyword.ts";
 import { boundedText, requiredText, text } from "./text.ts";
 import { TIME_ZONE_UNKNOWN, timeZoneName } from "./time-zones.ts";
 
@@ -77,6 +78,8 @@ export const businessSchema = v.object({
   isActive: v.optional(v.boolean("isActive must be true or false"), true),
   // Double opt-in: a person subscribing on the public page (or by START) is 'unconfirmed' until they reply YES.
   doubleOptIn: v.optional(v.boolean("doubleOptIn must be true or false"), false),
+  // The word people text to the shop's number to join; null: none (join-keyword.ts has its rules).
+  keyword: keywordField,
   logoImagePath: imagePath,
   sampleImagePath: v.pipe(
     v.optional(v.nullable(v.string("Sample product image is required")), null),
@@ -118,6 +121,7 @@ export const PUBLIC_BUSINESS_KEYS = [
   "posterOffer",
   "messagesPerWeek",
   "doubleOptIn",
+  "keyword",
   "isActive",
   "createdAt",
 ] as const satisfies readonly (keyof Business)[];

@@ -1,5 +1,6 @@
 // The words on a business's QR poster, shared by the print page (web/pages/PrintPoster.tsx) and the PDF poster
 // (src/services/posters.ts) so both always say the same thing. Pure: no I/O.
+import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { programmeSentence, RATES_STOP_HELP } from "./consent.ts";
 import { programPath } from "./registration.ts";
 
@@ -108,4 +109,18 @@ export function posterOfferDeal(posterOffer: string | null | undefined, typeName
 /** The subscription link printed and encoded on the poster. */
 export function subscribeLink(baseUrl: string, businessId: number): string {
   return `${baseUrl.replace(/\/+$/, "")}/subscribe?id=${businessId}`;
+}
+
+/** A number as people read and type it: "+1 555 000 1111" (as given when libphonenumber cannot read it). */
+export function displayNumber(e164: string): string {
+  return parsePhoneNumberFromString(e164)?.formatInternational() ?? e164;
+}
+
+/**
+ * The second way to join, beside the QR code (issue 24): "or text BAGEL to +1 555 000 1111". Null without a keyword,
+ * or without an SMS sender to text it to. The poster (print and PDF), the subscribe page and the program page say it.
+ */
+export function textToJoinLine(keyword: string | null | undefined, smsNumber: string | null | undefined): string | null {
+  if (!keyword || !smsNumber) return null;
+  return `or text ${keyword} to ${displayNumber(smsNumber)}`;
 }

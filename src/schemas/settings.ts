@@ -277,6 +277,8 @@ export interface SiteInfo {
   setupNeeded: boolean;
   /** How owners join (the ownerSignup setting): the Register page says so when it is "closed". */
   ownerSignup: OwnerSignup;
+  /** The SMS sender number (E.164) people text a business's join keyword to; null without one (the sandbox). */
+  smsNumber: string | null;
 }
 
 /** One setting as GET /api/settings shows it. */

@@ -1,4 +1,6 @@
-import { NotFoundError, ValidationError, throwIfInvalid } from "../errors.ts";
+import { ConflictError, NotFoundError, ValidationError, throwIfInvalid } from "../errors.ts";
+import { KEYWORD_TAKEN, keywordField } from "../schemas/join-keyword.ts";
+import * as v from "valibot";
 import type { BusinessWithType } from "../repos/businesses.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
@@ -75,6 +77,12 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
     if (!type || (!type.isActive && type.id !== currentTypeId)) {
       throw new ValidationError("Business type is required", { businessTypeId: "Business type is required" });
     }
+  }
+
+  /** One business per keyword on the (one) sender number: another's keyword is a 409 naming the field. */
+  function checkKeywordFree(keyword: string | null, exceptId?: number): void {
+    const holder = keyword ? repos.businesses.findByKeyword(keyword) : undefined;
+    if (holder && holder.id !== exceptId) throw new ConflictError(KEYWORD_TAKEN, { keyword: KEYWORD_TAKEN });
   }
 
   /**
@@ -168,6 +176,7 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
       const data = validate(businessSchema, input);
       return repos.transaction(() => {
         checkType(data.businessTypeId);
+        checkKeywordFree(data.keyword);
         const row = repos.businesses.insert({
           ...data,
           logoImagePath: imagePath("logoImagePath", data.logoImagePath, [user.id], null),
@@ -188,11 +197,23 @@ export function createBusinessesService({ repos }: { repos: Repos }) {
       const owners = actorId === null ? [current.ownerId] : [actorId, current.ownerId];
       return repos.transaction(() => {
         checkType(data.businessTypeId, current.businessTypeId);
+        checkKeywordFree(data.keyword, id);
         repos.businesses.update(id, {
           ...data,
           logoImagePath: imagePath("logoImagePath", data.logoImagePath, owners, current.logoImagePath),
           sampleImagePath: imagePath("sampleImagePath", data.sampleImagePath, owners, current.sampleImagePath),
         });
+        return toBusiness(repos.businesses.findById(id)!);
+      });
+    },
+    /** Sets (or with null / "" clears) the join keyword alone (`nearcast businesses update --keyword`): the other
+     * fields are left as stored, even one a newer rule would refuse. */
+    setKeyword(actor: Principal, id: number, keyword: unknown): Business {
+      owned(actor, id);
+      const { keyword: word } = validate(v.object({ keyword: keywordField }), { keyword });
+      return repos.transaction(() => {
+        checkKeywordFree(word, id);
+        repos.businesses.update(id, { keyword: word });
         return toBusiness(repos.businesses.findById(id)!);
       });
     },

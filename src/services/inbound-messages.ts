@@ -15,6 +15,7 @@ export { toGsm7 };
 import { createOptOutsService, type OptOutsService } from "./opt-outs.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
 import type { SettingsService } from "./settings.ts";
+import { createKeywordJoinService } from "./keyword-join.ts";
 
 // Text messages people send to our number (POST /api/webhooks/twilio/inbound). Only the keywords mean anything:
 // STOP and friends opt the number out of every business, START and friends opt it back in, HELP says who is
@@ -109,6 +110,7 @@ export function createInboundMessagesService(deps: {
   const { repos, clock, config, logger } = deps;
   const brand = () => deps.settings.current().brandName;
   const optOuts = deps.optOuts ?? createOptOutsService({ repos });
+  const keywordJoin = deps.confirmations && createKeywordJoinService({ ...deps, confirmations: deps.confirmations });
 
   /** The customer with this From (E.164, maybe `whatsapp:`-prefixed), or undefined. */
   function sender(from: string): { customer: CustomerRow | undefined; phone: string; whatsapp: boolean } {
@@ -165,6 +167,9 @@ export function createInboundMessagesService(deps: {
       const sid = typeof params.MessageSid === "string" ? params.MessageSid.trim() : "";
       const at = clock.now();
       if (intent === "other") {
+        // A business's join keyword (keyword-join.ts): the join, or its polite refusal, is the whole answer.
+        const joined = typeof params.Body === "string" ? keywordJoin?.handle({ from, to: String(params.To ?? ""), body: params.Body, sid, at }) : undefined;
+        if (joined) return { intent, reply: joined.reply, known: true, ...(joined.replay ? { replay: true } : {}) };
         // Any message opens WhatsApp's 24-hour window; a replayed sid (remembered like a keyword's) opens nothing.
         repos.transaction(() => {
           if (sender(from).customer && (!sid || repos.inboundMessages.remember(sid, at))) recordInbound(from, at);

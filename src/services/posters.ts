@@ -9,7 +9,7 @@ import type { Config } from "../config.ts";
 import type { Repos } from "../repos/index.ts";
 import type { PublicBusiness } from "../schemas/businesses.ts";
 import { DEFAULT_MESSAGES_PER_WEEK } from "../schemas/businesses.ts";
-import { POSTER_WORDS, initials, posterFooter, legalLinks, posterDisclosure, posterOfferDeal, subscribeLink } from "../schemas/poster-text.ts";
+import { POSTER_WORDS, initials, posterFooter, legalLinks, posterDisclosure, posterOfferDeal, subscribeLink, textToJoinLine } from "../schemas/poster-text.ts";
 import { createBusinessesService } from "./businesses.ts";
 import type { Principal } from "./principal.ts";
 import type { SettingsService } from "./settings.ts";
@@ -25,6 +25,8 @@ export interface PosterData {
   logo?: Uint8Array | null;
   /** The server's brand (the brandName setting), named beside the software credit. */
   brand?: string;
+  /** "or text BAGEL to +1 555 …" (textToJoinLine), under the steps; none when null. */
+  joinLine?: string | null;
 }
 
 export interface RenderOptions {
@@ -283,6 +285,7 @@ export async function renderPoster(data: PosterData, options: RenderOptions = {}
     doc.fillColor(C.ink2).text(step, sx + 28, y + 3.5, { width: stepW - 30, lineBreak: false });
   });
   y += 32;
+  if (data.joinLine) y = centred(doc, data.joinLine, y - 8, { size: 13, minSize: 9, bold: 0.4, color: C.brandDark, width: 520, gap: 8 });
 
   // Footer: the link for people without a camera, the opt-out note, the carrier disclosure.
   doc.moveTo(72, y).lineTo(W - 72, y).lineWidth(0.75).stroke(C.line);
@@ -344,6 +347,7 @@ export function createPostersService({ repos, config, settings }: PostersDeps) {
       url: subscribeLink(settings.publicUrl(options.origin), business.id),
       logo: readUploadedImage(dataDir, business.logoImagePath),
       brand: settings.current().brandName,
+      joinLine: textToJoinLine(business.keyword, settings.current().twilio?.from),
     };
     return renderPoster(data, options).then((pdf) => ({ pdf, fileName: posterFileName(business.name), business }));
   }

@@ -210,6 +210,7 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
         publicUrlPrivate: isPrivateLink(url),
         setupNeeded: setupDue(repos, config.adminEmail),
         ownerSignup: r.ownerSignup.value as OwnerSignup,
+        smsNumber: current().twilio?.from ?? null,
       };
     },
 

@@ -126,6 +126,7 @@ export function siteInfo(overrides: Partial<SiteInfo> = {}): SiteInfo {
     publicUrlPrivate: true,
     setupNeeded: false,
     ownerSignup: "open",
+    smsNumber: null,
     ...overrides,
   };
 }

@@ -90,6 +90,7 @@ describe("a PUT with only some fields keeps every other field", () => {
       timeZone: "Asia/Tokyo",
       isActive: true,
       doubleOptIn: true,
+      keyword: "RYE",
       logoImagePath: await upload(api, owner, "Logo", GIF),
       sampleImagePath: await upload(api, owner, "SampleImage", bmp()),
     };

@@ -1,6 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { PublicBusiness } from "../../schemas/businesses.ts";
-import { subscribeLink } from "../../schemas/poster-text.ts";
+import { displayNumber, subscribeLink } from "../../schemas/poster-text.ts";
 import { programFacts } from "../../schemas/program-facts.ts";
 import { programPosterPath } from "../../schemas/registration.ts";
 import { BusinessMark, type PageShell, renderPage } from "./subscribe-page.tsx";
@@ -27,6 +27,7 @@ export function programPage(shell: PageShell, business: PublicBusiness, links: P
   const facts = programFacts(business);
   const subscribeUrl = subscribeLink(links.publicUrl ?? "", business.id);
   const poster = programPosterPath(business.id);
+  const joinNumber = business.keyword && shell.smsNumber ? displayNumber(shell.smsNumber) : null;
   const body = (
     <section class="sub-screen">
       <div class="sub-wrap prog-wrap">
@@ -46,6 +47,12 @@ export function programPage(shell: PageShell, business: PublicBusiness, links: P
               Scan the QR code on the poster in our shop, or open <a href={subscribeUrl} data-testid="program-subscribe-link">{subscribeUrl}</a>, type your mobile number and
               press Subscribe. Nothing is pre-checked, and you never have to join to buy.
             </p>
+            {joinNumber && (
+              <p data-testid="program-keyword">
+                Or text {business.keyword} to {joinNumber}: a text of just that word, in any case, subscribes the number it comes from, and
+                the confirmation below follows.
+              </p>
+            )}
             <div class="prog-join">
               <a href={poster} class="prog-poster" aria-label={`The poster of ${business.name} (PDF)`}>
                 <img src={`/api/business/GetQRCodeImage?id=${business.id}`} alt={`QR code that opens ${subscribeUrl}`} width="160" height="160" />

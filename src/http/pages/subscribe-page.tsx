@@ -4,7 +4,7 @@ import { CHANNEL_CHOICES } from "../../schemas/channel-choice.ts";
 import { CONSENT_LEGAL, consentText } from "../../schemas/consent.ts";
 import { CONTACT_PREFERENCES, type ContactPreference } from "../../schemas/customers.ts";
 import type { PublicBusiness } from "../../schemas/businesses.ts";
-import { initials } from "../../schemas/poster-text.ts";
+import { initials, textToJoinLine } from "../../schemas/poster-text.ts";
 import { programPath } from "../../schemas/registration.ts";
 import type { PublicSource } from "../../schemas/subscriptions.ts";
 import { type TypedReach, typedWhatsAppReach, WHATSAPP_SMS_INSTEAD } from "../../schemas/whatsapp-reach.ts";
@@ -25,6 +25,8 @@ export interface PageShell {
   css: string;
   /** The enhancement script (a module), inlined at the end of the body (allowed by its hash in the CSP); null in API tests. */
   script: string | null;
+  /** The SMS sender number people text a business's join keyword to; none: no keyword line. */
+  smsNumber?: string | null;
 }
 
 /** What the form shows: the values typed so far and, after a refused post, why. */
@@ -120,7 +122,8 @@ function ConsentLine({ business, pref }: { business: PublicBusiness; pref: Conta
   );
 }
 
-function SubscribeForm({ business, source, xsrf, form, reach }: { business: PublicBusiness; source: PublicSource; xsrf: string; form: FormState; reach: TypedReach }) {
+function SubscribeForm({ business, source, xsrf, form, reach, smsNumber }: { business: PublicBusiness; source: PublicSource; xsrf: string; form: FormState; reach: TypedReach; smsNumber?: string | null }) {
+  const join = textToJoinLine(business.keyword, smsNumber);
   const phoneError = form.fields.phone;
   const prefError = form.fields.contactPreference;
   // A number WhatsApp promotions cannot reach: SMS is chosen, and the note says why (enhance.ts does the same as it is typed).
@@ -214,6 +217,11 @@ function SubscribeForm({ business, source, xsrf, form, reach }: { business: Publ
               Subscribe
             </button>
           </form>
+          {join && (
+            <p class="sub-footnote sub-join" data-testid="join-keyword">
+              {join}
+            </p>
+          )}
           <p class="sub-footnote">
             Free to join · Your number is never shared · <a href="/faq">FAQ</a> · <a href={programPath(business.id)}>Program details</a>
           </p>
@@ -252,7 +260,7 @@ export const renderPage = (shell: PageShell, title: string, body: Child) => `<!d
 const render = (shell: PageShell, body: Child) => renderPage(shell, `Subscribe · ${shell.brand}`, body);
 
 export function subscribeFormPage(shell: PageShell, business: PublicBusiness, source: PublicSource, xsrf: string, form: FormState, reach: TypedReach): string {
-  return render(shell, <SubscribeForm business={business} source={source} xsrf={xsrf} form={form} reach={reach} />);
+  return render(shell, <SubscribeForm business={business} source={source} xsrf={xsrf} form={form} reach={reach} smsNumber={shell.smsNumber} />);
 }
 
 export function subscribedPage(shell: PageShell, business: PublicBusiness, message: string): string {

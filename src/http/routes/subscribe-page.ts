@@ -52,7 +52,10 @@ const XSRF_FAILED = "Your session token is missing or out of date. Reload the pa
  * subscription is one round trip. The subscription itself is the API's (services.subscriptions.subscribe).
  */
 export function subscribePageRoutes(files: SubscribePageFiles) {
-  const shellOf = (c: Context<AppEnv>): PageShell => ({ brand: c.var.ctx.services.settings.current().brandName, css: files.css, script: files.script });
+  const shellOf = (c: Context<AppEnv>): PageShell => {
+    const now = c.var.ctx.services.settings.current();
+    return { brand: now.brandName, css: files.css, script: files.script, smsNumber: now.twilio?.from ?? null };
+  };
   const reachOf = (c: Context<AppEnv>) => typedReachOf(c.var.ctx.config.defaultCountry);
   const businessOf = (c: Context<AppEnv>): PublicBusiness | null => {
     const id = c.req.query("id") ?? "";

@@ -2,7 +2,7 @@
 // forms ask for, filled in from what Nearcast holds, with what a reviewer would reject said plainly.
 import type { Clock } from "../../clock.ts";
 import type { Repos } from "../../repos/index.ts";
-import { subscribeLink } from "../../schemas/poster-text.ts";
+import { displayNumber, subscribeLink } from "../../schemas/poster-text.ts";
 import { consentText } from "../../schemas/consent.ts";
 import { programFacts } from "../../schemas/program-facts.ts";
 import { isPrivateLink } from "../../schemas/public-url.ts";
@@ -33,14 +33,17 @@ export interface RegistrationDeps {
  * Opt-Out; with Nearcast answering, Nearcast's own. Both name the number's one business, else the brand. */
 function keywordsOf(repos: Repos, s: ReturnType<SettingsService["current"]>, b: Business): RegistrationKit["keywords"] {
   const speaker = keywordSpeaker(repos, s);
+  // The join keyword is Nearcast's to answer (no OptOutType): its reply is the opt-in confirmation.
+  const join = b.keyword ? [{ keyword: b.keyword, reply: programFacts(b).confirmation }] : [];
   if (s.keywordReplies === "twilio") {
     const texts = keywordReplyTexts(speaker);
-    return [{ keyword: "STOP", reply: texts.stop }, { keyword: "START", reply: texts.start }, { keyword: "HELP", reply: texts.help }];
+    return [{ keyword: "STOP", reply: texts.stop }, { keyword: "START", reply: texts.start }, { keyword: "HELP", reply: texts.help }, ...join];
   }
   return [
     { keyword: "STOP", reply: stopReply(speaker.name) },
     { keyword: "START", reply: startReply([b.name], s.brandName) },
     { keyword: "HELP", reply: helpReply({ name: b.name, phone: b.phone }, s.brandName) },
+    ...join,
   ];
 }
 
@@ -52,12 +55,16 @@ function descriptionOf(b: Business, s: { frequency: string }): string {
   );
 }
 
-function optInWords(b: Business, facts: ReturnType<typeof programFacts>, subscribeUrl: string, programUrl: string | null): string {
+function optInWords(b: Business, facts: ReturnType<typeof programFacts>, subscribeUrl: string, programUrl: string | null, smsNumber: string | null): string {
   const yes = b.doubleOptIn ? " They must reply YES before anything else is sent." : "";
+  const join =
+    b.keyword && smsNumber
+      ? ` Or they text the keyword ${b.keyword} to ${displayNumber(smsNumber)}, as the poster and subscribe page say; the text itself is recorded as their consent and gets the same confirmation.`
+      : "";
   return (
     `Customers scan the QR code on the poster displayed at ${b.name.trim()} (${b.address.trim()}), or open ${subscribeUrl}, type their ` +
     `mobile number and press Subscribe; nothing is pre-checked and consent is not a condition of purchase. The consent text next ` +
-    `to the button reads: "${facts.consent}" They then receive: "${facts.confirmation}"${yes}` +
+    `to the button reads: "${facts.consent}" They then receive: "${facts.confirmation}"${yes}${join}` +
     (programUrl ? ` The whole programme, with the poster, is public at ${programUrl}.` : "")
   );
 }
@@ -98,7 +105,7 @@ export function createRegistrationService({ repos, clock, settings, businesses, 
       useCase: "MARKETING",
       description: descriptionOf(b, facts),
       optInType: "WEB_FORM",
-      optInDescription: optInWords(b, facts, subscribeLink(base ?? "", b.id), programUrl),
+      optInDescription: optInWords(b, facts, subscribeLink(base ?? "", b.id), programUrl, s.twilio?.from ?? null),
       optInImageUrl: at(programPosterPath(b.id)),
       programUrl,
       privacyUrl: at("/privacy"),

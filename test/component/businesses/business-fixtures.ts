@@ -17,6 +17,7 @@ export const SUNRISE_BAKERY: PublicBusiness = {
   posterOffer: null,
   messagesPerWeek: 4,
   doubleOptIn: false,
+  keyword: null,
   isActive: true,
   createdAt: "2026-01-02T03:04:05.000Z",
 };

@@ -277,6 +277,7 @@ describe("add business: upload, then save", () => {
       timeZone: null,
       isActive: true,
       doubleOptIn: false,
+      keyword: null,
       logoImagePath: "/uploads/logo-path.png",
       sampleImagePath: "/uploads/sample-path.jpg",
     });

@@ -55,6 +55,7 @@ const SITE: SiteInfo = {
   publicUrlPrivate: false,
   setupNeeded: false,
   ownerSignup: "approval",
+  smsNumber: "+15550001111",
 };
 
 beforeEach(() => {

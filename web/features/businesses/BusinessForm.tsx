@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE } from "../../../src/schemas/businesses.ts";
+import { KEYWORD_HINT } from "../../../src/schemas/join-keyword.ts";
 import { sampleDealText } from "../../../src/schemas/poster-text.ts";
 import { ApiError } from "../../shared/api/client.ts";
 import { businessReadApi } from "../../shared/api/businesses.ts";
@@ -33,7 +34,7 @@ export const createdText = (name: string) => `${name} is ready. Open its QR Code
 function saveFailedText(err: unknown, editing: boolean): string {
   if (err instanceof UploadFailed) return err.message;
   console.error("Error saving business:", err);
-  const reason = err instanceof ApiError && err.status === 400 && err.message ? `\n\n${err.message}` : "";
+  const reason = err instanceof ApiError && (err.status === 400 || err.status === 409) && err.message ? `\n\n${err.message}` : "";
   return `${editing ? UPDATE_FAILED : CREATE_FAILED}${reason}`;
 }
 
@@ -75,7 +76,11 @@ export function BusinessFormPage() {
       notify.success(CREATED_TITLE, createdText(body.name));
       navigate(paths.myBusiness);
     },
-    fail: (err) => window.alert(saveFailedText(err, editing)),
+    fail: (err) => {
+      // A keyword another business holds (409) is shown under its field too, until it is changed.
+      if (err instanceof ApiError) form.setServerErrors(err.fields);
+      window.alert(saveFailedText(err, editing));
+    },
   });
 
   // A record that cannot be loaded (gone, or not this owner's) sends the owner back rather than showing an empty form.
@@ -205,6 +210,13 @@ export function BusinessFormPage() {
                   rows={2}
                   placeholder={DEFAULT_SUCCESS_MESSAGE}
                   {...form.bind("successMessage")}
+                />
+                <TextField
+                  label="Join Keyword"
+                  hint={KEYWORD_HINT}
+                  autoCapitalize="characters"
+                  placeholder="e.g. BAGEL"
+                  {...form.bind("keyword")}
                 />
                 <CheckboxField
                   label="Double opt-in"

@@ -4,14 +4,15 @@ import { Link } from "wouter";
 import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
 import { DEFAULT_MESSAGES_PER_WEEK, DEFAULT_QR_MESSAGE } from "../../../src/schemas/businesses.ts";
 import { BUSINESS_NOT_FOUND } from "../../../src/schemas/texts.ts";
-import { legalLinks, POSTER_WORDS, posterDisclosure, posterFooter, posterOfferDeal, subscribeLink } from "../../../src/schemas/poster-text.ts";
-import { brandName } from "../../shared/state/site.ts";
+import { legalLinks, POSTER_WORDS, posterDisclosure, posterFooter, posterOfferDeal, subscribeLink, textToJoinLine } from "../../../src/schemas/poster-text.ts";
+import { brandName, site } from "../../shared/state/site.ts";
 import { BUSINESS_LOAD_FAILED, businessReadApi } from "../../shared/api/businesses.ts";
 import { ApiError } from "../../shared/api/client.ts";
 import { BusinessBadge, linkBase, QR_IMAGE_ERROR, qrImageUrl, UnreachableLinkWarning } from "./components/QrModal.tsx";
 import { Spinner } from "../../shared/components/Spinner.tsx";
 import { paths } from "../../shared/paths.ts";
 import "../../shared/styles/qr.css";
+import "../../shared/styles/poster-join.css";
 
 /** Spec, section 9: print 500 ms after the QR image loads, or after 1 s if the load event never comes. */
 export const PRINT_DELAY_MS = 500;
@@ -29,6 +30,7 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
   const typeName = business.businessType?.name ?? "";
   const deal = posterOfferDeal(business.posterOffer, typeName);
   const link = subscribeLink(origin, business.id);
+  const join = textToJoinLine(business.keyword, site.value?.smsNumber);
   return (
     <article className="poster-sheet" aria-label={`${business.name} QR code poster`}>
       <header className="ps-band">
@@ -69,6 +71,7 @@ export function Poster({ business, origin, onQrLoad, onQrError }: {
             <li key={step}>{step}</li>
           ))}
         </ol>
+        {join && <p className="ps-join">{join}</p>}
       </div>
       <footer className="ps-foot">
         <p className="ps-link">

@@ -22,6 +22,7 @@ export const EMPTY: Values = {
   timeZone: "",
   isActive: true,
   doubleOptIn: false,
+  keyword: "",
 };
 
 /** The form of a stored business, to edit it. */
@@ -41,6 +42,7 @@ export function valuesOf(b: Business): Values {
     timeZone: b.timeZone ?? "",
     isActive: b.isActive,
     doubleOptIn: b.doubleOptIn ?? false,
+    keyword: b.keyword ?? "",
   };
 }
 
@@ -56,6 +58,7 @@ const LABELS: Record<keyof Values, string> = {
   timeZone: "Time Zone",
   qrMessage: "QR Message",
   successMessage: "Success Message",
+  keyword: "Join Keyword",
   doubleOptIn: "Double opt-in",
   isActive: "Active",
 };
