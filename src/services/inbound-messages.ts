@@ -9,6 +9,7 @@ import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { toGsm7 } from "../schemas/gsm7-text.ts";
+import { asksToStop, replyWordsSource } from "../lib/stop-words.ts";
 import { helpReply, keywordSpeaker, notSubscribedReply, startReply, stopReply, twilioAnswered } from "./keyword-replies.ts";
 
 export { toGsm7 };
@@ -159,7 +160,10 @@ export function createInboundMessagesService(deps: {
   return {
     /** One inbound message's form fields (From, Body, OptOutType...) -> what to do and what to answer. */
     handle(params: Record<string, unknown>, options: InboundOptions = {}): InboundResult {
-      const intent = inboundIntent(params.Body, params.OptOutType);
+      const keyword = inboundIntent(params.Body, params.OptOutType);
+      // A reply that asks to stop in plain words ("stop texting me") opts out like STOP (src/lib/stop-words.ts).
+      const byWords = keyword === "other" && asksToStop(params.Body);
+      const intent: InboundIntent = byWords ? "stop" : keyword;
       const from = typeof params.From === "string" ? params.From : "";
       if (options.actor) checkOwnerMay(options.actor, sender(from).customer);
       const sid = typeof params.MessageSid === "string" ? params.MessageSid.trim() : "";
@@ -182,7 +186,7 @@ export function createInboundMessagesService(deps: {
         recordInbound(from, at);
         // Twilio's Advanced Opt-Out answered already: the keyword is recorded, and the person gets no second text.
         const quiet = twilioAnswered(params.OptOutType, deps.settings.current().keywordReplies);
-        const result = act(intent, from, params.Body, at, quiet);
+        const result = act(intent, from, params.Body, at, quiet, byWords);
         return quiet ? { ...result, reply: null } : result;
       });
     },
@@ -206,15 +210,17 @@ export function createInboundMessagesService(deps: {
     },
   };
 
-  function act(intent: Exclude<InboundIntent, "other">, from: string, body: unknown, at: Date, quiet: boolean): InboundResult {
+  function act(intent: Exclude<InboundIntent, "other">, from: string, body: unknown, at: Date, quiet: boolean, byWords = false): InboundResult {
     const { customer, phone, whatsapp } = sender(from);
     const channel = whatsapp ? "whatsapp" : "sms";
-    const note = typeof body === "string" ? `Replied ${JSON.stringify(body.trim().slice(0, 40))}` : undefined;
+    // Plain words are the evidence of the opt-out: kept whole (one SMS worth), a keyword's first 40 characters.
+    const note = typeof body === "string" ? `Replied ${JSON.stringify(body.trim().slice(0, byWords ? 320 : 40))}` : undefined;
     const who = maskPhone(phone);
 
     if (intent === "stop") {
       if (customer) {
-        const r = optOuts.optOutCustomer(customer.id, { source: `${channel}-stop`, at, ...(note ? { note } : {}) });
+        const source = byWords ? replyWordsSource(channel) : `${channel}-stop`;
+        const r = optOuts.optOutCustomer(customer.id, { source, at, ...(note ? { note } : {}) });
         logger.info(`${who} opted out (${channel}): ${r.businessIds.length} subscription(s) ended, ${r.skippedDeliveries} pending message(s) skipped`);
       } else {
         logger.info(`opt-out from ${who}, not a customer: nothing to change`);

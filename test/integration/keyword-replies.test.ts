@@ -79,7 +79,14 @@ describe("POST /api/webhooks/twilio/inbound", () => {
         env: { NEARCAST_KEYWORD_REPLIES: "nearcast" },
         after: (w) => expect(statuses(w)).toEqual(["unsubscribed", "unsubscribed"]),
       }),
-      post("not a keyword for Twilio either (\"Stop please\"): no OptOutType, empty TwiML, nothing changed", texted({ body: "Stop please" }), EMPTY, {
+      // Issue 24: plain words that ask to stop opt out. Twilio did not answer them, so Nearcast's one reply confirms it.
+      post("not a keyword for Twilio (\"Stop please\"): no OptOutType; opted out by their words, Nearcast's one reply", texted({ body: "Stop please" }), twiml(`You have been unsubscribed from ${BRAND} messages. Reply START to resubscribe.`), {
+        after: (w) => {
+          expect(statuses(w)).toEqual(["unsubscribed", "unsubscribed"]);
+          expect(lastEvent(w)).toMatchObject({ kind: "unsubscribed", businessId: null, source: "sms-reply-words", consentText: 'Replied "Stop please"' });
+        },
+      }),
+      post("a question with a stop in it (\"what time do you stop baking?\"): empty TwiML, nothing changed", texted({ body: "what time do you stop baking?" }), EMPTY, {
         after: (w) => expect(statuses(w)).toEqual(["active", "active"]),
       }),
     ],
