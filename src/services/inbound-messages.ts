@@ -15,6 +15,7 @@ import { helpReply, keywordSpeaker, notSubscribedReply, startReply, stopReply, t
 export { toGsm7 };
 import { createOptOutsService, type OptOutsService } from "./opt-outs.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
+import type { MySubscriptionsService } from "./my-subscriptions.ts";
 import type { SettingsService } from "./settings.ts";
 
 // Text messages people send to our number (POST /api/webhooks/twilio/inbound). Only the keywords mean anything:
@@ -106,6 +107,8 @@ export function createInboundMessagesService(deps: {
   optOuts?: OptOutsService;
   /** START renews subscriptions: each renewed business sends its opt-in confirmation through the outbox. */
   confirmations?: Pick<ConfirmationsService, "queue">;
+  /** HELP carries a new link to the person's subscriptions page (when a public URL is saved). */
+  mySubscriptions?: Pick<MySubscriptionsService, "linkFor">;
 }) {
   const { repos, clock, config, logger } = deps;
   const brand = () => deps.settings.current().brandName;
@@ -186,7 +189,9 @@ export function createInboundMessagesService(deps: {
         recordInbound(from, at);
         // Twilio's Advanced Opt-Out answered already: the keyword is recorded, and the person gets no second text.
         const quiet = twilioAnswered(params.OptOutType, deps.settings.current().keywordReplies);
-        const result = act(intent, from, params.Body, at, quiet, byWords);
+        // A simulated reply (an owner's or the admin's "Try a reply") gets no personal link: the page would show the
+        // person's businesses of other owners, and let the owner unsubscribe them.
+        const result = act(intent, from, params.Body, at, quiet, { byWords, link: !quiet && !options.actor });
         return quiet ? { ...result, reply: null } : result;
       });
     },
@@ -210,7 +215,8 @@ export function createInboundMessagesService(deps: {
     },
   };
 
-  function act(intent: Exclude<InboundIntent, "other">, from: string, body: unknown, at: Date, quiet: boolean, byWords = false): InboundResult {
+  function act(intent: Exclude<InboundIntent, "other">, from: string, body: unknown, at: Date, quiet: boolean, how: { byWords: boolean; link: boolean }): InboundResult {
+    const { byWords } = how;
     const { customer, phone, whatsapp } = sender(from);
     const channel = whatsapp ? "whatsapp" : "sms";
     // Plain words are the evidence of the opt-out: kept whole (one SMS worth), a keyword's first 40 characters.
@@ -244,7 +250,9 @@ export function createInboundMessagesService(deps: {
       if (queued.length > 0) return { intent, reply: null, known: true };
       return { intent, reply: startReply(activeBusinessNames(customer.id), brand()), known: true };
     }
-    return { intent, reply: helpReply(repos.businesses.helpContactFor(customer.id), brand()), known: true };
+    // Twilio's own HELP text (quiet) cannot carry a personal link: none is made then.
+    const link = how.link ? (deps.mySubscriptions?.linkFor(customer.id) ?? null) : null;
+    return { intent, reply: helpReply(repos.businesses.helpContactFor(customer.id), brand(), link), known: true };
   }
 }
 
