@@ -109,7 +109,7 @@ describe("GET and POST /my-subscriptions", () => {
     expect(html.match(/name="business" value="\d+"/g)).toHaveLength(3);
     expect(html).toContain('name="business" value="all"');
     expect(html).toContain(`name="t" value="${token}"`);
-    expect(html).toContain("ending •••• 0123");
+    expect(html).toContain("•••• 0123");
     expect(html).not.toContain("<script");
     w.ctx.close();
   });

@@ -40,7 +40,7 @@ function Row({ sub, token }: { sub: MySubscription; token: string }) {
       {sub.subscribed ? (
         <UnsubscribeForm token={token} target={String(sub.businessId)} label="Unsubscribe" kind="one" />
       ) : (
-        <span class="badge badge-muted mysubs-left">Unsubscribed</span>
+        <span class="mysubs-left">Unsubscribed</span>
       )}
     </li>
   );
@@ -57,7 +57,7 @@ export function mySubscriptionsPage(shell: PageShell, view: { phone: string; sub
         <div class="sub-card mysubs">
           <h1>{MY_SUBSCRIPTIONS_TITLE}</h1>
           <p class="mysubs-lead">
-            Messages to your number ending {lastDigits(view.phone)} from businesses on {shell.brand}.
+            Messages to your number ending <span class="mysubs-number">{lastDigits(view.phone)}</span> from businesses on {shell.brand}.
           </p>
           {view.notice && (
             <div class="alert alert-success" role="status" data-testid="mysubs-notice">
