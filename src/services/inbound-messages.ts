@@ -20,7 +20,8 @@ import type { SettingsService } from "./settings.ts";
 
 // Text messages people send to our number (POST /api/webhooks/twilio/inbound). Only the keywords mean anything:
 // STOP and friends opt the number out of every business, START and friends opt it back in, HELP says who is
-// writing. Anything else gets no reply (this is not a chat line).
+// writing (with a link to the person's subscriptions page, my-subscriptions.ts). A reply asking to stop in plain
+// words ("stop texting me", src/lib/stop-words.ts) is a STOP. Anything else gets no reply (this is not a chat line).
 //
 // Replays: each keyword message's MessageSid is remembered (inbound_messages) in the same transaction as its effect,
 // and a sid seen before changes nothing and gets no reply. Otherwise a captured, validly signed START could be posted
