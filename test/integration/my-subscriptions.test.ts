@@ -12,7 +12,7 @@ import { HELP_MAX_WITH_LINK, helpReply } from "../../src/services/keyword-replie
 import { twiml } from "../../src/services/inbound-messages.ts";
 import { PAGE_SOURCE } from "../../src/services/my-subscriptions.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "../../src/services/opt-outs.ts";
-import { apiClient } from "../helpers/api.ts";
+import { ADMIN_EMAIL, apiClient, signUp } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
 import { customerTables, insertPersonSubscribedTo } from "../helpers/customer-factories.ts";
 import { allDeliveries, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
@@ -197,6 +197,31 @@ describe("GET and POST /my-subscriptions", () => {
       expect(String(res.body)).toContain(NEW_LINK_HINT);
     }
     expect(customerTables(w.ctx)).toEqual(before);
+    w.ctx.close();
+  });
+
+  test("the token is the only key: a signed-in owner or the admin gets nothing without it, and writes nothing", async () => {
+    const w = world();
+    await w.help();
+    const owner = await signUp(w.api);
+    const admin = await signUp(w.api, { email: ADMIN_EMAIL });
+    const before = customerTables(w.ctx);
+    for (const token of [owner.token, admin.token]) {
+      expect((await w.api.call("GET", "/my-subscriptions", { token })).status).toBe(404);
+      const form = new URLSearchParams({ business: "all" }).toString();
+      const res = await w.api.call("POST", "/my-subscriptions", { token, body: form, headers: { "content-type": "application/x-www-form-urlencoded" } });
+      expect(res.status).toBe(404);
+    }
+    expect(customerTables(w.ctx)).toEqual(before);
+    w.ctx.close();
+  });
+
+  test("customers forget erases the person's links: the link stops working", async () => {
+    const w = world();
+    const token = await w.help();
+    expect(w.ctx.services.customers.forget(PHONE).erased).toBe(true);
+    expect(w.ctx.db.select().from(subscriptionLinks).all()).toEqual([]);
+    expect((await w.page(token)).status).toBe(404);
     w.ctx.close();
   });
 });
