@@ -35,8 +35,9 @@ interface Phrase {
   negation: RegExp;
 }
 
-// "don't stop texting me", "I never said unsubscribe"; the words between may be up to two ("don't ever stop texting").
-const EN_NEGATION = /\b(?:dont|do not|didnt|did not|never|not)(?: \w+){0,2} $/;
+// "don't stop texting me", "I never said unsubscribe"; the words between may be up to two ("don't ever stop texting"),
+// but "why don't you stop texting me" asks to stop. "did I stop getting texts?" asks what happened, not to stop.
+const EN_NEGATION = /(?<!\bwhy )\b(?:dont|do not|didnt|did not|never|not)(?: \w+){0,2} $|\b(?:did|have|had) (?:i|you|we|u) $/;
 // "no dejen de enviar", "no quiero darme de baja", "no me den de baja".
 const ES_NEGATION = /\b(?:no|nunca|jamas)(?: \w+){0,2} $/;
 const en = (pattern: RegExp): Phrase => ({ pattern, negation: EN_NEGATION });
@@ -44,7 +45,9 @@ const es = (pattern: RegExp): Phrase => ({ pattern, negation: ES_NEGATION });
 
 /** Phrases that name the messages or the list: an opt-out wherever they stand. */
 const PHRASES: Phrase[] = [
-  en(new RegExp(`\\bstop+ ${SEND}\\b`)),
+  en(new RegExp(`\\bstop+ (?:texting|txting|messaging|msging|contacting|spamming|bothering)\\b`)),
+  // "stop sending me these", "stop sending messages", "stop sending": not "stop sending the croissants to my office".
+  en(new RegExp(`\\bstop+ (?:sending|send|text|message|contact)(?: (?:${ME}|these|those|this|them|it|any|your|the ${MESSAGES}|${MESSAGES})\\b|$)`)),
   en(new RegExp(`\\bstop (?:getting|receiving|all) ${MESSAGES}\\b`)),
   en(/\bunsub(?:scribe)?\b/),
   en(/\bopt ?(?:me )?out\b/),

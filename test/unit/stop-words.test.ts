@@ -33,6 +33,9 @@ const MUST_OPT_OUT = [
   "leave me alone",
   "STOPPP TEXTING",
   "I no longer want to receive messages",
+  "why don't you stop texting me",
+  "Stop sending texts",
+  "please stop sending",
   // Spanish
   "para",
   "Para ya por favor",
@@ -80,6 +83,8 @@ const MUST_NOT_OPT_OUT = [
   "no",
   "text me when the bagels are ready",
   "please",
+  "why did I stop getting texts?",
+  "stop sending the croissants to my office",
   // Spanish
   "¿para cuándo es la oferta?",
   "para mi mamá",
