@@ -19,6 +19,7 @@ import m16 from "./0016_status_checks.sql" with { type: "text" };
 import m17 from "./0017_test_sends.sql" with { type: "text" };
 import m19 from "./0019_fair_claim_indexes.sql" with { type: "text" };
 import m21 from "./0021_business_keyword.sql" with { type: "text" };
+import m22 from "./0022_subscription_links.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -40,5 +41,6 @@ export const migrationSql: Record<string, string> = {
   "0017_test_sends": m17,
   "0019_fair_claim_indexes": m19,
   "0021_business_keyword": m21,
+  "0022_subscription_links": m22,
 };
 export { journal };

@@ -421,3 +421,22 @@ export const testSends = sqliteTable(
   },
   (t) => [index("test_sends_owner_idx").on(t.ownerId, t.id)],
 );
+
+/** The links to /my-subscriptions a HELP reply carries: only the token's SHA-256 is kept, for 30 days. */
+export const subscriptionLinks = sqliteTable(
+  "subscription_links",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("subscription_links_token_hash_unique").on(t.tokenHash),
+    index("subscription_links_customer_idx").on(t.customerId, t.id),
+    index("subscription_links_expires_idx").on(t.expiresAt),
+  ],
+);

@@ -25,6 +25,7 @@ import { siteRoutes } from "./routes/site.ts";
 import { programPageRoutes } from "./routes/program-page.ts";
 import { registrationRoutes } from "./routes/registration.ts";
 import { loadSubscribePageFiles, type SubscribePageAssets, subscribePageRoutes } from "./routes/subscribe-page.ts";
+import { mySubscriptionsPageRoutes } from "./routes/my-subscriptions-page.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -87,6 +88,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/uploads", uploadFileRoutes);
   // The page a poster's QR code opens: rendered here, light enough for a phone on one bar of signal.
   app.route("/subscribe", subscribePageRoutes(pageFiles));
+  app.route("/my-subscriptions", mySubscriptionsPageRoutes(pageFiles));
   // The programme's public facts for carriers' reviewers (issue 23), in the same shell.
   app.route("/program", programPageRoutes(pageFiles));
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 
-/** 256 random bits, URL-safe: for session and reset tokens. */
-export function randomToken(): string {
-  return randomBytes(32).toString("base64url");
+/** 256 random bits (or `bytes` * 8), URL-safe: for session and reset tokens; shorter for a link sent by SMS. */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
 }
 
 /** Tokens are stored only as their SHA-256: a leaked database does not log anyone in. */

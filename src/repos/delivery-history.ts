@@ -112,15 +112,16 @@ export function deliveryHistoryRepo(db: Db) {
     /**
      * The customer's deliveries that were not handed to the provider yet become Skipped: Queued ones, and
      * Uncertain ones with no provider id (the provider never confirmed them). Sending rows are in the dispatcher's
-     * hands and are left alone. Answers how many rows changed.
+     * hands and are left alone. With `businessId`, only that business's. Answers how many rows changed.
      */
-    skipPendingForCustomer(customerId: number, at: Date, errorMessage: string): number {
+    skipPendingForCustomer(customerId: number, at: Date, errorMessage: string, businessId?: number): number {
       const changed = db
         .update(deliveries)
         .set({ status: "Skipped", errorMessage, updatedAt: at })
         .where(
           and(
             eq(deliveries.customerId, customerId),
+            businessId === undefined ? undefined : eq(deliveries.businessId, businessId),
             or(
               eq(deliveries.status, "Queued"),
               and(eq(deliveries.status, "Uncertain"), isNull(deliveries.providerId), isNull(deliveries.sentAt)),

@@ -11,6 +11,7 @@ import { deliveriesRepo } from "./sql/deliveries.ts";
 import { deliveryHistoryRepo } from "./delivery-history.ts";
 import { inboundMessagesRepo } from "./inbound-messages.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
+import { subscriptionLinksRepo } from "./subscription-links.ts";
 import { pausedDeliveriesRepo } from "./sql/paused-deliveries.ts";
 import { phoneVerificationsRepo } from "./phone-verifications.ts";
 import { testSendsRepo } from "./test-sends.ts";
@@ -37,6 +38,7 @@ export function createRepos(db: Db) {
     users: usersRepo(db),
     sessions: sessionsRepo(db),
     passwordResets: passwordResetsRepo(db),
+    subscriptionLinks: subscriptionLinksRepo(db),
     phoneVerifications: phoneVerificationsRepo(db),
     testSends: testSendsRepo(db),
     businessTypes: businessTypesRepo(db),

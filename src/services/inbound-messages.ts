@@ -9,17 +9,20 @@ import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { toGsm7 } from "../schemas/gsm7-text.ts";
+import { asksToStop, replyWordsSource } from "../lib/stop-words.ts";
 import { helpReply, keywordSpeaker, notSubscribedReply, startReply, stopReply, twilioAnswered } from "./keyword-replies.ts";
 
 export { toGsm7 };
 import { createOptOutsService, type OptOutsService } from "./opt-outs.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
+import type { MySubscriptionsService } from "./my-subscriptions.ts";
 import type { SettingsService } from "./settings.ts";
 import { createKeywordJoinService } from "./keyword-join.ts";
 
 // Text messages people send to our number (POST /api/webhooks/twilio/inbound). Only the keywords mean anything:
 // STOP and friends opt the number out of every business, START and friends opt it back in, HELP says who is
-// writing. Anything else gets no reply (this is not a chat line).
+// writing (with a link to the person's subscriptions page, my-subscriptions.ts). A reply asking to stop in plain
+// words ("stop texting me", src/lib/stop-words.ts) is a STOP. Anything else gets no reply (this is not a chat line).
 //
 // Replays: each keyword message's MessageSid is remembered (inbound_messages) in the same transaction as its effect,
 // and a sid seen before changes nothing and gets no reply. Otherwise a captured, validly signed START could be posted
@@ -106,6 +109,8 @@ export function createInboundMessagesService(deps: {
   optOuts?: OptOutsService;
   /** START renews subscriptions: each renewed business sends its opt-in confirmation through the outbox. */
   confirmations?: Pick<ConfirmationsService, "queue">;
+  /** HELP carries a new link to the person's subscriptions page (when a public URL is saved). */
+  mySubscriptions?: Pick<MySubscriptionsService, "linkFor">;
 }) {
   const { repos, clock, config, logger } = deps;
   const brand = () => deps.settings.current().brandName;
@@ -161,7 +166,10 @@ export function createInboundMessagesService(deps: {
   return {
     /** One inbound message's form fields (From, Body, OptOutType...) -> what to do and what to answer. */
     handle(params: Record<string, unknown>, options: InboundOptions = {}): InboundResult {
-      const intent = inboundIntent(params.Body, params.OptOutType);
+      const keyword = inboundIntent(params.Body, params.OptOutType);
+      // A reply that asks to stop in plain words ("stop texting me") opts out like STOP (src/lib/stop-words.ts).
+      const byWords = keyword === "other" && asksToStop(params.Body);
+      const intent: InboundIntent = byWords ? "stop" : keyword;
       const from = typeof params.From === "string" ? params.From : "";
       if (options.actor) checkOwnerMay(options.actor, sender(from).customer);
       const sid = typeof params.MessageSid === "string" ? params.MessageSid.trim() : "";
@@ -187,7 +195,9 @@ export function createInboundMessagesService(deps: {
         recordInbound(from, at);
         // Twilio's Advanced Opt-Out answered already: the keyword is recorded, and the person gets no second text.
         const quiet = twilioAnswered(params.OptOutType, deps.settings.current().keywordReplies);
-        const result = act(intent, from, params.Body, at, quiet);
+        // A simulated reply (an owner's or the admin's "Try a reply") gets no personal link: the page would show the
+        // person's businesses of other owners, and let the owner unsubscribe them.
+        const result = act(intent, from, params.Body, at, quiet, { byWords, link: !quiet && !options.actor });
         return quiet ? { ...result, reply: null } : result;
       });
     },
@@ -211,15 +221,18 @@ export function createInboundMessagesService(deps: {
     },
   };
 
-  function act(intent: Exclude<InboundIntent, "other">, from: string, body: unknown, at: Date, quiet: boolean): InboundResult {
+  function act(intent: Exclude<InboundIntent, "other">, from: string, body: unknown, at: Date, quiet: boolean, how: { byWords: boolean; link: boolean }): InboundResult {
+    const { byWords } = how;
     const { customer, phone, whatsapp } = sender(from);
     const channel = whatsapp ? "whatsapp" : "sms";
-    const note = typeof body === "string" ? `Replied ${JSON.stringify(body.trim().slice(0, 40))}` : undefined;
+    // Plain words are the evidence of the opt-out: kept whole (one SMS worth), a keyword's first 40 characters.
+    const note = typeof body === "string" ? `Replied ${JSON.stringify(body.trim().slice(0, byWords ? 320 : 40))}` : undefined;
     const who = maskPhone(phone);
 
     if (intent === "stop") {
       if (customer) {
-        const r = optOuts.optOutCustomer(customer.id, { source: `${channel}-stop`, at, ...(note ? { note } : {}) });
+        const source = byWords ? replyWordsSource(channel) : `${channel}-stop`;
+        const r = optOuts.optOutCustomer(customer.id, { source, at, ...(note ? { note } : {}) });
         logger.info(`${who} opted out (${channel}): ${r.businessIds.length} subscription(s) ended, ${r.skippedDeliveries} pending message(s) skipped`);
       } else {
         logger.info(`opt-out from ${who}, not a customer: nothing to change`);
@@ -243,7 +256,9 @@ export function createInboundMessagesService(deps: {
       if (queued.length > 0) return { intent, reply: null, known: true };
       return { intent, reply: startReply(activeBusinessNames(customer.id), brand()), known: true };
     }
-    return { intent, reply: helpReply(repos.businesses.helpContactFor(customer.id), brand()), known: true };
+    // Twilio's own HELP text (quiet) cannot carry a personal link: none is made then.
+    const link = how.link ? (deps.mySubscriptions?.linkFor(customer.id) ?? null) : null;
+    return { intent, reply: helpReply(repos.businesses.helpContactFor(customer.id), brand(), link), known: true };
   }
 }
 

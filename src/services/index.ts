@@ -21,6 +21,7 @@ import { createEmailService } from "./email.ts";
 import { recordEmailOutcomes } from "./email-outcomes.ts";
 import { createHealthService } from "./health.ts";
 import { createInboundMessagesService } from "./inbound-messages.ts";
+import { createMySubscriptionsService } from "./my-subscriptions.ts";
 import { createOptOutsService } from "./opt-outs.ts";
 import { createOwnerApprovalService } from "./owner-approval.ts";
 import { createPhoneVerificationService } from "./phone-verification.ts";
@@ -70,6 +71,7 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
   const sendingPause = createSendingPauseService({ repos, clock, logger, mailer, settings });
   const openMessenger = () => messengers.open();
   const closeMessenger = (m: ReturnType<typeof openMessenger>) => messengers.close(m);
+  const mySubscriptions = createMySubscriptionsService({ repos, clock, settings, optOuts: createOptOutsService({ repos }) });
   return {
     ownerApproval,
     phoneVerification: createPhoneVerificationService({ repos, clock, config, settings, tryNow, openMessenger, closeMessenger }),
@@ -93,7 +95,8 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
     optOuts: createOptOutsService({ repos }),
     statusCallbacks: createStatusCallbacksService({ repos, clock, logger, sendingPause }),
     sendingPause,
-    inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings, confirmations }),
+    inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings, confirmations, mySubscriptions }),
+    mySubscriptions,
     customerMessages: createCustomerMessagesService({ repos }),
     uploads,
     checklist: createChecklistService({ repos, clock, config, settings, registration }),

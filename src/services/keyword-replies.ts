@@ -10,7 +10,7 @@ import type { Repos } from "../repos/index.ts";
 import type { ChecklistItem } from "../schemas/checklist.ts";
 import { fitSeptets, toGsm7 } from "../schemas/gsm7-text.ts";
 import { type KeywordReplier, SETTING_DEFAULTS } from "../schemas/settings.ts";
-import { countSegments, GSM7_SINGLE } from "../schemas/sms-segments.ts";
+import { countSegments, GSM7_MULTI, GSM7_SINGLE, isGsm7 } from "../schemas/sms-segments.ts";
 
 const RATES = "Msg & data rates may apply.";
 /** At most this many business names in one reply; the rest are counted. */
@@ -43,23 +43,30 @@ export interface HelpContact {
   phone: string;
 }
 
-/** One SMS segment: the HELP reply never costs the person (or us) more than one message. */
+/** One SMS segment: the HELP reply without a link never costs the person (or us) more than one message. */
 export const HELP_MAX = GSM7_SINGLE;
+/** With the link to the person's subscriptions page: at most two segments. */
+export const HELP_MAX_WITH_LINK = 2 * GSM7_MULTI;
 
 /**
  * HELP: who is writing (the business that messaged the person most recently, see repos.businesses.helpContactFor),
- * its phone, and how to stop, in one GSM-7 segment (CTIA). The name gives way first, then the brand and the phone
- * are capped, so the fixed parts (rates, STOP) always fit.
+ * its phone, the link to their subscriptions page when there is one, and how to stop, in GSM-7: one segment without
+ * the link, two with it (CTIA). The name gives way first, then the brand and the phone are capped, so the fixed parts
+ * (rates, STOP) always fit; a link that is not GSM-7 or too long to leave room is left out.
  */
-export function helpReply(business: HelpContact | undefined, brand: string = SETTING_DEFAULTS.brandName): string {
+export function helpReply(business: HelpContact | undefined, brand: string = SETTING_DEFAULTS.brandName, link: string | null = null): string {
   const b = fitSeptets(toGsm7(brand), 24) || SETTING_DEFAULTS.brandName;
   if (!business) return `${b}: You are not subscribed to any business. ${RATES} Reply STOP to unsubscribe.`;
   const phone = fitSeptets(toGsm7(business.phone), 20);
   const contact = phone ? ` Contact: ${phone}.` : "";
-  const build = (name: string) => `${b}: You are subscribed to messages from ${name}.${contact} ${RATES} Reply STOP to unsubscribe.`;
-  const room = HELP_MAX - countSegments(build("")).characters;
+  const manage = link && isGsm7(link) && link.length <= MAX_LINK ? ` Manage your subscriptions: ${link}` : "";
+  const build = (name: string) => `${b}: You are subscribed to messages from ${name}.${contact}${manage} ${RATES} Reply STOP to unsubscribe.`;
+  const room = (manage ? HELP_MAX_WITH_LINK : HELP_MAX) - countSegments(build("")).characters;
   return build(fitSeptets(toGsm7(business.name), room));
 }
+
+/** The longest link a HELP reply carries: the rest of the two segments keeps room for a name. */
+const MAX_LINK = 120;
 
 /** Who the keyword replies name: the one business of the number, or the brand; and how to reach them. */
 export interface KeywordSpeaker {

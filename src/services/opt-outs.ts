@@ -71,6 +71,24 @@ export function createOptOutsService({ repos }: { repos: Repos }) {
     },
 
     /**
+     * The person left one business themselves (the subscriptions page): like a STOP, but for that business only. Its
+     * active (or unconfirmed) subscription becomes 'unsubscribed', its deliveries not handed to the provider yet become
+     * Skipped, and one consent event (that business, kind 'unsubscribed') is recorded; only the person may undo it.
+     * Idempotent: nothing to end writes nothing.
+     */
+    optOutBusiness(customerId: number, businessId: number, change: ConsentChange): OptOutResult {
+      return repos.transaction(() => {
+        const sub = repos.subscriptions.listByCustomer(customerId).find((s) => s.businessId === businessId);
+        if (!sub || (sub.status !== "active" && sub.status !== "unconfirmed")) return { found: sub !== undefined, businessIds: [], skippedDeliveries: 0, recorded: false };
+        repos.subscriptions.update(sub.id, { status: "unsubscribed", unsubscribedAt: change.at });
+        const skippedDeliveries = repos.deliveryHistory.skipPendingForCustomer(customerId, change.at, NOT_SENT_UNSUBSCRIBED, businessId);
+        const { source, note, at } = change;
+        repos.consentEvents.insert({ customerId, businessId, kind: "unsubscribed", source, consentText: note ?? null, ip: null, userAgent: null, at });
+        return { found: true, businessIds: [businessId], skippedDeliveries, recorded: true };
+      });
+    },
+
+    /**
      * The person opted back in (START / YES / UNSTOP). The all-business opt-out ends: one 'resubscribed' event with
      * no business (from then on owners may add them again and broadcasts reach them). Only subscriptions that an
      * opt-out unsubscribed come back: status 'unsubscribed', consent given before that opt-out, and the latest

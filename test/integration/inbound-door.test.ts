@@ -12,6 +12,7 @@ import {
 } from "../../src/services/inbound-messages.ts";
 import { apiClient } from "../helpers/api.ts";
 import { testContext, type TestContext } from "../helpers/context.ts";
+import { subscriptionLinks } from "../../src/db/schema.ts";
 import { customerTables, insertPersonSubscribedTo, sessionFor } from "../helpers/customer-factories.ts";
 import { allDeliveries, insertBroadcast, insertDelivery, messageSid } from "../helpers/delivery-factories.ts";
 import { insertOwnerBusinesses, insertUser } from "../helpers/factories.ts";
@@ -183,6 +184,8 @@ describe("the sandbox's inbound door (no Twilio credentials)", () => {
     expect(w.statusOf(w.sam.id)).toEqual(["active"]);
     // Typed the national way, as the panel allows: the same customer.
     expect((await w.post(INBOUND, w.message("(415) 555-0101", "HELP"), { token: w.rosa })).body).toBe(twiml(helpReply({ name: "Rosa's Bakery", phone: "+14155550100" })));
+    // A simulated HELP makes no link to the person's subscriptions page (it would show other owners' businesses).
+    expect(ctx.db.select().from(subscriptionLinks).all()).toEqual([]);
     // A simulated reply says nothing about Twilio reaching the server.
     expect(ctx.repos.settings.get("seen.inboundWebhookAt")).toBeUndefined();
   });
@@ -243,7 +246,10 @@ describe("GET /api/webhooks/twilio/Sandbox (the Try a reply panel)", () => {
     expect(admin.body).toEqual({ sandbox: true, inboundUrl: `${PUBLIC_URL}${INBOUND}?key=${ctx.services.inboundMessages.sandboxKey()}` });
     // The URL works as given.
     const res = await w.post(new URL(admin.body.inboundUrl).pathname + new URL(admin.body.inboundUrl).search, w.message(w.gail.phone, "HELP"));
-    expect(res.body).toBe(twiml(helpReply({ name: "Iron & Oak Gym", phone: "+14155550100" })));
+    // Issue 24: a HELP as Twilio would post it carries the link to the person's subscriptions page (public URL saved).
+    const link = /https:\/\/shop\.example\.com\/my-subscriptions\?t=[\w-]{22}/.exec(String(res.body))?.[0] ?? null;
+    expect(link).not.toBeNull();
+    expect(res.body).toBe(twiml(helpReply({ name: "Iron & Oak Gym", phone: "+14155550100" }, "Nearcast", link)));
   });
 
   test("with Twilio configured: not the sandbox, no URL", async () => {

@@ -74,12 +74,27 @@ describe("POST /api/webhooks/twilio/inbound", () => {
       post("STOP without OptOutType (Advanced Opt-Out off): Nearcast answers, naming the brand", texted({ body: "STOP", advancedOptOut: false }), twiml(`You have been unsubscribed from ${BRAND} messages. Reply START to resubscribe.`), {
         after: (w) => expect(statuses(w)).toEqual(["unsubscribed", "unsubscribed"]),
       }),
-      post("HELP without OptOutType: Nearcast's HELP names the brand and the business (the newest subscription)", texted({ body: "INFO", advancedOptOut: false }), twiml(`${BRAND}: You are subscribed to messages from Rosa's Cafe. Contact: +14155550100. Msg & data rates may apply. Reply STOP to unsubscribe.`)),
+      // Issue 24: with the public URL saved, Nearcast's HELP carries the link to the person's subscriptions page.
+      {
+        ...post("HELP without OptOutType: Nearcast's HELP names the brand, the business (the newest subscription) and the link", texted({ body: "INFO", advancedOptOut: false }), ""),
+        expect: (answer) => {
+          const link = /https:\/\/[\w.-]+\/my-subscriptions\?t=[\w-]{22}/.exec(String(answer))?.[0];
+          expect(link).toStartWith(`${SIGNED_WEBHOOKS_ENV.NEARCAST_PUBLIC_URL}/my-subscriptions?t=`);
+          expect(answer).toBe(twiml(`${BRAND}: You are subscribed to messages from Rosa's Cafe. Contact: +14155550100. Manage your subscriptions: ${link} Msg & data rates may apply. Reply STOP to unsubscribe.`));
+        },
+      },
       post("keywordReplies nearcast: Nearcast answers a STOP even though Twilio did", texted({ body: "STOP" }), twiml(`You have been unsubscribed from ${BRAND} messages. Reply START to resubscribe.`), {
         env: { NEARCAST_KEYWORD_REPLIES: "nearcast" },
         after: (w) => expect(statuses(w)).toEqual(["unsubscribed", "unsubscribed"]),
       }),
-      post("not a keyword for Twilio either (\"Stop please\"): no OptOutType, empty TwiML, nothing changed", texted({ body: "Stop please" }), EMPTY, {
+      // Issue 24: plain words that ask to stop opt out. Twilio did not answer them, so Nearcast's one reply confirms it.
+      post("not a keyword for Twilio (\"Stop please\"): no OptOutType; opted out by their words, Nearcast's one reply", texted({ body: "Stop please" }), twiml(`You have been unsubscribed from ${BRAND} messages. Reply START to resubscribe.`), {
+        after: (w) => {
+          expect(statuses(w)).toEqual(["unsubscribed", "unsubscribed"]);
+          expect(lastEvent(w)).toMatchObject({ kind: "unsubscribed", businessId: null, source: "sms-reply-words", consentText: 'Replied "Stop please"' });
+        },
+      }),
+      post("a question with a stop in it (\"what time do you stop baking?\"): empty TwiML, nothing changed", texted({ body: "what time do you stop baking?" }), EMPTY, {
         after: (w) => expect(statuses(w)).toEqual(["active", "active"]),
       }),
     ],

@@ -110,7 +110,7 @@ export function subscribePageRoutes(files: SubscribePageFiles) {
  * An HTML answer, gzipped when the browser takes it (the page is ~10 KB with its CSS, ~3 KB compressed). Private and
  * revalidated: it carries this browser's XSRF token.
  */
-export function html(c: Context<AppEnv>, page: string, status: 200 | 400 | 403 | 404 | 429 | 507 = 200): Response {
+export function html(c: Context<AppEnv>, page: string, status: 200 | 400 | 403 | 404 | 410 | 429 | 507 = 200): Response {
   c.header("Content-Type", "text/html; charset=utf-8");
   c.header("Cache-Control", "private, no-cache");
   c.header("Vary", "Accept-Encoding");
