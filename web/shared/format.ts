@@ -13,3 +13,11 @@ export function formatDateTime(iso: string | null | undefined): string {
   if (Number.isNaN(d.getTime())) return "";
   return d.toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" });
 }
+
+/** A sent message's status as a badge (spec: Sent green, Delivered yellow, Failed red; Queued, not sent yet, grey). */
+export const MESSAGE_STATUS_BADGE: Record<"Sent" | "Delivered" | "Failed" | "Queued", string> = {
+  Sent: "badge-success",
+  Delivered: "badge-warning",
+  Failed: "badge-danger",
+  Queued: "badge-muted",
+};
