@@ -17,6 +17,7 @@ import { businessTypeRoutes } from "./routes/businesstype.ts";
 import { customerRoutes } from "./routes/customer.ts";
 import { customerMessageRoutes } from "./routes/customer-messages.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { inboxRoutes } from "./routes/inbox.ts";
 import { setupRoutes } from "./routes/setup.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { checklistRoutes } from "./routes/checklist.ts";
@@ -56,6 +57,7 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["broadcast", broadcastCheckRoutes],
   ["subscription", subscriptionRoutes],
   ["webhooks/twilio", webhookRoutes],
+  ["inbox", inboxRoutes],
   ["settings", settingsRoutes],
   ["settings", settingsMailRoutes],
   ["settings", checklistRoutes],
