@@ -22,6 +22,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   cleanup();
+  localStorage.clear();
   toasts.value = [];
   signIn(null);
 });
@@ -64,6 +65,19 @@ describe("the list", () => {
     expect(rowsOf(view)[0]!.className).not.toContain("is-unread");
     expect(view.container.querySelector(".inbox-page")!.className).toContain("has-open");
   });
+});
+
+test("a picture they sent is read with the owner's session (an <img> alone could not send it)", async () => {
+  api.routes[LIST] = { body: onePage([row()]) };
+  api.routes[GET] = { body: thread(row(), [item({ body: "", mediaUrls: ["/api/inbox/Media/5"] })]) };
+  api.routes["GET /api/inbox/Media/5"] = { text: "a picture", headers: { "content-type": "image/jpeg" } };
+  localStorage.setItem("token", "owner-token");
+  const view = await openInbox(OPEN);
+  await settle();
+  const media = api.calls.find((c) => c.url === "/api/inbox/Media/5")!;
+  expect(media.headers.authorization).toBe("Bearer owner-token");
+  const img = view.getByRole("img", { name: "Picture the customer sent" }) as HTMLImageElement;
+  expect(img.getAttribute("src")).toStartWith("blob:");
 });
 
 describe("answering", () => {

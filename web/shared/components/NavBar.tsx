@@ -59,12 +59,13 @@ export function NavBar() {
           className="nav-toggle"
           aria-expanded={open}
           aria-controls="main-nav"
-          aria-label={open ? "Close menu" : "Open menu"}
+          aria-label={`${open ? "Close menu" : "Open menu"}${unread > 0 ? ` (${unread} unread)` : ""}`}
           onClick={() => setOpen(!open)}
         >
           <span />
           <span />
           <span />
+          {unread > 0 && <i className="nav-toggle-dot" aria-hidden="true" />}
         </button>
         <nav id="main-nav" className={`nav${open ? " open" : ""}`} aria-label="Main">
           <NavLink href={paths.home} onClick={close}>Home</NavLink>
