@@ -1,6 +1,6 @@
 import { Link } from "wouter";
 import type { ConversationRow } from "../../../../src/schemas/inbox.ts";
-import { formatDateTime } from "../../../shared/format.ts";
+import { formatDateTime, formatShortWhen } from "../../../shared/format.ts";
 import { paths } from "../../../shared/paths.ts";
 import type { ConversationKey } from "../api.ts";
 import { ConversationStateBadge } from "./ConversationStateBadge.tsx";
@@ -30,8 +30,8 @@ export function ConversationList({ rows, open }: { rows: ConversationRow[]; open
                     {row.unread}
                   </span>
                 )}
-                <time className="inbox-row-time" dateTime={row.lastMessageAt}>
-                  {formatDateTime(row.lastMessageAt)}
+                <time className="inbox-row-time" dateTime={row.lastMessageAt} title={formatDateTime(row.lastMessageAt)}>
+                  {formatShortWhen(row.lastMessageAt)}
                 </time>
               </span>
               <span className="inbox-row-business">
