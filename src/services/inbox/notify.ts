@@ -24,8 +24,16 @@ export interface NotifyDeps {
 export function createReplyNotices({ repos, clock, logger, mailer, settings }: NotifyDeps) {
   const background = createBackground(logger);
 
+  // One round at a time: two replies at once must not both find the same business due.
+  let last: Promise<unknown> = Promise.resolve();
+  function sendDue(): Promise<number> {
+    const round = last.then(sendRound, sendRound);
+    last = round.catch(() => {});
+    return round;
+  }
+
   /** Emails every owner due a notice now; how many emails went. */
-  async function sendDue(): Promise<number> {
+  async function sendRound(): Promise<number> {
     const s = settings.current();
     if (!s.replyEmails || !mailer.configured()) return 0;
     const now = clock.now().getTime();
