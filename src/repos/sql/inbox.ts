@@ -76,6 +76,8 @@ const CONVERSATION_COLUMNS = `cv.id, cv.customer_id AS customerId, cv.business_i
 const SCOPE = `(?1 IS NULL OR b.owner_id = ?1) AND (?2 IS NULL OR cv.business_id = ?2)`;
 
 const q = statements((sqlite) => ({
+  // Every inbound text looks its sender up: prepared once (the query builder costs more than the query).
+  customerByPhone: sqlite.prepare<{ id: number }, [string]>(`SELECT id FROM customers WHERE phone = ?1`),
   // Among the businesses the person follows or followed: the one that last sent them something, else the latest
   // subscription (the same order as businesses.helpContactFor, without its "active only").
   businessFor: sqlite.prepare<{ id: number }, [number]>(
@@ -165,6 +167,8 @@ const q = statements((sqlite) => ({
 
 export function inboxRepo(db: Db) {
   return {
+    /** The customer with this phone (E.164), or undefined. */
+    customerIdByPhone: (phone: string): number | undefined => q(db).customerByPhone.get(phone)?.id,
     /** The business a reply from this customer belongs to; undefined when they follow (and followed) none. */
     businessFor: (customerId: number): number | undefined => q(db).businessFor.get(customerId)?.id,
     /** Stores one message; its id, or null when its MessageSid was stored before (a replay). With a business, the

@@ -61,17 +61,18 @@ export function createInboxReceiver({ repos, clock, config, logger, media, messa
       const raw = from.replace(/^whatsapp:/i, "").trim();
       if (!raw) return { messageId: null, businessId: null, media: Promise.resolve(0) };
       const channel = /^whatsapp:/i.test(from) ? "WhatsApp" : "SMS";
-      const phone = repos.customers.findByPhone(raw) ? raw : (toE164(raw, config.defaultCountry) ?? raw);
+      // Twilio sends E.164; anything else is read as the inbound service reads it (a local number, the default country).
+      const phone = /^\+[1-9]\d{6,15}$/.test(raw) ? raw : (toE164(raw, config.defaultCountry) ?? raw);
       const body = typeof params.Body === "string" ? params.Body.slice(0, MAX_BODY) : "";
       const sid = typeof params.MessageSid === "string" && params.MessageSid.trim() ? params.MessageSid.trim() : null;
       const { twilio, twilioApiBase } = messaging();
       const urls = twilio ? mediaUrls(params, twilioApiBase) : [];
       const at = clock.now().getTime();
       const stored = repos.transaction(() => {
-        const customer = repos.customers.findByPhone(phone);
-        const businessId = customer ? (repos.inbox.businessFor(customer.id) ?? null) : null;
+        const customerId = repos.inbox.customerIdByPhone(phone) ?? null;
+        const businessId = customerId === null ? null : (repos.inbox.businessFor(customerId) ?? null);
         const id = repos.inbox.store(
-          { messageSid: sid, customerId: customer?.id ?? null, businessId, fromPhone: phone, channel, body, mediaCount: urls.length, at },
+          { messageSid: sid, customerId, businessId, fromPhone: phone, channel, body, mediaCount: urls.length, at },
           previewOf(body.trim()),
         );
         return { id, businessId };
