@@ -35,7 +35,7 @@ export interface ConversationRow {
   businessName: string;
   /** E.164, e.g. +15551234567. */
   phone: string;
-  /** The channel of the person's latest reply (what an answer goes back on, when they follow on it). */
+  /** The channel an answer goes on: the person's subscription's (else that of their latest reply). */
   channel: InboxChannel;
   /** When the latest reply came in (ISO 8601). */
   lastMessageAt: string;
