@@ -1,10 +1,11 @@
 // The Inbox screen (issue 24): conversations unread first, one opened and answered, WhatsApp's 24 hours, opted out.
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/inbox
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { cleanup, fireEvent, within } from "@testing-library/react";
+import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
+import { act, cleanup, fireEvent, within } from "@testing-library/react";
 import { REPLY_OPTED_OUT, REPLY_WHATSAPP_WINDOW_CLOSED } from "../../../src/schemas/inbox.ts";
 import { CHOOSE_TEMPLATE, WINDOW_CLOSED_NOTE } from "../../../web/features/inbox/components/ReplyBox.tsx";
 import { NO_ANSWER_OPTED_OUT } from "../../../web/features/inbox/components/ConversationThread.tsx";
+import { PENDING_REFRESH_MS } from "../../../web/features/inbox/useConversation.ts";
 import { toasts } from "../../../web/shared/state/toasts.ts";
 import { type ApiCall, mockApi, onePage } from "../../helpers/mock-api.ts";
 import { captureConsoleErrors } from "../console-errors.ts";
@@ -99,6 +100,27 @@ describe("answering", () => {
     expect(messages.at(-1)!.textContent).toContain("Queued");
     expect(box.value).toBe("");
     expect(toasts.value.map((t) => t.title)).toEqual(["Reply sent"]);
+  });
+
+  test("while an answer is Queued the thread is read again, so its status moves on; then no more", async () => {
+    const answer = item({ id: "out-9", direction: "out", kind: "ownerReply", body: "On its way", status: "Queued" });
+    let reads = 0;
+    api.routes[LIST] = { body: onePage([row()]) };
+    api.routes[GET] = () => ({ body: thread(row(), [item(), { ...answer, status: ++reads > 1 ? "Sent" : "Queued" }]) });
+    jest.useFakeTimers();
+    try {
+      const view = await openInbox(OPEN);
+      const last = () => within(view.getByRole("list", { name: "Messages" })).getAllByRole("listitem").at(-1)!.textContent;
+      expect(last()).toContain("Queued");
+      await act(async () => void jest.advanceTimersByTime(PENDING_REFRESH_MS));
+      await settle();
+      expect(last()).toContain("Sent");
+      await act(async () => void jest.advanceTimersByTime(PENDING_REFRESH_MS * 3));
+      await settle();
+      expect(reads).toBe(2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   test("the API's refusal is shown inline and as a toast, and the text is kept", async () => {

@@ -8,7 +8,7 @@ function BusinessConversation({ customerId, business, first }: { customerId: num
   return (
     <details className="inbox-customer-business" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>{business.name}</summary>
-      {open && <ConversationThread which={{ customerId, businessId: business.id }} title="business" />}
+      {open && <ConversationThread which={{ customerId, businessId: business.id }} title="none" />}
     </details>
   );
 }
