@@ -81,6 +81,17 @@ test("a picture they sent is read with the owner's session (an <img> alone could
   expect(img.getAttribute("src")).toStartWith("blob:");
 });
 
+test("a conversation that could not be read says so, and Retry reads it again", async () => {
+  let reads = 0;
+  api.routes[LIST] = { body: onePage([row()]) };
+  api.routes[GET] = () => (++reads === 1 ? { status: 500, body: { error: "Internal error", code: "internal", fields: {} } } : { body: thread(row()) });
+  const view = await openInbox(OPEN);
+  expect(view.getByRole("alert").textContent).toContain("Could not load this conversation.");
+  fireEvent.click(view.getByRole("button", { name: "Retry" }));
+  await settle();
+  expect(within(view.getByRole("list", { name: "Messages" })).getAllByRole("listitem")).toHaveLength(2);
+});
+
 describe("answering", () => {
   test("a reply is sent (SMS) and appended to the thread; the box empties", async () => {
     api.routes[LIST] = { body: onePage([row()]) };
@@ -165,6 +176,7 @@ describe("answering", () => {
       body: [
         { sid: "HX111", name: "back_in_stock", language: "en", status: "approved", body: "Hi {{1}}, it is back!", variables: [{ key: "1", example: "Ana" }], mediaHeader: false, mediaVariable: null },
         { sid: "HX222", name: "draft_one", language: "en", status: "pending", body: "Pending", variables: [], mediaHeader: false, mediaVariable: null },
+        { sid: "HX333", name: "photo_offer", language: "en", status: "approved", body: "New!", variables: [], mediaHeader: true, mediaVariable: "1" },
       ],
     };
     api.routes[REPLY] = { body: { item: item({ id: "out-5", direction: "out", kind: "ownerReply", channel: "WhatsApp", body: "Hi Ana, it is back!", status: "Queued" }), heldUntil: null } };

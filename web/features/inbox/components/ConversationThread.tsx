@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import type { ConversationRow } from "../../../../src/schemas/inbox.ts";
+import { ListLoadFailed } from "../../../shared/components/ListPage.tsx";
 import { Spinner } from "../../../shared/components/Spinner.tsx";
 import type { ConversationKey } from "../api.ts";
 import { useConversation } from "../useConversation.ts";
@@ -7,7 +8,6 @@ import { ConversationStateBadge } from "./ConversationStateBadge.tsx";
 import { ReplyBox } from "./ReplyBox.tsx";
 import { ThreadMessage } from "./ThreadMessage.tsx";
 
-export const THREAD_LOAD_FAILED = "Could not load this conversation.";
 export const NO_REPLIES_YET = "They have not written to this business.";
 export const NO_ANSWER_OPTED_OUT = "They opted out: nothing can be sent to them until they text START.";
 export const NO_ANSWER_NOT_SUBSCRIBED = "They do not follow this business: there is no one to answer.";
@@ -35,18 +35,7 @@ export function ConversationThread({ which, title, onRead }: { which: Conversati
 
   if (state.kind === "loading") return <Spinner label="Loading conversation..." />;
   if (state.kind === "none") return <p className="muted inbox-none">{NO_REPLIES_YET}</p>;
-  if (state.kind === "failed") {
-    return (
-      <div className="inbox-failed">
-        <p className="alert alert-error" role="alert">
-          {THREAD_LOAD_FAILED}
-        </p>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={state.retry}>
-          Try again
-        </button>
-      </div>
-    );
-  }
+  if (state.kind === "failed") return <ListLoadFailed failure={{ what: "this conversation", retry: state.retry }} />;
   const { conversation, items } = state.data;
   const reason = noAnswerReason(conversation);
   return (
