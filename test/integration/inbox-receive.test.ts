@@ -140,13 +140,15 @@ describe("the owner's answer", () => {
       const claim = () => w.ctx.repos.deliveries.claim(w.ctx.clock.now().getTime(), 10, policy);
       const answer = (messageText: string) => w.api.post("/api/inbox/Reply", { customerId: w.fan.id, businessId: w.bakery.id, messageText }, { token: w.ownerA.token });
       w.ctx.repos.customerInbound.record(w.fan.id, "SMS", w.ctx.clock.now().getTime());
-      await answer("Now");
+      expect((await answer("Now")).body.heldUntil).toBeNull();
       await answer("Again");
       // Both go: quiet hours spare them, and the daily cap of promotions (1 here) does not count answers.
       expect(claim()).toHaveLength(2);
       w.ctx.clock.advance(2 * 3_600_000);
-      await answer("Later");
+      const later = await answer("Later");
       expect(claim()).toEqual([]);
+      // The answer says when: 23:59 in San Francisco (+1 415).
+      expect(later.body.heldUntil).toMatch(/T07:59:00\.000Z$/);
       expect(w.ctx.db.$client.query("SELECT deferred_reason AS r FROM deliveries WHERE status = 'Queued'").all()).toEqual([{ r: "quiet_hours" }]);
     } finally {
       w.ctx.close();

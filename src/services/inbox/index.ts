@@ -34,7 +34,7 @@ export interface InboxDeps {
   config: Pick<Config, "dataDir" | "defaultCountry">;
   logger: Logger;
   mailer: Mailer;
-  settings: Pick<SettingsService, "current" | "savedPublicUrl" | "messaging">;
+  settings: Pick<SettingsService, "current" | "savedPublicUrl" | "messaging" | "deferralPolicy">;
   textBudget: Pick<TextBudgetService, "tryNow">;
   templates?: WhatsAppTemplatesService;
 }
@@ -106,7 +106,7 @@ export function createInboxService(deps: InboxDeps) {
       return { path: media.path(row.fileName), contentType: row.contentType };
     },
 
-    reply: createInboxReplies({ repos, clock, textBudget: deps.textBudget, ...(deps.templates ? { templates: deps.templates } : {}) }),
+    reply: createInboxReplies({ repos, clock, deferralPolicy: () => deps.settings.deferralPolicy(), textBudget: deps.textBudget, ...(deps.templates ? { templates: deps.templates } : {}) }),
 
     /** `nearcast prune`: bodies and media of replies older than replyRetentionDays. */
     prune(): { before: string; bodiesCleared: number; mediaRemoved: number } {

@@ -22,6 +22,9 @@ import { templateChoice } from "../broadcasts/template-choice.ts";
 import type { WhatsAppTemplatesService } from "../whatsapp-templates.ts";
 import { WHATSAPP_WINDOW_MS } from "../../repos/customer-inbound.ts";
 import { stateOf } from "./view.ts";
+import { phoneTimeZones } from "../../lib/phone-time-zones.ts";
+import { nextAllowed } from "../../lib/quiet-hours.ts";
+import type { DeferralPolicy } from "../../repos/sql/claim.ts";
 
 /** A person who wrote within this long may be answered during quiet hours. */
 export const RECENT_MS = 3_600_000;
@@ -30,13 +33,23 @@ export const TEMPLATE_ON_SMS = "A template (contentSid) is for WhatsApp; this pe
 export interface ReplyDeps {
   repos: Repos;
   clock: Clock;
+  /** Quiet hours now (the claim applies them; the answer says when they will let it go). */
+  deferralPolicy: () => DeferralPolicy;
   textBudget: Pick<TextBudgetService, "tryNow">;
   templates?: WhatsAppTemplatesService;
 }
 
 const invalid = (field: string, text: string) => new ValidationError(text, { [field]: text });
 
-export function createInboxReplies({ repos, clock, textBudget, templates }: ReplyDeps) {
+/** When quiet hours let an answer to `phone` go (as the claim decides: the number's zones, else the business's, else
+ * the server's); null when it goes now. */
+function heldUntil(phone: string, businessZone: string | null, now: number, policy: DeferralPolicy): string | null {
+  const zones = phoneTimeZones(phone);
+  const at = nextAllowed(now, zones.length > 0 ? zones : [businessZone ?? policy.serverZone], policy.quietHours);
+  return at !== null && at > now ? new Date(at).toISOString() : null;
+}
+
+export function createInboxReplies({ repos, clock, deferralPolicy, textBudget, templates }: ReplyDeps) {
   return async function reply(actor: Principal, body: unknown): Promise<ReplyResult> {
     const checked = check(replySchema, body);
     if (!checked.ok) throw new ValidationError(checked.message, checked.errors);
@@ -63,7 +76,7 @@ export function createInboxReplies({ repos, clock, textBudget, templates }: Repl
     }
     const messageText = input.messageText || template?.template.body || "";
     if (!messageText) throw invalid("messageText", REPLY_TEXT_REQUIRED);
-    const lastAny = Math.max(lastWrote ?? 0, repos.customerInbound.lastInboundAt(input.customerId, channel === "SMS" ? "WhatsApp" : "SMS") ?? 0);
+    const recent = Math.max(lastWrote ?? 0, repos.customerInbound.lastInboundAt(input.customerId, channel === "SMS" ? "WhatsApp" : "SMS") ?? 0) > now - RECENT_MS;
     const queued = repos.transaction(() => {
       const budget = textBudget.tryNow({ ownerId: business.ownerId, kind: "reply", phone: customer.phone, now });
       if (!budget.ok) throw budgetRefusal("your answer", budget.retryAfterSeconds);
@@ -74,7 +87,7 @@ export function createInboxReplies({ repos, clock, textBudget, templates }: Repl
         messageText,
         contentSid: template ? template.template.sid : null,
         contentVariables: template ? JSON.stringify(template.values) : null,
-        recent: lastAny > now - RECENT_MS,
+        recent,
         now,
       });
       if (!q) throw new ConflictError(REPLY_OPTED_OUT);
@@ -94,7 +107,7 @@ export function createInboxReplies({ repos, clock, textBudget, templates }: Repl
         errorMessage: null,
         at: new Date(now).toISOString(),
       },
-      heldUntil: null,
+      heldUntil: recent || status !== "Queued" ? null : heldUntil(customer.phone, business.timeZone ?? null, now, deferralPolicy()),
     };
   };
 }
