@@ -24,6 +24,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   restore: async () => (await import("./commands/backup.ts")).restoreCommand(),
   migrate: async () => (await import("./commands/backup.ts")).migrateCommand(),
   prune: async () => (await import("./commands/prune.ts")).pruneCommand(),
+  inbox: async () => (await import("./commands/inbox.ts")).inboxCommand(),
   "install-service": async () => (await import("./commands/install-service.ts")).installServiceCommand(),
 };
 

@@ -18,6 +18,7 @@ import m14 from "./0014_owner_trust.sql" with { type: "text" };
 import m16 from "./0016_status_checks.sql" with { type: "text" };
 import m17 from "./0017_test_sends.sql" with { type: "text" };
 import m19 from "./0019_fair_claim_indexes.sql" with { type: "text" };
+import m20 from "./0020_inbox.sql" with { type: "text" };
 import m21 from "./0021_business_keyword.sql" with { type: "text" };
 import m22 from "./0022_subscription_links.sql" with { type: "text" };
 
@@ -40,6 +41,7 @@ export const migrationSql: Record<string, string> = {
   "0016_status_checks": m16,
   "0017_test_sends": m17,
   "0019_fair_claim_indexes": m19,
+  "0020_inbox": m20,
   "0021_business_keyword": m21,
   "0022_subscription_links": m22,
 };

@@ -10,6 +10,7 @@ import { BusinessTypeFormPage, BusinessTypesListPage } from "./features/business
 import { BusinessFormPage, BusinessListPage, MyBusinessPage, PrintPosterPage } from "./features/businesses/index.ts";
 import { CustomerFormPage, CustomersListPage } from "./features/customers/index.ts";
 import { HomePage } from "./features/home/index.ts";
+import { InboxPage } from "./features/inbox/index.ts";
 import { AboutPage, FaqPage, PrivacyPage, TermsPage } from "./features/info/index.ts";
 import { RegistrationPage } from "./features/registration/index.ts";
 import { PublicUrlOffer, SettingsPage } from "./features/settings/index.ts";
@@ -48,6 +49,7 @@ const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
   print: PrintPosterPage,
   setup: SetupPage,
   registration: RegistrationPage,
+  inbox: InboxPage,
 };
 
 const guards: Record<Access, ComponentType<{ children: ReactNode }> | null> = {

@@ -14,6 +14,7 @@ import "./shared/styles/qr.css";
 import "./shared/styles/auth.css";
 import "./shared/styles/simulate-reply.css";
 import "./shared/styles/settings.css";
+import "./shared/styles/inbox.css";
 import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import { loadCurrentUser } from "./shared/state/session.ts";

@@ -152,21 +152,22 @@ contacts.csv:
 
   cmd
     .command("forget")
-    .description("erase a person completely: customer row, subscriptions and consent history (no question asked)")
+    .description("erase a person completely: customer row, subscriptions, consent history and what they texted (no question asked)")
     .argument("<phone>", "the phone number, in any common format")
     .option("--json", "print what was erased as JSON", false)
     .addOption(dataDirOption())
     .addHelpText("after", examples('nearcast customers forget "(415) 555-0134"', "nearcast customers forget +14155550134 --json"))
     .action((phone: string, opts) => {
       return withContext(opts, (ctx) => {
-        const result = ctx.services.customers.forget(phone);
+        const replies = ctx.services.inbox.forgetPhone(phone);
+        const result = { ...ctx.services.customers.forget(phone), replies };
         if (opts.json) printJson(result);
         else if (!result.erased) process.stdout.write(`Nothing to erase: no customer has the phone number ${result.phone}.\n`);
         else {
           const where = result.businesses.length ? ` (${result.businesses.join(", ")})` : "";
           process.stdout.write(
             `Erased ${result.phone} (customer ${result.customerId}): the customer record, ` +
-              `${plural(result.subscriptions, "subscription")}${where} and ${plural(result.consentEvents, "consent event")}.\n`,
+              `${plural(result.subscriptions, "subscription")}${where}, ${plural(result.consentEvents, "consent event")} and ${replies} stored ${replies === 1 ? "reply" : "replies"}.\n`,
           );
         }
       });

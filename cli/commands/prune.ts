@@ -17,7 +17,7 @@ function parseDays(raw: string): number {
 
 export function pruneCommand(): Command {
   return new Command("prune")
-    .description("remove the delivery rows of broadcasts that finished long ago (never consent records)")
+    .description("remove the delivery rows of broadcasts that finished long ago, and what customers texted back past replyRetentionDays (never consent records)")
     .requiredOption("--older-than <days>", `broadcasts completed more than this long ago, in days (at least ${MIN_DAYS}d), e.g. 400d`)
     .option("--json", "print what was removed as JSON", false)
     .addOption(dataDirOption())
@@ -41,11 +41,14 @@ export function pruneCommand(): Command {
           }
         }
         const cutoff = new Date(before).toISOString();
-        if (opts.json) printJson({ completedBefore: cutoff, broadcasts, deliveriesRemoved: removed, consentEventsRemoved: 0 });
+        // What customers texted back is kept replyRetentionDays (the setting), whatever --older-than says.
+        const replies = ctx.services.inbox.prune();
+        if (opts.json) printJson({ completedBefore: cutoff, broadcasts, deliveriesRemoved: removed, consentEventsRemoved: 0, replies });
         else {
           process.stdout.write(
             `Removed ${removed} delivery row(s) of ${broadcasts.length} broadcast(s) completed before ${cutoff}; their totals stay in the history. ` +
-              "Consent records are never pruned.\n",
+              "Consent records are never pruned.\n" +
+              `Cleared the text of ${replies.bodiesCleared} stored reply(ies) and removed ${replies.mediaRemoved} media file(s) received before ${replies.before} (setting replyRetentionDays).\n`,
           );
         }
       });

@@ -52,7 +52,7 @@ export const textBudget = sqliteTable(
     ownerId: integer("owner_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["confirmation", "test", "verification"] }).notNull(),
+    kind: text("kind", { enum: ["confirmation", "test", "verification", "reply"] }).notNull(),
     // The recipient (E.164); the per-number confirmation cap looks back by it.
     phone: text("phone").notNull(),
     slotAt: integer("slot_at", { mode: "timestamp_ms" }).notNull(),
@@ -257,10 +257,11 @@ export const broadcasts = sqliteTable(
       .references(() => businesses.id, { onDelete: "cascade" }),
     createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
     // Promotions are marketing (quiet hours, the daily cap, the owner's history); confirmations are exempt from both.
-    kind: text("kind", { enum: ["promotion", "confirmation"] }).notNull().default("promotion"),
+    kind: text("kind", { enum: ["promotion", "confirmation", "reply"] }).notNull().default("promotion"),
     // Confirmations only: how the subscription came (the public page, a START, the owner, an import). The public
     // page's are capped per hour (SMS pumping).
-    origin: text("origin", { enum: ["public", "keyword", "owner", "import"] }),
+    // Replies (issue 24): 'recent' when the person wrote within the hour (exempt from quiet hours).
+    origin: text("origin", { enum: ["public", "keyword", "owner", "import", "recent"] }),
     messageText: text("message_text").notNull(),
     // A WhatsApp template (Twilio Content API) for the WhatsApp deliveries: its sid (HX…) and variables (JSON object
     // text, e.g. {"1":"Fresh bread"}). NULL: no template; WhatsApp then goes free-form only inside the 24-hour window.
@@ -440,3 +441,71 @@ export const subscriptionLinks = sqliteTable(
     index("subscription_links_expires_idx").on(t.expiresAt),
   ],
 );
+
+// The inbox (issue 24, migrations/0020): every message a number texts us, stored with the business of its
+// conversation (null: a number that follows none, kept for no owner). body NULL once pruned (replyRetentionDays).
+export const inboxMessages = sqliteTable(
+  "inbox_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // Unique when present: a replayed webhook stores nothing twice.
+    messageSid: text("message_sid"),
+    customerId: integer("customer_id").references(() => customers.id, { onDelete: "cascade" }),
+    businessId: integer("business_id").references(() => businesses.id, { onDelete: "cascade" }),
+    fromPhone: text("from_phone").notNull(),
+    channel: text("channel", { enum: ["SMS", "WhatsApp"] }).notNull(),
+    body: text("body"),
+    mediaCount: integer("media_count").notNull().default(0),
+    receivedAt: integer("received_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("inbox_messages_sid_unique").on(t.messageSid).where(sql`message_sid IS NOT NULL`),
+    index("inbox_messages_conversation_idx").on(t.customerId, t.businessId, t.receivedAt),
+    index("inbox_messages_received_idx").on(t.receivedAt),
+  ],
+);
+
+// A reply's pictures and files, fetched from Twilio (with the account's credentials) into the uploads folder.
+export const inboxMedia = sqliteTable(
+  "inbox_media",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    messageId: integer("message_id")
+      .notNull()
+      .references(() => inboxMessages.id, { onDelete: "cascade" }),
+    fileName: text("file_name").notNull(),
+    contentType: text("content_type").notNull(),
+    size: integer("size").notNull(),
+  },
+  (t) => [index("inbox_media_message_idx").on(t.messageId)],
+);
+
+// One customer with one business: the latest reply and how many the owner has not read.
+export const conversations = sqliteTable(
+  "conversations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    customerId: integer("customer_id")
+      .notNull()
+      .references(() => customers.id, { onDelete: "cascade" }),
+    businessId: integer("business_id")
+      .notNull()
+      .references(() => businesses.id, { onDelete: "cascade" }),
+    channel: text("channel", { enum: ["SMS", "WhatsApp"] }).notNull(),
+    lastMessageAt: integer("last_message_at", { mode: "timestamp_ms" }).notNull(),
+    preview: text("preview").notNull().default(""),
+    unread: integer("unread").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("conversations_customer_business_unique").on(t.customerId, t.businessId),
+    index("conversations_business_idx").on(t.businessId, t.lastMessageAt),
+  ],
+);
+
+// When each business's owner was last emailed about new replies (at most once an hour, across restarts).
+export const inboxNotices = sqliteTable("inbox_notices", {
+  businessId: integer("business_id")
+    .primaryKey()
+    .references(() => businesses.id, { onDelete: "cascade" }),
+  notifiedAt: integer("notified_at", { mode: "timestamp_ms" }).notNull(),
+});

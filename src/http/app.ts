@@ -17,6 +17,7 @@ import { businessTypeRoutes } from "./routes/businesstype.ts";
 import { customerRoutes } from "./routes/customer.ts";
 import { customerMessageRoutes } from "./routes/customer-messages.ts";
 import { healthRoutes } from "./routes/health.ts";
+import { inboxRoutes } from "./routes/inbox.ts";
 import { setupRoutes } from "./routes/setup.ts";
 import { settingsRoutes } from "./routes/settings.ts";
 import { checklistRoutes } from "./routes/checklist.ts";
@@ -57,6 +58,7 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["broadcast", broadcastCheckRoutes],
   ["subscription", subscriptionRoutes],
   ["webhooks/twilio", webhookRoutes],
+  ["inbox", inboxRoutes],
   ["settings", settingsRoutes],
   ["settings", settingsMailRoutes],
   ["settings", checklistRoutes],

@@ -21,8 +21,8 @@ export interface DeliveryHistoryRow {
   sentAt: Date | null;
   queuedAt: Date;
   messageText: string;
-  /** A promotion, or an opt-in confirmation. */
-  kind: "promotion" | "confirmation";
+  /** A promotion, an opt-in confirmation, or the owner's answer in the inbox. */
+  kind: "promotion" | "confirmation" | "reply";
   imagePath: string | null;
   errorCode: number | null;
   errorMessage: string | null;

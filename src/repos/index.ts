@@ -10,6 +10,8 @@ import { customersRepo } from "./customers.ts";
 import { deliveriesRepo } from "./sql/deliveries.ts";
 import { deliveryHistoryRepo } from "./delivery-history.ts";
 import { inboundMessagesRepo } from "./inbound-messages.ts";
+import { inboxRepo } from "./sql/inbox.ts";
+import { inboxRepliesRepo } from "./sql/inbox-replies.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
 import { subscriptionLinksRepo } from "./subscription-links.ts";
 import { pausedDeliveriesRepo } from "./sql/paused-deliveries.ts";
@@ -57,6 +59,8 @@ export function createRepos(db: Db) {
     customerInbound: customerInboundRepo(db),
     confirmations: confirmationsRepo(db),
     textBudget: textBudgetRepo(db),
+    inbox: inboxRepo(db),
+    inboxReplies: inboxRepliesRepo(db),
   };
 }
 

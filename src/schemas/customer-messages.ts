@@ -8,8 +8,9 @@ export interface CustomerMessage {
   businessName: string;
   status: CustomerMessageStatus;
   messageType: "SMS" | "WhatsApp";
-  /** What the message was: a broadcast's promotion, or the opt-in confirmation sent when the person subscribed. */
-  kind: "Promotion" | "Confirmation";
+  /** What the message was: a broadcast's promotion, the opt-in confirmation sent when the person subscribed, or the
+   * owner's answer in the inbox. */
+  kind: "Promotion" | "Confirmation" | "Reply";
   /** When the provider took it (ISO 8601); null when it was never sent. */
   sentAt: string | null;
   messageText: string;

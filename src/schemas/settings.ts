@@ -33,6 +33,8 @@ export const SETTING_KEYS = [
   "ownerSignup",
   "keywordReplies",
   "senderRegistration",
+  "replyRetentionDays",
+  "replyEmails",
 ] as const;
 
 export type SettingKey = (typeof SETTING_KEYS)[number];
@@ -61,6 +63,8 @@ export const SETTING_ENV: Record<SettingKey, string> = {
   ownerSignup: "NEARCAST_OWNER_SIGNUP",
   keywordReplies: "NEARCAST_KEYWORD_REPLIES",
   senderRegistration: "NEARCAST_SENDER_REGISTRATION",
+  replyRetentionDays: "NEARCAST_REPLY_RETENTION_DAYS",
+  replyEmails: "NEARCAST_REPLY_EMAILS",
 };
 
 /** Write-only settings: stored and used, never returned, logged or printed (the API says only whether one is set). */
@@ -86,6 +90,10 @@ export const SETTING_DEFAULTS = {
   keywordReplies: "twilio",
   // Where the US sender stands with the carriers (toll-free verification or 10DLC); the admin records it.
   senderRegistration: "unregistered",
+  // The inbox (issue 24): what customers text back is kept this many days (`nearcast prune` clears older bodies and
+  // media), and each business's owner gets at most one email an hour about new replies.
+  replyRetentionDays: "180",
+  replyEmails: "on",
 } as const satisfies Partial<Record<SettingKey, string>>;
 
 /** Who answers the STOP, START and HELP keywords (the keywordReplies setting). */
@@ -222,6 +230,16 @@ export const SETTING_SCHEMAS = {
     v.transform((s) => s.toLowerCase()),
     v.check((s) => (SENDER_REGISTRATION_STATES as readonly string[]).includes(s), "Sender registration must be unregistered, pending or approved"),
   ),
+  replyRetentionDays: v.pipe(
+    textValue("Reply retention"),
+    v.check((s) => /^\d{1,5}$/.test(s) && Number(s) >= 1 && Number(s) <= 36500, "Reply retention must be a whole number of days from 1 to 36500"),
+    v.transform((s) => String(Number(s))),
+  ),
+  replyEmails: v.pipe(
+    textValue("Reply emails"),
+    v.transform((s) => s.toLowerCase()),
+    v.check((s) => s === "on" || s === "off", "Reply emails must be on or off"),
+  ),
   smtpUrl: v.pipe(
     textValue("SMTP URL"),
     v.check(isSmtpUrl, "SMTP URL must look like smtp://user:password@host:587 or smtps://user:password@host:465"),
@@ -248,7 +266,7 @@ export function checkSettingsUpdate(input: unknown): CheckResult<SettingsUpdate>
   for (const [key, raw] of Object.entries(input)) {
     if (!isSettingKey(key)) errors[key] = `Unknown setting ${JSON.stringify(key.slice(0, 60))}`;
     else if (raw === null || raw === "") value[key] = null;
-    else if (typeof raw === "number" && (key === "sendRate" || key === "uploadQuotaMb" || key === "maxPerDay" || key === "confirmationsPerHour" || key === "ownerTextsPerHour" || key === "pricePerSegment")) Object.assign(value, checkOne(key, String(raw), errors));
+    else if (typeof raw === "number" && (key === "sendRate" || key === "uploadQuotaMb" || key === "maxPerDay" || key === "confirmationsPerHour" || key === "ownerTextsPerHour" || key === "pricePerSegment" || key === "replyRetentionDays")) Object.assign(value, checkOne(key, String(raw), errors));
     else Object.assign(value, checkOne(key, raw, errors));
   }
   const first = Object.values(errors)[0];

@@ -26,6 +26,8 @@ const SHOWN_STATUS: Record<DeliveryHistoryRow["status"], CustomerMessageStatus> 
   Cancelled: "Failed",
 };
 
+const KIND_SHOWN = { promotion: "Promotion", confirmation: "Confirmation", reply: "Reply" } as const;
+
 export function toCustomerMessage(row: DeliveryHistoryRow): CustomerMessage {
   const status = SHOWN_STATUS[row.status];
   let errorMessage: string | null = null;
@@ -35,7 +37,7 @@ export function toCustomerMessage(row: DeliveryHistoryRow): CustomerMessage {
     businessName: row.businessName,
     status,
     messageType: row.channel,
-    kind: row.kind === "confirmation" ? "Confirmation" : "Promotion",
+    kind: KIND_SHOWN[row.kind],
     sentAt: row.sentAt ? row.sentAt.toISOString() : null,
     messageText: row.messageText,
     imageUrl: row.imagePath || null,

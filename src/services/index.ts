@@ -21,6 +21,7 @@ import { createEmailService } from "./email.ts";
 import { recordEmailOutcomes } from "./email-outcomes.ts";
 import { createHealthService } from "./health.ts";
 import { createInboundMessagesService } from "./inbound-messages.ts";
+import { createInboxService } from "./inbox/index.ts";
 import { createMySubscriptionsService } from "./my-subscriptions.ts";
 import { createOptOutsService } from "./opt-outs.ts";
 import { createOwnerApprovalService } from "./owner-approval.ts";
@@ -110,6 +111,7 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
     }),
     testSend: createTestSendService({ repos, clock, uploads, settings, tryNow, openMessenger, closeMessenger, templates: whatsappTemplates }),
     testOutcome: createTestOutcomeService({ repos }),
+    inbox: createInboxService({ repos, clock, config, logger, mailer, settings, textBudget, templates: whatsappTemplates }),
   };
 }
 

@@ -69,6 +69,10 @@ export interface CurrentSettings {
   keywordReplies: KeywordReplier;
   /** Where the US sender stands with the carriers (the registration kit's amber line until "approved"). */
   senderRegistration: SenderRegistration;
+  /** Days the inbox keeps what customers text back (prune clears older bodies and media). */
+  replyRetentionDays: number;
+  /** Email each owner (at most hourly per business) about new replies. */
+  replyEmails: boolean;
 }
 
 type Resolved = Record<SettingKey, { value: string | null; source: SettingView["source"] }>;
@@ -145,6 +149,8 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
       ownerSignup: get("ownerSignup") as OwnerSignup,
       keywordReplies: get("keywordReplies") as KeywordReplier,
       senderRegistration: get("senderRegistration") as SenderRegistration,
+      replyRetentionDays: Number(get("replyRetentionDays")),
+      replyEmails: get("replyEmails") !== "off",
     };
   }
 

@@ -94,7 +94,7 @@ export function createTextBudgetService({ repos, clock, settings }: TextBudgetDe
      * A test send or a verification code: it takes a slot only when it can go now, under the owner's and the
      * install's hourly budgets; otherwise how long until it could.
      */
-    tryNow(t: { ownerId: number; kind: "test" | "verification"; phone: string; now: number | Date }): TryNowResult {
+    tryNow(t: { ownerId: number; kind: "test" | "verification" | "reply"; phone: string; now: number | Date }): TryNowResult {
       const now = ms(t.now);
       return repos.transaction(() => {
         const slot = slotFor(now, oneTextKeys(t.ownerId, null, now, settings.current()));

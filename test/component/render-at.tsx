@@ -11,7 +11,7 @@ import { memoryLocation } from "wouter/memory-location";
 export function renderAt(path: string, routes: Record<string, ComponentType | ReactNode>, after?: ReactNode) {
   const location = memoryLocation({ path, record: true });
   const view = render(
-    <Router hook={location.hook}>
+    <Router hook={location.hook} searchHook={location.searchHook}>
       <Switch>
         {Object.entries(routes).map(([pattern, screen]) =>
           typeof screen === "function" ? (

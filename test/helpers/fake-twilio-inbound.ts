@@ -25,6 +25,10 @@ export interface FakeInbound {
   to?: string;
   /** The number is in a Messaging Service with Advanced Opt-Out on (default true): OptOutType on keywords. */
   advancedOptOut?: boolean;
+  /** MediaUrl0..N (NumMedia), absolute URLs. */
+  media?: string[];
+  /** The MessageSid (default: a new one), to replay a message. */
+  sid?: string;
 }
 
 let counter = 0;
@@ -32,13 +36,15 @@ let counter = 0;
 /** The form fields Twilio sends for one incoming SMS. */
 export function inboundParams(accountSid: string, message: FakeInbound): WebhookParams {
   counter += 1;
-  const sid = `SM${Date.now().toString(16).padStart(16, "0")}${counter.toString(16).padStart(16, "0")}`;
+  const sid = message.sid ?? `SM${Date.now().toString(16).padStart(16, "0")}${counter.toString(16).padStart(16, "0")}`;
+  const media = message.media ?? [];
   const advanced = message.advancedOptOut ?? true;
   const type = advanced ? twilioOptOutType(message.body) : undefined;
   return {
     ToCountry: "US",
     SmsMessageSid: sid,
-    NumMedia: "0",
+    NumMedia: String(media.length),
+    ...Object.fromEntries(media.map((url, i) => [`MediaUrl${i}`, url])),
     SmsSid: sid,
     SmsStatus: "received",
     Body: message.body,

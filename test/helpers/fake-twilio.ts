@@ -18,6 +18,7 @@ import type { Server } from "bun";
 import { ACCOUNT_ERROR_REPLIES, type AccountErrorReplyName, FakeAccountAuth } from "./fake-twilio-account.ts";
 import { createContractGuard } from "./fake-twilio-contract.ts";
 import { type FakeInbound, sendInbound } from "./fake-twilio-inbound.ts";
+import { createFakeMedia, type FakeMedia } from "./fake-twilio-media.ts";
 
 export const FAKE_ACCOUNT_SID = "AC0123456789abcdef0123456789abcdef";
 export const FAKE_AUTH_TOKEN = "fake-auth-token-5f2b8c1d9e7a4b3c";
@@ -153,6 +154,8 @@ export interface FakeTwilio {
   /** A person texts our number: POSTs Twilio's signed inbound form (OptOutType on keywords, as with Advanced Opt-Out)
    * to `webhookUrl`, signed for `publicUrl`; the status and TwiML answer. */
   sendInbound(webhookUrl: string, publicUrl: string, message: FakeInbound): Promise<{ status: number; twiml: string }>;
+  /** The media of incoming messages (fake-twilio-media.ts): `media.add` gives the path for a MediaUrlN. */
+  media: FakeMedia;
   stop(): Promise<void>;
 }
 
@@ -203,6 +206,7 @@ function renderFakeTemplate(t: FakeTemplate, variables: string | null): string {
 export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
   const accountSid = options.accountSid ?? FAKE_ACCOUNT_SID;
   const credentials = new FakeAccountAuth(options.authToken ?? FAKE_AUTH_TOKEN);
+  const media = createFakeMedia(accountSid);
   const now = options.now ?? (() => new Date());
   const requests: RecordedRequest[] = [];
   const messages = new Map<string, FakeMessage>();
@@ -448,7 +452,8 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     req.signal.addEventListener("abort", () => {
       if (!answered) record.aborted = true;
     });
-    const res = contract.check(record) ?? (await route(req, url, form, contentType, auth));
+    // A media URL is no REST resource of the API definitions (Twilio's MediaUrlN has no .json).
+    const res = media.serve(url, credentials.accepts(accountSid, auth)) ?? contract.check(record) ?? (await route(req, url, form, contentType, auth));
     answered = true;
     return res;
   }
@@ -580,7 +585,9 @@ export function startFakeTwilio(options: FakeTwilioOptions = {}): FakeTwilio {
     closeWindow: (to) => void closedWindows.add(stripWhatsapp(to)),
     takeContractViolations: () => contract.take(),
     sendInbound: (webhookUrl, publicUrl, message) => sendInbound({ accountSid, authToken: credentials.current }, webhookUrl, publicUrl, message),
+    media,
     reset() {
+      media.clear();
       requests.length = 0;
       messages.clear();
       closedWindows.clear();

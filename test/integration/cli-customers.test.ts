@@ -222,7 +222,7 @@ describe("nearcast customers forget", () => {
     const res = run(["customers", "forget", "(415) 555-0134"], dir);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(
-      `Erased +14155550134 (customer ${person.id}): the customer record, 2 subscriptions (Sunrise Bakery, Corner Gym) and 2 consent events.\n`,
+      `Erased +14155550134 (customer ${person.id}): the customer record, 2 subscriptions (Sunrise Bakery, Corner Gym), 2 consent events and 0 stored replies.\n`,
     );
     const after = withDb(dir, customerTables);
     expect(after.customers.map((c) => c.phone)).not.toContain("+14155550134");

@@ -73,7 +73,7 @@ test("the fair claim seeks by index: the next business and its due rows, the unf
   const find = (needle: string) => plans.find((p) => p.sql.includes(needle))!;
   const nextBusiness = find("business_id > ?1");
   const dueOf = find("business_id = ?1 AND next_attempt_at <= ?2");
-  const confirmations = find("b.kind = 'confirmation' AND b.completed_at IS NULL");
+  const confirmations = find("b.kind IN ('confirmation', 'reply') AND b.completed_at IS NULL");
   expect(nextBusiness.plan.join("\n")).toMatch(/deliveries_queued_business_due_idx/);
   expect(dueOf.plan.join("\n")).toMatch(/deliveries_queued_business_due_idx \(business_id=\? AND next_attempt_at<\?\)/);
   expect(confirmations.plan.join("\n")).toMatch(/broadcasts_unfinished_idx \(kind=\?\)/);

@@ -41,6 +41,7 @@ export const routes = {
   print: { path: "/print/:id", access: "public", title: "QR Poster" },
   setup: { path: "/setup", access: "public", title: "Set Up" },
   registration: { path: "/registration", access: "login", title: "Carrier Registration" },
+  inbox: { path: "/inbox", access: "login", title: "Inbox" },
 } as const satisfies Record<string, { path: string; access: Access; title: string }>;
 
 export type RouteName = keyof typeof routes;
@@ -82,6 +83,9 @@ export const paths = {
   registration: (businessId?: number | string) => (businessId === undefined ? routes.registration.path : `${routes.registration.path}?business=${businessId}`),
   /** The same link the poster and QR code carry (one function builds it, see src/schemas/poster-text.ts). */
   subscribe: (id: number) => subscribeLink("", id),
+  /** The inbox, or one conversation in it (a customer with a business). */
+  inbox: (open?: { customerId: number; businessId: number }) =>
+    open ? `${routes.inbox.path}?customer=${open.customerId}&business=${open.businessId}` : routes.inbox.path,
 } as const;
 
 /** The query parameter of /login naming the page to return to after logging in. */

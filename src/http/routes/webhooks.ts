@@ -105,8 +105,10 @@ export const webhookRoutes = new Hono<AppEnv>()
   })
   .post("/inbound", smallBody, async (c) => {
     const { params, actor } = await signedParams(c, ["admin", "owner"]);
-    const { inboundMessages, checklist } = c.var.ctx.services;
+    const { inboundMessages, checklist, inbox } = c.var.ctx.services;
     const { reply } = inboundMessages.handle(params, actor ? { actor } : {});
+    // Kept for the inbox (issue 24), after the keywords acted (a STOP shows as "Opted out by their reply").
+    inbox.receive(params);
     // Past the signature check: Twilio really reaches this server (the setup checklist's "inbound webhook" line).
     // A reply simulated from the UI says nothing about that.
     if (!actor) checklist.inboundWebhookSeen();

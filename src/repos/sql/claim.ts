@@ -25,7 +25,12 @@ const SKIPPED_MESSAGE = "Not sent: the customer unsubscribed before their turn."
 const DAY_MS = 86_400_000;
 
 /** A claimed row with the columns the claim itself reads (dropped before the dispatcher gets it). */
-type ClaimedRow = ClaimedDelivery & { businessId: number; confirmation?: number; held?: number };
+type ClaimedRow = ClaimedDelivery & { businessId: number; confirmation?: number; held?: number; reply?: number };
+
+/** An owner's answer in the inbox (issue 24): 1 = quiet hours hold it, 2 = it answers someone who wrote within the hour
+ * (nothing holds it); 0 for anything else. No answer counts toward the daily cap of promotions. */
+const REPLY_EXEMPTION = `(SELECT CASE WHEN b.kind <> 'reply' THEN 0 WHEN b.origin = 'recent' THEN 2 ELSE 1 END
+  FROM broadcasts b WHERE b.id = deliveries.broadcast_id)`;
 
 /** What a claim does to a row, and what it answers; the benchmark's baseline (the claim before issue 23, in due
  * order only) shares them (bench/fair-claim.ts). */
@@ -36,7 +41,7 @@ export const CLAIM_SET = `status = CASE WHEN EXISTS (SELECT 1 FROM subscriptions
        attempts = attempts + 1, claimed_at = ?1, updated_at = ?1, deferred_reason = NULL`;
 export const CLAIM_RETURNING = `id, broadcast_id AS broadcastId, customer_id AS customerId, channel, to_phone AS toPhone, attempts,
                claimed_at AS claimedAt, status, business_id AS businessId, ${IS_CONFIRMATION} AS confirmation,
-               ${OWNER_NOT_APPROVED} AS held`;
+               ${OWNER_NOT_APPROVED} AS held, ${REPLY_EXEMPTION} AS reply`;
 
 const q = statements((sqlite) => ({
   // The reads before the writes below: with nothing to do, the dispatcher does not wait for the write lock (another
@@ -79,7 +84,7 @@ interface ClaimCaches {
 }
 
 function stripBusiness(r: ClaimedRow): ClaimedDelivery {
-  const { businessId: _, confirmation: __, held: ___, ...rest } = r;
+  const { businessId: _, confirmation: __, held: ___, reply: ____, ...rest } = r;
   return rest;
 }
 
@@ -148,8 +153,8 @@ export function outboxClaim(db: Db) {
               // A safety net (their confirmations are written held, and broadcasts refused): it waits for releaseHeld.
               q(db).defer.run(r.id, HELD_UNTIL, "owner_pending");
               continue;
-            } else if (policy && !r.confirmation) {
-              const wait = deferral(db, r, now, policy, caches);
+            } else if (policy && !r.confirmation && r.reply !== 2) {
+              const wait = deferral(db, r, now, r.reply ? { ...policy, maxPerDay: 0 } : policy, caches);
               if (wait) {
                 q(db).defer.run(r.id, wait.notBefore, wait.reason);
                 continue;

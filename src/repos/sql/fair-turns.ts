@@ -1,5 +1,5 @@
 // Which due deliveries a claim takes, and in what order: fair to every shop on the install (issue 23). Texts a person
-// is waiting for (opt-in confirmations) go first; then the businesses take turns, round-robin from the one after the
+// is waiting for (opt-in confirmations, and the owner's answers in the inbox: issue 24) go first; then the businesses take turns, round-robin from the one after the
 // business served last, so one shop's 2,000-person broadcast never makes the next shop wait for all of it. The turn is
 // the BUSINESS's: one with two broadcasts gets one turn, like one with one.
 // A claim serves at most TURNS_PER_CLAIM businesses, each a run of its next rows: every business is another part of
@@ -18,7 +18,7 @@ export const TURNS_PER_CLAIM = 4;
 const q = statements((sqlite) => ({
   dueConfirmations: sqlite.prepare<{ id: number }, [number, number]>(
     `SELECT d.id FROM broadcasts b JOIN deliveries d ON d.broadcast_id = b.id
-     WHERE b.kind = 'confirmation' AND b.completed_at IS NULL AND d.status = 'Queued' AND d.next_attempt_at <= ?1
+     WHERE b.kind IN ('confirmation', 'reply') AND b.completed_at IS NULL AND d.status = 'Queued' AND d.next_attempt_at <= ?1
      ORDER BY d.next_attempt_at, d.id LIMIT ?2`,
   ),
   // A business with any Queued row (due or not: a seek, where "the next with a DUE row" could step over a whole

@@ -6,7 +6,7 @@
 import type { Db } from "../../db/client.ts";
 import { statements } from "./statements.ts";
 
-export type BudgetKind = "confirmation" | "test" | "verification";
+export type BudgetKind = "confirmation" | "test" | "verification" | "reply";
 
 const q = statements((sqlite) => ({
   // text_budget_owner_slot_idx, newest first: at most `limit` index entries.

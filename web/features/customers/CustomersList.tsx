@@ -211,7 +211,7 @@ export function CustomersListPage() {
         </div>
       )}
       {messagesFor && (
-        <CustomerMessagesModal customerId={messagesFor.id} customerName={messagesFor.phone} onClose={() => setMessagesFor(null)} />
+        <CustomerMessagesModal customerId={messagesFor.id} customerName={messagesFor.phone} businesses={messagesFor.businesses} onClose={() => setMessagesFor(null)} />
       )}
       {importing && <ImportCustomersDialog onClose={() => setImporting(false)} onImported={() => void load()} />}
     </ListPage>

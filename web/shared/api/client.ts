@@ -94,6 +94,21 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   return parsed as T;
 }
 
+/**
+ * A file only the signed-in owner may read (a customer's reply's picture): an <img> cannot send the bearer token, so
+ * it is fetched here and shown from an object URL.
+ */
+export async function requestBlob(path: string): Promise<Blob> {
+  let res: Response;
+  try {
+    res = await fetch(path, { method: "GET", headers: sessionHeaders("GET"), credentials: "same-origin" });
+  } catch {
+    throw new ApiError(0, CONNECTION_ERROR, null);
+  }
+  if (!res.ok) throw await refusal(res);
+  return new Response(res.body).blob();
+}
+
 export const api = {
   get: <T>(path: string) => request<T>("GET", path),
   post: <T>(path: string, body?: unknown) => request<T>("POST", path, body ?? {}),

@@ -1,19 +1,20 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { paths } from "../paths.ts";
 import { isAdmin, isAuthenticated, logout } from "../state/session.ts";
 import { brandName } from "../state/site.ts";
+import { unreadConversations, useUnreadPolling } from "../state/inbox-unread.ts";
 import { Logo } from "./Logo.tsx";
 
 // /businesses/add and /businesses/edit are the owner's screens, not the public list: those links match exactly.
 const EXACT = new Set<string>([paths.home, paths.businesses]);
 
-function NavLink({ href, children, onClick }: { href: string; children: string; onClick: () => void }) {
+function NavLink({ href, children, onClick, label }: { href: string; children: ReactNode; onClick: () => void; label?: string }) {
   const [location] = useLocation();
   const active = EXACT.has(href) ? location === href : location === href || location.startsWith(`${href}/`);
   return (
-    <Link href={href} className={`nav-link${active ? " active" : ""}`} aria-current={active ? "page" : undefined} onClick={onClick}>
+    <Link href={href} className={`nav-link${active ? " active" : ""}`} aria-current={active ? "page" : undefined} aria-label={label} onClick={onClick}>
       {children}
     </Link>
   );
@@ -25,6 +26,8 @@ export function NavBar() {
   const [, navigate] = useLocation();
   const toggle = useRef<HTMLButtonElement>(null);
   const close = () => setOpen(false);
+  useUnreadPolling(isAuthenticated.value);
+  const unread = unreadConversations.value;
 
   // Escape closes the open phone menu, as it closes a dialog, and gives focus back to the button that opened it.
   useEffect(() => {
@@ -56,12 +59,13 @@ export function NavBar() {
           className="nav-toggle"
           aria-expanded={open}
           aria-controls="main-nav"
-          aria-label={open ? "Close menu" : "Open menu"}
+          aria-label={`${open ? "Close menu" : "Open menu"}${unread > 0 ? ` (${unread} unread)` : ""}`}
           onClick={() => setOpen(!open)}
         >
           <span />
           <span />
           <span />
+          {unread > 0 && <i className="nav-toggle-dot" aria-hidden="true" />}
         </button>
         <nav id="main-nav" className={`nav${open ? " open" : ""}`} aria-label="Main">
           <NavLink href={paths.home} onClick={close}>Home</NavLink>
@@ -69,6 +73,16 @@ export function NavBar() {
           <NavLink href={paths.faq} onClick={close}>FAQ</NavLink>
           <NavLink href={paths.businesses} onClick={close}>Businesses</NavLink>
           {isAuthenticated.value && <NavLink href={paths.customers} onClick={close}>Customers</NavLink>}
+          {isAuthenticated.value && (
+            <NavLink href={paths.inbox()} onClick={close} label={unread > 0 ? `Inbox, ${unread} unread` : undefined}>
+              Inbox
+              {unread > 0 && (
+                <span className="nav-badge" data-testid="inbox-badge" aria-hidden="true">
+                  {unread > 99 ? "99+" : unread}
+                </span>
+              )}
+            </NavLink>
+          )}
           {isAuthenticated.value && <NavLink href={paths.myBusiness} onClick={close}>My Business</NavLink>}
           {isAdmin.value && <NavLink href={paths.businessTypes} onClick={close}>Business Types</NavLink>}
           {isAdmin.value && <NavLink href={paths.users} onClick={close}>Users</NavLink>}

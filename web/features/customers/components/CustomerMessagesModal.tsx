@@ -1,11 +1,13 @@
-import { useId, useRef, useState } from "react";
-import { absoluteImageUrl, formatDateTime } from "../../../shared/format.ts";
-import { type CustomerMessage, customerMessagesApi, type MessageStatus } from "../api/customer-messages.ts";
+import { useId, useRef } from "react";
+import { formatDateTime, MESSAGE_STATUS_BADGE } from "../../../shared/format.ts";
+import { type CustomerMessage, customerMessagesApi } from "../api/customer-messages.ts";
+import { MessageImage } from "../../../shared/components/MessageImage.tsx";
 import { Dialog } from "../../../shared/components/Dialog.tsx";
 import { LoadMore } from "../../../shared/components/LoadMore.tsx";
 import { Spinner } from "../../../shared/components/Spinner.tsx";
 import { usePagedList } from "../../../shared/components/usePagedList.ts";
 import "../../../shared/styles/broadcast.css";
+import { CustomerConversations } from "../../inbox/index.ts";
 
 export const MESSAGES_LOAD_FAILED = "Failed to load customer messages. Please try again.";
 export const NO_MESSAGES_TITLE = "No Messages Found";
@@ -13,19 +15,6 @@ export const NO_MESSAGES_TEXT = "This customer hasn't received any messages yet.
 export const MORE_MESSAGES_FAILED = "Could not load more messages.";
 const MESSAGE_NOUNS = ["message", "messages"] as const;
 
-/** Spec: Sent green, Delivered yellow, Failed red; Queued (not sent yet) grey. */
-export const STATUS_BADGE: Record<MessageStatus, string> = {
-  Sent: "badge-success",
-  Delivered: "badge-warning",
-  Failed: "badge-danger",
-  Queued: "badge-muted",
-};
-
-function MessageImage({ url }: { url: string }) {
-  const [failed, setFailed] = useState(false);
-  if (failed) return null;
-  return <img className="msg-image" src={absoluteImageUrl(url)} alt="Image sent with the message" onError={() => setFailed(true)} />;
-}
 
 function MessageItem({ m }: { m: CustomerMessage }) {
   const when = formatDateTime(m.sentAt);
@@ -33,7 +22,7 @@ function MessageItem({ m }: { m: CustomerMessage }) {
     <li className="msg-item">
       <div className="msg-head">
         <strong className="msg-business">{m.businessName}</strong>
-        <span className={`badge ${STATUS_BADGE[m.status] ?? "badge-muted"} msg-status`}>{m.status}</span>
+        <span className={`badge ${MESSAGE_STATUS_BADGE[m.status] ?? "badge-muted"} msg-status`}>{m.status}</span>
       </div>
       <div className="msg-meta">
         <span className={`msg-type msg-type-${String(m.messageType).toLowerCase()}`}>{m.messageType}</span>
@@ -62,10 +51,13 @@ function MessageItem({ m }: { m: CustomerMessage }) {
 export function CustomerMessagesModal({
   customerId,
   customerName,
+  businesses = [],
   onClose,
 }: {
   customerId: number | string;
   customerName: string;
+  /** The viewer's businesses the person follows (or followed): a conversation with each, above what was sent. */
+  businesses?: { id: number; name: string }[];
   onClose: () => void;
 }) {
   const titleId = useId();
@@ -98,6 +90,7 @@ export function CustomerMessagesModal({
       </header>
 
       <div className="msg-modal-body">
+        <CustomerConversations customerId={Number(customerId)} businesses={businesses} />
         {loading && <Spinner label="Loading messages..." />}
         {failure && (
           <div className="msg-modal-error">
