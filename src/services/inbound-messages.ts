@@ -176,7 +176,8 @@ export function createInboundMessagesService(deps: {
       const at = clock.now();
       if (intent === "other") {
         // A business's join keyword (keyword-join.ts): the join, or its polite refusal, is the whole answer.
-        const joined = typeof params.Body === "string" ? keywordJoin?.handle({ from, to: String(params.To ?? ""), body: params.Body, sid, at }) : undefined;
+        const ownerId = options.actor?.role === "owner" ? options.actor.id : undefined;
+        const joined = typeof params.Body === "string" ? keywordJoin?.handle({ from, to: String(params.To ?? ""), body: params.Body, sid, at, ownerId }) : undefined;
         if (joined) return { intent, reply: joined.reply, known: true, ...(joined.replay ? { replay: true } : {}) };
         // Any message opens WhatsApp's 24-hour window; a replayed sid (remembered like a keyword's) opens nothing.
         repos.transaction(() => {

@@ -48,6 +48,9 @@ export interface KeywordMessage {
   body: string;
   sid: string;
   at: Date;
+  /** A reply an owner simulates in the sandbox: only their own businesses' keywords join (nobody else's list grows
+   * by a consent the owner typed). */
+  ownerId?: number;
 }
 
 /** What the webhook answers: the TwiML reply (null: none), and whether the sid had been handled before. */
@@ -102,7 +105,7 @@ export function createKeywordJoinService(deps: {
      */
     handle(m: KeywordMessage): JoinResult | undefined {
       const business = businessOf(m.body);
-      if (!business) return undefined;
+      if (!business || (m.ownerId !== undefined && business.ownerId !== m.ownerId)) return undefined;
       const whatsapp = /^whatsapp:/i.test(m.from.trim());
       const raw = m.from.trim().replace(/^whatsapp:/i, "").trim();
       const phone = toE164(raw, config.defaultCountry) ?? raw;

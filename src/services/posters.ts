@@ -25,8 +25,7 @@ export interface PosterData {
   logo?: Uint8Array | null;
   /** The server's brand (the brandName setting), named beside the software credit. */
   brand?: string;
-  /** "or text BAGEL to +1 555 …" (textToJoinLine), under the steps; none when null. */
-  joinLine?: string | null;
+  joinLine?: string | null; // "or text BAGEL to +1 555 …" (textToJoinLine) under the steps; null: none
 }
 
 export interface RenderOptions {
@@ -312,7 +311,6 @@ export function posterFileName(name: string): string {
     .slice(0, 60);
   return `nearcast-poster-${slug || "business"}.pdf`;
 }
-
 
 /**
  * The bytes of an uploaded logo, or null. Upload paths are stored as "/uploads/<random name>" (or a URL ending in

@@ -2,14 +2,17 @@
 // signed with its auth token) and the outbox: subscribed with source 'keyword' on the channel texted from, the message
 // kept as the consent evidence, the QR path's confirmation (double opt-in, the hourly budget), refusals in TwiML.
 import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { businesses } from "../../src/db/schema.ts";
 import { confirmationText } from "../../src/schemas/confirmation.ts";
 import { twiml } from "../../src/services/inbound-messages.ts";
 import { alreadyJoinedReply, joinClosedReply, joinedReply, joinRefusedReply, joinWhatsAppUsReply } from "../../src/services/keyword-join.ts";
 import { apiClient } from "../helpers/api.ts";
-import { customerTables } from "../helpers/customer-factories.ts";
+import { testContext } from "../helpers/context.ts";
+import { customerTables, insertPersonSubscribedTo, sessionFor } from "../helpers/customer-factories.ts";
 import { allDeliveries } from "../helpers/delivery-factories.ts";
 import { dispatchUntil } from "../helpers/dispatch-run.ts";
-import { insertBusiness, insertUser } from "../helpers/factories.ts";
+import { insertBusiness, insertOwnerBusinesses, insertUser } from "../helpers/factories.ts";
 import { type FakeInbound, inboundRequest } from "../helpers/fake-twilio-inbound.ts";
 import { type ApiScenario, runScenarios, type ScenarioWorld } from "../helpers/scenario.ts";
 import { closing, contextFollowing, fakeTwilioForFile } from "../helpers/worlds.ts";
@@ -171,5 +174,28 @@ describe("end to end", () => {
       expect(tables(w).consentEvents.map((e) => e.kind)).toEqual(["subscribed", "resubscribed"]);
       expect(confirmations(w)).toHaveLength(1);
     });
+  });
+});
+
+describe("a reply an owner simulates in the sandbox (Try a reply)", () => {
+  test("joins only the owner's own business: another owner's keyword does nothing", async () => {
+    const ctx = testContext({ NEARCAST_PUBLIC_URL: PUBLIC_URL });
+    try {
+      const api = apiClient(ctx);
+      const [bakery, cafe] = insertOwnerBusinesses(ctx, "Rosa's Bakery", "Rosa's Cafe");
+      const [gym] = insertOwnerBusinesses(ctx, "Iron Gym");
+      ctx.db.update(businesses).set({ keyword: "LATTE" }).where(eq(businesses.id, cafe!.id)).run();
+      ctx.db.update(businesses).set({ keyword: "GYM" }).where(eq(businesses.id, gym!.id)).run();
+      insertPersonSubscribedTo(ctx, PHONE, [bakery!.id]);
+      const rosa = sessionFor(ctx, { id: bakery!.ownerId });
+      const reply = (body: string) =>
+        api.call("POST", INBOUND, { body: new URLSearchParams({ From: PHONE, To: "+15005550006", Body: body, MessageSid: `SM${body}0123456789abcdef0123456789` }).toString(), headers: { "content-type": "application/x-www-form-urlencoded" }, token: rosa });
+      expect((await reply("gym")).body).toBe(EMPTY);
+      expect(tables({ ctx } as World).subscriptions.map((s) => s.businessId)).toEqual([bakery!.id]);
+      expect((await reply("latte")).body).toBe(EMPTY);
+      expect(tables({ ctx } as World).subscriptions.map((s) => [s.businessId, s.source])).toEqual([[bakery!.id, "qr"], [cafe!.id, "keyword"]]);
+    } finally {
+      ctx.close();
+    }
   });
 });
