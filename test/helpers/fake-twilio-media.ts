@@ -26,7 +26,7 @@ export function createFakeMedia(accountSid: string) {
       const store = /^\/fake-media-store\/(ME\w+)$/.exec(url.pathname);
       if (store) {
         const file = files.get(store[1]!);
-        return file ? new Response(file.bytes, { headers: { "content-type": file.contentType } }) : new Response("no such file", { status: 404 });
+        return file ? new Response(Buffer.from(file.bytes), { headers: { "content-type": file.contentType } }) : new Response("no such file", { status: 404 });
       }
       const media = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\/[^/]+\/Media\/(ME\w+)$/.exec(url.pathname);
       if (!media) return null;

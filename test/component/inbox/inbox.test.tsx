@@ -6,6 +6,7 @@ import { REPLY_OPTED_OUT, REPLY_WHATSAPP_WINDOW_CLOSED } from "../../../src/sche
 import { CHOOSE_TEMPLATE, WINDOW_CLOSED_NOTE } from "../../../web/features/inbox/components/ReplyBox.tsx";
 import { NO_ANSWER_OPTED_OUT } from "../../../web/features/inbox/components/ConversationThread.tsx";
 import { PENDING_REFRESH_MS } from "../../../web/features/inbox/useConversation.ts";
+import { unreadConversations } from "../../../web/shared/state/inbox-unread.ts";
 import { toasts } from "../../../web/shared/state/toasts.ts";
 import { type ApiCall, mockApi, onePage } from "../../helpers/mock-api.ts";
 import { captureConsoleErrors } from "../console-errors.ts";
@@ -25,6 +26,7 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
   toasts.value = [];
+  unreadConversations.value = 0;
   signIn(null);
 });
 
@@ -66,6 +68,16 @@ describe("the list", () => {
     expect(rowsOf(view)[0]!.className).not.toContain("is-unread");
     expect(view.container.querySelector(".inbox-page")!.className).toContain("has-open");
   });
+});
+
+test("a new reply (the nav's count moves) reads the list again", async () => {
+  let reads = 0;
+  api.routes[LIST] = () => ({ body: onePage(++reads === 1 ? [row()] : [row({ customerId: 8, phone: "+14155550188", unread: 1 }), row()]) });
+  const view = await openInbox();
+  expect(rowsOf(view)).toHaveLength(1);
+  await act(async () => void (unreadConversations.value = 1));
+  await settle();
+  expect(rowsOf(view).map((r) => r.querySelector(".inbox-row-phone")!.textContent)).toEqual(["+14155550188", "+14155550123"]);
 });
 
 test("a picture they sent is read with the owner's session (an <img> alone could not send it)", async () => {

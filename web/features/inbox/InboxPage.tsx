@@ -1,4 +1,5 @@
-import { useCallback, useState } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { Link, useSearch } from "wouter";
 import type { ConversationRow } from "../../../src/schemas/inbox.ts";
 import { ListPage } from "../../shared/components/ListPage.tsx";
@@ -6,6 +7,7 @@ import { LoadMore } from "../../shared/components/LoadMore.tsx";
 import { Spinner } from "../../shared/components/Spinner.tsx";
 import { usePagedList } from "../../shared/components/usePagedList.ts";
 import { paths } from "../../shared/paths.ts";
+import { unreadConversations } from "../../shared/state/inbox-unread.ts";
 import "../../shared/styles/inbox.css";
 import { type ConversationKey, inboxApi } from "./api.ts";
 import { ConversationList } from "./components/ConversationList.tsx";
@@ -31,8 +33,18 @@ function openFrom(search: string): ConversationKey | null {
  * with a way back. The open conversation is in the address, so Back returns to the list.
  */
 export function InboxPage() {
+  useSignals();
   const open = openFrom(useSearch());
   const list = usePagedList(inboxApi.page, NO_FILTERS, "conversations");
+  // The nav's count moved (a new reply came, or one was read): the list is read again, without a spinner.
+  const unread = unreadConversations.value;
+  const seen = useRef(unread);
+  const { reload } = list;
+  useEffect(() => {
+    if (seen.current === unread) return;
+    seen.current = unread;
+    void reload();
+  }, [unread, reload]);
   const [readNow, setReadNow] = useState<Record<string, ConversationRow>>({});
   // Opening a conversation reads it: its row loses its count at once, without reading the list again.
   const onRead = useCallback((row: ConversationRow) => setReadNow((seen) => ({ ...seen, [`${row.customerId}-${row.businessId}`]: row })), []);

@@ -17,6 +17,7 @@ const TYPE_A_REPLY = "Type a reply first.";
 /** The sentence under the box: how this answer will go. */
 function channelHint(c: ConversationRow): string {
   if (c.channel === "SMS") return "Sent by SMS.";
+  if (!c.whatsappWindowEndsAt) return "Sent on WhatsApp.";
   return `Sent on WhatsApp; free-form replies are open until ${formatDateTime(c.whatsappWindowEndsAt)}.`;
 }
 
