@@ -58,6 +58,13 @@ describe("GET /api/inbox/GetConversation", () => {
         },
         after: (w) => expect(unreadOf(w, w.bakeryFan.id)).toBe(0),
       }),
+      get("ownerA", (w) => `customerId=${w.whatsappFan.id}&businessId=${w.bakery.id}`)("a follower who never wrote: what was sent to them (nothing yet)", 200, {
+        expect: (body, w) => {
+          expect(body.conversation).toMatchObject({ customerId: w.whatsappFan.id, channel: "WhatsApp", unread: 0, lastMessagePreview: "", state: "subscribed", whatsappWindowOpen: false });
+          expect(body.items).toEqual([]);
+        },
+      }),
+      get("ownerB", (w) => `customerId=${w.whatsappFan.id}&businessId=${w.bakery.id}`)("another owner's follower who never wrote -> 404", 404),
       get("admin", bakery)("the admin reads any", 200, { expect: (body) => expect(body.items).toHaveLength(1) }),
       get("ownerB", bakery)("another owner's -> 404, still unread", 404, { after: (w) => expect(unreadOf(w, w.bakeryFan.id)).toBe(1) }),
       get("ownerA", (w) => `customerId=${w.gymFan.id}&businessId=${w.gym.id}`)("the gym's, for the bakery's owner -> 404", 404),
