@@ -8,6 +8,7 @@ import {
   REPLY_TEXT_TOO_LONG,
   REPLY_WHATSAPP_WINDOW_CLOSED,
 } from "../../src/schemas/inbox.ts";
+import { CONTENT_VARIABLES_WITHOUT_SID } from "../../src/services/broadcasts/template-choice.ts";
 import { BUSINESS_ID_QUERY_INVALID, CUSTOMER_ID_QUERY_INVALID } from "../../src/services/inbox/index.ts";
 import { type InboxWorld, inboxTables, inboxWorld, replyDeliveries, texted, unreadOf, WHATSAPP_FAN } from "../helpers/inbox-world.ts";
 import { type ApiScenario, request, runScenarios } from "../helpers/scenario.ts";
@@ -118,6 +119,10 @@ describe("POST /api/inbox/Reply", () => {
     reply("ownerA")("WhatsApp, more than 24 hours after they wrote -> 400 saying to use a template", 400, {
       json: (w) => ({ customerId: w.whatsappFan.id, businessId: w.bakery.id, messageText: "Hello!" }),
       fields: { messageText: REPLY_WHATSAPP_WINDOW_CLOSED },
+    }),
+    reply("ownerA")("WhatsApp, template variables without a template -> 400 naming contentVariables", 400, {
+      json: (w) => ({ customerId: w.whatsappFan.id, businessId: w.bakery.id, messageText: "Hi", contentVariables: "{\"1\":\"x\"}" }),
+      fields: { contentVariables: CONTENT_VARIABLES_WITHOUT_SID },
     }),
     reply("ownerA")("WhatsApp within 24 hours of their message: free-form, queued", 200, {
       before: (w) => texted(w.api, { from: `whatsapp:${WHATSAPP_FAN}`, body: "Any croissants left?" }),
