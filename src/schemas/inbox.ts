@@ -37,7 +37,8 @@ export interface ConversationRow {
   phone: string;
   /** The channel an answer goes on: the person's subscription's (else that of their latest reply). */
   channel: InboxChannel;
-  /** When the latest reply came in (ISO 8601). */
+  /** When the latest reply came in (ISO 8601); in GetConversation for a follower who never wrote (no reply, unread
+   * 0, preview ""), when they subscribed. */
   lastMessageAt: string;
   /** The start of the latest reply's text (at most 120 characters); "" for a message with only media. */
   lastMessagePreview: string;
@@ -87,7 +88,8 @@ export interface ThreadItem {
 }
 
 /** GetConversation: the conversation (as in the list, now read: unread 0) and its messages, oldest first (the latest
- * THREAD_LIMIT). */
+ * THREAD_LIMIT). A follower of the business who never wrote has one too: what was sent to them (404 only for someone
+ * who neither wrote to nor follows the business, or another owner's). */
 export interface Conversation {
   conversation: ConversationRow;
   items: ThreadItem[];
@@ -112,7 +114,7 @@ export const REPLY_NOT_SUBSCRIBED = "This person does not follow this business: 
 /** A free-form WhatsApp answer outside the 24-hour window (400, field messageText). */
 export const REPLY_WHATSAPP_WINDOW_CLOSED =
   "They last wrote more than 24 hours ago: WhatsApp allows only an approved template now. Choose a template (contentSid).";
-/** A conversation with no reply in it (404 when the customer never wrote to the business). */
+/** GetConversation for someone who neither wrote to nor follows the business (or another owner's): 404. */
 export const CONVERSATION_NOT_FOUND = "Conversation not found.";
 
 const optionalText = v.optional(v.nullable(v.string()), null);

@@ -8,6 +8,7 @@ import {
   REPLY_TEXT_TOO_LONG,
   REPLY_WHATSAPP_WINDOW_CLOSED,
 } from "../../src/schemas/inbox.ts";
+import { CONTENT_VARIABLES_WITHOUT_SID } from "../../src/services/broadcasts/template-choice.ts";
 import { BUSINESS_ID_QUERY_INVALID, CUSTOMER_ID_QUERY_INVALID } from "../../src/services/inbox/index.ts";
 import { type InboxWorld, inboxTables, inboxWorld, replyDeliveries, texted, unreadOf, WHATSAPP_FAN } from "../helpers/inbox-world.ts";
 import { type ApiScenario, request, runScenarios } from "../helpers/scenario.ts";
@@ -58,6 +59,13 @@ describe("GET /api/inbox/GetConversation", () => {
         },
         after: (w) => expect(unreadOf(w, w.bakeryFan.id)).toBe(0),
       }),
+      get("ownerA", (w) => `customerId=${w.whatsappFan.id}&businessId=${w.bakery.id}`)("a follower who never wrote: what was sent to them (nothing yet)", 200, {
+        expect: (body, w) => {
+          expect(body.conversation).toMatchObject({ customerId: w.whatsappFan.id, channel: "WhatsApp", unread: 0, lastMessagePreview: "", state: "subscribed", whatsappWindowOpen: false });
+          expect(body.items).toEqual([]);
+        },
+      }),
+      get("ownerB", (w) => `customerId=${w.whatsappFan.id}&businessId=${w.bakery.id}`)("another owner's follower who never wrote -> 404", 404),
       get("admin", bakery)("the admin reads any", 200, { expect: (body) => expect(body.items).toHaveLength(1) }),
       get("ownerB", bakery)("another owner's -> 404, still unread", 404, { after: (w) => expect(unreadOf(w, w.bakeryFan.id)).toBe(1) }),
       get("ownerA", (w) => `customerId=${w.gymFan.id}&businessId=${w.gym.id}`)("the gym's, for the bakery's owner -> 404", 404),
@@ -111,6 +119,10 @@ describe("POST /api/inbox/Reply", () => {
     reply("ownerA")("WhatsApp, more than 24 hours after they wrote -> 400 saying to use a template", 400, {
       json: (w) => ({ customerId: w.whatsappFan.id, businessId: w.bakery.id, messageText: "Hello!" }),
       fields: { messageText: REPLY_WHATSAPP_WINDOW_CLOSED },
+    }),
+    reply("ownerA")("WhatsApp, template variables without a template -> 400 naming contentVariables", 400, {
+      json: (w) => ({ customerId: w.whatsappFan.id, businessId: w.bakery.id, messageText: "Hi", contentVariables: "{\"1\":\"x\"}" }),
+      fields: { contentVariables: CONTENT_VARIABLES_WITHOUT_SID },
     }),
     reply("ownerA")("WhatsApp within 24 hours of their message: free-form, queued", 200, {
       before: (w) => texted(w.api, { from: `whatsapp:${WHATSAPP_FAN}`, body: "Any croissants left?" }),

@@ -13,6 +13,7 @@ import { png } from "../helpers/images.ts";
 import { inboxWorld, texted } from "../helpers/inbox-world.ts";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 import { until } from "../helpers/until.ts";
+import { FAKE_TEXT_TEMPLATE_SID } from "../helpers/fake-twilio.ts";
 import { contextOnFake, fakeTwilioForFile, ownersWorld } from "../helpers/worlds.ts";
 
 const fake = fakeTwilioForFile();
@@ -128,6 +129,21 @@ describe("the owner's answer", () => {
         const t = await w.api.get(`/api/inbox/GetConversation?customerId=${w.fan.id}&businessId=${w.bakery.id}`, { token: w.ownerA.token });
         return t.body.items.at(-1)?.status === "Sent";
       });
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("WhatsApp more than 24 hours after they wrote: an approved template goes, with its variables", async () => {
+    const w = world({ NEARCAST_ALLOWED_COUNTRIES: "US,CA" });
+    try {
+      const waFan = insertSubscriber(w.ctx, w.bakery.id, { phone: "+14165550112", contactPreference: "WhatsApp" }).customer;
+      const body = { customerId: waFan.id, businessId: w.bakery.id, messageText: "", contentSid: FAKE_TEXT_TEMPLATE_SID, contentVariables: JSON.stringify({ "1": "A Bakery", "2": "Rye is back!" }) };
+      const r = await w.api.post("/api/inbox/Reply", body, { token: w.ownerA.token });
+      expect(r.status).toBe(200);
+      expect(r.body.item).toMatchObject({ channel: "WhatsApp", status: "Queued", body: "{{1}} has a new offer: {{2}} Reply STOP to unsubscribe." });
+      await dispatchUntil(w.ctx, () => fake.sends().length === 1);
+      expect(fake.sends()[0]!.form).toMatchObject({ To: "whatsapp:+14165550112", ContentSid: FAKE_TEXT_TEMPLATE_SID });
     } finally {
       w.ctx.close();
     }

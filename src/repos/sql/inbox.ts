@@ -114,6 +114,18 @@ const q = statements((sqlite) => ({
   one: sqlite.prepare<ConversationRecord, [number, number]>(
     `SELECT ${CONVERSATION_COLUMNS} WHERE cv.customer_id = ?1 AND cv.business_id = ?2`,
   ),
+  // A follower who never wrote (GetConversation on the customer's page): the same columns from the subscription, as a
+  // conversation with no reply (id 0, no preview; the time is when they subscribed).
+  subscriber: sqlite.prepare<ConversationRecord, [number, number]>(
+    `SELECT 0 AS id, s.customer_id AS customerId, s.business_id AS businessId, b.name AS businessName, b.owner_id AS ownerId,
+       cu.phone, s.contact_preference AS lastChannel, s.consent_at AS lastMessageAt, '' AS preview, 0 AS unread, 0 AS sortKey,
+       s.status AS subStatus, s.contact_preference AS subChannel, ${underOptOutSql("s.customer_id")} AS allOut,
+       (SELECT e.source FROM consent_events e WHERE e.customer_id = s.customer_id AND e.kind = 'unsubscribed'
+          AND (e.business_id = s.business_id OR e.business_id IS NULL) ORDER BY e.id DESC LIMIT 1) AS outSource,
+       (SELECT ci.last_inbound_at FROM customer_inbound ci WHERE ci.customer_id = s.customer_id AND ci.channel = 'WhatsApp') AS whatsappAt
+     FROM subscriptions s JOIN businesses b ON b.id = s.business_id JOIN customers cu ON cu.id = s.customer_id
+     WHERE s.customer_id = ?1 AND s.business_id = ?2 AND s.status <> 'removed'`,
+  ),
   markRead: sqlite.prepare<unknown, [number, number]>(`UPDATE conversations SET unread = 0 WHERE customer_id = ?1 AND business_id = ?2 AND unread > 0`),
   // The latest ?3 messages either way, newest first: the replies, and every delivery of this business to the person.
   thread: sqlite.prepare<ThreadRecord, [number, number, number]>(
@@ -188,6 +200,8 @@ export function inboxRepo(db: Db) {
     count: (ownerId: number | null, businessId: number | null): number => q(db).count.get(ownerId, businessId)?.n ?? 0,
     unreadCount: (ownerId: number | null): number => q(db).unreadCount.get(ownerId, null)?.n ?? 0,
     find: (customerId: number, businessId: number): ConversationRecord | undefined => q(db).one.get(customerId, businessId) ?? undefined,
+    /** A follower of the business who never wrote, as a conversation without replies; undefined for anyone else. */
+    subscriberView: (customerId: number, businessId: number): ConversationRecord | undefined => q(db).subscriber.get(customerId, businessId) ?? undefined,
     markRead(customerId: number, businessId: number): void {
       q(db).markRead.run(customerId, businessId);
     },

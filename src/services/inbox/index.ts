@@ -53,9 +53,10 @@ export function createInboxService(deps: InboxDeps) {
   const notices = createReplyNotices(deps);
   const receiver = createInboxReceiver({ ...deps, media, messaging: () => deps.settings.messaging() });
 
-  /** The conversation an actor may read, or 404 (another owner's looks like none). */
+  /** The conversation an actor may read (or, for a follower who never wrote, what was sent to them), or 404 (another
+   * owner's looks like none). */
   function visible(actor: Principal, customerId: number, businessId: number) {
-    const record = repos.inbox.find(customerId, businessId);
+    const record = repos.inbox.find(customerId, businessId) ?? repos.inbox.subscriberView(customerId, businessId);
     if (!record || !canManage(actor, record)) throw new NotFoundError(CONVERSATION_NOT_FOUND);
     return record;
   }

@@ -41,6 +41,17 @@ export interface ReplyDeps {
 
 const invalid = (field: string, text: string) => new ValidationError(text, { [field]: text });
 
+/** templateChoice names the broadcast form's fields (ContentSid); this body's are contentSid, contentVariables. */
+async function namedAsGiven<T>(choice: Promise<T>): Promise<T> {
+  try {
+    return await choice;
+  } catch (e) {
+    if (!(e instanceof ValidationError) || !e.fields) throw e;
+    const fields = Object.fromEntries(Object.entries(e.fields).map(([k, v]) => [k.charAt(0).toLowerCase() + k.slice(1), v]));
+    throw new ValidationError(e.message, fields);
+  }
+}
+
 /** When quiet hours let an answer to `phone` go (as the claim decides: the number's zones, else the business's, else
  * the server's); null when it goes now. */
 function heldUntil(phone: string, businessZone: string | null, now: number, policy: DeferralPolicy): string | null {
@@ -71,7 +82,7 @@ export function createInboxReplies({ repos, clock, deferralPolicy, textBudget, t
     if (channel === "SMS") {
       if (sid) throw invalid("contentSid", TEMPLATE_ON_SMS);
     } else {
-      template = await templateChoice(templates, { contentSid: sid, contentVariables: input.contentVariables?.trim() ?? "" }, false);
+      template = await namedAsGiven(templateChoice(templates, { contentSid: sid, contentVariables: input.contentVariables?.trim() ?? "" }, false));
       if (!template && !(lastWrote !== null && lastWrote > now - WHATSAPP_WINDOW_MS)) throw invalid("messageText", REPLY_WHATSAPP_WINDOW_CLOSED);
     }
     const messageText = input.messageText || template?.template.body || "";
