@@ -85,7 +85,7 @@ export function writeBackup(sqlite: Database, dataDir: string, out: string, now:
     if (problem) throw new Error(`the copy of the database failed its integrity check (${problem}); nothing was written`);
     const { schema, counts } = countRows(copy);
     const uploadsDir = join(dataDir, "uploads");
-    const uploads = existsSync(uploadsDir) ? readdirSync(uploadsDir).length : 0;
+    const uploads = existsSync(uploadsDir) ? readdirSync(uploadsDir, { withFileTypes: true }).filter((e) => e.isFile()).length : 0;
     const manifest: BackupManifest = { format: "nearcast-backup/1", version: VERSION, schema, takenAt: now.toISOString(), counts, uploads };
     writeFileSync(join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     tar(["-czf", partial, "-C", staging, MANIFEST, DB_FILE, ...(existsSync(uploadsDir) ? ["-C", dataDir, "uploads"] : [])]);

@@ -11,6 +11,22 @@ export const FILE_MODE = 0o600;
 /** Nearcast's own entries in the data dir: only these are touched (a data dir may sit beside other things). */
 const DB_SUFFIXES = ["", "-wal", "-shm", "-journal"];
 
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
 function tighten(path: string, mode: number, logger?: Logger): void {
   try {
     const st = statSync(path);
@@ -31,11 +47,13 @@ export function tightenDataDir(dataDir: string, files: { dbPath: string; lockPat
   for (const lock of files.lockPaths) tighten(lock, FILE_MODE, logger);
   const uploads = join(dataDir, "uploads");
   tighten(uploads, DIR_MODE, logger);
-  let names: string[] = [];
-  try {
-    names = readdirSync(uploads);
-  } catch {
-    return;
+  const names = safeList(uploads);
+  // A folder in uploads (the inbox's pictures) needs its search bit: 0700, its files 0600.
+  for (const name of names) {
+    const path = join(uploads, name);
+    if (isDir(path)) {
+      tighten(path, DIR_MODE, logger);
+      for (const inner of safeList(path)) tighten(join(path, inner), FILE_MODE, logger);
+    } else tighten(path, FILE_MODE, logger);
   }
-  for (const name of names) tighten(join(uploads, name), FILE_MODE, logger);
 }

@@ -2,7 +2,7 @@
 // a restored backup does at the fake Twilio: nobody gets a message twice.
 import { afterAll, describe, expect, jest, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { startScheduledBackups } from "../../cli/scheduled-backups.ts";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
@@ -154,6 +154,27 @@ describe("nearcast restore", () => {
     expect(sqliteIn(join(dir, "nearcast.db"), "PRAGMA integrity_check")).toBe("ok");
     // What was kept aside is the database as it was, whole.
     expect(sqliteIn(join(dir, aside[1]!), "SELECT COUNT(*) FROM subscriptions")).toBe("7");
+  });
+
+  test("the inbox's pictures (uploads/inbox) go into the backup and come back with the restore, private", () => {
+    const dir = dirs.make();
+    shop(dir, 1);
+    mkdirSync(join(dir, "uploads", "inbox"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, "uploads", "inbox", "reply-photo.jpg"), "jpeg bytes", { mode: 0o600 });
+    const out = join(dir, "..", `${Date.now()}-inbox.tar.gz`);
+    expect(nearcast(["backup", "--out", out], dir).code).toBe(0);
+    expect(tarList(out)).toContain("uploads/inbox/reply-photo.jpg");
+    rmSync(join(dir, "uploads", "inbox"), { recursive: true });
+
+    const run = nearcast(["restore", out], dir);
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, "uploads", "inbox", "reply-photo.jpg"), "utf8")).toBe("jpeg bytes");
+    // Opening the data dir (any command) makes a folder left wider searchable by its owner only (0700), its files 0600.
+    chmodSync(join(dir, "uploads", "inbox"), 0o755);
+    chmodSync(join(dir, "uploads", "inbox", "reply-photo.jpg"), 0o644);
+    expect(nearcast(["doctor"], dir).code).toBeLessThan(3);
+    expect(statSync(join(dir, "uploads", "inbox")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, "uploads", "inbox", "reply-photo.jpg")).mode & 0o777).toBe(0o600);
   });
 
   test("refused while a server holds the data dir, and for a file that is not a backup: nothing changes", () => {

@@ -101,12 +101,12 @@ describe("media", () => {
       expect((await w.api.get(url!, { token: w.ownerB.token })).status).toBe(404);
       expect((await w.api.get(url!, { token: w.admin.token })).status).toBe(200);
       expect((await w.api.get(url!)).status).toBe(401);
-      expect(readdirSync(join(w.dataDir, "inbox-media"))).toHaveLength(1);
+      expect(readdirSync(join(w.dataDir, "uploads", "inbox"))).toHaveLength(1);
 
       // Past replyRetentionDays, prune clears the text and removes the file; forget erases the rest.
       w.ctx.clock.advance(181 * DAY);
       expect(w.ctx.services.inbox.prune()).toMatchObject({ bodiesCleared: 1, mediaRemoved: 1 });
-      expect(readdirSync(join(w.dataDir, "inbox-media"))).toEqual([]);
+      expect(readdirSync(join(w.dataDir, "uploads", "inbox"))).toEqual([]);
       expect(messages(w).map((m) => m.body)).toEqual([null]);
       expect(w.ctx.services.inbox.forgetPhone("(415) 555-0111")).toBe(1);
       expect(messages(w)).toEqual([]);

@@ -1,7 +1,8 @@
 // A reply's media (MMS pictures, WhatsApp photos): Twilio's MediaUrl0..N answer only with the account's credentials,
 // so the server fetches each one (HTTP Basic with the account SID and auth token), keeps only pictures it recognises
 // by their first bytes (never by the declared type), at most MAX_IMAGE_BYTES, under random names in
-// <dataDir>/inbox-media, and serves them to the conversation's owner only (GET /api/inbox/Media/:id).
+// <dataDir>/uploads/inbox (inside uploads, so a backup carries them and a restore puts them back; /uploads serves only
+// files with an uploads row, never these), and serves them to the conversation's owner only (GET /api/inbox/Media/:id).
 import { randomBytes } from "node:crypto";
 import { mkdirSync, unlinkSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
@@ -65,7 +66,7 @@ async function download(url: string, twilio: TwilioConfig): Promise<Response> {
 }
 
 export function inboxMediaStore(dataDir: string) {
-  const dir = join(dataDir, "inbox-media");
+  const dir = join(dataDir, "uploads", "inbox");
   return {
     dir,
     path: (fileName: string) => join(dir, fileName),
