@@ -115,8 +115,11 @@ test("each claim is fsynced to the WAL before its request reaches the fake Twili
   expect(requests.map((r) => r.phone).sort()).toEqual(Array.from({ length: RECIPIENTS }, (_, i) => phoneOf(i)).sort());
   // Before each request: the WAL fsynced since its last write (the claim's commit among them)...
   expect(requests.filter((r) => r.walDirty)).toEqual([]);
-  // ... and a fresh fsync for each claim (one claim per send at this rate): no request rides on an old sync.
-  for (let i = 1; i < requests.length; i++) expect(requests[i]!.walSyncs).toBeGreaterThan(requests[i - 1]!.walSyncs);
+  // ... and claims synced one by one: at this rate a claim takes one row, or two when the loop woke late (a slow
+  // strace'd process) and two slots were due; those two were written and synced together, before either left. So
+  // the syncs never go back, and the requests ride on at least half as many distinct syncs as there are requests.
+  for (let i = 1; i < requests.length; i++) expect(requests[i]!.walSyncs).toBeGreaterThanOrEqual(requests[i - 1]!.walSyncs);
+  expect(new Set(requests.map((r) => r.walSyncs)).size).toBeGreaterThanOrEqual(Math.ceil(requests.length / 2));
   console.log(
     `claim durability: ${requests.length} requests to the fake Twilio, each after an fsync of the WAL; ` +
       `${walSyncs} WAL fsyncs in the whole run (${calls.filter((c) => isWal(c) && c.name === "pwrite64").length} WAL writes)`,
