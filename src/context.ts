@@ -45,7 +45,7 @@ export function createContext(config: Config, options: ContextOptions = {}) {
     lockDir: database.dbPath === ":memory:" ? null : config.dataDir,
     settingsCheckEveryMs: options.settingsCheckEveryMs,
   });
-  const housekeeping = createHousekeeping({ uploads: services.uploads, logger, hourly: () => services.inbox.notices.soon() });
+  const housekeeping = createHousekeeping({ uploads: services.uploads, logger, hourly: () => services.inbox.hourly() });
   return {
     config,
     /** The database itself: for the tests and benchmarks only (the CLI has `operator`, the app its services). */

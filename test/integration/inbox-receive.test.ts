@@ -2,10 +2,11 @@
 // with the account's credentials and served to its owner only; the owner's answer reaching Twilio (item 2); the hourly
 // email to the owner (item 4); retention and erasure.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { inboxMedia, inboxMessages } from "../../src/db/schema.ts";
+import { OPERATOR } from "../../src/services/principal.ts";
 import { apiClient } from "../helpers/api.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { dispatchUntil } from "../helpers/dispatch-run.ts";
@@ -110,6 +111,29 @@ describe("media", () => {
       expect(messages(w).map((m) => m.body)).toEqual([null]);
       expect(w.ctx.services.inbox.forgetPhone("(415) 555-0111")).toBe(1);
       expect(messages(w)).toEqual([]);
+    } finally {
+      w.ctx.close();
+    }
+  });
+
+  test("a deleted business's pictures: the cascade takes the rows, the hourly sweep the files (once an hour old)", async () => {
+    const w = world();
+    try {
+      await w.text("+14155550111", "Our cake", { media: [`${fake.url}${fake.media.add(png(2, 2), "image/png")}`] });
+      const dir = join(w.dataDir, "uploads", "inbox");
+      await until(() => existsSync(dir) && readdirSync(dir).length === 1 && w.ctx.db.select().from(inboxMedia).all().length === 1, 5000, "the picture kept");
+      const [file] = readdirSync(dir);
+      // A file whose row is still there, and one being fetched (no row yet, but new), are never swept.
+      writeFileSync(join(dir, "in-flight.png"), "x");
+      expect(w.ctx.services.inbox.sweepOrphanMedia()).toBe(0);
+      const hourAgo = (Date.now() - 2 * 3_600_000) / 1000;
+      utimesSync(join(dir, file!), hourAgo, hourAgo);
+      expect(w.ctx.services.inbox.sweepOrphanMedia()).toBe(0);
+
+      w.ctx.services.businesses.remove(OPERATOR, w.bakery.id);
+      expect(w.ctx.db.select().from(inboxMedia).all()).toEqual([]);
+      expect(w.ctx.services.inbox.sweepOrphanMedia()).toBe(1);
+      expect(readdirSync(dir)).toEqual(["in-flight.png"]);
     } finally {
       w.ctx.close();
     }

@@ -76,6 +76,9 @@ const CONVERSATION_COLUMNS = `cv.id, cv.customer_id AS customerId, cv.business_i
 const SCOPE = `(?1 IS NULL OR b.owner_id = ?1) AND (?2 IS NULL OR cv.business_id = ?2)`;
 
 const q = statements((sqlite) => ({
+  knownMedia: sqlite.prepare<{ fileName: string }, [string]>(
+    `SELECT file_name AS fileName FROM inbox_media WHERE file_name IN (SELECT value FROM json_each(?1))`,
+  ),
   // Every inbound text looks its sender up: prepared once (the query builder costs more than the query).
   customerByPhone: sqlite.prepare<{ id: number }, [string]>(`SELECT id FROM customers WHERE phone = ?1`),
   // Among the businesses the person follows or followed: the one that last sent them something, else the latest
@@ -212,6 +215,12 @@ export function inboxRepo(db: Db) {
       const rows = q(db).oldMedia.all(before, limit);
       for (const r of rows) q(db).deleteMedia.run(r.id);
       return rows.map((r) => r.fileName);
+    },
+    /** Which of these file names still have a media row (the others are files whose business or owner was deleted). */
+    knownMediaFiles(fileNames: string[]): Set<string> {
+      if (fileNames.length === 0) return new Set();
+      const rows = q(db).knownMedia.all(JSON.stringify(fileNames));
+      return new Set(rows.map((r) => r.fileName));
     },
     /** Clears the bodies (and previews) of messages older than `before`; how many. */
     clearBodies(before: number): number {

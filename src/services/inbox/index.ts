@@ -27,6 +27,8 @@ export const MEDIA_NOT_FOUND = "Media not found.";
 const DAY_MS = 86_400_000;
 /** Media rows removed per transaction by prune. */
 const PRUNE_CHUNK = 500;
+/** A picture file with no row is swept once this old (by the file system's clock, which wrote its time). */
+const ORPHAN_AFTER_MS = 3_600_000;
 
 export interface InboxDeps {
   repos: Repos;
@@ -59,6 +61,14 @@ export function createInboxService(deps: InboxDeps) {
     const record = repos.inbox.find(customerId, businessId) ?? repos.inbox.subscriberView(customerId, businessId);
     if (!record || !canManage(actor, record)) throw new NotFoundError(CONVERSATION_NOT_FOUND);
     return record;
+  }
+
+  function sweepOrphanMedia(): number {
+    const files = media.filesOlderThan(Date.now() - ORPHAN_AFTER_MS);
+    const known = repos.inbox.knownMediaFiles(files);
+    const orphans = files.filter((f) => !known.has(f));
+    media.remove(orphans);
+    return orphans.length;
   }
 
   return {
@@ -122,6 +132,15 @@ export function createInboxService(deps: InboxDeps) {
       const bodiesCleared = repos.transaction(() => repos.inbox.clearBodies(before));
       return { before: new Date(before).toISOString(), bodiesCleared, mediaRemoved };
     },
+
+    /** The server's hourly round: reply emails due since the last reply, and pictures nothing references. */
+    hourly(): void {
+      notices.soon();
+      sweepOrphanMedia();
+    },
+
+    /** Hourly: pictures whose rows went with their business or owner (a cascade cannot delete files); how many. */
+    sweepOrphanMedia,
 
     /** `customers forget`: every message the number sent and its media (before the customer row goes); how many.
      * A number that is not one erases nothing (the forget itself then says why). */

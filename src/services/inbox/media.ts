@@ -4,7 +4,7 @@
 // <dataDir>/uploads/inbox (inside uploads, so a backup carries them and a restore puts them back; /uploads serves only
 // files with an uploads row, never these), and serves them to the conversation's owner only (GET /api/inbox/Media/:id).
 import { randomBytes } from "node:crypto";
-import { mkdirSync, unlinkSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { TwilioConfig } from "../../messaging/twilio.ts";
@@ -85,6 +85,22 @@ export function inboxMediaStore(dataDir: string) {
       const fileName = `${randomBytes(16).toString("hex")}.${kind.ext}`;
       await writeFile(join(dir, fileName), bytes, { mode: 0o600 });
       return { fileName, contentType: kind.contentType, size: bytes.length };
+    },
+    /** The files older than `before` (ms): a fetch in progress writes its file a moment before its row. */
+    filesOlderThan(before: number): string[] {
+      let names: string[] = [];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        return [];
+      }
+      return names.filter((name) => {
+        try {
+          return statSync(join(dir, name)).mtimeMs < before;
+        } catch {
+          return false;
+        }
+      });
     },
     remove(fileNames: string[]): void {
       for (const name of fileNames) {
