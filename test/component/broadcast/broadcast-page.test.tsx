@@ -16,6 +16,7 @@ import {
   PUBLISH,
   renderBroadcastScreen,
   useBroadcastScreen,
+  whatsappReplies,
 } from "./broadcast-screen.tsx";
 
 const RETRY = "/api/business/RetryFailedDeliveries";
@@ -29,11 +30,8 @@ const realCreate = URL.createObjectURL;
 const realRevoke = URL.revokeObjectURL;
 
 useBroadcastScreen(api, {
-  replies: () => ({
-    // Someone is on WhatsApp: the template picker asks for these (whatsapp-template-field.test.tsx tests it).
-    ["GET /api/business/WhatsAppTemplates"]: { body: [] },
-    ["GET /api/business/WhatsAppAudience"]: { body: { whatsapp: 17, inWindow: 17, needTemplate: 0, usNumbers: 0, marketingStopped: 0, warningWithoutTemplate: null, warningWithTemplate: null } },
-  }),
+  // Someone is on WhatsApp: the template picker asks for these (whatsapp-template-field.test.tsx tests it).
+  replies: () => whatsappReplies([], 17),
   onConsoleError: (...args: unknown[]) => void logged.push(args),
 });
 

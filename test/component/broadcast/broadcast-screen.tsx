@@ -117,6 +117,13 @@ export async function confirmSend(rounds = 10): Promise<void> {
   await settle(rounds);
 }
 
+/** The WhatsApp replies of the broadcast screen (its templates and its audience), for a mockApi's routes: `whatsapp`
+ * subscribers, `inWindow` of them wrote in the last 24 hours, the rest need a template. */
+export function whatsappReplies(templates: WhatsAppTemplate[], whatsapp: number, inWindow = whatsapp) {
+  const audience = { whatsapp, inWindow, needTemplate: whatsapp - inWindow, usNumbers: 0, marketingStopped: 0, warningWithoutTemplate: null, warningWithTemplate: null };
+  return { ["GET /api/business/WhatsAppTemplates"]: { body: templates }, ["GET /api/business/WhatsAppAudience"]: { body: audience } };
+}
+
 /** An approved WhatsApp template as GET WhatsAppTemplates lists it: weekly_offer, {{1}} and {{2}}, unless `over` says otherwise. */
 export const whatsappTemplate = (over: Partial<WhatsAppTemplate>): WhatsAppTemplate => ({
   sid: "HX11111111111111111111111111111111",

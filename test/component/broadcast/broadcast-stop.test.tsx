@@ -6,16 +6,13 @@ import { toasts } from "../../../web/shared/state/toasts.ts";
 import { stopQuestion } from "../../../web/features/broadcast/components/StopBroadcastButton.tsx";
 import { mockApi, onePage } from "../../helpers/mock-api.ts";
 import { settle } from "../render-at.tsx";
-import { broadcastSummary as broadcast, HISTORY, renderBroadcastScreen, useBroadcastScreen } from "./broadcast-screen.tsx";
+import { broadcastSummary as broadcast, HISTORY, renderBroadcastScreen, useBroadcastScreen, whatsappReplies } from "./broadcast-screen.tsx";
 
 const CANCEL = "/api/business/CancelBroadcast";
 const api = mockApi();
 const { calls, routes: replies } = api;
 useBroadcastScreen(api, {
-  replies: () => ({
-    ["GET /api/business/WhatsAppTemplates"]: { body: [] },
-    ["GET /api/business/WhatsAppAudience"]: { body: { whatsapp: 17, inWindow: 17, needTemplate: 0, usNumbers: 0, marketingStopped: 0, warningWithoutTemplate: null, warningWithTemplate: null } },
-  }),
+  replies: () => whatsappReplies([], 17),
 });
 
 const toastList = () => toasts.value.map((t) => [t.type, t.title, t.message]);

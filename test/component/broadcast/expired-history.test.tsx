@@ -5,16 +5,13 @@ import { expect, test } from "bun:test";
 import { fireEvent } from "@testing-library/react";
 import { mockApi, onePage } from "../../helpers/mock-api.ts";
 import { settle } from "../render-at.tsx";
-import { broadcastSummary as broadcast, HISTORY, renderBroadcastScreen, useBroadcastScreen } from "./broadcast-screen.tsx";
+import { broadcastSummary as broadcast, HISTORY, renderBroadcastScreen, useBroadcastScreen, whatsappReplies } from "./broadcast-screen.tsx";
 
 const RETRY = "/api/business/RetryFailedDeliveries";
 const api = mockApi();
 const { calls, routes: replies } = api;
 useBroadcastScreen(api, {
-  replies: () => ({
-    ["GET /api/business/WhatsAppTemplates"]: { body: [] },
-    ["GET /api/business/WhatsAppAudience"]: { body: { whatsapp: 0, inWindow: 0, needTemplate: 0, usNumbers: 0, marketingStopped: 0, warningWithoutTemplate: null, warningWithTemplate: null } },
-  }),
+  replies: () => whatsappReplies([], 0),
 });
 
 test("expired ones: their own count (not in Failed), counted as processed, a line that says why, and 'Send in the next window'", async () => {

@@ -9,7 +9,7 @@ import { TEST_SEND_LABEL } from "../../../web/features/broadcast/components/Test
 import { currentUser } from "../../../web/shared/state/session.ts";
 import { mockApi } from "../../helpers/mock-api.ts";
 import { settle } from "../render-at.tsx";
-import { renderBroadcastScreen, useBroadcastScreen, whatsappTemplate } from "./broadcast-screen.tsx";
+import { renderBroadcastScreen, useBroadcastScreen, whatsappTemplate, whatsappReplies } from "./broadcast-screen.tsx";
 
 const SEND_TEST = "/api/broadcast/SendTest";
 const TEST_STATUS = "/api/broadcast/TestStatus";
@@ -22,10 +22,7 @@ const api = mockApi();
 const { calls, routes: replies } = api;
 useBroadcastScreen(api, {
   counts: { total: 3, sms: 1, whatsapp: 2 },
-  replies: () => ({
-    ["GET /api/business/WhatsAppTemplates"]: { body: [weeklyOffer] },
-    ["GET /api/business/WhatsAppAudience"]: { body: { whatsapp: 2, inWindow: 0, needTemplate: 2, usNumbers: 0, marketingStopped: 0, warningWithoutTemplate: null, warningWithTemplate: null } },
-  }),
+  replies: () => whatsappReplies([weeklyOffer], 2, 0),
 });
 
 beforeEach(() => {
