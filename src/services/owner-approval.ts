@@ -3,11 +3,8 @@
 // account; a refused account cannot sign in and its sessions end, its data stays until an admin deletes it. The admin
 // hears of each new sign-up by email when email is set up. The admin works here from the home page, the Users screen
 // (/api/user/...) and `nearcast users approve|refuse`.
-import type { Clock } from "../clock.ts";
 import { AppError, ConflictError, ForbiddenError, NotFoundError } from "../errors.ts";
 import { createBackground } from "../lib/background.ts";
-import type { Logger } from "../lib/logger.ts";
-import type { Mailer } from "../mail/mailer.ts";
 import { newOwnerEmail } from "../mail/templates.ts";
 import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
@@ -25,8 +22,8 @@ import {
   type UserStatus,
 } from "../schemas/owner-approval.ts";
 import { toPublicUser } from "./auth.ts";
+import type { MailingDeps } from "./mailing-deps.ts";
 import { isOperator, managesAll, type Principal } from "./principal.ts";
-import type { SettingsService } from "./settings.ts";
 import { validate } from "./validate.ts";
 
 /** Every sending path for an owner who is not approved: 403 owner_not_approved, nothing written. */
@@ -61,13 +58,7 @@ export function requireApprovedOwner(repos: Repos, ownerId: number, actor: Princ
   throw new OwnerNotApprovedError(own ? OWNER_NOT_APPROVED : BUSINESS_OWNER_NOT_APPROVED);
 }
 
-export interface OwnerApprovalDeps {
-  repos: Repos;
-  clock: Clock;
-  logger: Logger;
-  /** The Users link in the admins' email is built on the saved public URL only (none: the email names the screen). */
-  settings: Pick<SettingsService, "current" | "savedPublicUrl">;
-  mailer: Mailer;
+export interface OwnerApprovalDeps extends MailingDeps {
   /** Deletes an account's image files once its rows are gone. */
   removeUploadFiles: (fileNames: string[]) => void;
   /** Sends the confirmations held while the owner was pending, within the text budget (helper E's textBudget). */

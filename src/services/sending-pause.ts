@@ -4,16 +4,13 @@
 // doctor` (a red line with the fix), and one email to the admins per pause. The dispatcher keeps them through this
 // service (the PauseStore of src/dispatch/store.ts); a status callback with 30034 pauses here too; a change of the
 // messaging settings resumes every channel.
-import type { Clock } from "../clock.ts";
 import type { ChannelPause, DeliveryChannel, PauseStore } from "../dispatch/store.ts";
 import { createBackground } from "../lib/background.ts";
 import { pausedText, problemText } from "../messaging/account-errors.ts";
-import type { Logger } from "../lib/logger.ts";
 import { sendingPausedEmail } from "../mail/sending-paused-email.ts";
-import type { Mailer } from "../mail/mailer.ts";
 import type { Repos } from "../repos/index.ts";
 import type { ChecklistItem } from "../schemas/checklist.ts";
-import type { SettingsService } from "./settings.ts";
+import type { MailingDeps } from "./mailing-deps.ts";
 
 const CHANNELS: readonly DeliveryChannel[] = ["SMS", "WhatsApp"];
 const keyOf = (channel: DeliveryChannel) => `paused.${channel}`;
@@ -52,13 +49,7 @@ export function pausedChecklistItems(pauses: ChannelPause[]): ChecklistItem[] {
   }));
 }
 
-export interface SendingPauseDeps {
-  repos: Repos;
-  clock: Clock;
-  logger: Logger;
-  mailer: Mailer;
-  settings: Pick<SettingsService, "current" | "savedPublicUrl">;
-}
+export type SendingPauseDeps = MailingDeps;
 
 export function createSendingPauseService({ repos, clock, logger, mailer, settings }: SendingPauseDeps) {
   const background = createBackground(logger);

@@ -2,24 +2,14 @@
 // last one, so a restart does not send twice), listing the conversations with replies that came since; only when
 // email is set up and the replyEmails setting is on. The time is recorded before the email goes: a crash mid-send
 // loses one notice rather than repeating it.
-import type { Clock } from "../../clock.ts";
 import { createBackground } from "../../lib/background.ts";
-import type { Logger } from "../../lib/logger.ts";
-import type { Mailer } from "../../mail/mailer.ts";
 import { replyNoticeEmail } from "../../mail/reply-notice-email.ts";
-import type { Repos } from "../../repos/index.ts";
-import type { SettingsService } from "../settings.ts";
+import type { MailingDeps } from "../mailing-deps.ts";
 
 export const NOTICE_EVERY_MS = 3_600_000;
 export const INBOX_PATH = "/inbox";
 
-export interface NotifyDeps {
-  repos: Repos;
-  clock: Clock;
-  logger: Logger;
-  mailer: Mailer;
-  settings: Pick<SettingsService, "current" | "savedPublicUrl">;
-}
+export type NotifyDeps = MailingDeps;
 
 export function createReplyNotices({ repos, clock, logger, mailer, settings }: NotifyDeps) {
   const background = createBackground(logger);
