@@ -15,12 +15,13 @@ import m11 from "./0011_broadcast_counts.sql" with { type: "text" };
 import m12 from "./0012_list_indexes.sql" with { type: "text" };
 import m13 from "./0013_chunked_enqueue.sql" with { type: "text" };
 import m14 from "./0014_owner_trust.sql" with { type: "text" };
-import m16 from "./0016_status_checks.sql" with { type: "text" };
-import m17 from "./0017_test_sends.sql" with { type: "text" };
-import m19 from "./0019_fair_claim_indexes.sql" with { type: "text" };
-import m20 from "./0020_inbox.sql" with { type: "text" };
-import m21 from "./0021_business_keyword.sql" with { type: "text" };
-import m22 from "./0022_subscription_links.sql" with { type: "text" };
+import m15 from "./0016_status_checks.sql" with { type: "text" };
+import m16 from "./0017_test_sends.sql" with { type: "text" };
+import m17 from "./0019_fair_claim_indexes.sql" with { type: "text" };
+import m18 from "./0020_inbox.sql" with { type: "text" };
+import m19 from "./0021_business_keyword.sql" with { type: "text" };
+import m20 from "./0022_subscription_links.sql" with { type: "text" };
+import m21 from "./0023_engagement.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -38,11 +39,12 @@ export const migrationSql: Record<string, string> = {
   "0012_list_indexes": m12,
   "0013_chunked_enqueue": m13,
   "0014_owner_trust": m14,
-  "0016_status_checks": m16,
-  "0017_test_sends": m17,
-  "0019_fair_claim_indexes": m19,
-  "0020_inbox": m20,
-  "0021_business_keyword": m21,
-  "0022_subscription_links": m22,
+  "0016_status_checks": m15,
+  "0017_test_sends": m16,
+  "0019_fair_claim_indexes": m17,
+  "0020_inbox": m18,
+  "0021_business_keyword": m19,
+  "0022_subscription_links": m20,
+  "0023_engagement": m21,
 };
 export { journal };

@@ -281,6 +281,12 @@ export const broadcasts = sqliteTable(
     // recipient has a delivery. A crash leaves it set, and the dispatcher goes on from it.
     enqueuedThrough: integer("enqueued_through"),
     cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
+    // Issue 25 (migrations/0023, the tables in engagement-schema.ts): the text's URLs go out as short links, one per
+    // delivery; an offer is one shared code, or a unique code per person at {code}, valid to the end of its day.
+    trackLinks: integer("track_links", { mode: "boolean" }).notNull().default(false),
+    couponCode: text("coupon_code"),
+    uniqueCoupons: integer("unique_coupons", { mode: "boolean" }).notNull().default(false),
+    couponExpiresAt: integer("coupon_expires_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     // A business's broadcasts of one kind, newest first: the history pages down it (ListBroadcasts) without
@@ -509,3 +515,5 @@ export const inboxNotices = sqliteTable("inbox_notices", {
     .references(() => businesses.id, { onDelete: "cascade" }),
   notifiedAt: integer("notified_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+export * from "./engagement-schema.ts";
