@@ -9,4 +9,4 @@ Exit codes (every command):
   0  ok
   1  failure (the server is running, Twilio or the disk said no, ...)
   2  usage or bad input (unknown command or option, a bad value, an id that names nothing, no database at --data-dir, a schema to migrate)
-  3  partly done (an import with invalid rows: the valid ones were added)`;
+  3  partly done (an import with invalid rows: the valid ones were added; a prune that kept broadcasts with links or coupons younger than 90 days)`;

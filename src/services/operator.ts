@@ -4,6 +4,7 @@
 import type { OpenedDatabase } from "../db/open.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { Repos } from "../repos/index.ts";
+import { pruneScope } from "./prune-scope.ts";
 
 export interface OperatorDeps {
   repos: Pick<Repos, "deliveries" | "broadcasts">;
@@ -31,8 +32,8 @@ export function createOperatorService({ repos, file }: OperatorDeps) {
       return { checked, unfinished };
     },
 
-    /** Finished broadcasts completed before `before` that still have delivery rows. */
-    prunableBroadcasts: (before: number): number[] => repos.deliveries.prunableBroadcasts(before),
+    /** The broadcasts whose delivery rows `prune --older-than N` removes, and those it keeps (links or coupons). */
+    pruneScope: (olderThanDays: number, now: number) => pruneScope(repos.deliveries, olderThanDays, now),
 
     /** Up to `limit` delivery rows of a finished broadcast, removed in one short transaction; how many. */
     pruneDeliveries: (broadcastId: number, limit: number): number => repos.deliveries.pruneDeliveries(broadcastId, limit),

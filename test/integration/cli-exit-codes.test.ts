@@ -53,7 +53,9 @@ test("--help, --version and help COMMAND exit 0; the root help holds the exit-co
   expect(help.code).toBe(0);
   expect(help.stdout).toContain("Exit codes (every command):\n  0  ok\n  1  failure");
   expect(help.stdout).toContain("  2  usage or bad input");
-  expect(help.stdout).toContain("  3  partly done (an import with invalid rows: the valid ones were added)");
+  expect(help.stdout).toContain(
+    "  3  partly done (an import with invalid rows: the valid ones were added; a prune that kept broadcasts with links or coupons younger than 90 days)",
+  );
   expect(nearcast(["--version"]).code).toBe(0);
   expect(nearcast(["help", "users"]).code).toBe(0);
 });

@@ -6,6 +6,7 @@ import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { json, nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { engagementCounts, insertBroadcastLink, insertClickedLink } from "../helpers/engagement-rows.ts";
 import { broadcastIn, shopWithSubscribers } from "../helpers/worlds.ts";
 
 const dirs = tempDataDirs("nearcast-cli-prune");
@@ -55,4 +56,44 @@ test("--older-than must be whole days, at least 30: exit 2, one line, nothing re
     expect(run.stderr).toBe(`nearcast: --older-than must be a number of days, at least 30, such as 400d (got "${bad}")\n`);
   }
   expect(nearcast(["prune"], dir).code).toBe(2);
+});
+
+test("a broadcast with links or coupons keeps its rows 90 days: a shorter age prunes the others, lists it and exits 3", async () => {
+  const dir = dirs.make();
+  const ctx = createContext(loadConfig({}, { dataDir: dir }), { logger: new MemoryLogger() });
+  const ids = await (async () => {
+    const businessId = shopWithSubscribers(ctx, 2).business.id;
+    const plain = (await broadcastIn(ctx, "completed", { businessId, text: "Plain news" })).id;
+    const tracked = (await broadcastIn(ctx, "completed", { businessId, text: "Menu: https://bakery.example/menu" })).id;
+    const sql = ctx.db.$client;
+    sql.run("UPDATE broadcasts SET completed_at = ?1", [Date.now() - 40 * DAY]);
+    sql.run("UPDATE broadcasts SET track_links = 1 WHERE id = ?1", [tracked]);
+    const delivery = ctx.repos.deliveries.listByBroadcast(tracked)[0]!;
+    insertClickedLink(ctx, delivery, insertBroadcastLink(ctx, tracked), 2);
+    return { plain, tracked };
+  })().finally(() => ctx.close());
+  const rows = () => withDataDir(dir, (ctx) => [ids.plain, ids.tracked].map((id) => ctx.repos.deliveries.listByBroadcast(id).length));
+  const clicks = () => withDataDir(dir, (ctx) => engagementCounts(ctx).clicks);
+
+  const run = nearcast(["prune", "--older-than", "30d"], dir);
+  expect(run.code).toBe(3);
+  expect(run.stdout).toStartWith("Removed 2 delivery row(s) of 1 broadcast(s) completed before ");
+  expect(run.stdout).toMatch(
+    new RegExp(`\\nKept the rows of 1 broadcast\\(s\\) with links or coupons completed after \\S+ \\(#${ids.tracked}\\): who clicked and who redeemed is kept at least 90 days; a later prune removes them\\.\\n`),
+  );
+  expect([rows(), clicks()]).toEqual([[0, 2], 2]);
+
+  const again = nearcast(["prune", "--older-than", "30d", "--json"], dir);
+  expect(again.code).toBe(3);
+  expect(JSON.parse(again.stdout)).toMatchObject({ broadcasts: [], deliveriesRemoved: 0, keptWithLinksOrCoupons: { broadcasts: [ids.tracked] } });
+  // 90 days or more: nothing is kept back, exit 0.
+  expect(nearcast(["prune", "--older-than", "90d"], dir).code).toBe(0);
+
+  // Once it is 90 days old, the same 30d prune takes its rows and its clicks, and says nothing kept.
+  withDataDir(dir, (ctx) => ctx.db.$client.run("UPDATE broadcasts SET completed_at = ?2 WHERE id = ?1", [ids.tracked, Date.now() - 91 * DAY]));
+  const later = nearcast(["prune", "--older-than", "30d"], dir);
+  expect(later.code).toBe(0);
+  expect(later.stdout).toStartWith("Removed 2 delivery row(s) of 1 broadcast(s) completed before ");
+  expect(later.stdout).not.toContain("Kept the rows");
+  expect([rows(), clicks()]).toEqual([[0, 0], 0]);
 });
