@@ -152,7 +152,7 @@ contacts.csv:
 
   cmd
     .command("forget")
-    .description("erase a person completely: customer row, subscriptions, consent history and what they texted (no question asked)")
+    .description("erase a person completely: customer row, subscriptions, consent history, link clicks, coupon redemptions and what they texted (no question asked)")
     .argument("<phone>", "the phone number, in any common format")
     .option("--json", "print what was erased as JSON", false)
     .addOption(dataDirOption())
@@ -167,7 +167,8 @@ contacts.csv:
           const where = result.businesses.length ? ` (${result.businesses.join(", ")})` : "";
           process.stdout.write(
             `Erased ${result.phone} (customer ${result.customerId}): the customer record, ` +
-              `${plural(result.subscriptions, "subscription")}${where}, ${plural(result.consentEvents, "consent event")} and ${replies} stored ${replies === 1 ? "reply" : "replies"}.\n`,
+              `${plural(result.subscriptions, "subscription")}${where}, ${plural(result.consentEvents, "consent event")}, ` +
+              `${plural(result.linkClicks, "link click")}, ${plural(result.couponRedemptions, "coupon redemption")} and ${replies} stored ${replies === 1 ? "reply" : "replies"}.\n`,
           );
         }
       });

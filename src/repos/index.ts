@@ -13,6 +13,7 @@ import { inboundMessagesRepo } from "./inbound-messages.ts";
 import { inboxRepo } from "./sql/inbox.ts";
 import { inboxRepliesRepo } from "./sql/inbox-replies.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
+import { personEngagementRepo } from "./person-engagement.ts";
 import { subscriptionLinksRepo } from "./subscription-links.ts";
 import { pausedDeliveriesRepo } from "./sql/paused-deliveries.ts";
 import { phoneVerificationsRepo } from "./phone-verifications.ts";
@@ -61,6 +62,7 @@ export function createRepos(db: Db) {
     textBudget: textBudgetRepo(db),
     inbox: inboxRepo(db),
     inboxReplies: inboxRepliesRepo(db),
+    personEngagement: personEngagementRepo(db),
   };
 }
 

@@ -77,6 +77,9 @@ export interface ForgetResult {
   customerId?: number;
   subscriptions: number;
   consentEvents: number;
+  /** Clicks on the person's short links and coupon redemptions by or for them (issue 25): erased with them. */
+  linkClicks: number;
+  couponRedemptions: number;
   businesses: string[];
 }
 
@@ -163,15 +166,17 @@ export function customerOperatorActions({
 
     /**
      * Erases a person completely (the FAQ's promise that a number can be deleted on request): the customer
-     * row, every subscription and every consent event, in one transaction.
+     * row, every subscription and every consent event, in one transaction. Their deliveries go with the row, and with
+     * them the clicks on their links and their coupons' redemptions (foreign keys, ON DELETE CASCADE).
      */
     forget(rawPhone: string): ForgetResult {
       const phone = e164OrThrow(rawPhone, config.defaultCountry);
       return repos.transaction(() => {
         const customer = repos.customers.findByPhone(phone);
-        if (!customer) return { phone, erased: false, subscriptions: 0, consentEvents: 0, businesses: [] };
+        if (!customer) return { phone, erased: false, subscriptions: 0, consentEvents: 0, linkClicks: 0, couponRedemptions: 0, businesses: [] };
         const subs = repos.subscriptions.listByCustomer(customer.id);
         const events = repos.consentEvents.countByCustomer(customer.id);
+        const engagement = repos.personEngagement.countByCustomer(customer.id);
         repos.customers.delete(customer.id);
         return {
           phone,
@@ -179,6 +184,7 @@ export function customerOperatorActions({
           customerId: customer.id,
           subscriptions: subs.length,
           consentEvents: events,
+          ...engagement,
           businesses: subs.map((s) => s.businessName),
         };
       });

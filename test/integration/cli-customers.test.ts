@@ -222,7 +222,7 @@ describe("nearcast customers forget", () => {
     const res = run(["customers", "forget", "(415) 555-0134"], dir);
     expect(res.code).toBe(0);
     expect(res.stdout).toBe(
-      `Erased +14155550134 (customer ${person.id}): the customer record, 2 subscriptions (Sunrise Bakery, Corner Gym), 2 consent events and 0 stored replies.\n`,
+      `Erased +14155550134 (customer ${person.id}): the customer record, 2 subscriptions (Sunrise Bakery, Corner Gym), 2 consent events, 0 link clicks, 0 coupon redemptions and 0 stored replies.\n`,
     );
     const after = withDb(dir, customerTables);
     expect(after.customers.map((c) => c.phone)).not.toContain("+14155550134");
@@ -246,6 +246,14 @@ describe("nearcast customers forget", () => {
   test("--json", () => {
     const { dir } = seeded();
     const res = run(["customers", "forget", "+14155550135", "--json"], dir);
-    expect(JSON.parse(res.stdout)).toMatchObject({ phone: "+14155550135", erased: true, subscriptions: 1, consentEvents: 1, businesses: ["Sunrise Bakery"] });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      phone: "+14155550135",
+      erased: true,
+      subscriptions: 1,
+      consentEvents: 1,
+      linkClicks: 0,
+      couponRedemptions: 0,
+      businesses: ["Sunrise Bakery"],
+    });
   });
 });
