@@ -2,6 +2,7 @@ import { Link } from "wouter";
 import { type LegalSection, LegalDocument } from "./components/LegalDocument.tsx";
 import { BrandName, ContactEmailLink } from "../../shared/components/Brand.tsx";
 import { paths } from "../../shared/paths.ts";
+import { LINK_AND_COUPON_ERASURE, LinkAndCouponRecords, LinkAndCouponRetention } from "./privacy-links-and-coupons.tsx";
 import "../../shared/styles/marketing.css";
 
 const mail = <ContactEmailLink />;
@@ -80,6 +81,7 @@ const SECTIONS: LegalSection[] = [
         <li>to create and secure business accounts and let owners manage their businesses and customers;</li>
         <li>to show businesses in the public business list and produce their QR codes and posters;</li>
         <li>to deliver broadcasts and show owners the delivery status of each message;</li>
+        <li>to show owners how a message did: how many of its links were clicked and its coupons redeemed;</li>
         <li>to answer support requests and send important service notices, such as changes to our terms;</li>
         <li>to detect and prevent fraud, spam and abuse.</li>
       </ul>
@@ -121,11 +123,14 @@ const SECTIONS: LegalSection[] = [
   {
     title: "Message Records",
     body: (
-      <p>
-        For each message we keep a record of the business, the message text and any image, the date and time it was
-        sent and its delivery status (Sent, Delivered or Failed). Business owners can see the messages sent to each of
-        their subscribers. These records help businesses confirm delivery and help us look into complaints.
-      </p>
+      <>
+        <p>
+          For each message we keep a record of the business, the message text and any image, the date and time it was
+          sent and its delivery status (Sent, Delivered or Failed). Business owners can see the messages sent to each of
+          their subscribers. These records help businesses confirm delivery and help us look into complaints.
+        </p>
+        <LinkAndCouponRecords />
+      </>
     ),
   },
   {
@@ -142,11 +147,14 @@ const SECTIONS: LegalSection[] = [
   {
     title: "Data Retention",
     body: (
-      <p>
-        We keep your phone number while you are subscribed to at least one business. After you opt out, we keep a short
-        record of the opt-out so that you are not messaged again by mistake. Business account data is kept while the
-        account is open. Technical logs are kept only for a limited period.
-      </p>
+      <>
+        <p>
+          We keep your phone number while you are subscribed to at least one business. After you opt out, we keep a short
+          record of the opt-out so that you are not messaged again by mistake. Business account data is kept while the
+          account is open. Technical logs are kept only for a limited period.
+        </p>
+        <LinkAndCouponRetention />
+      </>
     ),
   },
   {
@@ -154,8 +162,8 @@ const SECTIONS: LegalSection[] = [
     body: (
       <p>
         Your phone number and the information linked to it are deleted on request: email {mail} with the number you want
-        removed. We may ask you to confirm that the number is yours before deleting it. Business owners can also remove a
-        customer from their dashboard, or ask us to close their account and delete its data.
+        removed. We may ask you to confirm that the number is yours before deleting it. {LINK_AND_COUPON_ERASURE} Business
+        owners can also remove a customer from their dashboard, or ask us to close their account and delete its data.
       </p>
     ),
   },
