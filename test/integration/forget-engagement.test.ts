@@ -5,14 +5,7 @@ import { afterAll, expect, test } from "bun:test";
 import { nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
-import {
-  engagementCounts,
-  insertBroadcastLink,
-  insertClickedLink,
-  insertRedemption,
-  insertSharedCoupon,
-  insertUniqueCoupon,
-} from "../helpers/engagement-rows.ts";
+import { engagementCounts, insertBroadcastLink, insertClickedLink, insertRedemption, insertSharedCoupon, insertUniqueCoupon } from "../helpers/engagement-rows.ts";
 import { insertBusiness } from "../helpers/factories.ts";
 
 const dirs = tempDataDirs("nearcast-forget-engagement");

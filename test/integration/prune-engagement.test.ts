@@ -8,14 +8,7 @@ import { ValidationError } from "../../src/errors.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type TestContext, testContext } from "../helpers/context.ts";
 import { type BroadcastRow, insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
-import {
-  engagementCounts,
-  insertBroadcastLink,
-  insertClickedLink,
-  insertRedemption,
-  insertSharedCoupon,
-  insertUniqueCoupon,
-} from "../helpers/engagement-rows.ts";
+import { engagementCounts, insertBroadcastLink, insertClickedLink, insertRedemption, insertSharedCoupon, insertUniqueCoupon } from "../helpers/engagement-rows.ts";
 import { shopWithSubscribers } from "../helpers/worlds.ts";
 
 const DAY = 86_400_000;
