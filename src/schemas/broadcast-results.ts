@@ -80,5 +80,3 @@ export interface BroadcastResults {
   peopleTruncated: boolean;
 }
 
-/** Columns of GET /api/business/ExportBroadcastResults (one line per recipient). */
-export const RESULTS_CSV_COLUMNS = ["phone", "channel", "status", "reason", "sent_at", "clicks", "first_click_at", "coupon_code", "redeemed_at"] as const;

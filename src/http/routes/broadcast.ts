@@ -54,6 +54,16 @@ export const broadcastRoutes = new Hono<AppEnv>()
       "content-disposition": `attachment; filename="broadcast-${broadcastId}.csv"`,
     });
   })
+  // What the broadcast brought in (issue 25): its numbers, and one CSV line per recipient with their clicks and coupon.
+  .get("/GetBroadcastResults", requireUser, (c) => c.json(c.var.ctx.services.broadcasts.results(c.var.user!, queryId(c))))
+  .get("/ExportBroadcastResults", requireUser, (c) => {
+    const { broadcastId, csv } = c.var.ctx.services.broadcasts.resultsCsv(c.var.user!, queryId(c));
+    return c.body(csv, 200, {
+      "content-type": "text/csv; charset=utf-8",
+      "content-disposition": `attachment; filename="broadcast-${broadcastId}-results.csv"`,
+    });
+  })
+  .get("/GetBusinessDashboard", requireUser, (c) => c.json(c.var.ctx.services.broadcasts.dashboard(c.var.user!, queryId(c))))
   .post("/RetryFailedDeliveries", requireUser, (c) =>
     c.json(c.var.ctx.services.broadcasts.retryFailed(c.var.user!, queryId(c, "broadcastId"))),
   );
