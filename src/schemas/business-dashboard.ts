@@ -10,7 +10,9 @@ export const DASHBOARD_BROADCASTS = 6;
 /** New subscriptions on one day by how they came, and the active subscribers at the end of that day. */
 export type SubscribersOnDay = { day: string } & Record<SubscriptionSource, number> & { total: number };
 
-/** Opt-outs on one day, by the word or way they came ("STOP", "UNSUBSCRIBE", "page", "owner"...). */
+/** Opt-outs on one day. `byKeyword`: a STOP keyword by its word as texted, upper case ("STOP", "UNSUBSCRIBE",
+ * "CANCEL"...); any other way by the source stored with it: "subscriptions-page" (the person's own page),
+ * "twilio-21610" (the carrier said the number opted out), "sms-reply-words" / "whatsapp-reply-words" (a reply in words). */
 export interface OptOutsOnDay {
   day: string;
   count: number;

@@ -52,21 +52,21 @@ const q = statements((sqlite) => ({
        SELECT e.customer_id FROM consent_events e WHERE e.business_id = ?2 AND e.kind = 'unsubscribed' AND e.at >= ?3 AND e.at < ?4
        UNION ALL
        SELECT e.customer_id FROM consent_events e WHERE e.business_id IS NULL AND e.kind = 'unsubscribed' AND e.at >= ?3 AND e.at < ?4
-     ) o WHERE EXISTS (SELECT 1 FROM deliveries d WHERE d.broadcast_id = ?1 AND d.customer_id = o.customer_id)`,
+     ) opted WHERE EXISTS (SELECT 1 FROM deliveries d WHERE d.broadcast_id = ?1 AND d.customer_id = opted.customer_id)`,
   ),
   // Who clicked (per delivery: one person) or redeemed, newest activity first; ?2 is how many to read.
   people: sqlite.prepare<ResultsPersonRow, [number, number]>(
-    `SELECT p.customer_id AS customerId, c.phone, sum(p.clicks) AS clicks, min(p.first_click) AS firstClickAt,
-       min(p.redeemed) AS redeemedAt
+    `SELECT act.customer_id AS customerId, c.phone, sum(act.clicks) AS clicks, min(act.first_click) AS firstClickAt,
+       min(act.redeemed) AS redeemedAt
      FROM (
-       SELECT d.customer_id, k.n AS clicks, k.first AS first_click, NULL AS redeemed
-       FROM (SELECT delivery_id, count(*) AS n, min(clicked_at) AS first FROM link_clicks WHERE broadcast_id = ?1 GROUP BY delivery_id) k
-       JOIN deliveries d ON d.id = k.delivery_id
+       SELECT d.customer_id, per.n AS clicks, per.first AS first_click, NULL AS redeemed
+       FROM (SELECT delivery_id, count(*) AS n, min(clicked_at) AS first FROM link_clicks WHERE broadcast_id = ?1 GROUP BY delivery_id) per
+       JOIN deliveries d ON d.id = per.delivery_id
        UNION ALL
        SELECT customer_id, 0, NULL, redeemed_at FROM coupon_redemptions WHERE broadcast_id = ?1 AND customer_id IS NOT NULL
-     ) p JOIN customers c ON c.id = p.customer_id
-     GROUP BY p.customer_id
-     ORDER BY max(coalesce(max(p.first_click), 0), coalesce(max(p.redeemed), 0)) DESC, p.customer_id DESC
+     ) act JOIN customers c ON c.id = act.customer_id
+     GROUP BY act.customer_id
+     ORDER BY max(coalesce(max(act.first_click), 0), coalesce(max(act.redeemed), 0)) DESC, act.customer_id DESC
      LIMIT ?2`,
   ),
 }));
