@@ -51,10 +51,11 @@ test("subscribers: five sources stacked and the running total on the right axis;
 test("opt-outs: the count a day, and how they came as the table's last column (most first)", () => {
   expect(keywordsOf({ STOP: 1, UNSUBSCRIBE: 3, page: 0 })).toBe("UNSUBSCRIBE 3, STOP 1");
   expect(keywordsOf({})).toBe("");
-  expect(keywordTotals([{ day: "2026-11-01", count: 2, byKeyword: { stop: 2 } }, { day: "2026-11-02", count: 2, byKeyword: { stop: 1, owner: 1 } }])).toEqual([
+  expect(keywordTotals([{ day: "2026-11-01", count: 2, byKeyword: { STOP: 2 } }, { day: "2026-11-02", count: 2, byKeyword: { STOP: 1, "subscriptions-page": 1 } }])).toEqual([
     { way: "STOP", count: 3 },
-    { way: "Removed by owner", count: 1 },
+    { way: "Subscriptions page", count: 1 },
   ]);
+  expect(keywordsOf({ "twilio-21610": 1 })).toBe("Blocked at the carrier 1");
   const model = optOutsChart({ optOutsOverTime: [{ day: "2026-11-01", count: 3, byKeyword: { STOP: 2, END: 1 } }, { day: "2026-11-02", count: 0, byKeyword: {} }] });
   expect(tableColumns(model)).toEqual(["Opt-outs", "How"]);
   expect(tableRows(model)).toEqual([

@@ -61,9 +61,9 @@ test("this month, both charts' numbers in their tables, how people left, the las
   const outs = view.getByRole("figure", { name: "Opt-outs, last 90 days" });
   const o = tableOf(outs);
   expect(o.columns).toEqual(["Day", "Opt-outs", "How"]);
-  expect(o.rows["Nov 23, 2026"]).toEqual(["2", "Unsubscribe page 1, STOP 1"]);
+  expect(o.rows["Nov 23, 2026"]).toEqual(["2", "STOP 1, Subscriptions page 1"]);
   expect(o.rows["Nov 22, 2026"]).toEqual(["0", ""]);
-  expect(view.getByTestId("opt-out-ways").textContent).toBe("How they left: Unsubscribe page 1 · STOP 1");
+  expect(view.getByTestId("opt-out-ways").textContent).toBe("How they left: STOP 1 · Subscriptions page 1");
 
   const last = view.getByRole("region", { name: "Last broadcasts" });
   const row = within(last).getByTestId("dash-broadcast-31");

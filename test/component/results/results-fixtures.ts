@@ -63,7 +63,7 @@ export function dashboard(over: Partial<BusinessDashboard> = {}): BusinessDashbo
     total += row.qr + row.list + row.keyword + row.import + row.manual - (i === 85 ? 2 : 0);
     return { ...row, total };
   });
-  const optOutsOverTime = span.map((day, i): OptOutsOnDay => (i === 85 ? { day, count: 2, byKeyword: { STOP: 1, page: 1 } } : { day, count: 0, byKeyword: {} }));
+  const optOutsOverTime = span.map((day, i): OptOutsOnDay => (i === 85 ? { day, count: 2, byKeyword: { STOP: 1, "subscriptions-page": 1 } } : { day, count: 0, byKeyword: {} }));
   return {
     businessId: 42,
     timeZone: "America/Los_Angeles",

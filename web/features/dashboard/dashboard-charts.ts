@@ -25,12 +25,16 @@ export function subscribersChart(d: Pick<BusinessDashboard, "subscribersOverTime
   };
 }
 
-/** How an opt-out came, as the owner reads it: the keyword texted, or the page or owner that removed it. */
-export function optOutWay(key: string): string {
-  if (key === "page") return "Unsubscribe page";
-  if (key === "owner") return "Removed by owner";
-  return key.toUpperCase();
-}
+/** The ways an opt-out comes without a keyword (the server's consent event sources), as the owner reads them. */
+const WAYS: Record<string, string> = {
+  "subscriptions-page": "Subscriptions page",
+  "twilio-21610": "Blocked at the carrier",
+  "sms-reply-words": "Reply in words",
+  "whatsapp-reply-words": "Reply in words (WhatsApp)",
+};
+
+/** How an opt-out came: the keyword texted (the server sends it upper case: "STOP"), or the way named in words. */
+export const optOutWay = (key: string): string => WAYS[key] ?? key;
 
 /** "STOP 2, UNSUBSCRIBE 1" (most first); "" on a day without opt-outs. */
 export function keywordsOf(byKeyword: OptOutsOnDay["byKeyword"]): string {
