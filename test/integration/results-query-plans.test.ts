@@ -76,3 +76,12 @@ test("GetBusinessDashboard: each day is a seek of subscriptions and consent even
   // The last promotions come in the index's order: no sort.
   expect(plan.filter((p) => /TEMP B-TREE FOR ORDER BY/.test(p))).toEqual([]);
 });
+
+// Migration 0024 widened deliveries_broadcast_status_idx with the channel; the retry count of GetBroadcastStatus names
+// its two statuses so it still seeks them (an OR alone made SQLite walk every delivery of the broadcast instead).
+test("GetBroadcastStatus's retry count and RetryFailedDeliveries seek Failed and Expired in deliveries_broadcast_status_idx", () => {
+  ctx = testContext();
+  const plans = queryPlans(ctx.db.$client, () => ctx.repos.deliveries.retryableFailed(1)).filter((p) => /status IN \('Expired', 'Failed'\)/.test(p.sql));
+  expect(plans).toHaveLength(2);
+  for (const p of plans) expect(p.plan).toContain("SEARCH deliveries USING INDEX deliveries_broadcast_status_idx (broadcast_id=? AND status=?)");
+});
