@@ -47,14 +47,14 @@ test("this month, both charts' numbers in their tables, how people left, the las
   expect(view.getByTestId("month-segments").querySelector(".results-card-value")!.textContent).toBe("186");
   expect(view.getByTestId("month-cost").querySelector(".results-card-value")!.textContent).toBe("$1.54");
 
-  const subs = view.getByRole("figure", { name: "Subscribers, last 90 days" });
+  const subs = view.getByRole("figure", { name: "Subscribers: new each day by source, and the total (last 90 days)" });
   const s = tableOf(subs);
   expect(s.columns).toEqual(["Day", "QR code", "Public list", "Keyword", "Import", "Added by owner", "Subscribers"]);
   expect(Object.keys(s.rows)).toHaveLength(90);
   expect(s.rows["Nov 18, 2026"]).toEqual(["5", "2", "1", "20", "1", "129"]);
   expect(s.rows["Nov 27, 2026"]).toEqual(["3", "0", "0", "0", "0", "130"]);
   expect(within(subs).getByRole("img").getAttribute("aria-label")).toBe(
-    "Subscribers, last 90 days, Aug 30, 2026 to Nov 27, 2026. QR code: 8 in all, highest 5 (Nov 18, 2026); Public list: 2 in all, highest 2 (Nov 18, 2026); Keyword: 1 in all, highest 1 (Nov 18, 2026); Import: 20 in all, highest 20 (Nov 18, 2026); Added by owner: 1 in all, highest 1 (Nov 18, 2026); Subscribers: 130 on Nov 27, 2026.",
+    "Subscribers: new each day by source, and the total (last 90 days), Aug 30, 2026 to Nov 27, 2026. QR code: 8 in all, highest 5 (Nov 18, 2026); Public list: 2 in all, highest 2 (Nov 18, 2026); Keyword: 1 in all, highest 1 (Nov 18, 2026); Import: 20 in all, highest 20 (Nov 18, 2026); Added by owner: 1 in all, highest 1 (Nov 18, 2026); Subscribers: 130 on Nov 27, 2026.",
   );
   expect([...subs.querySelectorAll(".chart-legend li")].map((li) => li.textContent)).toEqual(["QR code", "Public list", "Keyword", "Import", "Added by owner", "Subscribers (right axis)"]);
 

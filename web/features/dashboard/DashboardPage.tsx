@@ -40,7 +40,7 @@ function Dashboard({ d }: { d: BusinessDashboard }) {
     <>
       <ThisMonth m={d.thisMonth} />
       <TimeChart
-        title={`Subscribers, last ${DASHBOARD_DAYS} days`}
+        title={`Subscribers: new each day by source, and the total (last ${DASHBOARD_DAYS} days)`}
         model={subscribers}
         empty={`No subscribers in the last ${DASHBOARD_DAYS} days. Share your QR poster to start.`}
         testId="subscribers-chart"

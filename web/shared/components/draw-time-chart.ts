@@ -54,6 +54,8 @@ function options(model: ChartModel, width: number): uPlot.Options {
   const right = model.series.some((s) => s.axis === "right");
   const n = model.axisLabels.length;
   const bars = model.series.some((s) => s.kind === "bars");
+  // 90 days on a phone leave about 3 pixels a day: a gap there would leave no bar.
+  const gap = width / Math.max(n, 1) > 8 ? 1 : 0;
   const yAxis = (scale: string, side: 1 | 3): uPlot.Axis => ({ ...axisStyle(width), scale, side, incrs: COUNT_STEPS, values: fmtCount, size: 48, ...(side === 1 ? { grid: { show: false } } : {}) });
   return {
     width,
@@ -77,7 +79,7 @@ function options(model: ChartModel, width: number): uPlot.Options {
       ...model.series.map((s): uPlot.Series => {
         const color = paletteColor(s.color);
         return s.kind === "bars"
-          ? { label: s.label, scale: "y", stroke: color, fill: color, width: 0, paths: uPlot.paths.bars?.({ size: [0.7, 40], gap: 1 }), points: { show: false } }
+          ? { label: s.label, scale: "y", stroke: color, fill: color, width: 0, paths: uPlot.paths.bars?.({ size: [0.7, 40], gap }), points: { show: false } }
           : { label: s.label, scale: s.axis === "right" ? "y2" : "y", stroke: color, width: 2, points: { show: n <= 31, size: 5, fill: color } };
       }),
     ],
