@@ -115,7 +115,15 @@ for (const [device, viewport] of [
       expect(noSidewaysScroll(page)).resolves.toBe(true);
       await screenshot(page, `results-page-${device}`);
       await shotOf(page, "clicks-chart", `results-chart-${device}`);
-      await people.getByRole("link", { name: /^Open customer •••• / }).first().waitFor();
+      expect(await page.locator(".results-offer").textContent()).toMatch(/^Offer: BREAD5 for everyone, until /);
+      // Download CSV: one line per recipient, its clicks adding up to the card's.
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
+      expect(download.suggestedFilename()).toBe(`broadcast-${seeded.broadcastId}-results.csv`);
+      const lines = (await Bun.file((await download.path())!).text()).trim().split(/\r?\n/);
+      const header = lines[0]!.split(",");
+      expect(lines).toHaveLength(1 + RECIPIENTS);
+      const clicksAt = header.indexOf("clicks");
+      expect(lines.slice(1).reduce((sum, l) => sum + Number(l.split(",")[clicksAt]), 0)).toBe(SEEDED.clicks);
       await page.getByTestId("clicks-chart").getByRole("button", { name: "Show as table" }).click();
       await page.getByTestId("clicks-chart").locator(".chart-table-wrap").waitFor();
       await screenshot(page, `results-page-table-${device}`);

@@ -49,6 +49,7 @@ test("the headline numbers, rates and cost, read from GetBroadcastResults?id=31"
   expect(card(view, "uniqueClickers")).toEqual({ value: "11", note: "25% click rate" });
   expect(card(view, "redemptions")).toEqual({ value: "4", note: "6.8% redemption rate (3 people)" });
   expect(view.getByText("Two loaves for one today: https://rosies.example/deal")).toBeTruthy();
+  expect(view.container.querySelector(".results-offer")!.textContent).toMatch(/^Offer: a code of their own for each person, until (Nov 30|Dec 1), 2026$/);
   expect(view.getByRole("link", { name: "All broadcasts" }).getAttribute("href")).toBe("/businesses/broadcast/42");
   expect(view.getByRole("link", { name: "Dashboard" }).getAttribute("href")).toBe("/businesses/dashboard/42");
 });
@@ -62,6 +63,7 @@ test("tracking off and no offer: the cards say so instead of 0%, no clicks chart
   expect(card(view, "redemptions")).toEqual({ value: "No offer", note: "This broadcast carried no coupon" });
   expect(view.container.querySelector(".results-cards")!.textContent).not.toContain("0%");
   expect(view.queryByTestId("clicks-chart")).toBeNull();
+  expect(view.container.querySelector(".results-offer")).toBeNull();
   expect(view.getByText("Link tracking was off for this broadcast, so there is no clicks chart.")).toBeTruthy();
   expect(view.getByText("Link tracking was off and there was no offer, so nobody's response was recorded.")).toBeTruthy();
 });

@@ -33,6 +33,14 @@ function whenLine(r: BroadcastResults): string {
   return `Sent ${formatDateTime(r.startedAt)}${r.completedAt ? "" : " · still sending"}`;
 }
 
+/** "Offer: BREAD5 for everyone, until Nov 30, 2026" / "Offer: a code of their own for each person"; "" without one. */
+export function offerLine(c: BroadcastResults["coupon"]): string {
+  if (c.kind === null) return "";
+  const what = c.kind === "shared" ? `${c.code ?? ""} for everyone` : "a code of their own for each person";
+  const until = c.expiresAt ? `, until ${new Date(c.expiresAt).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" })}` : "";
+  return `Offer: ${what}${until}`;
+}
+
 function Results({ r }: { r: BroadcastResults }) {
   const chart = useMemo(() => clicksChart(r), [r]);
   return (
@@ -42,6 +50,7 @@ function Results({ r }: { r: BroadcastResults }) {
           {r.businessName} · {whenLine(r)}
         </p>
         <p className="results-text">{r.messageText}</p>
+        {offerLine(r.coupon) && <p className="results-offer">{offerLine(r.coupon)}</p>}
         <div className="results-links">
           <a
             href={resultsCsvPath(r.broadcastId)}
