@@ -112,7 +112,7 @@ for (const [device, viewport] of [
       const people = page.getByRole("region", { name: "Who responded" });
       expect(await people.locator("tbody tr").count()).toBe(answer.people.length);
       expect(await people.textContent()).not.toMatch(/\+1415555/);
-      expect(noSidewaysScroll(page)).resolves.toBe(true);
+      expect(await noSidewaysScroll(page)).toBe(true);
       await screenshot(page, `results-page-${device}`);
       await shotOf(page, "clicks-chart", `results-chart-${device}`);
       expect(await page.locator(".results-offer").textContent()).toMatch(/^Offer: BREAD5 for everyone, until /);
@@ -127,6 +127,15 @@ for (const [device, viewport] of [
       await page.getByTestId("clicks-chart").getByRole("button", { name: "Show as table" }).click();
       await page.getByTestId("clicks-chart").locator(".chart-table-wrap").waitFor();
       await screenshot(page, `results-page-table-${device}`);
+      if (device === "desktop") {
+        await page.getByTestId("clicks-chart").getByRole("button", { name: "Show as chart" }).click();
+        // The window narrowed to a phone's: the chart follows its card's width and is drawn again.
+        await page.setViewportSize(PHONE);
+        const canvas = page.getByTestId("clicks-chart").locator(".chart-canvas canvas");
+        await until(async () => (await canvas.evaluate((el) => el.getBoundingClientRect().width)) < PHONE.width, 5000, "the chart narrowed");
+        expect((await canvasPixels(page, "clicks-chart", BRAND)).colour).toBeGreaterThan(20);
+        expect(await noSidewaysScroll(page)).toBe(true);
+      }
     }, { timeoutMs: 20_000 });
   }, 90_000);
 
@@ -153,7 +162,7 @@ for (const [device, viewport] of [
       const row = page.getByTestId(`dash-broadcast-${seeded.broadcastId}`);
       expect(await row.locator("td").nth(3).textContent()).toBe(String(SEEDED.clicks));
       expect(await row.locator("td").nth(4).textContent()).toBe(String(SEEDED.redemptions));
-      expect(noSidewaysScroll(page)).resolves.toBe(true);
+      expect(await noSidewaysScroll(page)).toBe(true);
       await screenshot(page, `dashboard-${device}`);
       await shotOf(page, "subscribers-chart", `dashboard-subscribers-${device}`);
       await shotOf(page, "opt-outs-chart", `dashboard-opt-outs-${device}`);

@@ -96,9 +96,18 @@ export interface DrawnChart {
 export function drawTimeChart(root: HTMLElement, model: ChartModel, data: number[][], palette: Palette, width: number): DrawnChart {
   fallback = palette;
   const drawn = drawOrder(model, data);
-  const plot = new uPlot(options({ ...model, series: drawn.series }, width), drawn.data as uPlot.AlignedData, root);
+  const make = (w: number) => new uPlot(options({ ...model, series: drawn.series }, w), drawn.data as uPlot.AlignedData, root);
+  let plot = make(width);
+  let current = width;
   return {
-    resize: (w) => plot.setSize({ width: w, height: chartHeight(w) }),
+    resize(w) {
+      // Across the phone's width the fonts, ticks and bar gaps change: drawn anew; otherwise only resized.
+      if (w < NARROW !== current < NARROW) {
+        plot.destroy();
+        plot = make(w);
+      } else plot.setSize({ width: w, height: chartHeight(w) });
+      current = w;
+    },
     destroy: () => plot.destroy(),
   };
 }
