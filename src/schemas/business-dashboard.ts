@@ -1,5 +1,5 @@
 // A business at a glance (issue 25, item 4): the answer of GET /api/business/GetBusinessDashboard, shared by the
-// dashboard screen. Types only: the server builds it (src/services/business-dashboard.ts).
+// dashboard screen. Types only: the server builds it (src/services/broadcasts/business-dashboard.ts).
 import type { SubscriptionSource } from "./subscriptions-types.ts";
 
 /** The days the charts cover, the last of them today (in `timeZone`). */
