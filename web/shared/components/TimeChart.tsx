@@ -96,7 +96,7 @@ function ChartTable({ title, model, shown }: { title: string; model: ChartModel;
 
 /**
  * A chart with its title, legend and a table of the same numbers (for screen readers always, for anyone on "Show as
- * table"). `empty` replaces the picture when every value is zero (the table stays, for the record).
+ * table"). `empty`, a sentence, replaces both when every value is zero (a table of zeros would say no more).
  */
 export function TimeChart({ title, model, empty, testId }: { title: string; model: ChartModel; empty: string; testId?: string }) {
   const [asTable, setAsTable] = useState(false);

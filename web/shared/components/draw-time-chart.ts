@@ -70,7 +70,7 @@ function options(model: ChartModel, width: number): uPlot.Options {
       ...(right ? { y2: { range: (_u: uPlot, _min: number, max: number) => [0, Math.max(max, 1)] as uPlot.Range.MinMax } } : {}),
     },
     axes: [
-      { ...axisStyle(width), incrs: model.xSteps, space: width < NARROW ? 44 : 56, values: (_u, splits) => splits.map((i) => model.axisLabels[i] ?? "") },
+      { ...axisStyle(width), size: 32, incrs: model.xSteps, space: width < NARROW ? 44 : 56, values: (_u, splits) => splits.map((i) => model.axisLabels[i] ?? "") },
       yAxis("y", 3),
       ...(right ? [yAxis("y2", 1)] : []),
     ],
