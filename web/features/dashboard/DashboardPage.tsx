@@ -3,8 +3,7 @@ import { Link } from "wouter";
 import type { BusinessDashboard } from "../../../src/schemas/business-dashboard.ts";
 import { DASHBOARD_DAYS } from "../../../src/schemas/business-dashboard.ts";
 import { businessReadApi } from "../../shared/api/businesses.ts";
-import { LoadFailed } from "../../shared/components/LoadFailed.tsx";
-import { Spinner } from "../../shared/components/Spinner.tsx";
+import { LoadedView } from "../../shared/components/LoadFailed.tsx";
 import { TimeChart } from "../../shared/components/TimeChart.tsx";
 import { useLoad } from "../../shared/components/useLoad.ts";
 import { paths } from "../../shared/paths.ts";
@@ -74,13 +73,9 @@ export function DashboardPage({ id = "" }: { id?: string }) {
           </Link>
         </div>
       </header>
-      {state.kind === "loading" ? (
-        <Spinner label="Loading the dashboard..." />
-      ) : state.kind === "failed" ? (
-        <LoadFailed state={state} retry={retry} />
-      ) : (
-        <Dashboard d={state.value.dashboard} />
-      )}
+      <LoadedView state={state} retry={retry} loading="Loading the dashboard...">
+        {(v) => <Dashboard d={v.dashboard} />}
+      </LoadedView>
     </section>
   );
 }

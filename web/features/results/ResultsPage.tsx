@@ -1,8 +1,7 @@
 import { useMemo } from "react";
 import { Link } from "wouter";
 import type { BroadcastResults } from "../../../src/schemas/broadcast-results.ts";
-import { LoadFailed } from "../../shared/components/LoadFailed.tsx";
-import { Spinner } from "../../shared/components/Spinner.tsx";
+import { LoadedView } from "../../shared/components/LoadFailed.tsx";
 import { TimeChart } from "../../shared/components/TimeChart.tsx";
 import { useLoad } from "../../shared/components/useLoad.ts";
 import { formatDateTime } from "../../shared/format.ts";
@@ -93,13 +92,9 @@ export function ResultsPage({ id = "" }: { id?: string }) {
           <p className="page-subtitle">Who it reached, what it cost, and who clicked or came in with the offer.</p>
         </div>
       </header>
-      {state.kind === "loading" ? (
-        <Spinner label="Loading the results..." />
-      ) : state.kind === "failed" ? (
-        <LoadFailed state={state} retry={retry} />
-      ) : (
-        <Results r={state.value} />
-      )}
+      <LoadedView state={state} retry={retry} loading="Loading the results...">
+        {(r) => <Results r={r} />}
+      </LoadedView>
     </section>
   );
 }

@@ -1,3 +1,5 @@
+import type { ReactNode } from "react";
+import { Spinner } from "./Spinner.tsx";
 import type { Loaded } from "./useLoad.ts";
 
 /** A screen that could not read its one thing says why; Retry when trying again may help (no answer, a 5xx), not after a 4xx. */
@@ -13,4 +15,11 @@ export function LoadFailed({ state, retry }: { state: Extract<Loaded<unknown>, {
       )}
     </div>
   );
+}
+
+/** What useLoad read, as the screen shows it: the spinner (`loading` its label), the failure, or `children(value)`. */
+export function LoadedView<T>({ state, retry, loading, children }: { state: Loaded<T>; retry: () => void; loading: string; children: (value: T) => ReactNode }) {
+  if (state.kind === "loading") return <Spinner label={loading} />;
+  if (state.kind === "failed") return <LoadFailed state={state} retry={retry} />;
+  return <>{children(state.value)}</>;
 }
