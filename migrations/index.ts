@@ -22,6 +22,7 @@ import m18 from "./0020_inbox.sql" with { type: "text" };
 import m19 from "./0021_business_keyword.sql" with { type: "text" };
 import m20 from "./0022_subscription_links.sql" with { type: "text" };
 import m21 from "./0023_engagement.sql" with { type: "text" };
+import m22 from "./0024_results_indexes.sql" with { type: "text" };
 
 export const migrationSql: Record<string, string> = {
   "0000_init": m0,
@@ -46,5 +47,6 @@ export const migrationSql: Record<string, string> = {
   "0021_business_keyword": m19,
   "0022_subscription_links": m20,
   "0023_engagement": m21,
+  "0024_results_indexes": m22,
 };
 export { journal };

@@ -27,7 +27,10 @@ const TYPES: Record<string, string> = {
 };
 
 /** One esbuild run into the assets folder, minified for the browsers we serve; its JS and its CSS output. */
-async function bundle(what: string, options: Pick<esbuild.BuildOptions, "entryPoints" | "entryNames" | "jsx" | "define">): Promise<{ js: string; css: string }> {
+async function bundle(
+  what: string,
+  options: Pick<esbuild.BuildOptions, "entryPoints" | "entryNames" | "jsx" | "define" | "splitting">,
+): Promise<{ js: string; css: string; chunks: string[]; preload: string[] }> {
   const result = await esbuild.build({
     bundle: true,
     minify: true,
@@ -39,25 +42,32 @@ async function bundle(what: string, options: Pick<esbuild.BuildOptions, "entryPo
     logLevel: "warning",
     ...options,
   });
-  const outputs = Object.keys(result.metafile.outputs).map((p) => join(root, p));
-  const js = outputs.find((p) => p.endsWith(".js"));
-  const css = outputs.find((p) => p.endsWith(".css"));
-  if (!js || !css) throw new Error(`esbuild produced no ${what}JS or CSS`);
-  return { js, css };
+  const entries = new Set((options.entryPoints as string[]).map((p) => relative(root, p)));
+  const outputs = Object.entries(result.metafile.outputs).map(([p, o]) => ({ file: join(root, p), entry: entries.has(o.entryPoint ?? ""), imports: o.imports }));
+  const main = outputs.find((o) => o.entry && o.file.endsWith(".js"));
+  const css = outputs.find((o) => o.file.endsWith(".css"))?.file;
+  if (!main || !css) throw new Error(`esbuild produced no ${what}JS or CSS`);
+  // With splitting, the code a screen loads with import() (the charts' uPlot) is a file of its own, and what it shares
+  // with the app (esbuild's helpers) another, which the page preloads beside the app's file.
+  const chunks = outputs.filter((o) => !o.entry && o.file.endsWith(".js")).map((o) => o.file);
+  const preload = main.imports.filter((i) => i.kind === "import-statement").map((i) => join(root, i.path));
+  return { js: main.file, css, chunks, preload };
 }
 
 async function buildWeb(): Promise<void> {
   // Old hashed files are left in place (make clean removes them): a server already running keeps its bundle.
   mkdirSync(assetsDir, { recursive: true });
-  const { js, css } = await bundle("", {
+  const { js, css, chunks, preload } = await bundle("", {
     entryPoints: [join(root, "web", "main.tsx")],
     jsx: "automatic",
     entryNames: "app-[hash]",
+    splitting: true,
     define: { "process.env.NODE_ENV": '"production"' },
   });
   const html = readFileSync(join(root, "web", "index.html"), "utf8")
     .replace("{{js}}", `/assets/${basename(js)}`)
-    .replace("{{css}}", `/assets/${basename(css)}`);
+    .replace("{{css}}", `/assets/${basename(css)}`)
+    .replace("    <script", `${preload.map((p) => `    <link rel="modulepreload" href="/assets/${basename(p)}" />\n`).join("")}    <script`);
   writeFileSync(join(outDir, "index.html"), html);
 
   // The server-rendered subscribe page's own two files: its stylesheet (inlined by the server) and its small script.
@@ -72,6 +82,7 @@ async function buildWeb(): Promise<void> {
     { url: `/assets/${basename(css)}`, file: css, immutable: true },
     { url: `/assets/${basename(pageJs)}`, file: pageJs, immutable: true },
     { url: `/assets/${basename(pageCss)}`, file: pageCss, immutable: true },
+    ...chunks.map((file) => ({ url: `/assets/${basename(file)}`, file, immutable: true })),
   ];
   const imports: string[] = [];
   const entries: string[] = [];

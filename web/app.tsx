@@ -13,6 +13,8 @@ import { HomePage } from "./features/home/index.ts";
 import { InboxPage } from "./features/inbox/index.ts";
 import { AboutPage, FaqPage, PrivacyPage, TermsPage } from "./features/info/index.ts";
 import { RegistrationPage } from "./features/registration/index.ts";
+import { ResultsPage } from "./features/results/index.ts";
+import { DashboardPage } from "./features/dashboard/index.ts";
 import { PublicUrlOffer, SettingsPage } from "./features/settings/index.ts";
 import { SubscribePage } from "./features/subscribe/index.ts";
 import { UsersPage } from "./features/users/index.ts";
@@ -50,6 +52,8 @@ const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
   setup: SetupPage,
   registration: RegistrationPage,
   inbox: InboxPage,
+  broadcastResults: ResultsPage,
+  businessDashboard: DashboardPage,
 };
 
 const guards: Record<Access, ComponentType<{ children: ReactNode }> | null> = {

@@ -4,6 +4,7 @@ import { EXPIRED_BEFORE_QUIET_HOURS } from "../../src/schemas/broadcasts.ts";
 import { queueLine } from "../../src/schemas/broadcast-queue.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { printNotSentReasons, reportCommand } from "../broadcast-report.ts";
+import { resultsCommand } from "../broadcast-results.ts";
 import { sendCommand, stderrLogger } from "../broadcast-send.ts";
 import { testCommand } from "../broadcast-test.ts";
 import { dataDirOption, examples, parseId, printJson, printTable, usageExit, withContext } from "../context.ts";
@@ -114,10 +115,11 @@ export function broadcastCommand(): Command {
         "nearcast broadcast cancel 12",
         "nearcast broadcast status 12 --json",
         "nearcast broadcast report 12 > broadcast-12.csv",
+        "nearcast broadcast results 12",
         'nearcast broadcast test --business 3 --to +14155550123 --message "2 for 1 bagels"',
       ),
     );
   // As cmd.command() would: each takes the parent's exit override and output settings.
-  for (const sub of [sendCommand(), statusCommand(), listCommand(), cancelCommand(), reportCommand(), testCommand()]) cmd.addCommand(sub.copyInheritedSettings(cmd));
+  for (const sub of [sendCommand(), statusCommand(), listCommand(), cancelCommand(), reportCommand(), resultsCommand(), testCommand()]) cmd.addCommand(sub.copyInheritedSettings(cmd));
   return cmd;
 }

@@ -198,6 +198,7 @@ export const subscriptions = sqliteTable(
   (t) => [
     uniqueIndex("subscriptions_customer_business_unique").on(t.customerId, t.businessId),
     index("subscriptions_business_status_idx").on(t.businessId, t.status),
+    index("subscriptions_business_created_idx").on(t.businessId, t.createdAt), // new subscribers by day (0024)
   ],
 );
 
@@ -223,6 +224,7 @@ export const consentEvents = sqliteTable(
   (t) => [
     index("consent_events_customer_idx").on(t.customerId),
     index("consent_events_business_idx").on(t.businessId),
+    index("consent_events_business_kind_at_idx").on(t.businessId, t.kind, t.at), // opt-outs by time, NULL = all (0024)
     // Only the all-business events (STOP / START / 21610): "is this person under an opt-out" is one seek here, also
     // once per recipient inside the broadcast enqueue (src/repos/consent-events.ts underOptOutSql).
     index("consent_events_all_business_idx").on(t.customerId).where(sql`business_id IS NULL`),
@@ -350,7 +352,7 @@ export const deliveries = sqliteTable(
     index("deliveries_queued_business_due_idx").on(t.businessId, t.nextAttemptAt).where(sql`status = 'Queued'`),
     index("deliveries_uncertain_due_idx").on(t.nextAttemptAt).where(sql`status = 'Uncertain'`),
     index("deliveries_status_check_idx").on(t.statusCheckAt).where(sql`status_check_at IS NOT NULL`),
-    index("deliveries_broadcast_status_idx").on(t.broadcastId, t.status),
+    index("deliveries_broadcast_status_idx").on(t.broadcastId, t.status, t.channel), // channel: billed SMS/WhatsApp (0024)
     index("deliveries_customer_idx").on(t.customerId),
   ],
 );

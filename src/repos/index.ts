@@ -1,6 +1,8 @@
 import { type Db, withoutBusyWait } from "../db/client.ts";
 import { broadcastsRepo } from "./broadcasts.ts";
 import { businessTypesRepo } from "./business-types.ts";
+import { broadcastResults } from "./sql/broadcast-results.ts";
+import { businessDashboard } from "./sql/business-dashboard.ts";
 import { businessesRepo } from "./businesses.ts";
 import { confirmationsRepo } from "./sql/confirmations.ts";
 import { consentEventsRepo } from "./consent-events.ts";
@@ -63,6 +65,8 @@ export function createRepos(db: Db) {
     inbox: inboxRepo(db),
     inboxReplies: inboxRepliesRepo(db),
     personEngagement: personEngagementRepo(db),
+    broadcastResults: broadcastResults(db),
+    businessDashboard: businessDashboard(db),
   };
 }
 

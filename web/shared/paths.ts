@@ -42,6 +42,8 @@ export const routes = {
   setup: { path: "/setup", access: "public", title: "Set Up" },
   registration: { path: "/registration", access: "login", title: "Carrier Registration" },
   inbox: { path: "/inbox", access: "login", title: "Inbox" },
+  broadcastResults: { path: "/broadcasts/results/:id", access: "login", title: "Broadcast Results" },
+  businessDashboard: { path: "/businesses/dashboard/:id", access: "login", title: "Dashboard" },
 } as const satisfies Record<string, { path: string; access: Access; title: string }>;
 
 export type RouteName = keyof typeof routes;
@@ -86,6 +88,8 @@ export const paths = {
   /** The inbox, or one conversation in it (a customer with a business). */
   inbox: (open?: { customerId: number; businessId: number }) =>
     open ? `${routes.inbox.path}?customer=${open.customerId}&business=${open.businessId}` : routes.inbox.path,
+  broadcastResults: withId(routes.broadcastResults.path),
+  businessDashboard: withId(routes.businessDashboard.path),
 } as const;
 
 /** The query parameter of /login naming the page to return to after logging in. */

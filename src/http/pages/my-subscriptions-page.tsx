@@ -2,6 +2,7 @@
 import type { MySubscription } from "../../services/my-subscriptions.ts";
 import { MY_SUBSCRIPTIONS_PATH } from "../../services/my-subscriptions.ts";
 import { type PageShell, renderPage } from "./subscribe-page.tsx";
+import { lastDigits } from "../../schemas/masked-phone.ts";
 
 // The person's own subscriptions page (/my-subscriptions?t=…, the link in a HELP reply), rendered on the server with
 // the subscribe page's shell and stylesheet and no script: each button is a plain form that posts the link's token
@@ -15,8 +16,6 @@ export const UNSUBSCRIBE_ALL = "Unsubscribe from all";
 
 const CHANNEL_LABEL = { SMS: "Text (SMS)", WhatsApp: "WhatsApp" } as const;
 
-/** +14155550123 -> •••• 0123: enough to recognise one's own number on a shared screen. */
-export const lastDigits = (phone: string) => `•••• ${phone.slice(-4)}`;
 
 function UnsubscribeForm({ token, target, label, kind }: { token: string; target: string; label: string; kind: "one" | "all" }) {
   return (

@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import * as v from "valibot";
 import { publishSchema, scheduleUpdateSchema } from "../../schemas/broadcast-input.ts";
 import { BROADCAST_IMAGE_TOO_LARGE } from "../../schemas/texts.ts";
@@ -14,6 +14,10 @@ import { readForm } from "./broadcast-form.ts";
 // of the schemas (broadcast-form.ts).
 
 const cancelSchema = v.pick(scheduleUpdateSchema, ["broadcastId"]);
+
+/** A CSV the browser saves as `name`. */
+const csvFile = (c: Context<AppEnv>, csv: string, name: string) =>
+  c.body(csv, 200, { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}"` });
 
 export const broadcastRoutes = new Hono<AppEnv>()
   .post("/PublishMessageToAllCustomers", requireUser, imageBody(BROADCAST_IMAGE_TOO_LARGE), async (c) => {
@@ -49,11 +53,15 @@ export const broadcastRoutes = new Hono<AppEnv>()
   // One CSV line per recipient: phone, channel, status (Skipped, Cancelled and Failed apart), reason, sent_at.
   .get("/BroadcastReport", requireUser, (c) => {
     const { broadcastId, csv } = c.var.ctx.services.broadcasts.reportCsv(c.var.user!, queryId(c));
-    return c.body(csv, 200, {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="broadcast-${broadcastId}.csv"`,
-    });
+    return csvFile(c, csv, `broadcast-${broadcastId}.csv`);
   })
+  // What the broadcast brought in (issue 25): its numbers, and one CSV line per recipient with their clicks and coupon.
+  .get("/GetBroadcastResults", requireUser, (c) => c.json(c.var.ctx.services.broadcasts.results(c.var.user!, queryId(c))))
+  .get("/ExportBroadcastResults", requireUser, (c) => {
+    const { broadcastId, csv } = c.var.ctx.services.broadcasts.resultsCsv(c.var.user!, queryId(c));
+    return csvFile(c, csv, `broadcast-${broadcastId}-results.csv`);
+  })
+  .get("/GetBusinessDashboard", requireUser, (c) => c.json(c.var.ctx.services.broadcasts.dashboard(c.var.user!, queryId(c))))
   .post("/RetryFailedDeliveries", requireUser, (c) =>
     c.json(c.var.ctx.services.broadcasts.retryFailed(c.var.user!, queryId(c, "broadcastId"))),
   );

@@ -19,6 +19,9 @@ const NON_RETRYABLE_CODES: readonly number[] = [
 ];
 
 const RETRYABLE = `(error_code IS NULL OR error_code NOT IN (${NON_RETRYABLE_CODES.join(", ")}))`;
+// The status IN comes first so SQLite seeks the two statuses in deliveries_broadcast_status_idx instead of walking
+// every delivery of the broadcast (an OR alone hides the status from the index).
+const EXPIRED_OR_RETRYABLE = `status IN ('Expired', 'Failed') AND (status = 'Expired' OR ${RETRYABLE})`;
 
 export interface WaitingCounts {
   quietHours: number;
@@ -56,11 +59,11 @@ const q = statements((sqlite) => ({
   retryFailed: sqlite.prepare<{ id: number }, [number, number]>(
     `UPDATE deliveries SET status = 'Queued', next_attempt_at = ?2, updated_at = ?2, provider_id = NULL,
        provider_status = NULL, error_code = NULL, error_message = NULL, claimed_at = NULL, sent_at = NULL
-     WHERE broadcast_id = ?1 AND (status = 'Expired' OR (status = 'Failed' AND ${RETRYABLE}))
+     WHERE broadcast_id = ?1 AND ${EXPIRED_OR_RETRYABLE}
      RETURNING id`,
   ),
   retryableFailed: sqlite.prepare<{ n: number }, [number]>(
-    `SELECT count(*) AS n FROM deliveries WHERE broadcast_id = ?1 AND (status = 'Expired' OR (status = 'Failed' AND ${RETRYABLE}))`,
+    `SELECT count(*) AS n FROM deliveries WHERE broadcast_id = ?1 AND ${EXPIRED_OR_RETRYABLE}`,
   ),
   reopen: sqlite.prepare<unknown, [number]>(`UPDATE broadcasts SET completed_at = NULL WHERE id = ?1`),
   waitingByBroadcast: sqlite.prepare<{ reason: "quiet_hours" | "daily_limit"; n: number }, [number]>(

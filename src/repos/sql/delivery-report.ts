@@ -20,6 +20,16 @@ export interface ReportRow {
   sentAt: number | null;
 }
 
+/** A report row with what the recipient did after (issue 25): their clicks, their unique code, their redemption. */
+export interface ResultsRow extends ReportRow {
+  clicks: number;
+  firstClickAt: number | null;
+  couponCode: string | null;
+  redeemedAt: number | null;
+}
+
+const REPORT_COLUMNS = "to_phone AS toPhone, channel, status, error_code AS errorCode, error_message AS errorMessage, sent_at AS sentAt";
+
 const q = statements((sqlite) => ({
   notSent: sqlite.prepare<NotSentGroup, [number]>(
     `SELECT status, error_code AS errorCode, error_message AS errorMessage, count(*) AS n FROM deliveries
@@ -27,8 +37,17 @@ const q = statements((sqlite) => ({
      GROUP BY status, error_code, error_message ORDER BY n DESC, status`,
   ),
   rows: sqlite.prepare<ReportRow, [number]>(
-    `SELECT to_phone AS toPhone, channel, status, error_code AS errorCode, error_message AS errorMessage, sent_at AS sentAt
-     FROM deliveries WHERE broadcast_id = ?1 ORDER BY id`,
+    `SELECT ${REPORT_COLUMNS} FROM deliveries WHERE broadcast_id = ?1 ORDER BY id`,
+  ),
+  // Each a seek per recipient: link_clicks_delivery_idx, coupons_delivery_unique, coupon_redemptions_customer_idx
+  // (the unary + keeps SQLite from walking all the broadcast's redemptions for each recipient instead).
+  resultRows: sqlite.prepare<ResultsRow, [number]>(
+    `SELECT ${REPORT_COLUMNS},
+       (SELECT count(*) FROM link_clicks c WHERE c.delivery_id = d.id) AS clicks,
+       (SELECT min(c.clicked_at) FROM link_clicks c WHERE c.delivery_id = d.id) AS firstClickAt,
+       (SELECT k.code FROM coupons k WHERE k.delivery_id = d.id) AS couponCode,
+       (SELECT min(r.redeemed_at) FROM coupon_redemptions r WHERE r.customer_id = d.customer_id AND +r.broadcast_id = d.broadcast_id) AS redeemedAt
+     FROM deliveries d WHERE d.broadcast_id = ?1 ORDER BY d.id`,
   ),
 }));
 
@@ -41,6 +60,10 @@ export function deliveryReport(db: Db) {
     /** Every delivery of the broadcast, in the order they were written. */
     reportRows(broadcastId: number): ReportRow[] {
       return q(db).rows.all(broadcastId);
+    },
+    /** Every delivery of the broadcast with its clicks, unique coupon and redemption, in the order they were written. */
+    resultRows(broadcastId: number): ResultsRow[] {
+      return q(db).resultRows.all(broadcastId);
     },
   };
 }

@@ -2,6 +2,7 @@
 // lists it), and the whole report as CSV (GET BroadcastReport, `nearcast broadcast report`), one line per recipient
 // with Skipped, Cancelled and Failed each named apart.
 import { toCsv } from "../../lib/csv.ts";
+import type { ReportRow } from "../../repos/sql/delivery-report.ts";
 import type { Principal } from "../principal.ts";
 import { NOT_SENT_UNSUBSCRIBED } from "../opt-outs.ts";
 import { describeProviderError } from "../status-callbacks.ts";
@@ -19,6 +20,17 @@ export interface NotSentReason {
 function reasonOf(status: string, code: number | null, message: string | null): string {
   if (status === "Skipped") return message || NOT_SENT_UNSUBSCRIBED;
   return describeProviderError(code, message) ?? (status === "Failed" ? "Not delivered" : "");
+}
+
+/** The report's cells of one delivery (REPORT_CSV_HEADER); the results CSV goes on from them. */
+export function reportLine(d: ReportRow): string[] {
+  return [
+    d.toPhone,
+    d.channel,
+    d.status,
+    d.status === "Delivered" || d.status === "Sent" ? "" : reasonOf(d.status, d.errorCode, d.errorMessage),
+    d.sentAt === null ? "" : new Date(d.sentAt).toISOString(),
+  ];
 }
 
 export function deliveryReports({ repos, access }: BroadcastParts) {
@@ -40,13 +52,7 @@ export function deliveryReports({ repos, access }: BroadcastParts) {
     /** GET BroadcastReport: one CSV line per recipient. 404 for another owner's broadcast. */
     reportCsv(actor: Principal, broadcastId: number): { broadcastId: number; csv: string } {
       const row = access.broadcastOf(actor, broadcastId);
-      const lines = repos.deliveries.reportRows(row.id).map((d) => [
-        d.toPhone,
-        d.channel,
-        d.status,
-        d.status === "Delivered" || d.status === "Sent" ? "" : reasonOf(d.status, d.errorCode, d.errorMessage),
-        d.sentAt === null ? "" : new Date(d.sentAt).toISOString(),
-      ]);
+      const lines = repos.deliveries.reportRows(row.id).map(reportLine);
       return { broadcastId: row.id, csv: toCsv(REPORT_CSV_HEADER, lines) };
     },
   };

@@ -7,11 +7,13 @@ import { reports } from "./reports.ts";
 import { scheduling } from "./schedule.ts";
 import { stopping } from "./stop.ts";
 import { deliveryReports } from "./delivery-report.ts";
+import { broadcastResultsReports } from "./results.ts";
+import { businessDashboards } from "./business-dashboard.ts";
 
 export function createBroadcastsService(deps: BroadcastDeps) {
   const parts = broadcastParts(deps);
   const { whatsappAudience, whatsappTemplates } = parts.audiences;
-  return { ...publishing(parts), ...scheduling(parts), ...reports(parts), ...stopping(parts), ...deliveryReports(parts), whatsappAudience, whatsappTemplates };
+  return { ...publishing(parts), ...scheduling(parts), ...reports(parts), ...stopping(parts), ...deliveryReports(parts), ...broadcastResultsReports(parts), ...businessDashboards(parts), whatsappAudience, whatsappTemplates };
 }
 
 export type BroadcastsService = ReturnType<typeof createBroadcastsService>;

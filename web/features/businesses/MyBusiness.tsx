@@ -10,6 +10,7 @@ import { QrModal } from "./components/QrModal.tsx";
 import { DeleteBusinessDialog } from "./components/DeleteBusinessDialog.tsx";
 import { Spinner } from "../../shared/components/Spinner.tsx";
 import { paths } from "../../shared/paths.ts";
+import { saveTextFile } from "../../shared/save-file.ts";
 import { isAuthenticated } from "../../shared/state/session.ts";
 import "../../shared/styles/businesses.css";
 import { DeleteButton, ListPage } from "../../shared/components/ListPage.tsx";
@@ -18,21 +19,10 @@ import { useList, useRowDelete } from "../../shared/components/useList.ts";
 export const DELETE_FAILED = "Error deleting business. Please try again.";
 
 /** "Nov 22, 2026" */
-/**
- * Saves the business's consent evidence as a file. Fetched (not a plain link) because the session is a bearer token
- * the browser would not send with a navigation.
- */
+/** Saves the business's consent evidence as a file. */
 export async function exportConsent(b: Pick<Business, "id" | "name">): Promise<void> {
   try {
-    const csv = await businessApi.exportConsent(b.id);
-    const url = URL.createObjectURL(new Blob([csv], { type: "text/csv;charset=utf-8" }));
-    const link = document.createElement("a");
-    link.href = url;
-    link.download = `consent-business-${b.id}.csv`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 0);
+    saveTextFile(await businessApi.exportConsent(b.id), `consent-business-${b.id}.csv`);
   } catch (err) {
     window.alert(`Could not export the consent of ${b.name}. ${err instanceof Error ? err.message : ""}`.trim());
   }
@@ -166,6 +156,9 @@ export function MyBusinessPage() {
                 <div className="biz-actions">
                   <Link href={paths.broadcast(b.id)} className="btn btn-primary btn-sm biz-action-main" aria-label={`Broadcast to subscribers of ${b.name}`}>
                     <ActionIcon d={ICONS.broadcast} /> Broadcast
+                  </Link>
+                  <Link href={paths.businessDashboard(b.id)} className="btn btn-secondary btn-sm" aria-label={`Dashboard of ${b.name}`}>
+                    Dashboard
                   </Link>
                   <Link href={paths.businessEdit(b.id)} className="btn btn-secondary btn-sm" aria-label={`Edit ${b.name}`}>
                     <ActionIcon d={ICONS.edit} /> Edit

@@ -1,7 +1,9 @@
 import { useState } from "react";
+import { Link } from "wouter";
 import { EXPIRED_BEFORE_QUIET_HOURS } from "../../../../src/schemas/broadcasts.ts";
 import { queueLine } from "../../../../src/schemas/broadcast-queue.ts";
 import { absoluteImageUrl, formatDateTime } from "../../../shared/format.ts";
+import { paths } from "../../../shared/paths.ts";
 import type { BroadcastSummary } from "../api/broadcasts.ts";
 import "../../../shared/styles/broadcast-counts.css";
 import { StopBroadcastButton } from "./StopBroadcastButton.tsx";
@@ -131,6 +133,9 @@ export function HistoryRow({ b, retrying, onRetry, onChanged }: { b: BroadcastSu
             {done} of {b.total} processed
             {b.completedAt && !isUnfinished(b) ? ` · finished ${formatDateTime(b.completedAt)}` : ""}
           </span>
+          <Link href={paths.broadcastResults(b.id)} className="btn btn-secondary btn-sm bc-results" aria-label={`Results of the broadcast of ${formatDateTime(b.createdAt)}`}>
+            Results
+          </Link>
           {b.state === "sending" && isUnfinished(b) && <StopBroadcastButton b={b} onStopped={onChanged} />}
           {b.retryable > 0 && (
             <button type="button" className="btn btn-danger btn-sm bc-retry" onClick={onRetry} disabled={retrying} aria-busy={retrying}>

@@ -1,0 +1,152 @@
+// The results page and the dashboard at size (issue 25, items 3-5): 50,000 subscribers, 20 broadcasts of 50,000
+// (1,000,000 deliveries), clicks and redemptions on the last ones and opt-outs, served by the built executable.
+// Times GET GetBroadcastResults and GetBusinessDashboard (and the CSV export) side by side with reads that exist in
+// the same run (GetBroadcastStatus of the same broadcast, BroadcastReport for the CSV), 20 runs each:
+//
+//   node_modules/.bin/bun scripts/build.ts && node_modules/.bin/bun bench/results.ts [--subscribers 50000] [--broadcasts 20] [--runs 20]
+//
+// Target: each read well under the 1.5 s first-paint budget of the pages (the pages' own first paint: PAGES below).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Database } from "bun:sqlite";
+import { sessionFor } from "../test/helpers/customer-factories.ts";
+import { insertUser } from "../test/helpers/factories.ts";
+import { seedShop } from "../test/helpers/seed-shop.ts";
+import { startBinary } from "../test/helpers/server.ts";
+
+const args = process.argv.slice(2);
+const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+const SUBSCRIBERS = Number(opt("--subscribers") ?? 50_000);
+const BROADCASTS = Number(opt("--broadcasts") ?? 20);
+const RUNS = Number(opt("--runs") ?? 20);
+const BINARY = opt("--binary") ?? join(import.meta.dir, "..", "dist", "nearcast");
+const DAY = 86_400_000;
+
+/**
+ * The hook for the screens' first paint (issue 25's "first paint ≤ 1.5 s"): each entry is a page of the web app to
+ * open in desktop Chromium once the API numbers are taken, and the selector that shows its first numbers. Empty
+ * until the pages exist; `firstPaint` (below) measures each entry on the same database and server.
+ */
+export const PAGES: { name: string; path: (ids: SeedIds) => string; ready: string }[] = [];
+
+export interface SeedIds {
+  businessId: number;
+  /** The newest broadcast (clicks, redemptions, opt-outs). */
+  broadcastId: number;
+  token: string;
+}
+
+/** 1,000,000 deliveries the way the app would leave them, in plain SQL (the triggers keep broadcast_counts). */
+function seedResults(sqlite: Database, businessId: number): number {
+  const now = Date.now();
+  sqlite.run(`UPDATE subscriptions SET created_at = ?1 - (id % 120) * ${DAY} - (id % 997) * 60000,
+    source = CASE id % 5 WHEN 0 THEN 'qr' WHEN 1 THEN 'list' WHEN 2 THEN 'keyword' WHEN 3 THEN 'import' ELSE 'manual' END`, [now]);
+  let last = 0;
+  for (let i = 0; i < BROADCASTS; i++) {
+    const started = now - (BROADCASTS - i) * 3 * DAY;
+    const tracked = i >= BROADCASTS - 6;
+    sqlite.transaction(() => {
+      const { id } = sqlite
+        .query(`INSERT INTO broadcasts (business_id, kind, message_text, total, created_at, started_at, completed_at, track_links, unique_coupons)
+                VALUES (?1, 'promotion', ?2, ?3, ?4, ?4, ?5, ?6, ?6) RETURNING id`)
+        .get(businessId, `Deal ${i}: two for one at https://shop.example/deals/${i} with code {code}`, SUBSCRIBERS, started, started + 3_600_000, tracked ? 1 : 0) as { id: number };
+      sqlite.run(
+        `INSERT INTO deliveries (broadcast_id, customer_id, business_id, channel, to_phone, status, next_attempt_at, sent_at, attempts)
+         SELECT ?1, s.customer_id, s.business_id, s.contact_preference, c.phone,
+           CASE WHEN s.id % 50 = 0 THEN 'Failed' WHEN s.id % 50 = 1 THEN 'Skipped' WHEN s.id % 20 = 2 THEN 'Sent' ELSE 'Delivered' END,
+           ?2, ?2, 1
+         FROM subscriptions s JOIN customers c ON c.id = s.customer_id WHERE s.business_id = ?3`,
+        [id, started, businessId],
+      );
+      if (tracked) {
+        const link = sqlite.query(`INSERT INTO broadcast_links (broadcast_id, position, url) VALUES (?1, 0, ?2) RETURNING id`).get(id, `https://shop.example/deals/${i}`) as { id: number };
+        // One in 8 recipients follows the link (one in 24 twice) within 72 hours; one in 30 redeems a unique code.
+        sqlite.run(`INSERT INTO short_links (code, delivery_id, link_id, broadcast_id) SELECT 'L' || id, id, ?2, ?1 FROM deliveries WHERE broadcast_id = ?1 AND id % 8 = 0`, [id, link.id]);
+        sqlite.run(`INSERT INTO link_clicks (code, broadcast_id, delivery_id, clicked_at) SELECT code, broadcast_id, delivery_id, ?2 + (delivery_id % 259200) * 1000 FROM short_links WHERE broadcast_id = ?1`, [id, started]);
+        sqlite.run(`INSERT INTO link_clicks (code, broadcast_id, delivery_id, clicked_at) SELECT code, broadcast_id, delivery_id, ?2 + (delivery_id % 7200) * 1000 FROM short_links WHERE broadcast_id = ?1 AND delivery_id % 3 = 0`, [id, started]);
+        sqlite.run(`INSERT INTO coupons (broadcast_id, business_id, code, delivery_id) SELECT ?1, ?2, 'C' || id, id FROM deliveries WHERE broadcast_id = ?1`, [id, businessId]);
+        sqlite.run(`INSERT INTO coupon_redemptions (coupon_id, broadcast_id, customer_id, redeemed_at)
+          SELECT k.id, ?1, d.customer_id, ?2 + (d.id % 86400) * 1000 FROM coupons k JOIN deliveries d ON d.id = k.delivery_id WHERE k.broadcast_id = ?1 AND d.id % 30 = 0`, [id, started]);
+      }
+      last = id;
+    })();
+  }
+  // Opt-outs: one in 100 subscribers over the last 90 days, half a STOP (all businesses), half this business only.
+  sqlite.run(`INSERT INTO consent_events (customer_id, business_id, kind, source, consent_text, at)
+    SELECT customer_id, CASE WHEN id % 2 = 0 THEN NULL ELSE business_id END, 'unsubscribed', CASE WHEN id % 2 = 0 THEN 'sms-stop' ELSE 'subscriptions-page' END,
+      CASE WHEN id % 2 = 0 THEN 'Replied "STOP"' END, ?1 - (id % 90) * ${DAY} FROM subscriptions WHERE id % 100 = 0`, [now]);
+  return last;
+}
+
+const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)]!;
+const p95 = (xs: number[]) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))]!;
+
+async function timed(url: string, token: string, times: number): Promise<{ median: number; p95: number; bytes: number }> {
+  const ms: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < times + 2; i++) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+    const body = await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status} ${new TextDecoder().decode(body).slice(0, 200)}`);
+    if (i >= 2) ms.push(performance.now() - t0); // the first two warm the statements and the page cache
+    bytes = body.byteLength;
+  }
+  return { median: median(ms), p95: p95(ms), bytes };
+}
+
+const dataDir = mkdtempSync(join(tmpdir(), "nearcast-bench-results-"));
+try {
+  const t0 = performance.now();
+  const ids = await seedShop(dataDir, { ownerEmail: "results@example.com", businessName: "Busy Bakery", subscribers: SUBSCRIBERS, firstNumber: 5_000_000 }, (ctx, businessId) => {
+    insertUser(ctx, { role: "admin", email: "admin@example.com" });
+    const broadcastId = seedResults(ctx.db.$client, businessId);
+    return { businessId, broadcastId, token: sessionFor(ctx, ctx.repos.users.findByEmail("results@example.com")!) };
+  });
+  const seeded = (performance.now() - t0) / 1000;
+  const server = await startBinary({ NEARCAST_LOG_LEVEL: "error" }, dataDir, { binary: BINARY, startTimeoutMs: 60_000 });
+  try {
+    const api = (path: string) => `${server.url}/api/business/${path}`;
+    const rows: [string, Awaited<ReturnType<typeof timed>>][] = [
+      ["GetBroadcastStatus (baseline)", await timed(api(`GetBroadcastStatus?id=${ids.broadcastId}`), ids.token, RUNS)],
+      ["GetBroadcastResults", await timed(api(`GetBroadcastResults?id=${ids.broadcastId}`), ids.token, RUNS)],
+      ["GetBusinessDashboard", await timed(api(`GetBusinessDashboard?id=${ids.businessId}`), ids.token, RUNS)],
+      ["BroadcastReport CSV (baseline)", await timed(api(`BroadcastReport?id=${ids.broadcastId}`), ids.token, 5)],
+      ["ExportBroadcastResults CSV", await timed(api(`ExportBroadcastResults?id=${ids.broadcastId}`), ids.token, 5)],
+    ];
+    const f = (n: number) => n.toFixed(1);
+    console.log(`${SUBSCRIBERS.toLocaleString("en-US")} subscribers, ${(SUBSCRIBERS * BROADCASTS).toLocaleString("en-US")} deliveries (${BROADCASTS} broadcasts), seeded in ${seeded.toFixed(0)} s; ${new Date().toISOString().slice(0, 10)}`);
+    for (const [name, r] of rows) console.log(`  ${name.padEnd(31)} median ${f(r.median).padStart(7)} ms  p95 ${f(r.p95).padStart(7)} ms  ${(r.bytes / 1024).toFixed(1)} KB`);
+    const by = Object.fromEntries(rows);
+    const base = by["GetBroadcastStatus (baseline)"]!.median;
+    console.log(`ratio to GetBroadcastStatus (median): results ${f(by.GetBroadcastResults!.median / base)}x, dashboard ${f(by.GetBusinessDashboard!.median / base)}x`);
+    console.log(`ratio ExportBroadcastResults / BroadcastReport (median): ${f(by["ExportBroadcastResults CSV"]!.median / by["BroadcastReport CSV (baseline)"]!.median)}x`);
+    await firstPaint(server.url, ids);
+  } finally {
+    await server.stop();
+  }
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Each page of PAGES in desktop Chromium: from navigation to its `ready` selector (the token set beforehand). */
+async function firstPaint(url: string, ids: SeedIds): Promise<void> {
+  if (PAGES.length === 0) return;
+  const { DESKTOP, launchBrowser } = await import("../test/helpers/browser.ts");
+  const browser = await launchBrowser(DESKTOP);
+  try {
+    const { page: tab } = browser;
+    await tab.goto(`${url}/about`);
+    await tab.evaluate((t) => localStorage.setItem("token", t), ids.token);
+    for (const p of PAGES) {
+      const t0 = performance.now();
+      await tab.goto(`${url}${p.path(ids)}`);
+      await tab.locator(p.ready).first().waitFor({ timeout: 60_000 });
+      console.log(`  ${p.name} first paint: ${(performance.now() - t0).toFixed(0)} ms`);
+    }
+  } finally {
+    await browser.close();
+  }
+}
