@@ -4,6 +4,7 @@ import { businessTypesRepo } from "./business-types.ts";
 import { businessesRepo } from "./businesses.ts";
 import { confirmationsRepo } from "./sql/confirmations.ts";
 import { consentEventsRepo } from "./consent-events.ts";
+import { couponsRepo } from "./coupons.ts";
 import { customerInboundRepo } from "./customer-inbound.ts";
 import { customerPagesRepo } from "./sql/customer-pages.ts";
 import { customersRepo } from "./customers.ts";
@@ -61,6 +62,7 @@ export function createRepos(db: Db) {
     textBudget: textBudgetRepo(db),
     inbox: inboxRepo(db),
     inboxReplies: inboxRepliesRepo(db),
+    coupons: couponsRepo(db),
   };
 }
 
