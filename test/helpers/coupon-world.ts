@@ -17,45 +17,48 @@ export const UNIQUE = "AB3K9QPM";
 export const EXPIRED_UNIQUE = "ZZ7K9QPM";
 /** Owner B's unique code. */
 export const GYM_UNIQUE = "GG7K9QPM";
-/** The end of January (UTC): the live offers' expiry. The test clock is at 2026-01-15T12:00Z. */
-export const END_OF_JANUARY = new Date("2026-01-31T23:59:59.999Z");
-export const EXPIRED_AT = new Date("2026-01-10T23:59:59.999Z");
+const DAY = 86_400_000;
 
-/** Owner A's bakery and owner B's gym (the owners exist already), with the coupons above. */
+/** Owner A's bakery and owner B's gym (the owners exist already), with the coupons above; `live` offers end 16 days
+ * after the context's clock, `expired` ones ended 5 days before it. */
 export function couponShops(ctx: Ctx, ownerA: number, ownerB: number) {
   const bakery = insertBusiness(ctx, { ownerId: ownerA, name: "A Bakery" });
   const gym = insertBusiness(ctx, { ownerId: ownerB, name: "B Gym" });
   const ana = insertSubscriber(ctx, bakery.id, { phone: ANA }).customer;
   const ben = insertSubscriber(ctx, bakery.id, { phone: BEN }).customer;
   const member = insertSubscriber(ctx, gym.id, { phone: GYM_MEMBER }).customer;
-  const at = (iso: string) => new Date(iso);
+  const now = ctx.clock.now().getTime();
+  const live = new Date(now + 16 * DAY);
+  const expired = new Date(now - 5 * DAY);
+  /** `days` days before the clock. */
+  const ago = (days: number) => new Date(now - days * DAY);
 
-  const offer = (businessId: number, createdAt: string, fields: Parameters<typeof insertBroadcast>[1]) =>
-    insertBroadcast(ctx, { businessId, createdAt: at(createdAt), startedAt: at(createdAt), ...fields });
-  const unique = offer(bakery.id, "2026-01-12T10:00:00Z", { messageText: "Your code {code}", uniqueCoupons: true, couponExpiresAt: END_OF_JANUARY });
+  const offer = (businessId: number, createdAt: Date, fields: Parameters<typeof insertBroadcast>[1]) =>
+    insertBroadcast(ctx, { businessId, createdAt, startedAt: createdAt, ...fields });
+  const unique = offer(bakery.id, ago(3), { messageText: "Your code {code}", uniqueCoupons: true, couponExpiresAt: live });
   const anaDelivery = insertDelivery(ctx, unique, ana, { status: "Sent" });
   const benDelivery = insertDelivery(ctx, unique, ben, { status: "Sent" });
   ctx.repos.coupons.insertUnique({ broadcastId: unique.id, businessId: bakery.id, deliveryId: anaDelivery.id, code: UNIQUE });
-  const expiredUnique = offer(bakery.id, "2026-01-05T10:00:00Z", { messageText: "Old {code}", uniqueCoupons: true, couponExpiresAt: EXPIRED_AT });
+  const expiredUnique = offer(bakery.id, ago(10), { messageText: "Old {code}", uniqueCoupons: true, couponExpiresAt: expired });
   const oldDelivery = insertDelivery(ctx, expiredUnique, ben, { status: "Sent" });
   ctx.repos.coupons.insertUnique({ broadcastId: expiredUnique.id, businessId: bakery.id, deliveryId: oldDelivery.id, code: EXPIRED_UNIQUE });
 
-  const shared = (businessId: number, code: string, createdAt: string, couponExpiresAt: Date | null) => {
+  const shared = (businessId: number, code: string, createdAt: Date, couponExpiresAt: Date | null) => {
     const b = offer(businessId, createdAt, { messageText: `Say ${code}`, couponCode: code, couponExpiresAt });
     ctx.repos.coupons.insertShared({ broadcastId: b.id, businessId, code });
     return b.id;
   };
-  const save10 = shared(bakery.id, "SAVE10", "2026-01-13T10:00:00Z", null);
-  const old5 = shared(bakery.id, "OLD5", "2026-01-02T10:00:00Z", EXPIRED_AT);
-  const save20Live = shared(bakery.id, "SAVE20", "2026-01-03T10:00:00Z", END_OF_JANUARY);
-  const save20Expired = shared(bakery.id, "SAVE20", "2026-01-04T10:00:00Z", EXPIRED_AT);
-  const gymSave10 = shared(gym.id, "SAVE10", "2026-01-14T10:00:00Z", null);
-  const gymUnique = offer(gym.id, "2026-01-12T11:00:00Z", { messageText: "Gym {code}", uniqueCoupons: true });
+  const save10 = shared(bakery.id, "SAVE10", ago(2), null);
+  const old5 = shared(bakery.id, "OLD5", ago(13), expired);
+  const save20Live = shared(bakery.id, "SAVE20", ago(12), live);
+  const save20Expired = shared(bakery.id, "SAVE20", ago(11), expired);
+  const gymSave10 = shared(gym.id, "SAVE10", ago(1), null);
+  const gymUnique = offer(gym.id, ago(2.9), { messageText: "Gym {code}", uniqueCoupons: true });
   const gymDelivery = insertDelivery(ctx, gymUnique, member, { status: "Sent" });
   ctx.repos.coupons.insertUnique({ broadcastId: gymUnique.id, businessId: gym.id, deliveryId: gymDelivery.id, code: GYM_UNIQUE });
 
   return {
-    bakery, gym, ana, ben, member, benDelivery,
+    live, expired, bakery, gym, ana, ben, member, benDelivery,
     broadcasts: { unique: unique.id, expiredUnique: expiredUnique.id, save10, old5, save20Live, save20Expired, gymSave10, gymUnique: gymUnique.id },
   };
 }
