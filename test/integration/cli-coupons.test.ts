@@ -5,11 +5,12 @@ import { EXIT_COUPON_EXPIRED, EXIT_COUPON_USED, EXIT_OK, EXIT_USAGE } from "../.
 import { loadConfig } from "../../src/config.ts";
 import { createContext } from "../../src/context.ts";
 import { MemoryLogger } from "../../src/lib/logger.ts";
-import { COUPON_UNKNOWN } from "../../src/schemas/coupons.ts";
+import { COUPON_CODE_INVALID, COUPON_EXPIRES_PAST, COUPON_UNKNOWN, PLACEHOLDER_WITHOUT_UNIQUE, UNIQUE_NEEDS_PLACEHOLDER } from "../../src/schemas/coupons.ts";
+import { businessZone, expiryOf } from "../../src/services/coupons/offer.ts";
 import { type ApiResponse, apiClient } from "../helpers/api.ts";
 import { nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { ANA, couponShops, EXPIRED_UNIQUE, redemptions, UNIQUE } from "../helpers/coupon-world.ts";
-import { member } from "../helpers/worlds.ts";
+import { cliShop, member } from "../helpers/worlds.ts";
 
 const dirs = tempDataDirs("nearcast-cli-coupons");
 afterAll(dirs.removeAll);
@@ -96,4 +97,24 @@ test("expired and unknown: the API's body, exit 5 and 2; without --json, one lin
   expect([expired.code, expired.stdout]).toEqual([EXIT_COUPON_EXPIRED, expect.stringMatching(/^Expired on .+\.\n$/)]);
   const gone = nearcast(["coupons", "redeem", "NOPE99"], s.dir);
   expect([gone.code, gone.stderr]).toEqual([EXIT_USAGE, `nearcast: ${COUPON_UNKNOWN}\n`]);
+});
+
+test("broadcast send --coupon-code / --unique-coupons / --coupon-expires: stored as the API stores them; bad ones exit 2 with nothing written", () => {
+  const shop = cliShop(dirs, 2);
+  const day = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+  const send = (...args: string[]) => nearcast(["broadcast", "send", "--business", String(shop.businessId), "--yes", "--no-wait", ...args], shop.dir);
+  const stored = () => withDataDir(shop.dir, (ctx) => ctx.repos.broadcasts.listByBusiness(shop.businessId).map((b) => [b.couponCode, b.uniqueCoupons, b.couponExpiresAt?.getTime() ?? null]));
+
+  expect(send("--message", "Show {code} at the till", "--unique-coupons", "--coupon-expires", day).code).toBe(EXIT_OK);
+  expect(send("--message", "Say save10 at the till", "--coupon-code", "save10").code).toBe(EXIT_OK);
+  expect(stored()).toEqual([["SAVE10", false, null], [null, true, expiryOf(day, businessZone(null), Date.now())]]);
+
+  const bad = [
+    [["--message", "Hi", "--coupon-code", "ab"], COUPON_CODE_INVALID],
+    [["--message", "Hi", "--unique-coupons"], UNIQUE_NEEDS_PLACEHOLDER],
+    [["--message", "Hi {code}"], PLACEHOLDER_WITHOUT_UNIQUE],
+    [["--message", "Hi", "--coupon-code", "SAVE10", "--coupon-expires", "2020-01-01"], COUPON_EXPIRES_PAST],
+  ] as const;
+  for (const [args, message] of bad) expect(send(...args)).toMatchObject({ code: EXIT_USAGE, stderr: `nearcast: ${message}\n` });
+  expect(stored()).toHaveLength(2);
 });
