@@ -81,6 +81,7 @@ export const broadcastSummary = (over: Partial<BroadcastSummary> = {}): Broadcas
   messageText: "Fresh croissants 20% off until noon!",
   couponCode: null,
   uniqueCoupons: false,
+  couponExpiresAt: null,
   imagePath: null,
   createdAt: "2026-11-22T15:04:00.000Z",
   total: 48,
