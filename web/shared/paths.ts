@@ -42,6 +42,7 @@ export const routes = {
   setup: { path: "/setup", access: "public", title: "Set Up" },
   registration: { path: "/registration", access: "login", title: "Carrier Registration" },
   inbox: { path: "/inbox", access: "login", title: "Inbox" },
+  redeem: { path: "/redeem", access: "login", title: "Redeem" },
 } as const satisfies Record<string, { path: string; access: Access; title: string }>;
 
 export type RouteName = keyof typeof routes;
@@ -86,6 +87,7 @@ export const paths = {
   /** The inbox, or one conversation in it (a customer with a business). */
   inbox: (open?: { customerId: number; businessId: number }) =>
     open ? `${routes.inbox.path}?customer=${open.customerId}&business=${open.businessId}` : routes.inbox.path,
+  redeem: routes.redeem.path,
 } as const;
 
 /** The query parameter of /login naming the page to return to after logging in. */
