@@ -88,7 +88,7 @@ export function OfferFields({
   const problems = submitted ? offerProblems(value, text) : {};
   const set = (change: Partial<Offer>) => onChange({ ...value, ...change });
   return (
-    <fieldset className="bc-offer" disabled={disabled}>
+    <fieldset className="biz-fieldset bc-offer" disabled={disabled}>
       <legend>Offer</legend>
       <SelectField
         label="Coupon"
