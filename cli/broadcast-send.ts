@@ -63,6 +63,9 @@ interface SendOptions {
   template?: string;
   var: string[];
   contentVariables?: string;
+  couponCode?: string;
+  uniqueCoupons: boolean;
+  couponExpires?: string;
   wait: boolean;
   dataDir?: string;
 }
@@ -98,6 +101,9 @@ function send(opts: SendOptions): Promise<void> {
     confirm: opts.confirm,
     scheduledFor: opts.at,
     ...templateInput(opts),
+    couponCode: opts.couponCode,
+    uniqueCoupons: opts.uniqueCoupons,
+    couponExpires: opts.couponExpires,
   };
   return withContext(
     opts,
@@ -159,6 +165,9 @@ export function sendCommand(): Command {
     )
     .option("--var <n=value>", "a template variable, e.g. --var 1=Fresh (repeat for each)", (v: string, all: string[]) => [...all, v], [] as string[])
     .option("--content-variables <json>", 'the template variables as one JSON object, e.g. \'{"1":"Fresh"}\' (instead of --var)')
+    .option("--coupon-code <code>", "an offer: one code for everyone (3-20 letters, digits or dashes), redeemed at the counter")
+    .option("--unique-coupons", "an offer: a unique code per person, placed where the message has {code}", false)
+    .option("--coupon-expires <date>", "the offer's last day (YYYY-MM-DD, in the business's time zone)")
     .addOption(new Option("--no-wait", "queue and return at once (a running server sends it)"))
     .addOption(dataDirOption())
     .addHelpText(
@@ -172,6 +181,7 @@ export function sendCommand(): Command {
         'nearcast broadcast send --business 3 --message "Who would get this?" --dry-run',
         'nearcast broadcast send --business 3 --message "2 for 1 bagels today only!" --confirm   # the same text again',
         'nearcast broadcast send --business 3 --message "Doors open at 9" --at 2026-11-24T09:00-05:00',
+        'nearcast broadcast send --business 3 --message "Show {code} at the till: 10% off" --unique-coupons --coupon-expires 2026-12-31',
       ),
     )
     .action(send);

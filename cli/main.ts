@@ -25,6 +25,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   migrate: async () => (await import("./commands/backup.ts")).migrateCommand(),
   prune: async () => (await import("./commands/prune.ts")).pruneCommand(),
   inbox: async () => (await import("./commands/inbox.ts")).inboxCommand(),
+  coupons: async () => (await import("./commands/coupons.ts")).couponsCommand(),
   "install-service": async () => (await import("./commands/install-service.ts")).installServiceCommand(),
 };
 

@@ -11,6 +11,7 @@ import { BusinessFormPage, BusinessListPage, MyBusinessPage, PrintPosterPage } f
 import { CustomerFormPage, CustomersListPage } from "./features/customers/index.ts";
 import { HomePage } from "./features/home/index.ts";
 import { InboxPage } from "./features/inbox/index.ts";
+import { RedeemPage } from "./features/coupons/index.ts";
 import { AboutPage, FaqPage, PrivacyPage, TermsPage } from "./features/info/index.ts";
 import { RegistrationPage } from "./features/registration/index.ts";
 import { ResultsPage } from "./features/results/index.ts";
@@ -54,6 +55,7 @@ const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
   inbox: InboxPage,
   broadcastResults: ResultsPage,
   businessDashboard: DashboardPage,
+  redeem: RedeemPage,
 };
 
 const guards: Record<Access, ComponentType<{ children: ReactNode }> | null> = {

@@ -16,6 +16,7 @@ import { businessMediaRoutes } from "./routes/business-media.ts";
 import { businessTypeRoutes } from "./routes/businesstype.ts";
 import { customerRoutes } from "./routes/customer.ts";
 import { customerMessageRoutes } from "./routes/customer-messages.ts";
+import { couponRoutes } from "./routes/coupon.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { inboxRoutes } from "./routes/inbox.ts";
 import { setupRoutes } from "./routes/setup.ts";
@@ -59,6 +60,7 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
   ["subscription", subscriptionRoutes],
   ["webhooks/twilio", webhookRoutes],
   ["inbox", inboxRoutes],
+  ["coupon", couponRoutes],
   ["settings", settingsRoutes],
   ["settings", settingsMailRoutes],
   ["settings", checklistRoutes],

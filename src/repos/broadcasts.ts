@@ -15,7 +15,7 @@ export type BroadcastRow = typeof broadcasts.$inferSelect & {
 
 export type NewBroadcast = Pick<
   typeof broadcasts.$inferInsert,
-  "businessId" | "createdBy" | "messageText" | "imagePath" | "contentSid" | "contentVariables"
+  "businessId" | "createdBy" | "messageText" | "imagePath" | "contentSid" | "contentVariables" | "couponCode" | "uniqueCoupons" | "couponExpiresAt"
 > & {
   createdAt: number;
   /** Set: a scheduled broadcast, started (its deliveries written) by the dispatcher at this time. */

@@ -6,6 +6,7 @@ import { businessDashboard } from "./sql/business-dashboard.ts";
 import { businessesRepo } from "./businesses.ts";
 import { confirmationsRepo } from "./sql/confirmations.ts";
 import { consentEventsRepo } from "./consent-events.ts";
+import { couponsRepo } from "./coupons.ts";
 import { customerInboundRepo } from "./customer-inbound.ts";
 import { customerPagesRepo } from "./sql/customer-pages.ts";
 import { customersRepo } from "./customers.ts";
@@ -67,6 +68,7 @@ export function createRepos(db: Db) {
     personEngagement: personEngagementRepo(db),
     broadcastResults: broadcastResults(db),
     businessDashboard: businessDashboard(db),
+    coupons: couponsRepo(db),
   };
 }
 

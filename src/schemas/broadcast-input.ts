@@ -5,6 +5,7 @@
 // (BusinessId for businessId): the first in the order below, as the API has always answered.
 import * as v from "valibot";
 import { MAX_SCHEDULE_DAYS } from "./broadcasts.ts";
+import { calendarDate, COUPON_CODE_INVALID, COUPON_EXPIRES_INVALID, normalCouponCode, SHARED_COUPON_PATTERN, UNIQUE_COUPONS_INVALID } from "./coupons.ts";
 import { ID_TEXT } from "./ids.ts";
 import { requiredText } from "./text.ts";
 import { BROADCAST_INVALID_IMAGE, MESSAGE_REQUIRED } from "./texts.ts";
@@ -92,6 +93,30 @@ const templateText = readAs<string | null, string | null | undefined>((raw) =>
   typeof raw === "string" ? raw.trim() : raw === undefined ? undefined : raw === null ? "" : null,
 );
 
+/** CouponCode: one code for everyone, as the owner types it (upper-cased); blank or absent is none. */
+const couponCode = v.pipe(
+  v.optional(v.nullable(v.string(COUPON_CODE_INVALID)), null),
+  v.transform((raw) => (raw ? normalCouponCode(raw) : "")),
+  v.check((s) => s === "" || SHARED_COUPON_PATTERN.test(s), COUPON_CODE_INVALID),
+  v.transform((s) => (s === "" ? null : s)),
+);
+
+/** UniqueCoupons: true, or "true"/"false"/"" as Confirm reads them; absent is false. */
+const uniqueCoupons = v.pipe(
+  v.optional(v.nullable(v.union([v.boolean(), v.string()], UNIQUE_COUPONS_INVALID)), false),
+  v.transform((raw) => (typeof raw === "string" ? raw.trim().toLowerCase() : String(raw === true))),
+  v.check((s) => s === "true" || s === "false" || s === "", UNIQUE_COUPONS_INVALID),
+  v.transform((s) => s === "true"),
+);
+
+/** CouponExpires: a calendar date (YYYY-MM-DD), the offer's last day; blank or absent is none. Whether it is still
+ * ahead, in the business's time zone, is the service's business (src/services/coupons/offer.ts). */
+const couponExpires = v.pipe(
+  v.optional(v.nullable(v.string(COUPON_EXPIRES_INVALID)), null),
+  v.transform((raw) => raw?.trim() || null),
+  v.check((s) => s === null || calendarDate(s) !== null, COUPON_EXPIRES_INVALID),
+);
+
 /** The image's bytes (read and size-capped by the route or the CLI); empty is none. */
 const image = v.pipe(
   v.optional(v.nullable(v.custom<Uint8Array>((x) => x instanceof Uint8Array, BROADCAST_INVALID_IMAGE)), null),
@@ -109,12 +134,16 @@ export const publishSchema = v.object({
   /** A WhatsApp template (HX…) for the WhatsApp recipients, and its variables (JSON object text). */
   contentSid: templateText,
   contentVariables: templateText,
+  /** An offer (issue 25): a shared code, or a unique code per person at {code}, valid until CouponExpires. */
+  couponCode,
+  uniqueCoupons,
+  couponExpires,
 });
 export type PublishBody = v.InferInput<typeof publishSchema>;
 export type PublishInput = v.InferOutput<typeof publishSchema>;
 
 /** The fields of a publish that steer it and are not shown back as given (the summary shows the rest). */
-export const STEERING_FIELDS = ["confirm", "scheduledFor", "image", "contentSid", "contentVariables"] as const;
+export const STEERING_FIELDS = ["confirm", "scheduledFor", "image", "contentSid", "contentVariables", "couponExpires"] as const;
 
 /** UpdateScheduledBroadcast: what is left out (or blank text) stays; ContentSid "" drops the template. */
 export const scheduleUpdateSchema = v.object({

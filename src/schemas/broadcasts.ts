@@ -42,6 +42,8 @@ export interface BroadcastTimeline {
   /** When its recipients were decided and its deliveries written; null while scheduled (or cancelled before). */
   startedAt: string | null;
   cancelledAt: string | null;
+  /** The offer's end (CouponExpires: the last instant of that day in the business's time zone); null: none. */
+  couponExpiresAt: string | null;
   /** scheduled: waiting for scheduledFor (can be edited or cancelled); cancelled: will never be sent. */
   state: BroadcastState;
 }

@@ -16,6 +16,7 @@ import { createChecklistService } from "./checklist.ts";
 import { createConfirmationsService } from "./confirmations.ts";
 import { createCustomerMessagesService } from "./customer-messages.ts";
 import { createCustomersService } from "./customers.ts";
+import { createCouponsService } from "./coupons/redeem.ts";
 import { createDeviceCookies } from "./device-cookies.ts";
 import { createEmailService } from "./email.ts";
 import { recordEmailOutcomes } from "./email-outcomes.ts";
@@ -111,6 +112,7 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
     }),
     testSend: createTestSendService({ repos, clock, uploads, settings, tryNow, openMessenger, closeMessenger, templates: whatsappTemplates }),
     testOutcome: createTestOutcomeService({ repos }),
+    coupons: createCouponsService({ repos, clock, defaultCountry: config.defaultCountry }),
     inbox: createInboxService({ repos, clock, config, logger, mailer, settings, textBudget, templates: whatsappTemplates }),
   };
 }

@@ -55,6 +55,9 @@ describe("publishSchema through validateForm", () => {
       image: null,
       contentSid: "HX1",
       contentVariables: undefined,
+      couponCode: null,
+      uniqueCoupons: false,
+      couponExpires: null,
     });
     expect(validateForm(publishSchema, { businessId: "1", messageText: "x", confirm: "", scheduledFor: " " })).toMatchObject({ confirm: false, scheduledFor: undefined });
   });

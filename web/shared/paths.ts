@@ -44,6 +44,7 @@ export const routes = {
   inbox: { path: "/inbox", access: "login", title: "Inbox" },
   broadcastResults: { path: "/broadcasts/results/:id", access: "login", title: "Broadcast Results" },
   businessDashboard: { path: "/businesses/dashboard/:id", access: "login", title: "Dashboard" },
+  redeem: { path: "/redeem", access: "login", title: "Redeem" },
 } as const satisfies Record<string, { path: string; access: Access; title: string }>;
 
 export type RouteName = keyof typeof routes;
@@ -90,6 +91,7 @@ export const paths = {
     open ? `${routes.inbox.path}?customer=${open.customerId}&business=${open.businessId}` : routes.inbox.path,
   broadcastResults: withId(routes.broadcastResults.path),
   businessDashboard: withId(routes.businessDashboard.path),
+  redeem: routes.redeem.path,
 } as const;
 
 /** The query parameter of /login naming the page to return to after logging in. */

@@ -10,10 +10,13 @@ export interface Draft {
   createdBy: number | null;
   input: PublishInput;
   choice: TemplateChoice | null;
+  /** The offer's end (ms), from CouponExpires in the business's time zone (coupons/offer.ts). */
+  couponExpiresAt?: number | null;
 }
 
 /** The row to insert. A field of the publish schema that NewBroadcast does not list is a compile error here. */
 export function newBroadcast(draft: Draft, imagePath: string | null, createdAt: number): NewBroadcast {
   const given: Pick<NewBroadcast, keyof GivenFields> = givenFields(draft.input);
-  return { ...given, createdBy: draft.createdBy, imagePath, createdAt, ...templateColumns(draft.choice, imagePath) };
+  const couponExpiresAt = draft.couponExpiresAt == null ? null : new Date(draft.couponExpiresAt);
+  return { ...given, createdBy: draft.createdBy, imagePath, createdAt, couponExpiresAt, ...templateColumns(draft.choice, imagePath) };
 }

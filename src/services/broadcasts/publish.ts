@@ -6,6 +6,7 @@ import type { Recipient, SubscriberCounts } from "../../repos/broadcasts.ts";
 import { type PublishBody, publishSchema } from "../../schemas/broadcast-input.ts";
 import type { PublishResult } from "../../schemas/broadcasts.ts";
 import * as v from "valibot";
+import { checkedOffer, insertBroadcastWithOffer } from "../coupons/offer.ts";
 import { type Principal, actingUserId } from "../principal.ts";
 import { refuseImageWithoutPublicUrl } from "../public-links.ts";
 import { validateForm } from "../validate.ts";
@@ -48,7 +49,7 @@ async function enqueue({ repos, clock }: BroadcastParts, draft: Draft, imagePath
     // The repeat check and the insert in one write transaction (BEGIN IMMEDIATE): of two identical publishes at
     // the same moment (two tabs, a double click, the CLI and the web), the second sees the first.
     if (!draft.input.confirm) refuseRepeat(repos, draft.business.id, draft.input.messageText, now);
-    return repos.broadcasts.insert(newBroadcast(draft, imagePath, now));
+    return insertBroadcastWithOffer(repos, newBroadcast(draft, imagePath, now));
   });
   try {
     for (let chunk = repos.deliveries.enqueueNextChunk(id, now); !chunk.done; chunk = repos.deliveries.enqueueNextChunk(id, now)) {
@@ -96,9 +97,10 @@ export function publishing(parts: BroadcastParts) {
       const input = validateForm(publishSchema, body);
       const scheduled = checkedSchedule(input.scheduledFor, clock.now().getTime());
       const business = access.sendable(actor, input.businessId);
+      const couponExpiresAt = checkedOffer(input, business.timeZone, clock.now().getTime(), scheduled?.at ?? null);
       if (input.image) refuseImageWithoutPublicUrl(settings, "Image");
       const choice = await templateChoice(parts.templates, input, input.image !== null);
-      const draft: Draft = { business, createdBy: actingUserId(actor), input, choice };
+      const draft: Draft = { business, createdBy: actingUserId(actor), input, choice, couponExpiresAt };
       return withImageErrors(scheduled ? scheduledPublish(parts, draft, scheduled) : publishNow(draft));
     },
 

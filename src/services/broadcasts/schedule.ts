@@ -5,6 +5,7 @@ import { ConflictError, ValidationError } from "../../errors.ts";
 import type { BroadcastRow } from "../../repos/broadcasts.ts";
 import { type PublishBody, publishSchema, type ScheduleUpdateBody, scheduleProblem, scheduleUpdateSchema } from "../../schemas/broadcast-input.ts";
 import type { BroadcastSummary, PublishResult } from "../../schemas/broadcasts.ts";
+import { checkOfferKept, insertBroadcastWithOffer } from "../coupons/offer.ts";
 import type { Principal } from "../principal.ts";
 import { validateForm } from "../validate.ts";
 import { type Draft, newBroadcast } from "./draft.ts";
@@ -51,7 +52,7 @@ export async function scheduledPublish(parts: BroadcastParts, draft: Draft, sche
     repos.durableTransaction(() => {
       const now = clock.now().getTime();
       if (!input.confirm) refuseRepeat(repos, business.id, input.messageText, now);
-      return repos.broadcasts.insert({ ...newBroadcast(draft, imagePath, now), scheduledFor: scheduled.at });
+      return insertBroadcastWithOffer(repos, { ...newBroadcast(draft, imagePath, now), scheduledFor: scheduled.at });
     }),
   );
   const recipients = repos.broadcasts.subscriberCounts(business.id).total;
@@ -95,6 +96,7 @@ export function scheduling(parts: BroadcastParts) {
         throw new ValidationError(NOTHING_TO_UPDATE, { MessageText: NOTHING_TO_UPDATE, ScheduledFor: NOTHING_TO_UPDATE });
       }
       const row = waitingBroadcast(actor, id);
+      checkOfferKept(row, messageText, scheduled?.at);
       const template = templateGiven
         ? templateColumns(await templateChoice(parts.templates, input, row.imagePath !== null), row.imagePath)
         : undefined;

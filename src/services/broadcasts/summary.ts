@@ -44,6 +44,7 @@ export function toSummary(row: BroadcastRow, c: StatusCounts, waiting: WaitingCo
     scheduledFor: iso(row.scheduledFor),
     startedAt: iso(row.startedAt),
     cancelledAt: iso(row.cancelledAt),
+    couponExpiresAt: iso(row.couponExpiresAt),
     state: stateOf(row),
   };
 }

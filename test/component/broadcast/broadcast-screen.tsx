@@ -79,6 +79,9 @@ export async function renderBroadcastScreen(id = "7") {
 export const broadcastSummary = (over: Partial<BroadcastSummary> = {}): BroadcastSummary => ({
   id: 5,
   messageText: "Fresh croissants 20% off until noon!",
+  couponCode: null,
+  uniqueCoupons: false,
+  couponExpiresAt: null,
   imagePath: null,
   createdAt: "2026-11-22T15:04:00.000Z",
   total: 48,

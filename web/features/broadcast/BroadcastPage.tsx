@@ -14,6 +14,7 @@ import { type TemplatePick, templateFields, templatePickProblem, WhatsAppTemplat
 import { type EarlierBroadcast, earlierBroadcast, RepeatBroadcastDialog } from "./components/RepeatBroadcastDialog.tsx";
 import { useConfirmSend } from "./components/ConfirmSendDialog.tsx";
 import { TestSendPanel } from "./components/TestSendPanel.tsx";
+import { hasOfferProblem, NO_OFFER, OfferFields, offerFields } from "./components/OfferFields.tsx";
 import { PendingApprovalNotice } from "../../shared/components/PendingApproval.tsx";
 import { RegistrationNote } from "../registration/index.ts";
 import { formatWhen, SendLaterField, sendLaterError, sendLaterIso } from "./components/SendLaterField.tsx";
@@ -85,6 +86,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   /** The broadcast this one would repeat (409 duplicate_broadcast): the dialog is open while set. */
   const [repeatOf, setRepeatOf] = useState<EarlierBroadcast | null>(null);
   const [template, setTemplate] = useState<TemplatePick | null>(null);
+  const [offer, setOffer] = useState(NO_OFFER);
   const textarea = useRef<HTMLTextAreaElement>(null);
   const confirmStep = useConfirmSend(businessId, () => setSessionEnded(true));
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
@@ -111,6 +113,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     }
     if (later && sendLaterError(laterAt)) return;
     if (templatePickProblem(template, !!image)) return;
+    if (hasOfferProblem(offer, message)) return;
     await confirmStep.ask(message, !!image, when, () => void send(false), template !== null);
   }
 
@@ -118,7 +121,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     setSending(true);
     let answer: unknown;
     try {
-      answer = await broadcastApi.publish({ businessId, messageText: message, image: image?.file, confirm, scheduledFor: laterIso, ...templateFields(template) });
+      answer = await broadcastApi.publish({ businessId, messageText: message, image: image?.file, confirm, scheduledFor: laterIso, ...templateFields(template), ...offerFields(offer) });
     } catch (err) {
       const earlier = confirm ? null : duplicateOf(err);
       if (earlier !== null) {
@@ -142,6 +145,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     const result = announce(answer);
     if (result === "not sent") return;
     setTemplate(null);
+    setOffer(NO_OFFER);
     setText("");
     setSubmitted(false);
     chosen.clear();
@@ -200,6 +204,8 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
           <ImageField image={image} error={chosen.error} checking={checking} disabled={busy || loadFailed} onChoose={chosen.choose} onRemove={chosen.remove} />
 
           <WhatsAppTemplateField businessId={businessId} whatsapp={counts?.whatsapp ?? 0} value={template} onChange={setTemplate} imageUrl={image?.url ?? null} submitted={submitted} disabled={busy || loadFailed} />
+
+          <OfferFields value={offer} text={text} textarea={textarea} submitted={submitted} disabled={busy || loadFailed} onChange={setOffer} onText={setText} />
 
           <SendLaterField enabled={later} value={laterAt} error={laterError} disabled={busy || loadFailed} onToggle={setLater} onChange={setLaterAt} />
 

@@ -84,6 +84,7 @@ export function NavBar() {
             </NavLink>
           )}
           {isAuthenticated.value && <NavLink href={paths.myBusiness} onClick={close}>My Business</NavLink>}
+          {isAuthenticated.value && <NavLink href={paths.redeem} onClick={close}>Redeem</NavLink>}
           {isAdmin.value && <NavLink href={paths.businessTypes} onClick={close}>Business Types</NavLink>}
           {isAdmin.value && <NavLink href={paths.users} onClick={close}>Users</NavLink>}
           {isAdmin.value && <NavLink href={paths.settings} onClick={close}>Settings</NavLink>}

@@ -59,6 +59,9 @@ function publishForm(fields: PublishFields): FormData {
     form.append("ContentSid", fields.contentSid ?? "");
     form.append("ContentVariables", fields.contentVariables ?? "");
   }
+  if (fields.couponCode) form.append("CouponCode", fields.couponCode);
+  if (fields.uniqueCoupons) form.append("UniqueCoupons", "true");
+  if (fields.couponExpires) form.append("CouponExpires", fields.couponExpires);
   return form;
 }
 
