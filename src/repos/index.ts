@@ -1,4 +1,5 @@
 import { type Db, withoutBusyWait } from "../db/client.ts";
+import { broadcastLinksRepo } from "./broadcast-links.ts";
 import { broadcastsRepo } from "./broadcasts.ts";
 import { businessTypesRepo } from "./business-types.ts";
 import { businessesRepo } from "./businesses.ts";
@@ -13,6 +14,7 @@ import { inboundMessagesRepo } from "./inbound-messages.ts";
 import { inboxRepo } from "./sql/inbox.ts";
 import { inboxRepliesRepo } from "./sql/inbox-replies.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
+import { shortLinksRepo } from "./sql/short-links.ts";
 import { subscriptionLinksRepo } from "./subscription-links.ts";
 import { pausedDeliveriesRepo } from "./sql/paused-deliveries.ts";
 import { phoneVerificationsRepo } from "./phone-verifications.ts";
@@ -61,6 +63,8 @@ export function createRepos(db: Db) {
     textBudget: textBudgetRepo(db),
     inbox: inboxRepo(db),
     inboxReplies: inboxRepliesRepo(db),
+    broadcastLinks: broadcastLinksRepo(db),
+    shortLinks: shortLinksRepo(db),
   };
 }
 

@@ -80,6 +80,7 @@ export const broadcastSummary = (over: Partial<BroadcastSummary> = {}): Broadcas
   id: 5,
   messageText: "Fresh croissants 20% off until noon!",
   imagePath: null,
+  trackLinks: false,
   createdAt: "2026-11-22T15:04:00.000Z",
   total: 48,
   queued: 0,

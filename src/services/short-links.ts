@@ -1,0 +1,48 @@
+// Following a short link (issue 25): `GET /l/<code>` answers where the code leads and records the click of a person.
+// A person's repeat clicks from the same address within a day count once; the address is kept only as a hash, in
+// memory, for that day (never in the database: clicks are stored without it).
+import type { Clock } from "../clock.ts";
+import { sweepBoundedMap } from "../lib/bounded-map.ts";
+import { hashToken } from "../lib/tokens.ts";
+import type { Repos } from "../repos/index.ts";
+import { SHORT_CODE_ALPHABET } from "../schemas/tracked-text.ts";
+
+/** How long a click from one address on one code counts once. */
+export const CLICK_DEDUPE_MS = 24 * 60 * 60 * 1000;
+/** At most this many (code, address) pairs remembered; past it the oldest go (a flood must not grow memory). */
+const MAX_REMEMBERED = 200_000;
+/** A code as short links are made (src/schemas/tracked-text.ts), with room for a longer one later. */
+const CODE_SHAPE = new RegExp(`^[${SHORT_CODE_ALPHABET}]{6,32}$`);
+
+export function createShortLinksService({ repos, clock }: { repos: Pick<Repos, "shortLinks">; clock: Clock }) {
+  /** Hash of (code, address) -> until when a click from there is not counted again. */
+  const seen = new Map<string, number>();
+
+  /** True the first time in a day this address follows this code (and remembers it). */
+  function firstToday(code: string, address: string, now: number): boolean {
+    const key = hashToken(`${code}\n${address}`);
+    const until = seen.get(key);
+    if (until !== undefined && until > now) return false;
+    if (seen.size >= MAX_REMEMBERED) sweepBoundedMap(seen, MAX_REMEMBERED, (k) => seen.get(k)! <= now && seen.delete(k));
+    seen.delete(key); // re-inserted last: the map stays in expiry order for the sweep
+    seen.set(key, now + CLICK_DEDUPE_MS);
+    return true;
+  }
+
+  return {
+    /**
+     * Where `code` leads (null: no such link). The click is recorded when `person` gives the address of someone
+     * following it (not a link preview or a HEAD), the first time in a day from that address.
+     */
+    follow(code: string, person: { address: string } | null): string | null {
+      if (!CODE_SHAPE.test(code)) return null;
+      const target = repos.shortLinks.target(code);
+      if (!target) return null;
+      const now = clock.now().getTime();
+      if (person && firstToday(code, person.address, now)) repos.shortLinks.recordClick(code, target, now);
+      return target.url;
+    },
+  };
+}
+
+export type ShortLinksService = ReturnType<typeof createShortLinksService>;
