@@ -1,8 +1,9 @@
 // Short link redirects (issue 25): GET /l/<code> of dist/nearcast against a Node baseline (Fastify + better-sqlite3,
 // bench/baseline-redirect/: the same lookup and click insert on a copy of the same database) and the floor (a bare
 // Bun.serve answering the same 302 with no database), driven by the SAME load generator (wrk + bench/redirect.lua) at
-// 64 connections, pinned with taskset, warm-up, interleaved rounds, medians and the ratio. Then the latency at a fixed
-// 200 clicks a second (an open-loop client: one request every 5 ms whatever the answers do), p50/p99.
+// 64 connections, pinned with taskset, warm-up, interleaved rounds, medians and the ratio. Before that, on the fresh
+// servers, the latency at a fixed 200 clicks a second (an open-loop client: one request every 5 ms whatever the answers
+// do), p50/p99.
 //
 // Seed: one broadcast with a link to 5,000 subscribers and each delivery's short link, as the dispatcher makes them.
 // Every request is a click that counts: the generator cycles through the codes, each from a new address
@@ -67,6 +68,9 @@ async function seed(dataDir: string): Promise<string[]> {
     const sqlite = ctx.db.$client;
     const ids = sqlite.query<{ id: number }, [number]>("SELECT id FROM deliveries WHERE broadcast_id = ? ORDER BY id").all(res.broadcastId);
     const codes = ids.map((d) => ctx.repos.deliveries.personalize(d.id, res.broadcastId, { links: true, coupon: false }, Date.now()).links[0]!);
+    // Sent and done, as after the broadcast went out: the server's dispatcher has nothing left to do while we measure.
+    sqlite.query("UPDATE deliveries SET status = 'Sent', sent_at = ?1, provider_id = 'SM' || id WHERE broadcast_id = ?2").run(Date.now(), res.broadcastId);
+    sqlite.query("UPDATE broadcasts SET completed_at = ?1 WHERE id = ?2").run(Date.now(), res.broadcastId);
     sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     return codes;
   } finally {
@@ -153,7 +157,7 @@ async function main(): Promise<boolean> {
     console.log(`machine: ${machine()}`);
     console.log(
       `wrk -t1 + bench/redirect.lua, ${CONNECTIONS} connections, loopback; ${P.describe()}; ${WARMUP_SECONDS} s warm-up per side, ` +
-        `then ${ROUNDS} rounds of ${SLICE_SECONDS} s per side, interleaved; then ${RATE} clicks/s for ${RATE_SECONDS} s`,
+        `then ${ROUNDS} rounds of ${SLICE_SECONDS} s per side, interleaved; before them ${RATE} clicks/s for ${RATE_SECONDS} s`,
     );
     const dataDir = join(work, "nearcast-data");
     const seeded = performance.now();
@@ -177,6 +181,17 @@ async function main(): Promise<boolean> {
     const [nearcast, baseline, floor] = sides as [Side, Side, Side];
     for (const side of sides) await checkAnswers(side, codes[0]!);
 
+    // First the burst after a broadcast at a steady rate, on servers that have done nothing else yet; then saturation.
+    for (const side of [nearcast, baseline]) {
+      const ms = await fixedRate(side, codes);
+      const p99 = percentile(ms, 0.99);
+      console.log(
+        `${side.name} at ${RATE} clicks/s for ${RATE_SECONDS} s: p50 ${median(ms).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${Math.max(...ms).toFixed(2)} ms` +
+          (side === nearcast ? ` (target p99 <= ${P99_TARGET_MS} ms) ${p99 <= P99_TARGET_MS ? "OK" : "ABOVE TARGET"}` : ""),
+      );
+    }
+    console.log("");
+
     for (const side of sides) load(side, WARMUP_SECONDS, codesFile);
     const pairRatios: number[] = [];
     interleave(sides, ROUNDS, (side) => side.slices.push(load(side, SLICE_SECONDS, codesFile)), (round) => {
@@ -189,15 +204,6 @@ async function main(): Promise<boolean> {
     });
     summarize(sides, nearcast, baseline, pairRatios, TARGET);
 
-    console.log("");
-    for (const side of [nearcast, baseline]) {
-      const ms = await fixedRate(side, codes);
-      const p99 = percentile(ms, 0.99);
-      console.log(
-        `${side.name} at ${RATE} clicks/s for ${RATE_SECONDS} s: p50 ${median(ms).toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${Math.max(...ms).toFixed(2)} ms` +
-          (side === nearcast ? ` (target p99 <= ${P99_TARGET_MS} ms) ${p99 <= P99_TARGET_MS ? "OK" : "ABOVE TARGET"}` : ""),
-      );
-    }
     const load1 = loadavg()[0]!;
     for (const side of sides) await side.stop();
     sides.length = 0;
