@@ -35,12 +35,8 @@ function request()
   return head .. codes[i] .. ua .. string.format("%d.%d.%d", math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256) .. "\r\n\r\n"
 end
 
-function done(summary, latency, requests)
-  local tsent = 0
-  for _, t in ipairs(threads) do tsent = tsent + t:get("sent") end
-  local e = summary.errors
-  io.write(string.format(
-    '{"requests":%d,"durationUs":%d,"sent":%d,"ok":%d,"non2xx":%d,"errors":%d,"p50":%.3f,"p99":%.3f}\n',
-    summary.requests, summary.duration, tsent, summary.requests - e.status, e.status,
-    e.connect + e.read + e.write + e.timeout, latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+-- The JSON line runWrk reads, from bench/lib/wrk-report.lua (found beside this script, wherever wrk runs from).
+local report = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "lib/wrk-report.lua")
+function done(summary, latency)
+  report(threads, summary, latency)
 end

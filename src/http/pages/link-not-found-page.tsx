@@ -1,5 +1,5 @@
 /** @jsxImportSource hono/jsx */
-import { type PageShell, renderPage } from "./subscribe-page.tsx";
+import { NotFoundCard, type PageShell, renderPage } from "./subscribe-page.tsx";
 
 // The answer to a short link that leads nowhere (GET /l/<code>, issue 25): a small page in the install's brand, in the
 // subscribe page's shell, and never a redirect elsewhere (a mistyped code must not send anyone to someone's site).
@@ -11,16 +11,8 @@ export function linkNotFoundPage(shell: PageShell): string {
   return renderPage(
     shell,
     `Link not found · ${shell.brand}`,
-    <section class="sub-screen">
-      <div class="sub-wrap">
-        <div class="sub-card sub-notfound">
-          <span class="sub-notfound-icon" aria-hidden="true">
-            ?
-          </span>
-          <h1>{LINK_NOT_FOUND_TITLE}</h1>
-          <p>{LINK_NOT_FOUND_TEXT}</p>
-        </div>
-      </div>
-    </section>,
+    <NotFoundCard title={LINK_NOT_FOUND_TITLE}>
+      <p>{LINK_NOT_FOUND_TEXT}</p>
+    </NotFoundCard>,
   );
 }
