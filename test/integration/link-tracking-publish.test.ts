@@ -127,6 +127,13 @@ const scenarios: ApiScenario<LinksWorld>[] = [
     json: (w) => ({ businessId: w.bakery, messageText: LONG }),
     expectBody: { segmentsPerMessage: 2, linkTracking: { on: false, reason: TRACKING_NEEDS_PUBLIC_URL } },
   }),
+  estimate("other")("another owner's business: not found", 404, {
+    json: (w) => ({ businessId: w.bakery, messageText: LONG }),
+  }),
+  estimate("admin")("the admin may ask for any business: counted the same", 200, {
+    json: (w) => ({ businessId: w.gym, messageText: LONG }),
+    expectBody: { segmentsPerMessage: 1, totalSegments: 2, linkTracking: { on: true } },
+  }),
   estimate("owner")("trackLinks not true or false: 400", 400, {
     json: (w) => ({ businessId: w.bakery, messageText: LONG, trackLinks: "sometimes" }),
     fields: { TrackLinks: TRACK_LINKS_INVALID },

@@ -55,6 +55,8 @@ describe("GET /l/<code>", () => {
     expect(res.headers.get("location")).toBe(DEALS);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+    // Nothing handed out with it: no XSRF (or any) cookie on a link from a text message.
+    expect(res.headers.get("set-cookie")).toBeNull();
     expect(clicks()).toEqual([{ id: 1, code: codes[0]!, broadcastId, deliveryId, clickedAt: ctx.clock.now() }]);
   });
 
