@@ -217,6 +217,8 @@ describe("broadcast status", () => {
       id: 1,
       businessId: w.businessId,
       messageText: "Status please",
+      // Issue 25: whether its links go as short links (this text has none).
+      trackLinks: false,
       imagePath: null,
       createdAt: expect.any(String),
       total: 2,
