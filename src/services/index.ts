@@ -100,7 +100,7 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
     inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings, confirmations, mySubscriptions }),
     mySubscriptions,
     customerMessages: createCustomerMessagesService({ repos }),
-    shortLinks: createShortLinksService({ repos, clock }),
+    shortLinks: createShortLinksService({ repos, clock, logger }),
     uploads,
     checklist: createChecklistService({ repos, clock, config, settings, registration }),
     broadcastEstimate: createBroadcastEstimateService({

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { asc, eq } from "drizzle-orm";
 import { deliveries, linkClicks } from "../../src/db/schema.ts";
+import { nextTurn } from "../../src/lib/next-turn.ts";
 import { LINK_NOT_FOUND_TITLE } from "../../src/http/pages/link-not-found-page.tsx";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { type ApiClient, apiClient } from "../helpers/api.ts";
@@ -45,8 +46,12 @@ beforeAll(async () => {
 afterAll(() => ctx.close());
 
 const clicks = () => ctx.db.select().from(linkClicks).orderBy(asc(linkClicks.id)).all();
-const follow = (code: string, opts: { ua?: string; ip?: string; method?: string } = {}) =>
-  api.call(opts.method ?? "GET", `/l/${code}`, { ip: opts.ip ?? "198.51.100.7", headers: opts.ua === undefined ? { "user-agent": PHONE } : { "user-agent": opts.ua } });
+/** A request, then the turn of the event loop at which the clicks it answered are written (services/short-links.ts). */
+async function follow(code: string, opts: { ua?: string; ip?: string; method?: string } = {}) {
+  const res = await api.call(opts.method ?? "GET", `/l/${code}`, { ip: opts.ip ?? "198.51.100.7", headers: opts.ua === undefined ? { "user-agent": PHONE } : { "user-agent": opts.ua } });
+  await nextTurn();
+  return res;
+}
 
 describe("GET /l/<code>", () => {
   test("a 302 to the original URL, not cached, no referrer; the click stored with its delivery and time, no address", async () => {
@@ -83,6 +88,15 @@ describe("GET /l/<code>", () => {
     await follow(codes[1]!, { ip: "198.51.100.20" });
     expect(clicks()).toHaveLength(before + 1);
     expect(clicks().at(-1)!.code).toBe(codes[1]!);
+  });
+
+  test("three people at once: three clicks, each its own row, written once their answers are out", async () => {
+    const before = clicks().length;
+    const answers = await Promise.all(["198.51.100.60", "198.51.100.61", "198.51.100.62"].map((ip) => api.call("GET", `/l/${codes[1]!}`, { ip, headers: { "user-agent": PHONE } })));
+    expect(answers.map((a) => a.status)).toEqual([302, 302, 302]);
+    await nextTurn();
+    const second = ctx.repos.shortLinks.target(codes[1]!)!.deliveryId;
+    expect(clicks().slice(before).map((c) => [c.code, c.deliveryId])).toEqual([1, 2, 3].map(() => [codes[1]!, second]));
   });
 
   test("an unknown or malformed code: a 404 page in the install's brand, no redirect, nothing stored", async () => {

@@ -49,10 +49,13 @@ test("20 distinct short links go out; 5 followed (one twice, one more by a previ
   expect(await follow(codes[0]!)).toEqual([302, DEALS]);
   expect(await follow(codes[5]!, "WhatsApp/2.24.21.80 A")).toEqual([302, DEALS]);
 
+  // Clicks are written at the server's next turn after their answers: wait for the fifth, then nothing more may come.
   const db = new Database(join(world.dataDir, "nearcast.db"), { readonly: true });
   try {
-    const rows = db.query<{ code: string }, []>("SELECT code FROM link_clicks ORDER BY id").all();
-    expect(rows.map((r) => r.code)).toEqual(codes.slice(0, 5) as string[]);
+    const clicked = () => db.query<{ code: string }, []>("SELECT code FROM link_clicks ORDER BY id").all().map((r) => r.code);
+    await until(() => clicked().length >= 5, 5_000, "5 clicks stored");
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+    expect(clicked()).toEqual(codes.slice(0, 5) as string[]);
   } finally {
     db.close();
   }

@@ -10,6 +10,13 @@ export interface ShortLinkTarget {
   deliveryId: number;
 }
 
+/** One click to record: the code, what it leads to, when (ms). */
+export interface ShortLinkClick {
+  code: string;
+  target: ShortLinkTarget;
+  at: number;
+}
+
 const q = statements((sqlite) => ({
   target: sqlite.prepare<ShortLinkTarget, [string]>(
     `SELECT l.url AS url, s.broadcast_id AS broadcastId, s.delivery_id AS deliveryId
@@ -26,9 +33,10 @@ export function shortLinksRepo(db: Db) {
     target(code: string): ShortLinkTarget | null {
       return q(db).target.get(code);
     },
-    /** A person followed the link. */
-    recordClick(code: string, target: ShortLinkTarget, at: number): void {
-      q(db).click.run(code, target.broadcastId, target.deliveryId, at);
+    /** People followed these links (call inside one transaction to write them in one commit). */
+    recordClicks(clicks: ShortLinkClick[]): void {
+      const { click } = q(db);
+      for (const c of clicks) click.run(c.code, c.target.broadcastId, c.target.deliveryId, c.at);
     },
   };
 }
