@@ -51,12 +51,8 @@ function request()
   return heads[i] .. string.format("%03d-%04d", math.floor(x / 10000), x % 10000) .. tails[i]
 end
 
-function done(summary, latency, requests)
-  local tsent = 0
-  for _, t in ipairs(threads) do tsent = tsent + t:get("sent") end
-  local e = summary.errors
-  io.write(string.format(
-    '{"requests":%d,"durationUs":%d,"sent":%d,"ok":%d,"non2xx":%d,"errors":%d,"p50":%.3f,"p99":%.3f}\n',
-    summary.requests, summary.duration, tsent, summary.requests - e.status, e.status,
-    e.connect + e.read + e.write + e.timeout, latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+-- The JSON line runWrk reads, from bench/lib/wrk-report.lua (found beside this script, wherever wrk runs from).
+local report = dofile((debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "lib/wrk-report.lua")
+function done(summary, latency)
+  report(threads, summary, latency)
 end

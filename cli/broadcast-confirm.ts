@@ -16,7 +16,7 @@ export const NO_TTY_REFUSAL = "nothing was sent: there is no terminal to ask on.
 export async function confirmBroadcast(ctx: AppContext, input: PublishBody): Promise<boolean> {
   const scheduled = parseScheduledFor(input.scheduledFor, ctx.clock.now().getTime());
   if (input.image && input.image.length > 0) checkBroadcastImage(input.image);
-  const estimate = await ctx.services.broadcastEstimate.estimate(OPERATOR, { businessId: input.businessId, messageText: input.messageText, hasImage: !!input.image?.length, withTemplate: !!input.contentSid });
+  const estimate = await ctx.services.broadcastEstimate.estimate(OPERATOR, { businessId: input.businessId, messageText: input.messageText, hasImage: !!input.image?.length, withTemplate: !!input.contentSid, trackLinks: input.trackLinks });
   // Nobody to send to now: the publish itself says so (a scheduled one is still asked about: people may subscribe).
   if (estimate.recipients === 0 && !scheduled) return true;
   // How the cost is made, one channel a line, so the total can be checked (an MMS is priced per message).

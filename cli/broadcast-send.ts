@@ -58,6 +58,7 @@ interface SendOptions {
   image?: string;
   dryRun: boolean;
   confirm: boolean;
+  trackLinks: boolean;
   yes: boolean;
   at?: string;
   template?: string;
@@ -99,6 +100,7 @@ function send(opts: SendOptions): Promise<void> {
     messageText: opts.message,
     image,
     confirm: opts.confirm,
+    trackLinks: opts.trackLinks,
     scheduledFor: opts.at,
     ...templateInput(opts),
     couponCode: opts.couponCode,
@@ -133,6 +135,7 @@ function send(opts: SendOptions): Promise<void> {
       // Sent, but some WhatsApp recipients are skipped (no template outside the 24-hour window, US numbers…).
       if (result.warning) process.stderr.write(`nearcast: ${result.warning}\n`);
       process.stdout.write(`${result.message} (broadcast ${result.broadcastId})\n`);
+      if (result.linkTracking?.reason) process.stderr.write(`nearcast: ${result.linkTracking.reason}\n`);
       // Scheduled: the server's dispatcher starts it at its time; nothing to follow now.
       if (opts.wait && !result.scheduledFor) await follow(ctx, result.broadcastId);
     },
@@ -153,6 +156,7 @@ export function sendCommand(): Command {
     .option("--image <file>", "a JPG, PNG, GIF or BMP image of at most 5MB, sent with the message")
     .option("--dry-run", "show the recipients and SMS segments; write and send nothing", false)
     .option("--confirm", "send even if the same text went to this business in the last 10 minutes", false)
+    .option("--no-track-links", "send the links as written (by default each person gets short links on the public URL, to count clicks)")
     .option("-y, --yes", "send without asking (recipients, segments and cost are asked about on a terminal; required without one)", false)
     .option(
       "--at <time>",

@@ -47,6 +47,8 @@ export function createAppDispatchers({ repos, settings, optOuts, pauses, statusC
         const allowed = settings.current().allowedCountries;
         return (phone: string) => storedNumberProblem(phone, allowed);
       },
+      // Short links are built on the saved public URL only: they go to other people (src/services/public-links.ts).
+      publicUrl: () => settings.savedPublicUrl(),
       onOptedOut: (customerId, at) => void optOuts.optOutCustomer(customerId, { source: "twilio-21610", at }),
       // Like the store, never waiting in SQLite's busy handler (a busy write is tried again a moment later).
       pauses: repos.withoutBusyWait(pauses.store),

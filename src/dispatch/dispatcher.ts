@@ -66,6 +66,8 @@ export interface DispatcherOptions {
   /** What a look-up of a message sent without a status callback found, applied as its callback would be (the
    * status-callbacks service). Absent (or a messenger without lookup): such messages are not looked up. */
   onProviderStatus?: (update: StatusUpdate) => void;
+  /** The saved public URL of the moment, where a tracked broadcast's short links live (issue 25); absent: none. */
+  publicUrl?: () => string | null;
   /** Off unless given: run between sends every `collectEverySends` sends (bench/broadcast.ts may force a GC). */
   collectGarbage?: () => void;
   collectEverySends?: number;
@@ -121,7 +123,7 @@ class LockedDispatcher implements Dispatcher {
     this.diskWait = new DiskWait(logger, now);
     const diskWait = this.diskWait;
     const pacer = new Pacer(options.rate);
-    const messages = new OutboundMessages(store);
+    const messages = new OutboundMessages(store, options.publicUrl ?? (() => null), now);
     const common = { store, stats: this.stats, logger, now };
     const gate = new ChannelGate({ pauses: options.pauses, store, logger, probeEveryMs: options.probeEveryMs ?? DEFAULT_PROBE_EVERY_MS });
     const recorder = new OutcomeRecorder({ ...common, pacer, reconcileAfterMs, diskWait, gate, onOptedOut: options.onOptedOut });

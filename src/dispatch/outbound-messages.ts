@@ -1,6 +1,7 @@
 // The message a delivery sends: its broadcast's text and image (or, on WhatsApp, its template) (read once per broadcast), to the delivery's phone on
 // its channel, with a status callback that names the delivery (so a callback finds it even when the answer was lost).
 import { type Channel, type OutboundMessage, statusCallbackPath } from "../messaging/messenger.ts";
+import { COUPON_PLACEHOLDER, replaceUrls, shortLink } from "../schemas/tracked-text.ts";
 import type { BroadcastMessage, DeliveryChannel, DispatchStore } from "./store.ts";
 
 const CACHED_BROADCASTS = 1000;
@@ -12,7 +13,12 @@ type Addressed = { id: number; broadcastId: number; toPhone: string; channel: De
 export class OutboundMessages {
   private readonly cache = new Map<number, BroadcastMessage | null>();
 
-  constructor(private readonly store: Pick<DispatchStore, "broadcastMessage">) {}
+  constructor(
+    private readonly store: Pick<DispatchStore, "broadcastMessage" | "personalize">,
+    /** The saved public URL of the moment (short links live there); null: none, the links go as written. */
+    private readonly publicUrl: () => string | null = () => null,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** What to send for this delivery; null when its broadcast no longer exists. */
   for(delivery: Addressed): OutboundMessage | null {
@@ -25,11 +31,26 @@ export class OutboundMessages {
     return {
       to: delivery.toPhone,
       channel,
-      body: b.messageText,
+      body: template ? b.messageText : this.personalText(delivery, b),
       ...(template ?? (b.imagePath ? { mediaUrl: b.imagePath } : {})),
       statusCallback: statusCallbackPath(delivery.id),
       ...(delivery.validForSeconds !== undefined ? { validityPeriod: delivery.validForSeconds } : {}),
     };
+  }
+
+  /**
+   * The text as this person receives it (issue 25): each URL as their own short link on the public URL, `{code}` as
+   * their own coupon. Templates are left as they are (their variables are Meta-approved, not ours to rewrite). The
+   * codes are made by the store on the first send and the same on a resend, so a look-up finds the same body.
+   */
+  private personalText(delivery: Addressed, b: BroadcastMessage): string {
+    const base = b.trackLinks ? this.publicUrl() : null;
+    const coupon = !!b.uniqueCoupons;
+    if (!base && !coupon) return b.messageText;
+    const mine = this.store.personalize(delivery.id, delivery.broadcastId, { links: base !== null, coupon }, this.now());
+    let text = base ? replaceUrls(b.messageText, (i, url) => (mine.links[i] ? shortLink(base, mine.links[i]) : url)) : b.messageText;
+    if (mine.coupon) text = text.split(COUPON_PLACEHOLDER).join(mine.coupon);
+    return text;
   }
 
   /** A completed broadcast is not asked for again. */

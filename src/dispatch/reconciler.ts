@@ -79,7 +79,14 @@ export class Reconciler {
 
   private async lookUp(row: UncertainDelivery): Promise<void> {
     const { store, messenger } = this.deps;
-    const message = this.deps.messages.for(row);
+    let message: ReturnType<typeof this.deps.messages.for>;
+    try {
+      message = this.deps.messages.for(row);
+    } catch (e) {
+      // Its codes could not be read (the database busy): the lease taken before the look-up holds, it comes back.
+      if (!this.deps.diskWait.failed(e)) throw e;
+      return;
+    }
     if (!message) return;
     const since = new Date(row.claimedAt ?? row.updatedAt ?? this.deps.now());
     let found: Awaited<ReturnType<DispatchMessenger["findRecent"]>>;

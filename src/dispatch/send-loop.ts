@@ -213,7 +213,15 @@ export class SendLoop {
     const { store, messenger, recorder, stats } = this.deps;
     // Its channel paused after the claim (another send met an account problem): it waits with the others.
     if (this.deps.gate.paused(row.channel) && this.held(row, this.deps.now())) return;
-    const message = this.deps.messages.for(row);
+    let message: ReturnType<typeof this.deps.messages.for>;
+    try {
+      message = this.deps.messages.for(row);
+    } catch (e) {
+      // Its own short links or coupon could not be written (a full disk, the database busy): tried again later.
+      if (!this.deps.diskWait.failed(e)) throw e;
+      this.ready.unshift(row);
+      return;
+    }
     if (!message) {
       try {
         store.markFailed(row.id, null, "The broadcast no longer exists", this.deps.now());

@@ -41,6 +41,16 @@ export interface BroadcastMessage {
   /** A WhatsApp template (HX…) and its variables (JSON object text): WhatsApp deliveries send these instead. */
   contentSid?: string | null;
   contentVariables?: string | null;
+  /** Issue 25: each URL goes as the delivery's own short link (the broadcast has links and tracks them). */
+  trackLinks?: boolean;
+  /** Issue 25: `{code}` goes as the delivery's own unique coupon code. */
+  uniqueCoupons?: boolean;
+}
+
+/** A delivery's own codes (issue 25): its short link codes in the order of its broadcast's links, its coupon. */
+export interface Personal {
+  links: string[];
+  coupon: string | null;
 }
 
 /** The outbox. Times are milliseconds since the epoch; every call is one short synchronous write or read. */
@@ -80,6 +90,9 @@ export interface DispatchStore {
   /** Marks every broadcast with nothing pending as completed; their ids. */
   completeFinished(now: number): number[];
   broadcastMessage(broadcastId: number): BroadcastMessage | undefined;
+  /** The delivery's short link codes and/or unique coupon, made on the first call in one short write, the same
+   * after (a resend or a look-up says the same text). Only for broadcasts that track links or have unique coupons. */
+  personalize(deliveryId: number, broadcastId: number, want: { links: boolean; coupon: boolean }, now: number): Personal;
   /** Sent without a status callback: its outcome is looked up at `at` (status-poller.ts). */
   watchStatus(id: number, at: number): void;
   /** Up to `limit` deliveries whose outcome is due to be looked up. */

@@ -28,6 +28,7 @@ import { programPageRoutes } from "./routes/program-page.ts";
 import { registrationRoutes } from "./routes/registration.ts";
 import { loadSubscribePageFiles, type SubscribePageAssets, subscribePageRoutes } from "./routes/subscribe-page.ts";
 import { mySubscriptionsPageRoutes } from "./routes/my-subscriptions-page.ts";
+import { shortLinkRoutes } from "./routes/short-link.ts";
 import { subscriptionRoutes } from "./routes/subscription.ts";
 import { uploadFileRoutes } from "./routes/uploads.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
@@ -95,6 +96,8 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/my-subscriptions", mySubscriptionsPageRoutes(pageFiles));
   // The programme's public facts for carriers' reviewers (issue 23), in the same shell.
   app.route("/program", programPageRoutes(pageFiles));
+  // A broadcast's short links (issue 25): a redirect to the original URL, the click counted.
+  app.route("/l", shortLinkRoutes(pageFiles));
 
   const assets = options.assets ?? {};
   app.on(["GET", "HEAD"], "*", (c) => {

@@ -15,7 +15,7 @@ export type BroadcastRow = typeof broadcasts.$inferSelect & {
 
 export type NewBroadcast = Pick<
   typeof broadcasts.$inferInsert,
-  "businessId" | "createdBy" | "messageText" | "imagePath" | "contentSid" | "contentVariables" | "couponCode" | "uniqueCoupons" | "couponExpiresAt"
+  "businessId" | "createdBy" | "messageText" | "imagePath" | "contentSid" | "contentVariables" | "couponCode" | "uniqueCoupons" | "couponExpiresAt" | "trackLinks"
 > & {
   createdAt: number;
   /** Set: a scheduled broadcast, started (its deliveries written) by the dispatcher at this time. */
@@ -29,6 +29,8 @@ export interface ScheduledChanges {
   /** null: no template any more. */
   contentSid?: string | null;
   contentVariables?: string | null;
+  /** With a new text: whether its links are tracked (issue 25). */
+  trackLinks?: boolean;
 }
 
 /** A scheduled broadcast still waiting: not started, not cancelled. */
@@ -100,6 +102,7 @@ export function broadcastsRepo(db: Db) {
       if (changes.scheduledFor !== undefined) set.scheduledFor = new Date(changes.scheduledFor);
       if (changes.contentSid !== undefined) set.contentSid = changes.contentSid;
       if (changes.contentVariables !== undefined) set.contentVariables = changes.contentVariables;
+      if (changes.trackLinks !== undefined) set.trackLinks = changes.trackLinks;
       return db.update(broadcasts).set(set).where(waiting(id)).returning({ id: broadcasts.id }).all().length > 0;
     },
     /** The WhatsApp deliveries just written that cannot arrive become Skipped with the reason (sql/whatsapp-skips.ts);

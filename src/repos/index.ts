@@ -1,4 +1,5 @@
 import { type Db, withoutBusyWait } from "../db/client.ts";
+import { broadcastLinksRepo } from "./broadcast-links.ts";
 import { broadcastsRepo } from "./broadcasts.ts";
 import { businessTypesRepo } from "./business-types.ts";
 import { broadcastResults } from "./sql/broadcast-results.ts";
@@ -17,6 +18,7 @@ import { inboxRepo } from "./sql/inbox.ts";
 import { inboxRepliesRepo } from "./sql/inbox-replies.ts";
 import { passwordResetsRepo } from "./password-resets.ts";
 import { personEngagementRepo } from "./person-engagement.ts";
+import { shortLinksRepo } from "./sql/short-links.ts";
 import { subscriptionLinksRepo } from "./subscription-links.ts";
 import { pausedDeliveriesRepo } from "./sql/paused-deliveries.ts";
 import { phoneVerificationsRepo } from "./phone-verifications.ts";
@@ -69,6 +71,8 @@ export function createRepos(db: Db) {
     broadcastResults: broadcastResults(db),
     businessDashboard: businessDashboard(db),
     coupons: couponsRepo(db),
+    broadcastLinks: broadcastLinksRepo(db),
+    shortLinks: shortLinksRepo(db),
   };
 }
 

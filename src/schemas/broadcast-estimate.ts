@@ -1,5 +1,6 @@
 // What the confirm step before a broadcast says (issue 11, item 6): the answer of POST /api/broadcast/Estimate and
 // the question built from it, shared by the broadcast screen and the CLI. Pure: no I/O.
+import type { LinkTracking } from "./link-tracking.ts";
 import type { SmsEncoding } from "./sms-segments.ts";
 
 export interface BroadcastEstimate {
@@ -27,6 +28,8 @@ export interface BroadcastEstimate {
   estimatedCost: number | null;
   currency: "USD";
   pricePerSegment: number;
+  /** Whether the text's links go as short links (counted so above), and why not (issue 25). */
+  linkTracking?: LinkTracking;
 }
 
 /**

@@ -18,6 +18,7 @@ export const BUSINESS_ID_REQUIRED = "Business ID is required.";
 export const BUSINESS_ID_INVALID = "Business ID must be a positive whole number.";
 export const MESSAGE_TOO_LONG = `Message text cannot exceed ${MAX_BODY_LENGTH} characters.`;
 export const CONFIRM_INVALID = "Confirm must be true or false.";
+export const TRACK_LINKS_INVALID = "TrackLinks must be true or false.";
 // Scheduling (issue 11 item 5).
 export const SCHEDULED_FOR_INVALID =
   "ScheduledFor must be a date and time with its UTC offset, e.g. 2026-11-24T09:00:00-05:00.";
@@ -58,6 +59,14 @@ const confirm = v.pipe(
   v.transform((raw) => (typeof raw === "string" ? raw.trim().toLowerCase() : String(raw === true))),
   v.check((s) => s === "true" || s === "false" || s === "", CONFIRM_INVALID),
   v.transform((s) => s === "true"),
+);
+
+/** Links as short links on the public URL (issue 25): true unless "false"; blank or absent is true. */
+const trackLinks = v.pipe(
+  v.optional(v.nullable(v.union([v.boolean(), v.string()], TRACK_LINKS_INVALID)), true),
+  v.transform((raw) => (typeof raw === "string" ? raw.trim().toLowerCase() : String(raw !== false))),
+  v.check((s) => s === "true" || s === "false" || s === "", TRACK_LINKS_INVALID),
+  v.transform((s) => s !== "false"),
 );
 
 /** The time a text names, when it is a real calendar time with its offset (Date.parse rolls 2026-02-30 over). */
@@ -138,6 +147,7 @@ export const publishSchema = v.object({
   couponCode,
   uniqueCoupons,
   couponExpires,
+  trackLinks,
 });
 export type PublishBody = v.InferInput<typeof publishSchema>;
 export type PublishInput = v.InferOutput<typeof publishSchema>;
@@ -172,6 +182,8 @@ export const estimateSchema = v.object({
   hasImage: flag,
   /** A WhatsApp template goes with it (it changes who on WhatsApp is skipped). */
   withTemplate: flag,
+  /** The owner's Track link clicks choice: URLs count as short links when tracking applies. */
+  trackLinks,
 });
 export type EstimateBody = v.InferInput<typeof estimateSchema>;
 

@@ -1,6 +1,7 @@
 // What the broadcast API answers about a broadcast (shared with web/): derived from the publish schema, so a field a
 // publish gives (and the table stores) shows here too.
 import type { PublishInput, STEERING_FIELDS } from "./broadcast-input.ts";
+import type { LinkTracking } from "./link-tracking.ts";
 
 /** What the owner gave, as stored and shown back: every publish field but those that only steer the publish. */
 export type GivenFields = Omit<PublishInput, (typeof STEERING_FIELDS)[number]>;
@@ -59,10 +60,10 @@ export type BroadcastSummary = { id: number } & GivenFields & { imagePath: strin
 
 export type BroadcastState = "scheduled" | "cancelled" | "sending" | "completed";
 
-/** 200 answers of PublishMessageToAllCustomers. `warning`: who on WhatsApp is skipped and why (whatsappSkipWarning);
+/** 200 answers of PublishMessageToAllCustomers (`linkTracking`: whether the text's links are tracked, and why not). `warning`: who on WhatsApp is skipped and why (whatsappSkipWarning);
  * alone: nobody to send to. */
 export type PublishResult =
-  | { message: string; broadcastId: number; recipients: number; scheduledFor?: string; warning?: string }
+  | { message: string; broadcastId: number; recipients: number; scheduledFor?: string; warning?: string; linkTracking?: LinkTracking }
   | { warning: string };
 
 /** Broadcasts may be scheduled at most this many days ahead. */

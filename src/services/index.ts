@@ -32,6 +32,7 @@ import { createQrCodesService } from "./qr-codes.ts";
 import { createSendingPauseService } from "./sending-pause.ts";
 import { createRegistrationService } from "./registration/index.ts";
 import { createSettingsService } from "./settings.ts";
+import { createShortLinksService } from "./short-links.ts";
 import { createSetupCodeService } from "./setup-code.ts";
 import { createStatusCallbacksService } from "./status-callbacks.ts";
 import { createSubscriptionsService } from "./subscriptions.ts";
@@ -100,6 +101,7 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
     inboundMessages: createInboundMessagesService({ repos, clock, config, logger, settings, confirmations, mySubscriptions }),
     mySubscriptions,
     customerMessages: createCustomerMessagesService({ repos }),
+    shortLinks: createShortLinksService({ repos, clock, logger }),
     uploads,
     checklist: createChecklistService({ repos, clock, config, settings, registration }),
     broadcastEstimate: createBroadcastEstimateService({

@@ -2,6 +2,7 @@
 // through the messenger of the moment (the fake Twilio sees exactly one message; nothing is written as a broadcast),
 // and the estimate the confirm step shows (recipients, segments, cost).
 // Estimate is a scenario table; SendTest is not: multipart forms, and tests read the fake Twilio between calls.
+import { TRACKING_NO_LINKS } from "../../src/schemas/link-tracking.ts";
 import { describe, expect, test } from "bun:test";
 import { MY_PHONE_INVALID, MY_PHONE_MISSING } from "../../src/schemas/auth.ts";
 import { MMS_PRICE_IN_SEGMENTS } from "../../src/schemas/broadcast-estimate.ts";
@@ -215,6 +216,8 @@ describe("Estimate", () => {
           expect(body).toEqual({
             recipients: 5, sms: 3, whatsapp: 2, skipped: 0, mms: false, encoding: "GSM-7", segmentsPerMessage: 2, messages: 5,
             totalSegments: 3 * 2 + 2, estimatedCost: Math.round(8 * 0.0083 * 10_000) / 10_000, currency: "USD", pricePerSegment: 0.0083,
+            // Issue 25: no link in the text, nothing to track.
+            linkTracking: { on: false, reason: TRACKING_NO_LINKS },
           }),
       }),
       // 1 SMS, 1 WhatsApp in the 24-hour window, 2 on WhatsApp outside it (UK numbers).

@@ -407,6 +407,8 @@ describe("reads: subscriber count, history, status", () => {
       couponCode: null,
       uniqueCoupons: false,
       couponExpiresAt: null,
+      // Issue 25: whether its links go as short links (a text without a URL has none to track).
+      trackLinks: false,
       imagePath: expect.stringMatching(/^\/uploads\/[0-9a-f]{32}\.png$/),
       createdAt: ctx.clock.now().toISOString(),
       total: 7,

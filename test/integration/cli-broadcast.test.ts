@@ -220,6 +220,8 @@ describe("broadcast status", () => {
       couponCode: null,
       uniqueCoupons: false,
       couponExpiresAt: null,
+      // Issue 25: whether its links go as short links (this text has none).
+      trackLinks: false,
       imagePath: null,
       createdAt: expect.any(String),
       total: 2,

@@ -7,6 +7,7 @@ import {
   BUSINESS_ID_REQUIRED,
   CHANNEL_INVALID,
   CONFIRM_INVALID,
+  TRACK_LINKS_INVALID,
   MESSAGE_TOO_LONG,
   MAX_BODY_LENGTH,
   publishSchema,
@@ -58,8 +59,12 @@ describe("publishSchema through validateForm", () => {
       couponCode: null,
       uniqueCoupons: false,
       couponExpires: null,
+      trackLinks: true,
     });
     expect(validateForm(publishSchema, { businessId: "1", messageText: "x", confirm: "", scheduledFor: " " })).toMatchObject({ confirm: false, scheduledFor: undefined });
+    expect(validateForm(publishSchema, { businessId: "1", messageText: "x", trackLinks: " FALSE " })).toMatchObject({ trackLinks: false });
+    expect(validateForm(publishSchema, { businessId: "1", messageText: "x", trackLinks: "" })).toMatchObject({ trackLinks: true });
+    expect(refusal(() => validateForm(publishSchema, { businessId: "1", messageText: "x", trackLinks: "no" })).fields).toEqual({ TrackLinks: TRACK_LINKS_INVALID });
   });
 
   test("a file part where text belongs: missing for the ids and text, not valid for Confirm and ScheduledFor, not text for a template", () => {

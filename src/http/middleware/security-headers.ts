@@ -19,4 +19,6 @@ export const securityHeaders = (inlineScriptHashes: string[] = []) =>
   },
   crossOriginEmbedderPolicy: false,
   referrerPolicy: "same-origin",
+  // A route's own stricter header stands (GET /l/<code> sends no Referer at all: its URL names a person).
+  overwrite: false,
 });

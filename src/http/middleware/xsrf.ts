@@ -4,6 +4,7 @@ import { getCookie, setCookie } from "hono/cookie";
 import { createMiddleware } from "hono/factory";
 import { AppError } from "../../errors.ts";
 import { randomToken } from "../../lib/tokens.ts";
+import { SHORT_LINK_PREFIX } from "../../schemas/tracked-text.ts";
 import type { AppEnv } from "../types.ts";
 
 export const XSRF_COOKIE = "XSRF-TOKEN";
@@ -22,11 +23,12 @@ export function echoes(cookie: string | undefined, header: string | undefined): 
  * Double-submit cookie: every response hands out a readable XSRF-TOKEN cookie, and an unsafe API call must echo
  * it in X-XSRF-TOKEN (a server-rendered form, in its hidden field: formEchoesCookie). Another site can neither read the
  * cookie nor set the header. Twilio's webhooks are left alone
- * (no check, no cookie): Twilio sends neither, and they are checked by signature.
+ * (no check, no cookie): Twilio sends neither, and they are checked by signature. So are short links (/l/<code>):
+ * a redirect that changes nothing a person owns, followed from a text message, must not hand out a cookie.
  */
 export const xsrf = createMiddleware<AppEnv>(async (c, next) => {
   const path = c.req.path;
-  if (path.startsWith("/api/webhooks/")) return next();
+  if (path.startsWith("/api/webhooks/") || path.startsWith(SHORT_LINK_PREFIX)) return next();
   const cookie = getCookie(c, XSRF_COOKIE);
   if (!SAFE.has(c.req.method) && path.startsWith("/api/") && !echoes(cookie, c.req.header(XSRF_HEADER))) {
     throw new AppError(403, "xsrf_failed", "Your session token is missing or out of date. Reload the page and try again.");

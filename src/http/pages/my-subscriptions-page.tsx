@@ -1,7 +1,7 @@
 /** @jsxImportSource hono/jsx */
 import type { MySubscription } from "../../services/my-subscriptions.ts";
 import { MY_SUBSCRIPTIONS_PATH } from "../../services/my-subscriptions.ts";
-import { type PageShell, renderPage } from "./subscribe-page.tsx";
+import { NotFoundCard, type PageShell, renderPage } from "./subscribe-page.tsx";
 import { lastDigits } from "../../schemas/masked-phone.ts";
 
 // The person's own subscriptions page (/my-subscriptions?t=…, the link in a HELP reply), rendered on the server with
@@ -86,17 +86,9 @@ export function linkRefusedPage(shell: PageShell, state: "expired" | "unknown"):
   return renderPage(
     { ...shell, script: null },
     title,
-    <section class="sub-screen">
-      <div class="sub-wrap">
-        <div class="sub-card sub-notfound">
-          <span class="sub-notfound-icon" aria-hidden="true">
-            ?
-          </span>
-          <h1>{title}</h1>
-          <p>{state === "expired" ? "Links to your subscriptions work for 30 days." : "This link is incomplete or was changed."}</p>
-          <p data-testid="new-link-hint">{NEW_LINK_HINT}</p>
-        </div>
-      </div>
-    </section>,
+    <NotFoundCard title={title}>
+      <p>{state === "expired" ? "Links to your subscriptions work for 30 days." : "This link is incomplete or was changed."}</p>
+      <p data-testid="new-link-hint">{NEW_LINK_HINT}</p>
+    </NotFoundCard>,
   );
 }

@@ -272,22 +272,31 @@ export function subscribedPage(shell: PageShell, business: PublicBusiness, messa
   );
 }
 
-export function notFoundPage(shell: PageShell): string {
-  return render(
-    shell,
+/** The card of a page with nothing to show (an unknown business, a dead link): a "?", the title and what to do. */
+export function NotFoundCard({ title, children }: { title: string; children: Child }) {
+  return (
     <section class="sub-screen">
       <div class="sub-wrap">
         <div class="sub-card sub-notfound">
           <span class="sub-notfound-icon" aria-hidden="true">
             ?
           </span>
-          <h1>{SUBSCRIBE_NOT_FOUND_TITLE}</h1>
-          <p>{SUBSCRIBE_NOT_FOUND_TEXT}</p>
-          <a href="/businesses" class="btn btn-primary btn-block btn-lg">
-            Browse local businesses
-          </a>
+          <h1>{title}</h1>
+          {children}
         </div>
       </div>
-    </section>,
+    </section>
+  );
+}
+
+export function notFoundPage(shell: PageShell): string {
+  return render(
+    shell,
+    <NotFoundCard title={SUBSCRIBE_NOT_FOUND_TITLE}>
+      <p>{SUBSCRIBE_NOT_FOUND_TEXT}</p>
+      <a href="/businesses" class="btn btn-primary btn-block btn-lg">
+        Browse local businesses
+      </a>
+    </NotFoundCard>,
   );
 }

@@ -53,7 +53,8 @@ const q = statements((sqlite) => ({
   ),
   findById: sqlite.prepare<DeliveryRow, [number]>(`SELECT ${COLUMNS} FROM deliveries WHERE id = ?1`),
   broadcastMessage: sqlite.prepare<BroadcastMessage, [number]>(
-    `SELECT message_text AS messageText, image_path AS imagePath, content_sid AS contentSid, content_variables AS contentVariables
+    `SELECT message_text AS messageText, image_path AS imagePath, content_sid AS contentSid, content_variables AS contentVariables,
+       track_links AND EXISTS (SELECT 1 FROM broadcast_links WHERE broadcast_id = ?1) AS trackLinks, unique_coupons AS uniqueCoupons
      FROM broadcasts WHERE id = ?1`,
   ),
   retryFailed: sqlite.prepare<{ id: number }, [number, number]>(

@@ -14,6 +14,7 @@ import { deliveryReport } from "./delivery-report.ts";
 import { outboxClaim } from "./claim.ts";
 import { outboxEnqueue } from "./enqueue.ts";
 import { outboxPark } from "./paused-deliveries.ts";
+import { outboxPersonalize } from "./personalize.ts";
 import { outboxPrune } from "./prune.ts";
 import { outboxReconcile } from "./reconcile.ts";
 import { scheduledStarts } from "./scheduled-starts.ts";
@@ -33,6 +34,7 @@ export function deliveriesRepo(db: Db) {
     ...outboxStatusChecks(db),
     ...broadcastStop(db),
     ...deliveryReport(db),
+    ...outboxPersonalize(db),
   };
 }
 

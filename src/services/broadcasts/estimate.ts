@@ -4,7 +4,9 @@ import { NotFoundError } from "../../errors.ts";
 import type { Repos } from "../../repos/index.ts";
 import { type EstimateBody, estimateSchema } from "../../schemas/broadcast-input.ts";
 import { type BroadcastEstimate, costLines, costOfLines } from "../../schemas/broadcast-estimate.ts";
+import { linkTracking } from "../../schemas/link-tracking.ts";
 import { countSegments } from "../../schemas/sms-segments.ts";
+import { textAsSent } from "../../schemas/tracked-text.ts";
 import { BUSINESS_NOT_FOUND } from "../../schemas/texts.ts";
 import { canManage, type Principal } from "../principal.ts";
 import type { CurrentSettings } from "../settings.ts";
@@ -19,13 +21,18 @@ export function createBroadcastEstimateService({
   whatsappSkips,
 }: {
   repos: Repos;
-  settings: { current(): CurrentSettings };
+  settings: { current(): CurrentSettings; savedPublicUrl(): string | null };
   whatsappSkips: WhatsAppSkips;
 }) {
   return {
     /** 400 naming BusinessId or MessageText; 404 for a business the actor does not manage. Writes nothing. */
     async estimate(actor: Principal, body: EstimateBody): Promise<BroadcastEstimate> {
-      const { businessId, messageText: text, hasImage: mms, withTemplate } = validateForm(estimateSchema, body);
+      const input = validateForm(estimateSchema, body);
+      const { businessId, messageText, hasImage: mms, withTemplate } = input;
+      // Counted as each person receives it (issue 25): short links for long ones, a unique code for {code}.
+      const { base, ...tracking } = linkTracking(input.trackLinks, messageText, settings.savedPublicUrl());
+      const uniqueCoupons = (input as { uniqueCoupons?: boolean }).uniqueCoupons === true;
+      const text = textAsSent(messageText, { shortLinkBase: base, uniqueCoupons });
       const business = repos.businesses.findById(businessId);
       if (!business || !canManage(actor, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
 
@@ -54,6 +61,7 @@ export function createBroadcastEstimateService({
         estimatedCost: current.twilio ? cost : null,
         currency: "USD",
         pricePerSegment: price,
+        linkTracking: tracking,
       };
     },
   };

@@ -12,6 +12,7 @@ import { refuseImageWithoutPublicUrl } from "../public-links.ts";
 import { validateForm } from "../validate.ts";
 import { type Draft, newBroadcast } from "./draft.ts";
 import { checkBroadcastImage, withImageErrors } from "./image.ts";
+import { storeLinks, withLinkTracking } from "./link-tracking.ts";
 import type { BroadcastParts } from "./parts.ts";
 import { refuseRepeat } from "./repeat-check.ts";
 import { checkedSchedule, scheduledPublish } from "./schedule.ts";
@@ -49,7 +50,9 @@ async function enqueue({ repos, clock }: BroadcastParts, draft: Draft, imagePath
     // The repeat check and the insert in one write transaction (BEGIN IMMEDIATE): of two identical publishes at
     // the same moment (two tabs, a double click, the CLI and the web), the second sees the first.
     if (!draft.input.confirm) refuseRepeat(repos, draft.business.id, draft.input.messageText, now);
-    return insertBroadcastWithOffer(repos, newBroadcast(draft, imagePath, now));
+    const id = insertBroadcastWithOffer(repos, newBroadcast(draft, imagePath, now));
+    storeLinks(repos, id, draft.input.messageText, draft.input.trackLinks);
+    return id;
   });
   try {
     for (let chunk = repos.deliveries.enqueueNextChunk(id, now); !chunk.done; chunk = repos.deliveries.enqueueNextChunk(id, now)) {
@@ -94,14 +97,15 @@ export function publishing(parts: BroadcastParts) {
      * `confirm` is not true.
      */
     async publish(actor: Principal, body: PublishBody): Promise<PublishResult> {
-      const input = validateForm(publishSchema, body);
+      const { input, linkTracking } = withLinkTracking(settings, validateForm(publishSchema, body));
       const scheduled = checkedSchedule(input.scheduledFor, clock.now().getTime());
       const business = access.sendable(actor, input.businessId);
       const couponExpiresAt = checkedOffer(input, business.timeZone, clock.now().getTime(), scheduled?.at ?? null);
       if (input.image) refuseImageWithoutPublicUrl(settings, "Image");
       const choice = await templateChoice(parts.templates, input, input.image !== null);
       const draft: Draft = { business, createdBy: actingUserId(actor), input, choice, couponExpiresAt };
-      return withImageErrors(scheduled ? scheduledPublish(parts, draft, scheduled) : publishNow(draft));
+      const result = await withImageErrors(scheduled ? scheduledPublish(parts, draft, scheduled) : publishNow(draft));
+      return "message" in result && linkTracking ? { ...result, linkTracking } : result;
     },
 
     /** What a publish would do now, without writing anything (CLI --dry-run). */

@@ -10,6 +10,7 @@ import type { Principal } from "../principal.ts";
 import { validateForm } from "../validate.ts";
 import { type Draft, newBroadcast } from "./draft.ts";
 import { checkBroadcastImage } from "./image.ts";
+import { storeLinks, trackingOfNewText } from "./link-tracking.ts";
 import type { BroadcastParts } from "./parts.ts";
 import { refuseRepeat } from "./repeat-check.ts";
 import { templateChoice, templateColumns } from "./template-choice.ts";
@@ -52,7 +53,9 @@ export async function scheduledPublish(parts: BroadcastParts, draft: Draft, sche
     repos.durableTransaction(() => {
       const now = clock.now().getTime();
       if (!input.confirm) refuseRepeat(repos, business.id, input.messageText, now);
-      return insertBroadcastWithOffer(repos, { ...newBroadcast(draft, imagePath, now), scheduledFor: scheduled.at });
+      const id = insertBroadcastWithOffer(repos, { ...newBroadcast(draft, imagePath, now), scheduledFor: scheduled.at });
+      storeLinks(repos, id, input.messageText, input.trackLinks);
+      return id;
     }),
   );
   const recipients = repos.broadcasts.subscriberCounts(business.id).total;
@@ -100,8 +103,14 @@ export function scheduling(parts: BroadcastParts) {
       const template = templateGiven
         ? templateColumns(await templateChoice(parts.templates, input, row.imagePath !== null), row.imagePath)
         : undefined;
+      const trackLinks = messageText === undefined ? undefined : trackingOfNewText(parts.settings, row, messageText);
       // Guarded by started_at/cancelled_at IS NULL: if the dispatcher started it since the read above, nothing changes.
-      if (!repos.broadcasts.updateScheduled(id, { messageText, scheduledFor: scheduled?.at, ...template })) conflictNow(id);
+      const updated = repos.transaction(() => {
+        if (!repos.broadcasts.updateScheduled(id, { messageText, scheduledFor: scheduled?.at, trackLinks, ...template })) return false;
+        if (messageText !== undefined) storeLinks(repos, id, messageText, trackLinks!);
+        return true;
+      });
+      if (!updated) conflictNow(id);
       return show.summary(repos.broadcasts.findById(id)!);
     },
   };

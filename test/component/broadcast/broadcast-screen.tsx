@@ -83,6 +83,7 @@ export const broadcastSummary = (over: Partial<BroadcastSummary> = {}): Broadcas
   uniqueCoupons: false,
   couponExpiresAt: null,
   imagePath: null,
+  trackLinks: false,
   createdAt: "2026-11-22T15:04:00.000Z",
   total: 48,
   queued: 0,

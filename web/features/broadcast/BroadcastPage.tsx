@@ -15,6 +15,7 @@ import { type EarlierBroadcast, earlierBroadcast, RepeatBroadcastDialog } from "
 import { useConfirmSend } from "./components/ConfirmSendDialog.tsx";
 import { TestSendPanel } from "./components/TestSendPanel.tsx";
 import { hasOfferProblem, NO_OFFER, OfferFields, offerFields } from "./components/OfferFields.tsx";
+import { TrackLinksField, useTrackLinks } from "./components/TrackLinksField.tsx";
 import { PendingApprovalNotice } from "../../shared/components/PendingApproval.tsx";
 import { RegistrationNote } from "../registration/index.ts";
 import { formatWhen, SendLaterField, sendLaterError, sendLaterIso } from "./components/SendLaterField.tsx";
@@ -94,7 +95,9 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
   const message = text.trim();
-  const count = useMemo(() => countSegments(message), [message]);
+  const links = useTrackLinks(message);
+  // Counted as sent: each link as a short link when tracked (issue 25).
+  const count = useMemo(() => countSegments(links.asSent), [links.asSent]);
   const textError = submitted && !message ? MESSAGE_REQUIRED : undefined;
   const laterIso = later ? sendLaterIso(laterAt) : null;
   const laterError = later && submitted ? sendLaterError(laterAt) : null;
@@ -114,14 +117,14 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     if (later && sendLaterError(laterAt)) return;
     if (templatePickProblem(template, !!image)) return;
     if (hasOfferProblem(offer, message)) return;
-    await confirmStep.ask(message, !!image, when, () => void send(false), template !== null);
+    await confirmStep.ask(message, !!image, when, () => void send(false), template !== null, links.requested);
   }
 
   async function send(confirm: boolean) {
     setSending(true);
     let answer: unknown;
     try {
-      answer = await broadcastApi.publish({ businessId, messageText: message, image: image?.file, confirm, scheduledFor: laterIso, ...templateFields(template), ...offerFields(offer) });
+      answer = await broadcastApi.publish({ businessId, messageText: message, image: image?.file, confirm, scheduledFor: laterIso, trackLinks: links.requested, ...templateFields(template), ...offerFields(offer) });
     } catch (err) {
       const earlier = confirm ? null : duplicateOf(err);
       if (earlier !== null) {
@@ -206,6 +209,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
           <WhatsAppTemplateField businessId={businessId} whatsapp={counts?.whatsapp ?? 0} value={template} onChange={setTemplate} imageUrl={image?.url ?? null} submitted={submitted} disabled={busy || loadFailed} />
 
           <OfferFields value={offer} text={text} textarea={textarea} submitted={submitted} disabled={busy || loadFailed} onChange={setOffer} onText={setText} />
+          <TrackLinksField state={links} text={message} disabled={busy || loadFailed} />
 
           <SendLaterField enabled={later} value={laterAt} error={laterError} disabled={busy || loadFailed} onToggle={setLater} onChange={setLaterAt} />
 
@@ -221,7 +225,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
           <TestSendPanel businessId={businessId} text={message} image={image?.file ?? null} template={templateFields(template)} disabled={busy || loadFailed || checking} />
         </form>
 
-        <MessagePreview text={message} imageUrl={image?.url ?? null} businessName={businessName} when={when} />
+        <MessagePreview text={links.asSent} imageUrl={image?.url ?? null} businessName={businessName} when={when} />
       </div>
 
       {!loadFailed && <BroadcastHistory businessId={businessId} refreshKey={historyKey} />}

@@ -54,6 +54,7 @@ function publishForm(fields: PublishFields): FormData {
   form.append("MessageText", fields.messageText ?? "");
   if (fields.image) form.append("Image", fields.image, fields.image.name);
   if (fields.confirm) form.append("Confirm", "true");
+  if (fields.trackLinks === false) form.append("TrackLinks", "false");
   if (fields.scheduledFor) form.append("ScheduledFor", fields.scheduledFor);
   if (fields.contentSid !== undefined) {
     form.append("ContentSid", fields.contentSid ?? "");
