@@ -184,6 +184,8 @@ export const estimateSchema = v.object({
   withTemplate: flag,
   /** The owner's Track link clicks choice: URLs count as short links when tracking applies. */
   trackLinks,
+  /** A unique coupon per person: {code} counts as a code's length. */
+  uniqueCoupons,
 });
 export type EstimateBody = v.InferInput<typeof estimateSchema>;
 

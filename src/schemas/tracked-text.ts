@@ -34,6 +34,9 @@ export function replaceUrls(text: string, replace: (index: number, url: string) 
   });
 }
 
+/** `text` with `{code}` as `code` (the dispatcher's real one, or the screen's example). */
+export const withCouponCode = (text: string, code: string): string => text.split(COUPON_PLACEHOLDER).join(code);
+
 /** The short link a delivery's text carries for `code`. `publicUrl` has no trailing slash. */
 export const shortLink = (publicUrl: string, code: string): string => `${publicUrl}${SHORT_LINK_PREFIX}${code}`;
 
@@ -44,6 +47,6 @@ export const shortLink = (publicUrl: string, code: string): string => `${publicU
  */
 export function textAsSent(text: string, opts: { shortLinkBase?: string | null; uniqueCoupons?: boolean }): string {
   let out = opts.shortLinkBase ? replaceUrls(text, () => shortLink(opts.shortLinkBase!, "x".repeat(SHORT_CODE_LENGTH))) : text;
-  if (opts.uniqueCoupons) out = out.split(COUPON_PLACEHOLDER).join("X".repeat(UNIQUE_COUPON_LENGTH));
+  if (opts.uniqueCoupons) out = withCouponCode(out, "X".repeat(UNIQUE_COUPON_LENGTH));
   return out;
 }

@@ -134,6 +134,16 @@ const scenarios: ApiScenario<LinksWorld>[] = [
     json: (w) => ({ businessId: w.gym, messageText: LONG }),
     expectBody: { segmentsPerMessage: 1, totalSegments: 2, linkTracking: { on: true } },
   }),
+  // In GSM-7 "{code}" already costs 8 septets ({ and } are escapes), as a code does; in UCS-2 it is 6 units against a
+  // code's 8. 70 units with {code} as typed (a croissant is 2): one segment; as sent, 72: two.
+  estimate("owner")("UniqueCoupons: {code} counts as a code's 8 characters", 200, {
+    json: (w) => ({ businessId: w.bakery, messageText: `\u{1F950}${"b".repeat(61)} {code}`, uniqueCoupons: true }),
+    expectBody: { encoding: "UCS-2", segmentsPerMessage: 2 },
+  }),
+  estimate("owner")("without UniqueCoupons the same text is counted as typed", 200, {
+    json: (w) => ({ businessId: w.bakery, messageText: `\u{1F950}${"b".repeat(61)} {code}` }),
+    expectBody: { encoding: "UCS-2", segmentsPerMessage: 1 },
+  }),
   estimate("owner")("trackLinks not true or false: 400", 400, {
     json: (w) => ({ businessId: w.bakery, messageText: LONG, trackLinks: "sometimes" }),
     fields: { TrackLinks: TRACK_LINKS_INVALID },

@@ -31,8 +31,7 @@ export function createBroadcastEstimateService({
       const { businessId, messageText, hasImage: mms, withTemplate } = input;
       // Counted as each person receives it (issue 25): short links for long ones, a unique code for {code}.
       const { base, ...tracking } = linkTracking(input.trackLinks, messageText, settings.savedPublicUrl());
-      const uniqueCoupons = (input as { uniqueCoupons?: boolean }).uniqueCoupons === true;
-      const text = textAsSent(messageText, { shortLinkBase: base, uniqueCoupons });
+      const text = textAsSent(messageText, { shortLinkBase: base, uniqueCoupons: input.uniqueCoupons });
       const business = repos.businesses.findById(businessId);
       if (!business || !canManage(actor, business)) throw new NotFoundError(BUSINESS_NOT_FOUND);
 

@@ -52,7 +52,7 @@ describe("the confirm step", () => {
     expect(dialog.textContent).toContain("31 by SMS, 1 segment each (GSM-7)");
     expect(dialog.textContent).toContain("17 by WhatsApp");
     expect(document.activeElement?.textContent).toBe("Cancel");
-    expect(callsTo(`POST ${ESTIMATE}`)[0]!.body).toEqual({ businessId: "7", messageText: "Fresh croissants!", hasImage: false, withTemplate: false, trackLinks: true });
+    expect(callsTo(`POST ${ESTIMATE}`)[0]!.body).toEqual({ businessId: "7", messageText: "Fresh croissants!", hasImage: false, withTemplate: false, trackLinks: true, uniqueCoupons: false });
     expect(callsTo(`POST ${PUBLISH}`)).toHaveLength(0);
   });
 

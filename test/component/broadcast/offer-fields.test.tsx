@@ -4,7 +4,7 @@
 // Run: node_modules/.bin/bun test --preload ./test/helpers/happy-dom.ts test/component/broadcast/offer-fields.test.tsx
 import { expect, test } from "bun:test";
 import { fireEvent } from "@testing-library/react";
-import { OFFER_CODE_INVALID, OFFER_EXPIRES_PAST, OFFER_NEEDS_PLACEHOLDER, OFFER_STRAY_PLACEHOLDER } from "../../../web/features/broadcast/components/OfferFields.tsx";
+import { EXAMPLE_COUPON, OFFER_CODE_INVALID, OFFER_EXPIRES_PAST, OFFER_NEEDS_PLACEHOLDER, OFFER_STRAY_PLACEHOLDER } from "../../../web/features/broadcast/components/OfferFields.tsx";
 import { mockApi } from "../../helpers/mock-api.ts";
 import { settle } from "../render-at.tsx";
 import { confirmSend, ESTIMATE, PUBLISH, renderBroadcastScreen, useBroadcastScreen } from "./broadcast-screen.tsx";
@@ -60,10 +60,14 @@ test("a unique code per person: asks for {code}, Insert puts it at the cursor, t
   fireEvent.click(s.getByRole("button", { name: "Insert {code}" }));
   expect(textarea.value).toBe("Show {code} at the till");
   expect((s.getByRole("button", { name: "Insert {code}" }) as HTMLButtonElement).disabled).toBe(true);
+  // The preview shows a code of the real length where {code} is.
+  expect(s.getByText(`Show ${EXAMPLE_COUPON} at the till`)).toBeTruthy();
   s.submit();
   await confirmSend();
   const [form] = published();
   expect([form!.get("MessageText"), form!.get("UniqueCoupons"), form!.get("CouponCode")]).toEqual(["Show {code} at the till", "true", null]);
+  // The estimate counts {code} as a person's code.
+  expect(asked()[0]!.body).toMatchObject({ messageText: "Show {code} at the till", uniqueCoupons: true });
 });
 
 test("mistakes are said on the form and nothing is sent: a bad code, {code} without unique codes, a past day", async () => {

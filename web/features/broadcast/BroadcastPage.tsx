@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useMemo, useRef, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
 import { countSegments } from "../../../src/schemas/sms-segments.ts";
+import { withCouponCode } from "../../../src/schemas/tracked-text.ts";
 import { MESSAGE_REQUIRED } from "../../../src/schemas/texts.ts";
 import { BUSINESS_LOAD_FAILED } from "../../shared/api/businesses.ts";
 import { broadcastErrorToast, duplicateOf, publishOutcome } from "./api/broadcast-errors.ts";
@@ -14,7 +15,7 @@ import { type TemplatePick, templateFields, templatePickProblem, WhatsAppTemplat
 import { type EarlierBroadcast, earlierBroadcast, RepeatBroadcastDialog } from "./components/RepeatBroadcastDialog.tsx";
 import { useConfirmSend } from "./components/ConfirmSendDialog.tsx";
 import { TestSendPanel } from "./components/TestSendPanel.tsx";
-import { hasOfferProblem, NO_OFFER, OfferFields, offerFields } from "./components/OfferFields.tsx";
+import { EXAMPLE_COUPON, hasOfferProblem, NO_OFFER, OfferFields, offerFields } from "./components/OfferFields.tsx";
 import { TrackLinksField, useTrackLinks } from "./components/TrackLinksField.tsx";
 import { PendingApprovalNotice } from "../../shared/components/PendingApproval.tsx";
 import { RegistrationNote } from "../registration/index.ts";
@@ -96,8 +97,10 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
 
   const message = text.trim();
   const links = useTrackLinks(message);
-  // Counted as sent: each link as a short link when tracked (issue 25).
-  const count = useMemo(() => countSegments(links.asSent), [links.asSent]);
+  // Counted and shown as sent (issue 25): each link as a short link when tracked, {code} as a person's own code.
+  const unique = offer.kind === "unique";
+  const asSent = useMemo(() => (unique ? withCouponCode(links.asSent, EXAMPLE_COUPON) : links.asSent), [links.asSent, unique]);
+  const count = useMemo(() => countSegments(asSent), [asSent]);
   const textError = submitted && !message ? MESSAGE_REQUIRED : undefined;
   const laterIso = later ? sendLaterIso(laterAt) : null;
   const laterError = later && submitted ? sendLaterError(laterAt) : null;
@@ -117,7 +120,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
     if (later && sendLaterError(laterAt)) return;
     if (templatePickProblem(template, !!image)) return;
     if (hasOfferProblem(offer, message)) return;
-    await confirmStep.ask(message, !!image, when, () => void send(false), template !== null, links.requested);
+    await confirmStep.ask(message, !!image, when, () => void send(false), template !== null, links.requested, unique);
   }
 
   async function send(confirm: boolean) {
@@ -225,7 +228,7 @@ export function BroadcastPage({ id: idProp }: { id?: string } = {}) {
           <TestSendPanel businessId={businessId} text={message} image={image?.file ?? null} template={templateFields(template)} disabled={busy || loadFailed || checking} />
         </form>
 
-        <MessagePreview text={links.asSent} imageUrl={image?.url ?? null} businessName={businessName} when={when} />
+        <MessagePreview text={asSent} imageUrl={image?.url ?? null} businessName={businessName} when={when} />
       </div>
 
       {!loadFailed && <BroadcastHistory businessId={businessId} refreshKey={historyKey} />}

@@ -26,8 +26,8 @@ export interface TestTemplate {
 }
 
 export const beforeSendApi = {
-  estimate: (businessId: number | string, messageText: string, hasImage: boolean, withTemplate = false, trackLinks = true) =>
-    api.post<BroadcastEstimate>("/api/broadcast/Estimate", { businessId: String(businessId), messageText, hasImage, withTemplate, trackLinks }),
+  estimate: (businessId: number | string, messageText: string, hasImage: boolean, withTemplate = false, trackLinks = true, uniqueCoupons = false) =>
+    api.post<BroadcastEstimate>("/api/broadcast/Estimate", { businessId: String(businessId), messageText, hasImage, withTemplate, trackLinks, uniqueCoupons }),
   /** Multipart, like a publish: the image (when chosen) goes with it. */
   sendTest: (businessId: number | string, messageText: string, channel: TestChannel, image: File | null, template: TestTemplate | null = null) => {
     const form = new FormData();

@@ -74,17 +74,17 @@ export function useConfirmSend(
   /** The server answered 401: the page offers to sign in again instead of a toast. */
   onSessionEnded?: () => void,
 ): {
-  ask: (text: string, hasImage: boolean, when: string | null, go: () => void, withTemplate?: boolean, trackLinks?: boolean) => Promise<void>;
+  ask: (text: string, hasImage: boolean, when: string | null, go: () => void, withTemplate?: boolean, trackLinks?: boolean, uniqueCoupons?: boolean) => Promise<void>;
   checking: boolean;
   dialog: ReactNode;
 } {
   const [checking, setChecking] = useState(false);
   const [open, setOpen] = useState<{ estimate: BroadcastEstimate; when: string | null; go: () => void } | null>(null);
 
-  async function ask(text: string, hasImage: boolean, when: string | null, go: () => void, withTemplate = false, trackLinks = true) {
+  async function ask(text: string, hasImage: boolean, when: string | null, go: () => void, withTemplate = false, trackLinks = true, uniqueCoupons = false) {
     setChecking(true);
     try {
-      const estimate = await beforeSendApi.estimate(businessId, text, hasImage, withTemplate, trackLinks);
+      const estimate = await beforeSendApi.estimate(businessId, text, hasImage, withTemplate, trackLinks, uniqueCoupons);
       // Nobody to send to now: the publish itself says so (a scheduled one is still asked about).
       if (estimate.recipients === 0 && !when) go();
       else setOpen({ estimate, when, go });

@@ -8,6 +8,9 @@ import { SelectField } from "../../../shared/components/ChoiceFields.tsx";
 import { TextField } from "../../../shared/components/TextFields.tsx";
 import "../../../shared/styles/coupons.css";
 
+/** What the preview shows at {code}: a code of the real length and alphabet (src/schemas/tracked-text.ts). */
+export const EXAMPLE_COUPON = "K7M2Q9XP";
+
 export interface Offer {
   /** "": no offer. */
   kind: "" | "shared" | "unique";
