@@ -1,6 +1,6 @@
 // Issue 25 on the built executable with the fake Twilio: a broadcast with a link to 20 subscribers goes out as 20
 // distinct short links on the public URL; following 5 of them (one twice, one more only by a link preview) records 5
-// clicks, and each answer is a 302 to the original URL.
+// clicks from 5 people on the results, and each answer is a 302 to the original URL.
 import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
@@ -56,6 +56,15 @@ test("20 distinct short links go out; 5 followed (one twice, one more by a previ
     await until(() => clicked().length >= 5, 5_000, "5 clicks stored");
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     expect(clicked()).toEqual(codes.slice(0, 5) as string[]);
+
+    // The results say the same: 5 clicks from 5 people of 20 (the CLI prints the API's JSON).
+    const { id } = db.query<{ id: number }, []>("SELECT id FROM broadcasts WHERE kind = 'promotion'").get()!;
+    const results = Bun.spawnSync({
+      cmd: [world.bin, "broadcast", "results", String(id), "--json", "--data-dir", world.dataDir],
+      env: { PATH: process.env.PATH ?? "", ...env },
+    });
+    const r = JSON.parse(results.stdout.toString());
+    expect([r.recipients, r.clicks, r.uniqueClickers, r.people.length]).toEqual([20, 5, 5, 5]);
   } finally {
     db.close();
   }
