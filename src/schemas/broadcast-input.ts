@@ -53,21 +53,19 @@ const idField = (required: string, invalid: string) =>
 
 const messageText = requiredText(MESSAGE_REQUIRED, MAX_BODY_LENGTH, MESSAGE_TOO_LONG);
 
-/** true, or "true"/"false"/"" in any case (a form's text); absent is false. */
-const confirm = v.pipe(
-  v.optional(v.nullable(v.union([v.boolean(), v.string()], CONFIRM_INVALID)), false),
-  v.transform((raw) => (typeof raw === "string" ? raw.trim().toLowerCase() : String(raw === true))),
-  v.check((s) => s === "true" || s === "false" || s === "", CONFIRM_INVALID),
-  v.transform((s) => s === "true"),
-);
+/** A yes/no form field: true or false, or their text in any case; blank or absent is `absent`; anything else is
+ * told `invalid`. */
+const trueOrFalse = (invalid: string, absent: boolean) =>
+  v.pipe(
+    v.optional(v.nullable(v.union([v.boolean(), v.string()], invalid)), absent),
+    v.transform((raw) => (typeof raw === "string" ? raw.trim().toLowerCase() : String(raw ?? absent))),
+    v.check((s) => s === "true" || s === "false" || s === "", invalid),
+    v.transform((s) => (s === "" ? absent : s === "true")),
+  );
 
-/** Links as short links on the public URL (issue 25): true unless "false"; blank or absent is true. */
-const trackLinks = v.pipe(
-  v.optional(v.nullable(v.union([v.boolean(), v.string()], TRACK_LINKS_INVALID)), true),
-  v.transform((raw) => (typeof raw === "string" ? raw.trim().toLowerCase() : String(raw !== false))),
-  v.check((s) => s === "true" || s === "false" || s === "", TRACK_LINKS_INVALID),
-  v.transform((s) => s !== "false"),
-);
+const confirm = trueOrFalse(CONFIRM_INVALID, false);
+/** Links as short links on the public URL (issue 25). */
+const trackLinks = trueOrFalse(TRACK_LINKS_INVALID, true);
 
 /** The time a text names, when it is a real calendar time with its offset (Date.parse rolls 2026-02-30 over). */
 function timeOf(text: string): number | null {
@@ -110,13 +108,8 @@ const couponCode = v.pipe(
   v.transform((s) => (s === "" ? null : s)),
 );
 
-/** UniqueCoupons: true, or "true"/"false"/"" as Confirm reads them; absent is false. */
-const uniqueCoupons = v.pipe(
-  v.optional(v.nullable(v.union([v.boolean(), v.string()], UNIQUE_COUPONS_INVALID)), false),
-  v.transform((raw) => (typeof raw === "string" ? raw.trim().toLowerCase() : String(raw === true))),
-  v.check((s) => s === "true" || s === "false" || s === "", UNIQUE_COUPONS_INVALID),
-  v.transform((s) => s === "true"),
-);
+/** UniqueCoupons: one code per person, at {code}. */
+const uniqueCoupons = trueOrFalse(UNIQUE_COUPONS_INVALID, false);
 
 /** CouponExpires: a calendar date (YYYY-MM-DD), the offer's last day; blank or absent is none. Whether it is still
  * ahead, in the business's time zone, is the service's business (src/services/coupons/offer.ts). */
