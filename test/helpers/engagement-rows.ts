@@ -1,7 +1,8 @@
 // Rows of what a broadcast brought in (migrations/0023): its links and their clicks, its coupons and their
-// redemptions, inserted straight (no services), so the prune and forget tests hold real rows to see go or stay.
+// redemptions, and opt-outs, inserted straight (no services: the send, /l/ and Redeem paths make them in the app), so
+// the results, prune and forget tests hold real rows to count, see go or stay.
 import { count } from "drizzle-orm";
-import { broadcastLinks, couponRedemptions, coupons, linkClicks, shortLinks } from "../../src/db/schema.ts";
+import { broadcastLinks, consentEvents, couponRedemptions, coupons, linkClicks, shortLinks } from "../../src/db/schema.ts";
 import type { DeliveryRow } from "./delivery-factories.ts";
 import { counter, type Ctx } from "./factories.ts";
 
@@ -41,7 +42,7 @@ export function insertSharedCoupon(ctx: Ctx, broadcast: { id: number; businessId
 }
 
 /** A redemption of a coupon, by a customer or (a shared code typed without a phone) nobody known. */
-export function insertRedemption(ctx: Ctx, coupon: CouponRow, customerId: number | null, at = new Date()): void {
+export function insertRedemption(ctx: Ctx, coupon: Pick<CouponRow, "id" | "broadcastId">, customerId: number | null, at = new Date()): void {
   ctx.db.insert(couponRedemptions).values({ couponId: coupon.id, broadcastId: coupon.broadcastId, customerId, redeemedAt: at }).run();
 }
 
@@ -50,4 +51,24 @@ export function engagementCounts(ctx: Ctx) {
   const n = (table: typeof broadcastLinks | typeof shortLinks | typeof linkClicks | typeof coupons | typeof couponRedemptions) =>
     ctx.db.select({ n: count() }).from(table).get()!.n;
   return { links: n(broadcastLinks), shortLinks: n(shortLinks), clicks: n(linkClicks), coupons: n(coupons), redemptions: n(couponRedemptions) };
+}
+
+/** A short link of the delivery (to its broadcast's first link, made if missing), clicked at each of `at`; its code. */
+export function insertClicks(ctx: Ctx, delivery: Delivery, at: Date[]): string {
+  const link =
+    ctx.db.select().from(broadcastLinks).all().find((l) => l.broadcastId === delivery.broadcastId)?.id ??
+    insertBroadcastLink(ctx, delivery.broadcastId, "https://shop.example/offer");
+  const code = insertClickedLink(ctx, delivery, link, 0);
+  for (const clickedAt of at) ctx.db.insert(linkClicks).values({ code, broadcastId: delivery.broadcastId, deliveryId: delivery.id, clickedAt }).run();
+  return code;
+}
+
+/** The delivery's unique coupon (`code`), or a broadcast's shared one (delivery null). */
+export function insertCoupon(ctx: Ctx, b: { broadcastId: number; businessId: number }, code: string, delivery: Delivery | null = null): CouponRow {
+  return ctx.db.insert(coupons).values({ broadcastId: b.broadcastId, businessId: b.businessId, code, deliveryId: delivery?.id ?? null }).returning().get();
+}
+
+/** A consent event 'unsubscribed' of the customer: from one business, or from all (null). */
+export function insertOptOut(ctx: Ctx, customerId: number, businessId: number | null, at: Date, source = "sms-stop", consentText: string | null = 'Replied "STOP"'): void {
+  ctx.db.insert(consentEvents).values({ customerId, businessId, kind: "unsubscribed", source, consentText, at }).run();
 }

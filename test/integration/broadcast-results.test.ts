@@ -9,7 +9,7 @@ import { apiClient } from "../helpers/api.ts";
 import { testContext } from "../helpers/context.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
-import { insertClicks, insertCoupon, insertOptOut, insertRedemption } from "../helpers/engagement-factories.ts";
+import { insertClicks, insertCoupon, insertOptOut, insertRedemption } from "../helpers/engagement-rows.ts";
 import { type ApiScenario, request, runScenarios } from "../helpers/scenario.ts";
 import { ownersWorld, SIGNED_WEBHOOKS_ENV } from "../helpers/worlds.ts";
 

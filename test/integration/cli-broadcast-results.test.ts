@@ -3,7 +3,7 @@
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { cliEnv, json, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
-import { insertClicks, insertCoupon, insertOptOut, insertRedemption } from "../helpers/engagement-factories.ts";
+import { insertClicks, insertCoupon, insertOptOut, insertRedemption } from "../helpers/engagement-rows.ts";
 import { cliShop } from "../helpers/worlds.ts";
 import { customers } from "../../src/db/schema.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
