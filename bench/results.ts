@@ -24,11 +24,16 @@ const BINARY = opt("--binary") ?? join(import.meta.dir, "..", "dist", "nearcast"
 const DAY = 86_400_000;
 
 /**
- * The hook for the screens' first paint (issue 25's "first paint ≤ 1.5 s"): each entry is a page of the web app to
- * open in desktop Chromium once the API numbers are taken, and the selector that shows its first numbers. Empty
- * until the pages exist; `firstPaint` (below) measures each entry on the same database and server.
+ * The screens' first paint (issue 25's "≤ 1.5 s"): each page of the web app opened in desktop Chromium once the API
+ * numbers are taken, until its first numbers show and until its chart has drawn (uPlot is its own chunk, fetched
+ * then); `firstPaint` (below) measures each on the same database and server.
  */
-export const PAGES: { name: string; path: (ids: SeedIds) => string; ready: string }[] = [];
+export const PAGES: { name: string; path: (ids: SeedIds) => string; ready: string }[] = [
+  { name: "results page, numbers", path: (ids) => `/broadcasts/results/${ids.broadcastId}`, ready: '[data-testid="card-clicks"]' },
+  { name: "results page, chart drawn", path: (ids) => `/broadcasts/results/${ids.broadcastId}`, ready: '[data-testid="clicks-chart"] .chart-canvas canvas' },
+  { name: "dashboard, numbers", path: (ids) => `/businesses/dashboard/${ids.businessId}`, ready: '[data-testid="month-messages"]' },
+  { name: "dashboard, charts drawn", path: (ids) => `/businesses/dashboard/${ids.businessId}`, ready: '[data-testid="subscribers-chart"] .chart-canvas canvas' },
+];
 
 export interface SeedIds {
   businessId: number;
@@ -140,11 +145,18 @@ async function firstPaint(url: string, ids: SeedIds): Promise<void> {
     const { page: tab } = browser;
     await tab.goto(`${url}/about`);
     await tab.evaluate((t) => localStorage.setItem("token", t), ids.token);
+    // The first opening loads the app cold (its bundle, then uPlot's chunk); the next ones come from the cache.
     for (const p of PAGES) {
-      const t0 = performance.now();
-      await tab.goto(`${url}${p.path(ids)}`);
-      await tab.locator(p.ready).first().waitFor({ timeout: 60_000 });
-      console.log(`  ${p.name} first paint: ${(performance.now() - t0).toFixed(0)} ms`);
+      const times: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const t0 = performance.now();
+        await tab.goto(`${url}${p.path(ids)}`);
+        await tab.locator(p.ready).first().waitFor({ timeout: 60_000 });
+        times.push(performance.now() - t0);
+        await tab.goto(`${url}/about`);
+      }
+      const warm = times.slice(1).sort((a, b) => a - b);
+      console.log(`  ${p.name}: first ${times[0]!.toFixed(0)} ms, then median ${warm[1]!.toFixed(0)} ms`);
     }
   } finally {
     await browser.close();
