@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { settings } from "../db/schema.ts";
 
@@ -6,6 +6,8 @@ export type SettingRow = typeof settings.$inferSelect;
 
 export function settingsRepo(db: Db) {
   const all = db.select().from(settings).prepare();
+  // The dispatcher reads its pauses (paused.SMS, paused.WhatsApp) with every housekeeping: prepared once.
+  const byKey = db.select({ value: settings.value }).from(settings).where(eq(settings.key, sql.placeholder("key"))).prepare();
   return {
     /** Every saved setting: a dozen short rows, read whenever a setting is needed, so another process's change
      * (`nearcast settings set` while serving) is seen at once. */
@@ -19,7 +21,7 @@ export function settingsRepo(db: Db) {
       if (keys.length) db.delete(settings).where(inArray(settings.key, keys)).run();
     },
     get(key: string): string | undefined {
-      return db.select().from(settings).where(eq(settings.key, key)).get()?.value;
+      return byKey.get({ key })?.value;
     },
   };
 }

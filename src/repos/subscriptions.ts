@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { businesses, customers, subscriptions } from "../db/schema.ts";
+import { businesses, customers, subscriptions, users } from "../db/schema.ts";
 import { placeholders } from "./placeholders.ts";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -20,16 +20,20 @@ export type SubscriberRow = { customerId: number } & Pick<CustomerRow, "phone"> 
 export type SubscriptionRequestRow = Pick<SubscriptionRow, "customerId" | "businessId" | "contactPreference"> &
   Pick<CustomerRow, "phone"> & { businessName: string; requestedAt: Date };
 
-/** What the subscribe path needs to know about a business. */
-export type SubscribableBusiness = Pick<BusinessRow, "id" | "name" | "isActive" | "successMessage" | "doubleOptIn" | "messagesPerWeek">;
+/** What the subscribe path needs to know about a business, with what its confirmation text needs (its owner, and
+ * whether the admin approved them). */
+export type SubscribableBusiness = Pick<BusinessRow, "id" | "name" | "isActive" | "successMessage" | "doubleOptIn" | "messagesPerWeek" | "ownerId"> & {
+  ownerStatus: (typeof users.$inferSelect)["status"];
+};
 
 export function subscriptionsRepo(db: Db) {
   // Every scan of a poster runs these two: prepared once, because drizzle otherwise builds and prepares the SQL again
   // on every call (bench/README.md, subscribe).
-  const { name, isActive, successMessage, doubleOptIn, messagesPerWeek } = businesses;
+  const { name, isActive, successMessage, doubleOptIn, messagesPerWeek, ownerId } = businesses;
   const businessById = db
-    .select({ id: businesses.id, name, isActive, successMessage, doubleOptIn, messagesPerWeek })
+    .select({ id: businesses.id, name, isActive, successMessage, doubleOptIn, messagesPerWeek, ownerId, ownerStatus: users.status })
     .from(businesses)
+    .innerJoin(users, eq(users.id, businesses.ownerId))
     .where(eq(businesses.id, sql.placeholder("id")))
     .prepare();
   const insertUnlessThere = db

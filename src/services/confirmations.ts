@@ -8,7 +8,7 @@
 // within 24 hours, whoever asks, and nothing goes for an owner the admin has not approved (held until releaseHeld).
 import type { Clock } from "../clock.ts";
 import { SANDBOX_CONFIRMATION_TEMPLATE_SID } from "../messaging/content-templates.ts";
-import { type ConfirmationOrigin, HELD_UNTIL } from "../repos/sql/confirmations.ts";
+import { type ConfirmationBusiness, type ConfirmationOrigin, HELD_UNTIL } from "../repos/sql/confirmations.ts";
 import type { Repos } from "../repos/index.ts";
 import { confirmationTemplateVariables, confirmationText } from "../schemas/confirmation.ts";
 import type { CurrentSettings } from "./settings.ts";
@@ -23,6 +23,10 @@ export interface ConfirmationRequest {
   into?: number;
   /** The customers' phones when the caller has them (an import); read from the customers otherwise. */
   phones?: ReadonlyMap<number, string>;
+  /** The business and the settings in use when the caller has just read them (the public subscribe); read here
+   * otherwise. */
+  business?: ConfirmationBusiness;
+  settings?: CurrentSettings;
 }
 
 export function createConfirmationsService({
@@ -41,12 +45,12 @@ export function createConfirmationsService({
      * the broadcast's id and how many were queued, or null when nobody was. Call inside the transaction that
      * subscribed them. */
     queue(r: ConfirmationRequest): { broadcastId: number; total: number } | null {
-      const business = repos.confirmations.business(r.businessId);
+      const business = r.business ?? repos.confirmations.business(r.businessId);
       if (!business) return null;
       const now = clock.now().getTime();
       const customerIds = r.customerIds.filter((id) => !repos.confirmations.sentWithinDay(id, r.businessId, now));
       if (customerIds.length === 0) return null;
-      const s = settings.current();
+      const s = r.settings ?? settings.current();
       const broadcastId = r.into ?? open(r, business, now, s);
       const phones = r.phones ?? repos.confirmations.phonesOf(customerIds);
       const held = business.ownerStatus !== "approved";

@@ -148,7 +148,8 @@ export function createSubscriptionsService({
       limiter.record(key);
 
       const data = validate(subscribeSchema, input);
-      const phone = textableOrThrow(data.phone, config.defaultCountry, settings.current().allowedCountries);
+      const s = settings.current();
+      const phone = textableOrThrow(data.phone, config.defaultCountry, s.allowedCountries);
       // Refused, not switched to SMS: the person chose WhatsApp, and nobody is texted on a channel they did not pick.
       if (data.contactPreference === "WhatsApp" && !whatsappMarketingReachable(phone)) {
         throw new ValidationError(WHATSAPP_CHOOSE_SMS, { contactPreference: WHATSAPP_CHOOSE_SMS });
@@ -170,7 +171,14 @@ export function createSubscriptionsService({
           status: business.doubleOptIn ? "unconfirmed" : "active",
         });
         if (outcome === "subscribed" || outcome === "resubscribed") {
-          confirmations.queue({ businessId: business.id, customerIds: [customerId], origin: "public", phones: new Map([[customerId, phone]]) });
+          confirmations.queue({
+            businessId: business.id,
+            customerIds: [customerId],
+            origin: "public",
+            phones: new Map([[customerId, phone]]),
+            business,
+            settings: s,
+          });
         }
         const success = business.successMessage || DEFAULT_SUCCESS_MESSAGE;
         return business.doubleOptIn ? `${success} ${REPLY_YES_TO_CONFIRM}` : success;
