@@ -14,7 +14,7 @@ import { IMPORT_MAX_ROWS, IMPORT_NO_ROWS, IMPORT_TOO_MANY_ROWS } from "../schema
 import { readImportFile } from "../lib/csv-import.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { canManage, ownerScope } from "./principal.ts";
-import { BUSINESS_FILTER_INVALID, type CustomerPage, checkCustomerPageQuery } from "../schemas/customer-pages.ts";
+import { BUSINESS_FILTER_INVALID, CUSTOMER_TOTAL_CAP, type CustomerPage, checkCustomerPageQuery } from "../schemas/customer-pages.ts";
 import { encodeCursor } from "../schemas/paging.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
 import { enrollByOwner } from "./customer-enrollment.ts";
@@ -183,7 +183,7 @@ export function createCustomersService({
     /**
      * GET ListCustomers: one page of the customers GetAllCustomers lists (or of a status filter), newest first, by
      * keyset; a search by any part of the phone's digits; a filter by one of the viewer's businesses (another
-     * owner's is a 400 naming businessId, as if it did not exist); the total across pages.
+     * owner's is a 400 naming businessId, as if it did not exist); the total across pages, counted up to a cap.
      */
     page(user: UserRow, query: Record<string, string | undefined>): CustomerPage {
       const checked = checkCustomerPageQuery(query);
@@ -201,11 +201,11 @@ export function createCustomersService({
       const ids = repos.customerPages.ids({ ...filters, beforeId: p.beforeId, limit: p.limit + 1 });
       const shown = ids.slice(0, p.limit);
       const byId = new Map(withProblems(toViews(repos.customers.visibleForCustomers(shown, scope, p.statuses), user.role === "admin")).map((v) => [v.id, v]));
-      return {
-        items: shown.map((id) => byId.get(id)!).filter(Boolean),
-        nextCursor: ids.length > p.limit ? encodeCursor({ key: shown.at(-1)!, id: shown.at(-1)! }) : null,
-        total: repos.customerPages.total(filters),
-      };
+      // A first page that holds every match is its own count.
+      const whole = p.beforeId === null && ids.length <= p.limit;
+      const { total, capped } = whole ? { total: ids.length, capped: false } : repos.customerPages.total(filters, CUSTOMER_TOTAL_CAP);
+      const nextCursor = ids.length > p.limit ? encodeCursor({ key: shown.at(-1)!, id: shown.at(-1)! }) : null;
+      return { items: shown.map((id) => byId.get(id)!).filter(Boolean), nextCursor, total, totalCapped: capped };
     },
 
     /**
