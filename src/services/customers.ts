@@ -194,16 +194,13 @@ export function createCustomersService({
         if (!business || !canManage(user, business)) throw new ValidationError(BUSINESS_FILTER_INVALID, { businessId: BUSINESS_FILTER_INVALID });
       }
       const scope = ownerScope(user);
-      // Most shops have one business: then its count is the cheap one (repos.customerPages.total).
+      // Most shops have one business: then its count is the cheap one (customer-pages.ts, totalOfBusiness).
       const only = p.businessId === null && scope !== null ? repos.businesses.listByOwner(scope) : [];
       const businessId = p.businessId ?? (only.length === 1 ? only[0]!.id : null);
       const filters = { ownerId: scope, businessId, statuses: p.statuses, digits: p.digits };
-      const ids = repos.customerPages.ids({ ...filters, beforeId: p.beforeId, limit: p.limit + 1 });
+      const { ids, total, capped } = repos.customerPages.page({ ...filters, beforeId: p.beforeId, limit: p.limit + 1 }, CUSTOMER_TOTAL_CAP);
       const shown = ids.slice(0, p.limit);
       const byId = new Map(withProblems(toViews(repos.customers.visibleForCustomers(shown, scope, p.statuses), user.role === "admin")).map((v) => [v.id, v]));
-      // A first page that holds every match is its own count.
-      const whole = p.beforeId === null && ids.length <= p.limit;
-      const { total, capped } = whole ? { total: ids.length, capped: false } : repos.customerPages.total(filters, CUSTOMER_TOTAL_CAP);
       const nextCursor = ids.length > p.limit ? encodeCursor({ key: shown.at(-1)!, id: shown.at(-1)! }) : null;
       return { items: shown.map((id) => byId.get(id)!).filter(Boolean), nextCursor, total, totalCapped: capped };
     },
