@@ -12,7 +12,7 @@
 //   npx bun bench/lists.ts --shops 500 --customers 1000000 [--baseline /tmp/nearcast-before] [--rounds 5] [--per-round 5]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { DESKTOP, launchBrowser } from "../test/helpers/browser.ts";
 import { sessionFor } from "../test/helpers/customer-factories.ts";
 import { insertUser } from "../test/helpers/factories.ts";
@@ -24,7 +24,8 @@ const args = process.argv.slice(2);
 const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const CUSTOMERS = Number(opt("--customers") ?? 50_000);
 const builds: [string, string][] = [["this build", join(import.meta.dir, "..", "dist", "nearcast")]];
-if (opt("--baseline")) builds.push(["baseline", opt("--baseline")!]);
+// --baseline may be given more than once: each build is named by its file's name after the first.
+args.forEach((a, i) => a === "--baseline" && builds.push([builds.length === 1 ? "baseline" : basename(args[i + 1]!), args[i + 1]!]));
 const SHOPS = Number(opt("--shops") ?? 1);
 if (SHOPS > 1) {
   await townBench(builds, SHOPS, CUSTOMERS, Number(opt("--rounds") ?? 5), Number(opt("--per-round") ?? 5));
