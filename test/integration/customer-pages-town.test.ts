@@ -90,7 +90,7 @@ describe("ListCustomers in a town", () => {
       const last = await w.page(w.admin.token, query);
       expect([query, last.items.map((c) => c.id), last.nextCursor, last.total]).toEqual([query, [oldest.id + 1, oldest.id], null, CUSTOMER_TOTAL_CAP]);
     }
-    // A search's page that straddles the last match counted (the cap's, 10,001st newest): the rows on both sides of it.
+    // A search's page that straddles the last match counted (the 10,001st newest): the rows on both sides of it.
     const newest = (ctx.db.$client.query("SELECT MAX(id) AS id FROM customers").get() as { id: number }).id;
     const at = newest - CUSTOMER_TOTAL_CAP + 3;
     const across = await w.page(w.admin.token, `q=1415&limit=4&cursor=${Buffer.from(JSON.stringify([at, at])).toString("base64url")}`);
@@ -107,8 +107,10 @@ describe("ListCustomers in a town", () => {
     expect(list[0]).toMatch(/^SCAN s USING (COVERING )?INDEX subscriptions_customer_business_unique/);
     const count = planOf(/COUNT\(\*\) AS n FROM \(SELECT DISTINCT s\.customer_id/);
     expect(count.some((d) => /^SCAN s USING (COVERING )?INDEX subscriptions_customer_business_unique/.test(d))).toBe(true);
-    const search = planOf(/SELECT c\.id\s+FROM customers c[\s\S]*ORDER BY c\.id DESC/);
-    expect(search[0]).toMatch(/^SCAN c( USING INTEGER PRIMARY KEY)?$/);
-    expect(search.some((d) => /^SEARCH s (EXISTS )?USING (COVERING )?INDEX subscriptions_customer_business_unique \(customer_id=\?\)/.test(d))).toBe(true);
+    for (const search of [planOf(/SELECT c\.id\s+FROM customers c[\s\S]*ORDER BY c\.id DESC/), planOf(/COUNT\(\*\) AS n FROM \(SELECT c\.id/)]) {
+      expect(search.some((d) => /^SCAN c\b/.test(d))).toBe(true);
+      expect(search.some((d) => /^SEARCH s (EXISTS )?USING (COVERING )?INDEX subscriptions_customer_business_unique \(customer_id=\?\)/.test(d))).toBe(true);
+    }
+    expect(planOf(/SELECT c\.id\s+FROM customers c[\s\S]*ORDER BY c\.id DESC/)[0]).toMatch(/^SCAN c( USING INTEGER PRIMARY KEY)?$/);
   });
 });

@@ -61,6 +61,7 @@ const q = statements((sqlite) => ({
   phonePage: sqlite.prepare<{ id: number }, [string, string, number | null, number]>(
     `SELECT c.id ${PHONE_MATCH} AND (?3 IS NULL OR c.id < ?3) ORDER BY c.id DESC LIMIT ?4`,
   ),
+  phoneTotal: sqlite.prepare<{ n: number }, [string, string, number]>(`SELECT COUNT(*) AS n FROM (SELECT c.id ${PHONE_MATCH} LIMIT ?3)`),
 }));
 
 /** Every business's customers searched by phone: the walk over customers (PHONE_MATCH). */
@@ -70,26 +71,17 @@ const byPhone = (p: Omit<CustomerPageQuery, "beforeId" | "limit">): p is typeof 
 export function customerPagesRepo(db: Db) {
   const args = (p: Omit<CustomerPageQuery, "beforeId" | "limit">) => [p.ownerId, p.businessId, JSON.stringify(p.statuses), p.digits] as const;
   function total(p: Omit<CustomerPageQuery, "beforeId" | "limit">, cap: number): CustomerTotal {
-    if (p.businessId !== null) return { total: q(db).totalOfBusiness.get(p.businessId, JSON.stringify(p.statuses), p.digits)?.n ?? 0, capped: false };
-    const n = q(db).total.get(...args(p), cap + 1)?.n ?? 0;
-    return { total: Math.min(n, cap), capped: n > cap };
-  }
-  // One walk over the phones answers both: the matches from the newest up to the cap (a search every number matches
-  // stops early), the page taken from them; only past the cap's last match is the page read again from the cursor.
-  function byPhonePage(p: CustomerPageQuery & { digits: string }, cap: number): CustomerTotal & { ids: number[] } {
     const statuses = JSON.stringify(p.statuses);
-    const all = q(db).phonePage.all(statuses, p.digits, null, cap + 1).map((r) => r.id);
-    const count = { total: Math.min(all.length, cap), capped: all.length > cap };
-    const from = p.beforeId === null ? all : all.filter((id) => id < p.beforeId!);
-    if (from.length >= p.limit || !count.capped) return { ids: from.slice(0, p.limit), ...count };
-    return { ids: q(db).phonePage.all(statuses, p.digits, p.beforeId, p.limit).map((r) => r.id), ...count };
+    if (p.businessId !== null) return { total: q(db).totalOfBusiness.get(p.businessId, statuses, p.digits)?.n ?? 0, capped: false };
+    const n = (byPhone(p) ? q(db).phoneTotal.get(statuses, p.digits, cap + 1) : q(db).total.get(...args(p), cap + 1))?.n ?? 0;
+    return { total: Math.min(n, cap), capped: n > cap };
   }
   return {
     /** Up to `limit` customer ids newest first, and how many match on every page, counted up to `cap`. */
     page(p: CustomerPageQuery, cap: number): CustomerTotal & { ids: number[] } {
-      if (byPhone(p)) return byPhonePage(p, cap);
-      const ids = q(db).page.all(...args(p), p.beforeId, p.limit).map((r) => r.id);
-      // A first page that holds every match is its own count.
+      const rows = byPhone(p) ? q(db).phonePage.all(JSON.stringify(p.statuses), p.digits, p.beforeId, p.limit) : q(db).page.all(...args(p), p.beforeId, p.limit);
+      const ids = rows.map((r) => r.id);
+      // A first page that holds every match is its own count (a search for one number: one walk, not two).
       if (p.beforeId === null && ids.length < p.limit) return { ids, total: ids.length, capped: false };
       return { ids, ...total(p, cap) };
     },
