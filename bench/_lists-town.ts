@@ -4,13 +4,12 @@
 // after the other (the order swapped each round), so a busy moment of the shared machine weighs on every build:
 //   - owner page:   one owner's list (one business), the baseline the admin's pages are compared with;
 //   - admin page 1 / page 2: the admin's whole list, first page and the page after its cursor;
-//   - admin q=last 4: a phone search by a number's last four digits (1 in 10,000 numbers has them);
+//   - admin q=last 4: a phone search by four digits, a number's last (300 of the million numbers hold them);
 //   - admin q=number: a whole number as typed ("(415) 512-3456"); admin q=415: digits every number has.
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { sessionFor } from "../test/helpers/customer-factories.ts";
-import { insertManySubscribers } from "../test/helpers/customer-factories.ts";
+import { insertManySubscribers, sessionFor } from "../test/helpers/customer-factories.ts";
 import { insertUser } from "../test/helpers/factories.ts";
 import { seedShop } from "../test/helpers/seed-shop.ts";
 import { type RunningBinary, startBinary } from "../test/helpers/server.ts";
