@@ -5,20 +5,32 @@
 //   npx bun scripts/build.ts && npx bun bench/lists.ts [--baseline /tmp/nearcast-before] [--customers 50000]
 //
 // Targets: an API page under 20 ms at the median; first rows within 1 s.
+//
+// A town (issue 26 item 7; bench/_lists-town.ts): every build serving a copy of one install, requests in alternating
+// rounds, the admin's pages and phone searches against an owner's page. Target: each ≤ 200 ms.
+//
+//   npx bun bench/lists.ts --shops 500 --customers 1000000 [--baseline /tmp/nearcast-before] [--rounds 5] [--per-round 5]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { DESKTOP, launchBrowser } from "../test/helpers/browser.ts";
 import { sessionFor } from "../test/helpers/customer-factories.ts";
 import { insertUser } from "../test/helpers/factories.ts";
 import { seedShop } from "../test/helpers/seed-shop.ts";
 import { startBinary } from "../test/helpers/server.ts";
+import { townBench } from "./_lists-town.ts";
 
 const args = process.argv.slice(2);
 const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const CUSTOMERS = Number(opt("--customers") ?? 50_000);
 const builds: [string, string][] = [["this build", join(import.meta.dir, "..", "dist", "nearcast")]];
-if (opt("--baseline")) builds.push(["baseline", opt("--baseline")!]);
+// --baseline may be given more than once: each build is named by its file's name after the first.
+args.forEach((a, i) => a === "--baseline" && builds.push([builds.length === 1 ? "baseline" : basename(args[i + 1]!), args[i + 1]!]));
+const SHOPS = Number(opt("--shops") ?? 1);
+if (SHOPS > 1) {
+  await townBench(builds, SHOPS, CUSTOMERS, Number(opt("--rounds") ?? 5), Number(opt("--per-round") ?? 5));
+  process.exit(0);
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p99 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;

@@ -14,7 +14,7 @@ import { IMPORT_MAX_ROWS, IMPORT_NO_ROWS, IMPORT_TOO_MANY_ROWS } from "../schema
 import { readImportFile } from "../lib/csv-import.ts";
 import { keepOmittedFields } from "./partial-update.ts";
 import { canManage, ownerScope } from "./principal.ts";
-import { BUSINESS_FILTER_INVALID, type CustomerPage, checkCustomerPageQuery } from "../schemas/customer-pages.ts";
+import { BUSINESS_FILTER_INVALID, CUSTOMER_TOTAL_CAP, type CustomerPage, checkCustomerPageQuery } from "../schemas/customer-pages.ts";
 import { encodeCursor } from "../schemas/paging.ts";
 import type { ConfirmationsService } from "./confirmations.ts";
 import { enrollByOwner } from "./customer-enrollment.ts";
@@ -183,7 +183,7 @@ export function createCustomersService({
     /**
      * GET ListCustomers: one page of the customers GetAllCustomers lists (or of a status filter), newest first, by
      * keyset; a search by any part of the phone's digits; a filter by one of the viewer's businesses (another
-     * owner's is a 400 naming businessId, as if it did not exist); the total across pages.
+     * owner's is a 400 naming businessId, as if it did not exist); the total across pages, counted up to a cap.
      */
     page(user: UserRow, query: Record<string, string | undefined>): CustomerPage {
       const checked = checkCustomerPageQuery(query);
@@ -194,18 +194,15 @@ export function createCustomersService({
         if (!business || !canManage(user, business)) throw new ValidationError(BUSINESS_FILTER_INVALID, { businessId: BUSINESS_FILTER_INVALID });
       }
       const scope = ownerScope(user);
-      // Most shops have one business: then its count is the cheap one (repos.customerPages.total).
+      // Most shops have one business: then its count is the cheap one (customer-pages.ts, totalOfBusiness).
       const only = p.businessId === null && scope !== null ? repos.businesses.listByOwner(scope) : [];
       const businessId = p.businessId ?? (only.length === 1 ? only[0]!.id : null);
       const filters = { ownerId: scope, businessId, statuses: p.statuses, digits: p.digits };
-      const ids = repos.customerPages.ids({ ...filters, beforeId: p.beforeId, limit: p.limit + 1 });
+      const { ids, total, capped } = repos.customerPages.page({ ...filters, beforeId: p.beforeId, limit: p.limit + 1 }, CUSTOMER_TOTAL_CAP);
       const shown = ids.slice(0, p.limit);
       const byId = new Map(withProblems(toViews(repos.customers.visibleForCustomers(shown, scope, p.statuses), user.role === "admin")).map((v) => [v.id, v]));
-      return {
-        items: shown.map((id) => byId.get(id)!).filter(Boolean),
-        nextCursor: ids.length > p.limit ? encodeCursor({ key: shown.at(-1)!, id: shown.at(-1)! }) : null,
-        total: repos.customerPages.total(filters),
-      };
+      const nextCursor = ids.length > p.limit ? encodeCursor({ key: shown.at(-1)!, id: shown.at(-1)! }) : null;
+      return { items: shown.map((id) => byId.get(id)!).filter(Boolean), nextCursor, total, totalCapped: capped };
     },
 
     /**

@@ -52,6 +52,20 @@ describe("the paged customers list", () => {
     expect(pageCalls().map((p) => p.get("cursor"))).toEqual([null, "p2"]);
   });
 
+  test("a total the server stopped counting reads 'Showing N of 10,000+ customers', and still after Load more", async () => {
+    routes[CUSTOMERS_PAGE] = (call) =>
+      new URL(call.url, "http://x").searchParams.get("cursor")
+        ? { body: { items: [customer(3)], nextCursor: "p3", total: 10000, totalCapped: true } }
+        : { body: { items: [customer(5), customer(4)], nextCursor: "p2", total: 10000, totalCapped: true } };
+    const view = open();
+    await view.findByText("+14155551005");
+    expect(view.getByTestId("showing").textContent).toBe("Showing 2 of 10,000+ customers");
+    await act(async () => void fireEvent.click(view.getByRole("button", { name: LOAD_MORE })));
+    await view.findByText("+14155551003");
+    expect(view.getByTestId("showing").textContent).toBe("Showing 3 of 10,000+ customers");
+    expect(showingText(50, 10000, CUSTOMER_NOUNS, true)).toBe("Showing 50 of 10,000+ customers");
+  });
+
   test("a failed 'load more' keeps the rows, says so, and Try again reads the same page", async () => {
     let second = 0;
     routes[CUSTOMERS_PAGE] = (call) => {

@@ -5,16 +5,17 @@ export const LOAD_MORE = "Load more";
 /** What a list holds, in the singular and the plural. */
 export type Nouns = readonly [one: string, many: string];
 
-/** "Showing 50 of 50,000 customers" */
-export function showingText(shown: number, total: number, [one, many]: Nouns): string {
+/** "Showing 50 of 50,000 customers"; "Showing 50 of 10,000+ customers" when the count stopped at 10,000. */
+export function showingText(shown: number, total: number, [one, many]: Nouns, capped = false): string {
   const n = (x: number) => x.toLocaleString("en-US");
-  return `Showing ${n(shown)} of ${n(total)} ${total === 1 ? one : many}`;
+  return `Showing ${n(shown)} of ${n(total)}${capped ? "+" : ""} ${total === 1 && !capped ? one : many}`;
 }
 
 /** The part of usePagedList's answer the footer reads. */
 interface MoreState {
   items: unknown[];
   total: number;
+  totalCapped?: boolean;
   hasMore: boolean;
   loadingMore: boolean;
   moreFailed: boolean;
@@ -41,7 +42,7 @@ export function LoadMore({ list, noun, failedText, className = "" }: { list: Mor
   return (
     <div className={`list-more ${className}`.trim()}>
       <span className="muted" data-testid="showing">
-        {showingText(list.items.length, list.total, noun)}
+        {showingText(list.items.length, list.total, noun, list.totalCapped)}
       </span>
       {moreFailed && (
         <span className="field-error" role="alert">

@@ -6,6 +6,8 @@ export interface Paged<T> {
   items: T[];
   nextCursor: string | null;
   total: number;
+  /** More than `total` match: the server stopped counting there. */
+  totalCapped?: boolean;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface Paged<T> {
  */
 export function usePagedList<T, F>(fetchPage: (filters: F, cursor: string | null) => Promise<Paged<T>>, filters: F, what: string) {
   const [items, setItems] = useState<T[]>([]);
-  const [total, setTotal] = useState(0);
+  const [total, setTotal] = useState({ n: 0, capped: false });
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [loadingMore, setLoadingMore] = useState(false);
@@ -30,7 +32,7 @@ export function usePagedList<T, F>(fetchPage: (filters: F, cursor: string | null
       const page = await fetchPage(JSON.parse(key) as F, null);
       if (mine !== generation.current) return;
       setItems(page.items);
-      setTotal(page.total);
+      setTotal({ n: page.total, capped: page.totalCapped === true });
       setNextCursor(page.nextCursor);
       setFailed(false);
       setMoreFailed(false);
@@ -56,7 +58,7 @@ export function usePagedList<T, F>(fetchPage: (filters: F, cursor: string | null
       const page = await fetchPage(JSON.parse(key) as F, nextCursor);
       if (mine !== generation.current) return;
       setItems((rows) => [...rows, ...page.items]);
-      setTotal(page.total);
+      setTotal({ n: page.total, capped: page.totalCapped === true });
       setNextCursor(page.nextCursor);
     } catch (err) {
       console.error(`Error loading more ${what}:`, err);
@@ -72,5 +74,5 @@ export function usePagedList<T, F>(fetchPage: (filters: F, cursor: string | null
     void reload();
   }, [reload]);
   const failure: ListLoadFailure | null = failed && !loading ? { what, retry } : null;
-  return { items, total, hasMore: nextCursor !== null, loading, loadingMore, moreFailed, loadMore, reload, failure };
+  return { items, total: total.n, totalCapped: total.capped, hasMore: nextCursor !== null, loading, loadingMore, moreFailed, loadMore, reload, failure };
 }
