@@ -44,8 +44,6 @@ export function serveCommand(): Command {
       process.on("SIGHUP", () => ctx.logger.info("SIGHUP received: ignored (stop the server with SIGTERM or Ctrl-C)"));
       // Every server on this folder, dispatching or standing by, keeps `nearcast restore` away while it runs.
       const serving = holdServeLock(config.dataDir);
-      // WAL checkpoints on a thread of their own: the event loop only appends (src/db/checkpointer.ts).
-      const checkpointer = ctx.operator.startCheckpointer(ctx.logger);
       const settings = ctx.services.settings;
       for (const line of describeMessenger(settings.messaging())) ctx.logger.info(line);
       const problem = settings.current().twilioProblem;
@@ -57,10 +55,20 @@ export function serveCommand(): Command {
       const others = reachableUrls(config.host, Number(new URL(server.url).port));
       createConsoleLogger("info").info(reachableLine(config.host, others));
       ctx.services.setupCode.announce(server.url, (line) => createConsoleLogger("info").info(line), others);
+      // WAL checkpoints on a thread of their own: the event loop only appends (src/db/checkpointer.ts).
+      const checkpointer = ctx.operator.startCheckpointer(ctx.logger);
       // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
       ctx.dispatcher.start();
       ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)
       const backups = startScheduledBackups(config, ctx.logger);
+      // Every page of the file read on a thread of its own while the server answers (the start took a quick look):
+      // a damaged one stops sending, with a log line and a red line on the checklist (src/services/database-check.ts).
+      ctx.services.databaseCheck.start({
+        path: ctx.dbPath,
+        dataDir: config.dataDir,
+        check: ctx.operator.checkWholeFile,
+        stopSending: () => ctx.dispatcher.stop(),
+      });
       const shutdown = async (signal: string) => {
         ctx.logger.info(`${signal} received, shutting down`);
         // Stop claiming, let sends in flight finish (up to 10 s), put unstarted claims back in the queue; mail that
