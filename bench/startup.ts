@@ -19,11 +19,14 @@
 // from spawn to exit, alternated with the baseline "bun + sqlite print": an executable compiled with the same flags
 // that prints the same JSON from bun:sqlite (issue 26 item 6: the CLI <= 50 ms).
 //
-// Only loopback traffic (127.0.0.1). Bounded: at most 25 runs per subject, 10 s per start, 4 minutes in all.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { cpus, release, tmpdir, totalmem } from "node:os";
+// Only loopback traffic (127.0.0.1). Bounded: at most 25 runs per subject, 10 s per start, 8 minutes in all.
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { COMPILE_FLAGS, compileExecutable } from "../scripts/build.ts";
+import { compileExecutable } from "../scripts/build.ts";
+import { timeCliReads } from "./lib/cli-read.ts";
+import { report, type SubjectResult } from "./lib/startup-report.ts";
+import { seedBigDatabase } from "./lib/seed-results.ts";
 
 const root = join(import.meta.dir, "..");
 const args = process.argv.slice(2);
@@ -64,18 +67,6 @@ interface Sample {
   anonMb: number;
   fileMb: number;
   latencyP50Us: number;
-}
-
-export interface SubjectResult {
-  name: string;
-  runs: number;
-  startMs: { median: number; min: number; max: number };
-  rssMb: { median: number; min: number; max: number };
-  anonMb: number;
-  fileMb: number;
-  latencyP50Us: number;
-  /** Median ms from spawn to exit of a CLI command (builds of nearcast only). */
-  cliMs?: number;
 }
 
 const benchStarted = performance.now();
@@ -151,19 +142,6 @@ async function measure(subject: Subject, cwd: string): Promise<Sample> {
   }
 }
 
-/** Ms from spawn to exit of a read command (opens the database, prints JSON, exits), and what it printed. */
-function cliStart(cmd: string[], cwd: string): { ms: number; out: string } {
-  checkBudget();
-  const started = performance.now();
-  const res = Bun.spawnSync(cmd, { cwd, env: { PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
-  const ms = performance.now() - started;
-  if (res.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed: ${res.stderr.toString()}`);
-  return { ms, out: res.stdout.toString() };
-}
-
-/** `business-types list --json` of a build on the data dir. */
-const cliCommand = (bin: string, dataDir: string) => [bin, "business-types", "list", "--json", "--data-dir", dataDir];
-
 /** One warm-up round (page cache, fetch client), then `runs` rounds with the order rotated each round. */
 async function measureAll(subjects: Subject[], cwd: string, runs: number): Promise<SubjectResult[]> {
   for (const s of subjects) await measure(s, cwd);
@@ -188,17 +166,6 @@ async function measureAll(subjects: Subject[], cwd: string, runs: number): Promi
       latencyP50Us: median(list.map((x) => x.latencyP50Us)),
     };
   });
-}
-
-/** 50,000 subscribers and 1,000,000 deliveries (bench/lib/seed-results.ts) in `dir`, written from source. */
-async function seedBigDatabase(dir: string): Promise<{ seconds: number; mb: number }> {
-  const t0 = performance.now();
-  const [{ seedShop }, { seedResults }] = await Promise.all([import("../test/helpers/seed-shop.ts"), import("./lib/seed-results.ts")]);
-  await seedShop(dir, { ownerEmail: "big@example.com", businessName: "Busy Bakery", subscribers: 50_000, firstNumber: 5_000_000 }, (ctx, businessId) => {
-    seedResults(ctx.db.$client, businessId, { subscribers: 50_000, broadcasts: 20 });
-    ctx.db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-  });
-  return { seconds: (performance.now() - t0) / 1000, mb: statSync(join(dir, "nearcast.db")).size / 2 ** 20 };
 }
 
 const HELLO = `// bench baseline: the smallest Bun server answering like /api/health
@@ -227,28 +194,6 @@ Bun.serve({
   },
 });
 `;
-
-const SQLITE_PRINT = `// bench baseline: what \`nearcast business-types list --json\` prints, read with bun:sqlite
-import { Database } from "bun:sqlite";
-const db = new Database(process.argv[2], { readwrite: true, strict: true });
-db.exec("PRAGMA busy_timeout = 5000");
-const rows = db.query("SELECT id, name, description, is_active AS isActive, created_at AS createdAt FROM business_types ORDER BY name").all();
-const types = rows.map((r) => ({ ...r, isActive: r.isActive === 1, createdAt: new Date(r.createdAt).toISOString() }));
-process.stdout.write(JSON.stringify(types, null, 2) + "\\n");
-`;
-
-function machine() {
-  const cpu = cpus();
-  return {
-    cpu: cpu[0]?.model ?? "unknown",
-    cores: cpu.length,
-    memoryGb: Math.round(totalmem() / 2 ** 30),
-    kernel: `${process.platform} ${release()}`,
-    arch: process.arch,
-    bun: Bun.version,
-    date: new Date().toISOString().slice(0, 10),
-  };
-}
 
 async function main(): Promise<void> {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} not found: run \`npx bun scripts/build.ts\` first`);
@@ -289,24 +234,10 @@ async function main(): Promise<void> {
 
     const results = await measureAll(subjects, cwd, RUNS);
 
-    // The CLI: each build's read command and the baseline printing the same JSON, in rotation (one untimed run each).
-    writeFileSync(join(work, "sqlite-print.ts"), SQLITE_PRINT);
-    compileExecutable(join(work, "sqlite-print.ts"), join(work, "sqlite-print"), { cwd: work, quiet: true });
-    const clis: { name: string; cmd: string[] }[] = [
-      { name: "bun + sqlite print (baseline)", cmd: [join(work, "sqlite-print"), join(dataDir, "nearcast.db")] },
-      ...subjects.filter((s) => s.bin).map((s) => ({ name: s.name, cmd: cliCommand(s.bin!, dataDir) })),
-    ];
-    const printed = clis.map((c) => cliStart(c.cmd, cwd).out);
-    if (printed.some((out) => out !== printed[0])) console.error("note: the CLI baseline does not print exactly what nearcast prints");
-    const cliTimes = new Map<string, number[]>(clis.map((c) => [c.name, []]));
-    for (let round = 0; round < RUNS * 2; round++) {
-      for (let k = 0; k < clis.length; k++) {
-        const c = clis[(round + k) % clis.length]!;
-        cliTimes.get(c.name)!.push(cliStart(c.cmd, cwd).ms);
-      }
-    }
-    for (const r of results) if (cliTimes.has(r.name)) r.cliMs = median(cliTimes.get(r.name)!);
-    const cliBaselineMs = median(cliTimes.get(clis[0]!.name)!);
+    // The CLI: each build's read command and the baseline printing the same JSON, alternated (bench/lib/cli-read.ts).
+    const cli = timeCliReads(work, cwd, dataDir, subjects.filter((s) => s.bin).map((s) => ({ name: s.name, bin: s.bin! })), RUNS * 2, checkBudget);
+    for (const r of results) if (cli.medians.has(r.name)) r.cliMs = cli.medians.get(r.name);
+    const cliBaselineMs = cli.baselineMs;
 
     // The big database: serve's start must not read the whole file first.
     let big: SubjectResult[] = [];
@@ -326,73 +257,18 @@ async function main(): Promise<void> {
         BIG_RUNS,
       );
     }
-    report(results, cliBaselineMs, big);
+    report(results, cliBaselineMs, big, {
+      runs: RUNS,
+      bigRuns: BIG_RUNS,
+      idleMs: IDLE_MS,
+      requests: REQUESTS,
+      json: JSON_OUT,
+      targets: { startMs: TARGET_START_MS, rssMb: TARGET_RSS_MB, bigStartMs: TARGET_BIG_START_MS, cliMs: TARGET_CLI_MS },
+      limits: { rssMb: LIMIT_RSS_MB, cliMs: LIMIT_CLI_MS },
+    });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-}
-
-function row(r: SubjectResult): string {
-  return (
-    `${r.name.padEnd(40)} ${`${r.startMs.median.toFixed(1)} ms`.padStart(12)} ${`(${r.startMs.min.toFixed(0)}-${r.startMs.max.toFixed(0)})`.padStart(14)} ` +
-    `${`${r.rssMb.median.toFixed(1)} MB`.padStart(11)} ${`(${r.rssMb.min.toFixed(1)}-${r.rssMb.max.toFixed(1)})`.padStart(12)} ` +
-    `${r.anonMb.toFixed(1).padStart(6)} ${r.fileMb.toFixed(1).padStart(6)} ${`${r.latencyP50Us.toFixed(0)} us`.padStart(11)}`
-  );
-}
-
-function report(results: SubjectResult[], cliBaselineMs: number, big: SubjectResult[]): void {
-  const [hello, floor, ours] = results as [SubjectResult, SubjectResult, SubjectResult];
-  const bigOurs = big[1];
-  const ratios = {
-    startVsHello: ours.startMs.median / hello.startMs.median,
-    rssVsHello: ours.rssMb.median / hello.rssMb.median,
-    startVsFloor: ours.startMs.median / floor.startMs.median,
-    rssVsFloor: ours.rssMb.median / floor.rssMb.median,
-    cliVsBaseline: ours.cliMs! / cliBaselineMs,
-  };
-  const targets = {
-    startMs: TARGET_START_MS,
-    rssMb: TARGET_RSS_MB,
-    bigStartMs: TARGET_BIG_START_MS,
-    cliMs: TARGET_CLI_MS,
-    startMet: ours.startMs.median <= TARGET_START_MS,
-    rssMet: ours.rssMb.median <= TARGET_RSS_MB,
-    bigStartMet: bigOurs ? bigOurs.startMs.median <= TARGET_BIG_START_MS : null,
-    cliMet: ours.cliMs! <= TARGET_CLI_MS,
-  };
-  if (JSON_OUT) {
-    console.log(JSON.stringify({ bench: "startup", machine: machine(), loadavg: readFileSync("/proc/loadavg", "utf8").trim(), compileFlags: COMPILE_FLAGS, runs: RUNS, idleMs: IDLE_MS, results, big, cliBaselineMs, ratios, targets }, null, 2));
-    return;
-  }
-  const m = machine();
-  console.log(`Start-up benchmark: ${RUNS} runs each (interleaved; ${BIG_RUNS} on the big database), idle ${IDLE_MS} ms before reading RSS, ${REQUESTS} sequential health requests after`);
-  console.log(`${m.date}, ${m.cpu} x${m.cores}, ${m.memoryGb} GB, ${m.kernel}, Bun ${m.bun}, compiled with: bun build ${COMPILE_FLAGS.join(" ")}; load average at the end ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}\n`);
-  console.log(`${"subject".padEnd(40)} ${"start median".padStart(12)} ${"(min-max)".padStart(14)} ${"RSS median".padStart(11)} ${"(min-max)".padStart(12)} ${"anon".padStart(6)} ${"file".padStart(6)} ${"health p50".padStart(11)}`);
-  for (const r of [...results, ...big]) console.log(row(r));
-  console.log("");
-  console.log(`nearcast / bun hello-world:       start x${ratios.startVsHello.toFixed(2)}, RSS x${ratios.rssVsHello.toFixed(2)}`);
-  console.log(`nearcast / bun + sqlite + crypto: start x${ratios.startVsFloor.toFixed(2)}, RSS x${ratios.rssVsFloor.toFixed(2)}`);
-  for (const r of results.slice(3)) {
-    console.log(`${r.name} / nearcast: start x${(r.startMs.median / ours.startMs.median).toFixed(2)}, RSS x${(r.rssMb.median / ours.rssMb.median).toFixed(2)}, health p50 x${(r.latencyP50Us / ours.latencyP50Us).toFixed(2)}`);
-  }
-  if (bigOurs) console.log(`big database, nearcast / bun + sqlite + crypto: start x${(bigOurs.startMs.median / big[0]!.startMs.median).toFixed(2)}`);
-  console.log(`CLI read (business-types list --json), bun + sqlite print (baseline): ${cliBaselineMs.toFixed(1)} ms`);
-  for (const r of results.filter((x) => x.cliMs !== undefined)) console.log(`CLI read (business-types list --json), ${r.name}: ${r.cliMs!.toFixed(1)} ms (x${(r.cliMs! / cliBaselineMs).toFixed(2)} the baseline)`);
-  const base = results.find((r) => r.name.startsWith("baseline: "));
-  if (base) {
-    const rss = ours.rssMb.median - base.rssMb.median;
-    const cli = ours.cliMs! - base.cliMs!;
-    const sign = (x: number) => (x >= 0 ? "+" : "");
-    console.log(
-      `nearcast against the baseline: idle RSS ${sign(rss)}${rss.toFixed(1)} MB (limit +${LIMIT_RSS_MB} MB) ${rss <= LIMIT_RSS_MB ? "met" : "MISSED"}; ` +
-        `CLI command start ${sign(cli)}${cli.toFixed(1)} ms (limit +${LIMIT_CLI_MS} ms) ${cli <= LIMIT_CLI_MS ? "met" : "MISSED"}`,
-    );
-  }
-  const ok = (b: boolean | null) => (b === null ? "not measured" : b ? "met" : "MISSED");
-  console.log(
-    `targets: start <= ${TARGET_START_MS} ms ${ok(targets.startMet)}; idle RSS <= ${TARGET_RSS_MB} MB ${ok(targets.rssMet)}; ` +
-      `start on the big database <= ${TARGET_BIG_START_MS} ms ${ok(targets.bigStartMet)}; CLI read <= ${TARGET_CLI_MS} ms ${ok(targets.cliMet)}`,
-  );
 }
 
 await main();

@@ -2,6 +2,8 @@
 // `broadcasts` broadcasts of every subscriber (20 x 50,000 = 1,000,000 deliveries), clicks and redemptions on the last
 // ones and opt-outs, written in plain SQL the way the app would leave them. Answers the newest broadcast's id.
 import type { Database } from "bun:sqlite";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 
 const DAY = 86_400_000;
 
@@ -45,4 +47,15 @@ export function seedResults(sqlite: Database, businessId: number, { subscribers:
     SELECT customer_id, CASE WHEN id % 2 = 0 THEN NULL ELSE business_id END, 'unsubscribed', CASE WHEN id % 2 = 0 THEN 'sms-stop' ELSE 'subscriptions-page' END,
       CASE WHEN id % 2 = 0 THEN 'Replied "STOP"' END, ?1 - (id % 90) * ${DAY} FROM subscriptions WHERE id % 100 = 0`, [now]);
   return last;
+}
+
+/** 50,000 subscribers and 1,000,000 deliveries (bench/lib/seed-results.ts) in `dir`, written from source. */
+export async function seedBigDatabase(dir: string): Promise<{ seconds: number; mb: number }> {
+  const t0 = performance.now();
+  const { seedShop } = await import("../../test/helpers/seed-shop.ts");
+  await seedShop(dir, { ownerEmail: "big@example.com", businessName: "Busy Bakery", subscribers: 50_000, firstNumber: 5_000_000 }, (ctx, businessId) => {
+    seedResults(ctx.db.$client, businessId, { subscribers: 50_000, broadcasts: 20 });
+    ctx.db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  });
+  return { seconds: (performance.now() - t0) / 1000, mb: statSync(join(dir, "nearcast.db")).size / 2 ** 20 };
 }
