@@ -9,11 +9,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Database } from "bun:sqlite";
 import { sessionFor } from "../test/helpers/customer-factories.ts";
 import { insertUser } from "../test/helpers/factories.ts";
 import { seedShop } from "../test/helpers/seed-shop.ts";
 import { startBinary } from "../test/helpers/server.ts";
+import { seedResults } from "./lib/seed-results.ts";
 
 const args = process.argv.slice(2);
 const opt = (name: string) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
@@ -21,7 +21,6 @@ const SUBSCRIBERS = Number(opt("--subscribers") ?? 50_000);
 const BROADCASTS = Number(opt("--broadcasts") ?? 20);
 const RUNS = Number(opt("--runs") ?? 20);
 const BINARY = opt("--binary") ?? join(import.meta.dir, "..", "dist", "nearcast");
-const DAY = 86_400_000;
 
 /**
  * The screens' first paint (issue 25's "≤ 1.5 s"): each page of the web app opened in desktop Chromium once the API
@@ -40,48 +39,6 @@ export interface SeedIds {
   /** The newest broadcast (clicks, redemptions, opt-outs). */
   broadcastId: number;
   token: string;
-}
-
-/** 1,000,000 deliveries the way the app would leave them, in plain SQL (the triggers keep broadcast_counts). */
-function seedResults(sqlite: Database, businessId: number): number {
-  const now = Date.now();
-  sqlite.run(`UPDATE subscriptions SET created_at = ?1 - (id % 120) * ${DAY} - (id % 997) * 60000,
-    source = CASE id % 5 WHEN 0 THEN 'qr' WHEN 1 THEN 'list' WHEN 2 THEN 'keyword' WHEN 3 THEN 'import' ELSE 'manual' END`, [now]);
-  let last = 0;
-  for (let i = 0; i < BROADCASTS; i++) {
-    const started = now - (BROADCASTS - i) * 3 * DAY;
-    const tracked = i >= BROADCASTS - 6;
-    sqlite.transaction(() => {
-      const { id } = sqlite
-        .query(`INSERT INTO broadcasts (business_id, kind, message_text, total, created_at, started_at, completed_at, track_links, unique_coupons)
-                VALUES (?1, 'promotion', ?2, ?3, ?4, ?4, ?5, ?6, ?6) RETURNING id`)
-        .get(businessId, `Deal ${i}: two for one at https://shop.example/deals/${i} with code {code}`, SUBSCRIBERS, started, started + 3_600_000, tracked ? 1 : 0) as { id: number };
-      sqlite.run(
-        `INSERT INTO deliveries (broadcast_id, customer_id, business_id, channel, to_phone, status, next_attempt_at, sent_at, attempts)
-         SELECT ?1, s.customer_id, s.business_id, s.contact_preference, c.phone,
-           CASE WHEN s.id % 50 = 0 THEN 'Failed' WHEN s.id % 50 = 1 THEN 'Skipped' WHEN s.id % 20 = 2 THEN 'Sent' ELSE 'Delivered' END,
-           ?2, ?2, 1
-         FROM subscriptions s JOIN customers c ON c.id = s.customer_id WHERE s.business_id = ?3`,
-        [id, started, businessId],
-      );
-      if (tracked) {
-        const link = sqlite.query(`INSERT INTO broadcast_links (broadcast_id, position, url) VALUES (?1, 0, ?2) RETURNING id`).get(id, `https://shop.example/deals/${i}`) as { id: number };
-        // One in 8 recipients follows the link (one in 24 twice) within 72 hours; one in 30 redeems a unique code.
-        sqlite.run(`INSERT INTO short_links (code, delivery_id, link_id, broadcast_id) SELECT 'L' || id, id, ?2, ?1 FROM deliveries WHERE broadcast_id = ?1 AND id % 8 = 0`, [id, link.id]);
-        sqlite.run(`INSERT INTO link_clicks (code, broadcast_id, delivery_id, clicked_at) SELECT code, broadcast_id, delivery_id, ?2 + (delivery_id % 259200) * 1000 FROM short_links WHERE broadcast_id = ?1`, [id, started]);
-        sqlite.run(`INSERT INTO link_clicks (code, broadcast_id, delivery_id, clicked_at) SELECT code, broadcast_id, delivery_id, ?2 + (delivery_id % 7200) * 1000 FROM short_links WHERE broadcast_id = ?1 AND delivery_id % 3 = 0`, [id, started]);
-        sqlite.run(`INSERT INTO coupons (broadcast_id, business_id, code, delivery_id) SELECT ?1, ?2, 'C' || id, id FROM deliveries WHERE broadcast_id = ?1`, [id, businessId]);
-        sqlite.run(`INSERT INTO coupon_redemptions (coupon_id, broadcast_id, customer_id, redeemed_at)
-          SELECT k.id, ?1, d.customer_id, ?2 + (d.id % 86400) * 1000 FROM coupons k JOIN deliveries d ON d.id = k.delivery_id WHERE k.broadcast_id = ?1 AND d.id % 30 = 0`, [id, started]);
-      }
-      last = id;
-    })();
-  }
-  // Opt-outs: one in 100 subscribers over the last 90 days, half a STOP (all businesses), half this business only.
-  sqlite.run(`INSERT INTO consent_events (customer_id, business_id, kind, source, consent_text, at)
-    SELECT customer_id, CASE WHEN id % 2 = 0 THEN NULL ELSE business_id END, 'unsubscribed', CASE WHEN id % 2 = 0 THEN 'sms-stop' ELSE 'subscriptions-page' END,
-      CASE WHEN id % 2 = 0 THEN 'Replied "STOP"' END, ?1 - (id % 90) * ${DAY} FROM subscriptions WHERE id % 100 = 0`, [now]);
-  return last;
 }
 
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
@@ -107,7 +64,7 @@ try {
   const t0 = performance.now();
   const ids = await seedShop(dataDir, { ownerEmail: "results@example.com", businessName: "Busy Bakery", subscribers: SUBSCRIBERS, firstNumber: 5_000_000 }, (ctx, businessId) => {
     insertUser(ctx, { role: "admin", email: "admin@example.com" });
-    const broadcastId = seedResults(ctx.db.$client, businessId);
+    const broadcastId = seedResults(ctx.db.$client, businessId, { subscribers: SUBSCRIBERS, broadcasts: BROADCASTS });
     return { businessId, broadcastId, token: sessionFor(ctx, ctx.repos.users.findByEmail("results@example.com")!) };
   });
   const seeded = (performance.now() - t0) / 1000;

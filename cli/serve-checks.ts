@@ -34,7 +34,7 @@ export function checkDatabaseBeforeServe(config: Config): void {
     refuseLostDatabase(config.dataDir);
     return;
   }
-  const s = databaseState(dbFile, "quick_check", BUSY_WAIT_MS);
+  const s = databaseState(dbFile, "start", BUSY_WAIT_MS);
   if (s.state === "unreadable") throw new ConfigError(`${notMine(s.path, config.dataDir)}; the database is not damaged`);
   if (s.state === "busy") throw new Error(`${dbFile} is busy: ${BUSY_WORDS}`);
   if (s.state === "damaged") {

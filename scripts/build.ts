@@ -133,7 +133,7 @@ export const COMPILE_FLAGS = [
 ];
 
 /** Code that runs in a Worker thread: an entry point of its own in the executable (`new Worker(new URL(...))`). */
-export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts")];
+export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts"), join(root, "src", "db", "whole-file-check-worker.ts")];
 
 /** The commit being built (short hash, ".dirty" with uncommitted changes), or "unknown" outside a git checkout. */
 export function buildCommit(): string {

@@ -10,7 +10,7 @@ import { assets, subscribePage } from "../../build/web/manifest.ts";
 import { dataDirOption, examples, usageExit } from "../context.ts";
 import { runAsDataDirOwner } from "../data-dir-owner.ts";
 import { reachableLine, reachableUrls } from "../reachable-addresses.ts";
-import { startScheduledBackups } from "../scheduled-backups.ts";
+import { startBackgroundWork } from "../serve-background.ts";
 import { checkDatabaseBeforeServe, warnUnwritableFolders } from "../serve-checks.ts";
 import { backupBeforeUpgrade } from "./backup.ts";
 
@@ -44,8 +44,6 @@ export function serveCommand(): Command {
       process.on("SIGHUP", () => ctx.logger.info("SIGHUP received: ignored (stop the server with SIGTERM or Ctrl-C)"));
       // Every server on this folder, dispatching or standing by, keeps `nearcast restore` away while it runs.
       const serving = holdServeLock(config.dataDir);
-      // WAL checkpoints on a thread of their own: the event loop only appends (src/db/checkpointer.ts).
-      const checkpointer = ctx.operator.startCheckpointer(ctx.logger);
       const settings = ctx.services.settings;
       for (const line of describeMessenger(settings.messaging())) ctx.logger.info(line);
       const problem = settings.current().twilioProblem;
@@ -57,18 +55,14 @@ export function serveCommand(): Command {
       const others = reachableUrls(config.host, Number(new URL(server.url).port));
       createConsoleLogger("info").info(reachableLine(config.host, others));
       ctx.services.setupCode.announce(server.url, (line) => createConsoleLogger("info").info(line), others);
-      // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
-      ctx.dispatcher.start();
-      ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)
-      const backups = startScheduledBackups(config, ctx.logger);
+      const background = startBackgroundWork(ctx, config);
       const shutdown = async (signal: string) => {
         ctx.logger.info(`${signal} received, shutting down`);
         // Stop claiming, let sends in flight finish (up to 10 s), put unstarted claims back in the queue; mail that
         // answered requests handed to the background (a reset link) is still sent.
-        backups.stop();
-        await Promise.all([server.stop(), ctx.dispatcher.stop()]);
+        await Promise.all([server.stop(), background.stop()]);
         await Promise.race([ctx.services.auth.idle(), Bun.sleep(10_000)]); // a hung SMTP server does not hold the exit
-        await checkpointer.stop();
+        await background.stopCheckpoints();
         ctx.close();
         serving.release();
         process.exit(0);

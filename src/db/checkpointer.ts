@@ -9,6 +9,7 @@
 import type { Database } from "bun:sqlite";
 import type { Logger } from "../lib/logger.ts";
 import type { CheckpointerReport, CheckpointerStart } from "./checkpoint-worker.ts";
+import { dbWorkerUrl } from "./worker-url.ts";
 
 /** Automatic checkpoints of the server's connection while the worker runs (SQLite's default is 1000 pages). */
 export const SAFETY_NET_PAGES = 10_000;
@@ -30,12 +31,6 @@ export interface Checkpointer {
   readonly ready: Promise<boolean>;
   /** A last checkpoint, then the thread ends and the connection checkpoints by itself again. */
   stop(): Promise<void>;
-}
-
-/** In the executable, entry points live under /$bunfs/root by their path from the project root (scripts/build.ts
- * WORKER_ENTRIES); from source, next to this file. */
-function workerUrl(): string {
-  return import.meta.url.includes("/$bunfs/") ? "./src/db/checkpoint-worker.ts" : new URL("./checkpoint-worker.ts", import.meta.url).href;
 }
 
 /** `sqlite` is the server's connection to `path`, the database file. */
@@ -65,7 +60,7 @@ export function startCheckpointer(sqlite: Database, path: string, options: Check
 
   let worker: Worker;
   try {
-    worker = new Worker(workerUrl());
+    worker = new Worker(dbWorkerUrl("checkpoint-worker.ts"));
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err));
     return { ready, stop: async () => {} };

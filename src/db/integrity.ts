@@ -1,7 +1,8 @@
-// SQLite's own checks of a database file: quick_check at every `serve` start (seconds on a big file are too many;
-// it skips the index-content checks), integrity_check of every backup and restore. A file this process may not
-// open, or one another process holds locked, is not damaged: each is told apart, so nobody is sent to restore a
-// backup over a database that is whole.
+// SQLite's own checks of a database file: at every `serve` start a quick look that reads a few pages whatever the
+// file's size (the header, the schema, the first rows of every table), then quick_check of every page in the
+// background once the server answers (src/db/whole-file-check.ts: seconds on a big file, too long to wait for);
+// integrity_check of every backup and restore. A file this process may not open, or one another process holds
+// locked, is not damaged: each is told apart, so nobody is sent to restore a backup over a database that is whole.
 import { Database } from "bun:sqlite";
 import { accessSync, constants, existsSync } from "node:fs";
 import { dirname } from "node:path";
@@ -41,8 +42,31 @@ export function inaccessiblePart(path: string): string | null {
   return null;
 }
 
+/** What `kind` finds wrong with the open database (empty: nothing). "start" reads the header and the schema (the
+ * query on sqlite_schema fails when either is damaged) and the root of every table; the pragmas read every page. */
+function problemsOf(db: Database, kind: CheckKind): string[] {
+  if (kind !== "start") {
+    const rows = db.query(`PRAGMA ${kind}(5)`).all() as Record<string, string>[];
+    return rows.map((r) => Object.values(r)[0]!).filter((v) => v !== "ok");
+  }
+  const tables = db.query("SELECT name FROM sqlite_schema WHERE type = 'table'").all() as { name: string }[];
+  const problems: string[] = [];
+  for (const { name } of tables) {
+    try {
+      db.query(`SELECT * FROM "${name.replaceAll('"', '""')}" LIMIT 1`).all();
+    } catch (e) {
+      if (isBusyError(e)) throw e;
+      problems.push(`table ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return problems;
+}
+
+/** "start": the quick look at every serve start; the pragmas: every page (quick_check skips the indexes' content). */
+export type CheckKind = "start" | "quick_check" | "integrity_check";
+
 /** The state of the database file at `path` (which exists). Waits up to `busyWaitMs` for a writer to let go. */
-export function databaseState(path: string, kind: "quick_check" | "integrity_check", busyWaitMs = 0): DatabaseState {
+export function databaseState(path: string, kind: CheckKind, busyWaitMs = 0): DatabaseState {
   const denied = inaccessiblePart(path);
   if (denied) return { state: "unreadable", path: denied };
   let db: Database | undefined;
@@ -50,8 +74,7 @@ export function databaseState(path: string, kind: "quick_check" | "integrity_che
     // Read-write (never created): a read-only connection cannot open a WAL database whose -shm is missing.
     db = new Database(path, { readwrite: true });
     db.exec(`PRAGMA busy_timeout = ${busyWaitMs}`);
-    const rows = db.query(`PRAGMA ${kind}(5)`).all() as Record<string, string>[];
-    const problems = rows.map((r) => Object.values(r)[0]).filter((v) => v !== "ok");
+    const problems = problemsOf(db, kind);
     return problems.length === 0 ? { state: "ok" } : { state: "damaged", detail: problems.join("; ") };
   } catch (e) {
     if (isBusyError(e)) return { state: "busy" };

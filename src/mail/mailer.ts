@@ -1,8 +1,9 @@
 // The mail worker: sends one email through the admin's SMTP server. Like src/dispatch, it declares what it needs from
 // the rest of the app (listmonk's messenger does the same): a way to read the mail settings at send time, so a change
 // on the Settings screen or with `nearcast settings set` is used by the next email, without a restart. The app
-// adapts the settings service to it (src/services/index.ts). Only this folder imports nodemailer.
-import nodemailer from "nodemailer";
+// adapts the settings service to it (src/services/index.ts). Only this folder imports nodemailer, at the first email:
+// it is the largest package the server holds (about 650 KB of source) and most starts, and every CLI command, send none.
+import type NodemailerModule from "nodemailer";
 import { AppError } from "../errors.ts";
 import { describeSmtpFailure, redactSecrets } from "./redact.ts";
 import { smtpConnectionOf } from "../schemas/smtp-url.ts";
@@ -61,6 +62,8 @@ export interface SmtpMailerOptions {
 /** A saved URL an older build took (with options in its query) that this one refuses to guess at. */
 export const UNUSABLE_SMTP_URL = "the SMTP URL in the settings has options this server does not take (only ?insecure=1): set it again in Settings";
 
+let nodemailerModule: Promise<typeof NodemailerModule> | undefined;
+
 /** The From header when none is set: the brand's name and the contact address (nodemailer quotes the name). */
 function fromOf(s: MailSettings): string | { name: string; address: string } {
   return s.mailFrom ?? { name: s.brandName, address: s.contactEmail };
@@ -80,6 +83,7 @@ export function createSmtpMailer({ settings, timeoutMs = SMTP_TIMEOUT_MS, tls }:
     const c = smtpConnectionOf(smtpUrl);
     if (!c) throw new EmailFailedError(UNUSABLE_SMTP_URL);
     // A transport per email: one connection per message either way (no pool), and each send sees the settings now.
+    const nodemailer = await (nodemailerModule ??= import("nodemailer").then((m) => m.default));
     const transport = nodemailer.createTransport({
       host: c.host,
       port: c.port,

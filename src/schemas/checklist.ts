@@ -5,7 +5,7 @@ export type ChecklistStatus = "green" | "amber" | "red";
 
 /** One line of the setup checklist. */
 export interface ChecklistItem {
-  id: "publicUrl" | "messages" | "inboundWebhook" | "keywordReplies" | "email" | "businessTypes" | "quietHours" | "backups" | "sendingPaused" | "program" | "registration";
+  id: "publicUrl" | "messages" | "inboundWebhook" | "keywordReplies" | "email" | "businessTypes" | "quietHours" | "backups" | "sendingPaused" | "database" | "program" | "registration";
   status: ChecklistStatus;
   title: string;
   /** One sentence: what is true, and how to fix it when it is not green. */

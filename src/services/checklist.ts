@@ -20,6 +20,7 @@ import { managesAll, type Principal } from "./principal.ts";
 import { pausedChecklistItems, readPauses } from "./sending-pause.ts";
 import type { SettingsService } from "./settings.ts";
 import type { RegistrationService } from "./registration/index.ts";
+import type { DatabaseCheckService } from "./database-check.ts";
 import { programItem, registrationItem } from "./registration/checklist-lines.ts";
 
 /** An internal key in the settings table (not a setting: settings.view() lists only SETTING_KEYS). */
@@ -36,6 +37,8 @@ export interface ChecklistDeps {
   checkAccount?: (cfg: TwilioConfig, apiBase: string) => Promise<TwilioAccountCheck>;
   /** The carrier-registration lines (the messaging program, a US sender not approved). */
   registration?: Pick<RegistrationService, "lintActive">;
+  /** The red line of a database file found damaged by serve's background check. */
+  databaseCheck?: Pick<DatabaseCheckService, "checklistItems">;
 }
 
 /** `privateOk`: Twilio's API is itself on a private address (a fake Twilio in tests), which can fetch from one. */
@@ -165,7 +168,7 @@ function backupsItem(newest: { file: string; mtimeMs: number } | undefined, ever
   return { id: "backups", status: "green", title, detail: `The last backup is ${age(old)} old: ${where}` };
 }
 
-export function createChecklistService({ repos, clock, config, settings, checkAccount = checkTwilioAccount, registration }: ChecklistDeps) {
+export function createChecklistService({ repos, clock, config, settings, checkAccount = checkTwilioAccount, registration, databaseCheck }: ChecklistDeps) {
   // The last "seen" this process wrote, so a busy inbound webhook reads the database at most once a minute too.
   let lastSeenWrite = 0;
   const reach = createPublicUrlReach({ repos, clock });
@@ -194,6 +197,7 @@ export function createChecklistService({ repos, clock, config, settings, checkAc
         quietHoursItem(now.quietHours, now.maxPerDay),
         backupsItem(listBackups(config.dataDir)[0], config.backupEveryMs, clock.now().getTime()),
         ...pausedChecklistItems(readPauses(repos)),
+        ...(databaseCheck?.checklistItems() ?? []),
         ...[program, registrationItem(now)].filter((i): i is ChecklistItem => i !== null),
       ];
     },

@@ -16,6 +16,7 @@ import { createChecklistService } from "./checklist.ts";
 import { createConfirmationsService } from "./confirmations.ts";
 import { createCustomerMessagesService } from "./customer-messages.ts";
 import { createCustomersService } from "./customers.ts";
+import { createDatabaseCheckService } from "./database-check.ts";
 import { createCouponsService } from "./coupons/redeem.ts";
 import { createDeviceCookies } from "./device-cookies.ts";
 import { createEmailService } from "./email.ts";
@@ -74,6 +75,7 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
   const sendingPause = createSendingPauseService({ repos, clock, logger, mailer, settings });
   const openMessenger = () => messengers.open();
   const closeMessenger = (m: ReturnType<typeof openMessenger>) => messengers.close(m);
+  const databaseCheck = createDatabaseCheckService({ clock, logger });
   const mySubscriptions = createMySubscriptionsService({ repos, clock, settings, optOuts: createOptOutsService({ repos }) });
   return {
     ownerApproval,
@@ -103,7 +105,8 @@ export function createServices({ repos, clock, config, logger, diskSpace, mailTl
     customerMessages: createCustomerMessagesService({ repos }),
     shortLinks: createShortLinksService({ repos, clock, logger }),
     uploads,
-    checklist: createChecklistService({ repos, clock, config, settings, registration }),
+    checklist: createChecklistService({ repos, clock, config, settings, registration, databaseCheck }),
+    databaseCheck,
     broadcastEstimate: createBroadcastEstimateService({
       repos,
       settings,

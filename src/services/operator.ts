@@ -9,7 +9,7 @@ import { pruneScope } from "./prune-scope.ts";
 export interface OperatorDeps {
   repos: Pick<Repos, "deliveries" | "broadcasts">;
   /** The open database file (src/db/open.ts). */
-  file: Pick<OpenedDatabase, "backup" | "startCheckpointer" | "truncateWal">;
+  file: Pick<OpenedDatabase, "backup" | "startCheckpointer" | "truncateWal" | "checkWholeFile">;
 }
 
 export function createOperatorService({ repos, file }: OperatorDeps) {
@@ -19,6 +19,9 @@ export function createOperatorService({ repos, file }: OperatorDeps) {
 
     /** Serve's checkpointer: keeps the WAL file small while the server runs. */
     startCheckpointer: (logger: Logger) => file.startCheckpointer({ logger }),
+
+    /** quick_check of every page of the database file, off the server's thread (src/db/whole-file-check.ts). */
+    checkWholeFile: file.checkWholeFile,
 
     /**
      * A restored database while it is still staged: its unfinished deliveries are marked to be checked with the

@@ -1,0 +1,40 @@
+// What `serve` runs beside answering requests: the WAL checkpointer's thread, the broadcast dispatcher, the
+// housekeeping timers, the scheduled backups and the check of every page of the database file. They start a moment
+// after the server listens (issue 26 item 2): the first requests, a health check or the person who just started it,
+// are answered without waiting for two threads and the dispatcher's first round (together about half of the start).
+import type { Config } from "../src/config.ts";
+import type { AppContext } from "../src/context.ts";
+import type { Checkpointer } from "../src/db/checkpointer.ts";
+import { startScheduledBackups } from "./scheduled-backups.ts";
+
+/** How long after listening the background work starts. */
+export const BACKGROUND_AFTER_MS = 100;
+
+export function startBackgroundWork(ctx: AppContext, config: Config): { stop(): Promise<void>; stopCheckpoints(): Promise<void> } {
+  let checkpointer: Checkpointer | null = null;
+  let backups: { stop(): void } | null = null;
+  const timer = setTimeout(() => {
+    // WAL checkpoints on a thread of their own: the event loop only appends (src/db/checkpointer.ts).
+    checkpointer = ctx.operator.startCheckpointer(ctx.logger);
+    // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
+    ctx.dispatcher.start();
+    ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)
+    backups = startScheduledBackups(config, ctx.logger);
+    // Every page of the file, read on a thread of its own (the start took a quick look): a damaged one stops sending,
+    // with a log line and a red line on the checklist (src/services/database-check.ts).
+    ctx.services.databaseCheck.start({ path: ctx.dbPath, dataDir: config.dataDir, check: ctx.operator.checkWholeFile, stopSending: () => ctx.dispatcher.stop() });
+  }, BACKGROUND_AFTER_MS);
+
+  return {
+    /** Stops claiming and lets sends in flight finish (the dispatcher waits up to 10 s; see serve's shutdown). */
+    async stop() {
+      clearTimeout(timer);
+      backups?.stop();
+      await ctx.dispatcher.stop();
+    },
+    /** A last checkpoint, then the thread ends. */
+    async stopCheckpoints() {
+      await checkpointer?.stop();
+    },
+  };
+}
