@@ -114,6 +114,9 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     if (shell && !/\.[a-z0-9]{1,5}$/i.test(c.req.path)) return serveAsset(c, shell);
     return errorJson(c, 404, "not_found", "Not found.");
   });
+  // A public page's form sent before its script ran, or without JavaScript (the screens send through the API): the
+  // page again, nothing read or kept (the session lives in the app, so a login needs it; see bench/README.md).
+  app.post("*", smallBody, (c, next) => (publicPages.has(c.req.path) ? c.redirect(c.req.path, 303) : next()));
   app.all("*", smallBody, (c) => errorJson(c, 405, "method_not_allowed", "Method not allowed."));
   return app;
 }
