@@ -7,7 +7,6 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import * as esbuild from "esbuild";
-import { prerenderPublicPages } from "../web/prerender.tsx";
 
 const root = join(import.meta.dir, "..");
 const outDir = join(root, "build", "web");
@@ -70,7 +69,7 @@ async function buildWeb(): Promise<void> {
     .replace("{{css}}", `/assets/${basename(css)}`)
     .replace("    <script", `${preload.map((p) => `    <link rel="modulepreload" href="/assets/${basename(p)}" />\n`).join("")}    <script`);
   writeFileSync(join(outDir, "index.html"), html);
-  const pages = writePrerenderedPages(html);
+  const pages = await writePrerenderedPages(html);
 
   // The server-rendered subscribe page's own two files: its stylesheet (inlined by the server) and its small script.
   const { js: pageJs, css: pageCss } = await bundle("subscribe page ", {
@@ -125,9 +124,11 @@ async function buildWeb(): Promise<void> {
 }
 
 /** The public pages rendered ahead (web/prerender.tsx), each in the app's index.html: build/web/pages/<name>.html. */
-function writePrerenderedPages(indexHtml: string): { key: string; file: string }[] {
+async function writePrerenderedPages(indexHtml: string): Promise<{ key: string; file: string }[]> {
   const dir = join(outDir, "pages");
   mkdirSync(dir, { recursive: true });
+  // Imported here, not at the top: bench/startup.ts imports this file for its compile flags, not the web app.
+  const { prerenderPublicPages } = await import("../web/prerender.tsx");
   return prerenderPublicPages().map((page) => {
     const file = join(dir, `${page.path === "/" ? "home" : page.path.slice(1)}-${page.key.split("|")[1]}.html`);
     const title = page.title.replace(/&/g, "&amp;").replace(/</g, "&lt;");
