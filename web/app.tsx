@@ -5,8 +5,7 @@ import { Footer } from "./shared/components/Footer.tsx";
 import { FirstRunGate, RequireAdmin, RequireAuth } from "./shared/components/Guards.tsx";
 import { NavBar } from "./shared/components/NavBar.tsx";
 import { ForgotPasswordPage, LoginPage, RegisterPage, ResetPasswordPage, SetupPage } from "./features/auth/index.ts";
-// The public list straight from its file: the feature's index also holds the owner's screens (owner-screens.ts).
-import { BusinessListPage } from "./features/businesses/BusinessList.tsx";
+import { BusinessListPage } from "./features/businesses/index.ts";
 import { HomePage } from "./features/home/index.ts";
 import { AboutPage, FaqPage, PrivacyPage, TermsPage } from "./features/info/index.ts";
 import { PublicUrlOffer } from "./features/settings/index.ts";
