@@ -69,6 +69,7 @@ async function buildWeb(): Promise<void> {
     .replace("{{css}}", `/assets/${basename(css)}`)
     .replace("    <script", `${preload.map((p) => `    <link rel="modulepreload" href="/assets/${basename(p)}" />\n`).join("")}    <script`);
   writeFileSync(join(outDir, "index.html"), html);
+  const pages = await writePrerenderedPages(html);
 
   // The server-rendered subscribe page's own two files: its stylesheet (inlined by the server) and its small script.
   const { js: pageJs, css: pageCss } = await bundle("subscribe page ", {
@@ -115,8 +116,25 @@ async function buildWeb(): Promise<void> {
       "",
       `export const subscribePage: SubscribePageAssets = { css: "/assets/${basename(pageCss)}", js: "/assets/${basename(pageJs)}" };`,
       "",
+      ...pages.map((p, i) => `import page${i} from "./${relative(outDir, p.file)}" with { type: "file" };`),
+      `export const publicPages: Record<string, string> = { ${pages.map((p, i) => `"${p.key}": page${i}`).join(", ")} };`,
+      "",
     ].join("\n"),
   );
+}
+
+/** The public pages rendered ahead (web/prerender.tsx), each in the app's index.html: build/web/pages/<name>.html. */
+async function writePrerenderedPages(indexHtml: string): Promise<{ key: string; file: string }[]> {
+  const dir = join(outDir, "pages");
+  mkdirSync(dir, { recursive: true });
+  // Imported here, not at the top: bench/startup.ts imports this file for its compile flags, not the web app.
+  const { prerenderPublicPages } = await import("../web/prerender.tsx");
+  return prerenderPublicPages().map((page) => {
+    const file = join(dir, `${page.path === "/" ? "home" : page.path.slice(1)}-${page.key.split("|")[1]}.html`);
+    const title = page.title.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+    writeFileSync(file, indexHtml.replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`).replace('<div id="root"></div>', `<div id="root">${page.html}</div>`));
+    return { key: page.key, file };
+  });
 }
 
 /**

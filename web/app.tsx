@@ -1,28 +1,25 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { type ComponentType, type ReactNode, useEffect } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { Footer } from "./shared/components/Footer.tsx";
 import { FirstRunGate, RequireAdmin, RequireAuth } from "./shared/components/Guards.tsx";
 import { NavBar } from "./shared/components/NavBar.tsx";
 import { ForgotPasswordPage, LoginPage, RegisterPage, ResetPasswordPage, SetupPage } from "./features/auth/index.ts";
-import { BroadcastPage } from "./features/broadcast/index.ts";
-import { BusinessTypeFormPage, BusinessTypesListPage } from "./features/business-types/index.ts";
-import { BusinessFormPage, BusinessListPage, MyBusinessPage, PrintPosterPage } from "./features/businesses/index.ts";
-import { CustomerFormPage, CustomersListPage } from "./features/customers/index.ts";
+import { BusinessListPage } from "./features/businesses/index.ts";
 import { HomePage } from "./features/home/index.ts";
-import { InboxPage } from "./features/inbox/index.ts";
-import { RedeemPage } from "./features/coupons/index.ts";
 import { AboutPage, FaqPage, PrivacyPage, TermsPage } from "./features/info/index.ts";
-import { RegistrationPage } from "./features/registration/index.ts";
-import { ResultsPage } from "./features/results/index.ts";
-import { DashboardPage } from "./features/dashboard/index.ts";
-import { PublicUrlOffer, SettingsPage } from "./features/settings/index.ts";
+import { PublicUrlOffer } from "./features/settings/index.ts";
 import { SubscribePage } from "./features/subscribe/index.ts";
-import { UsersPage } from "./features/users/index.ts";
+import { Spinner } from "./shared/components/Spinner.tsx";
 import { Toasts } from "./shared/components/Toasts.tsx";
 import { usePageTitle } from "./shared/components/usePageTitle.ts";
 import { type Access, pageTitle, type RouteName, routes } from "./shared/paths.ts";
 import { brandName } from "./shared/state/site.ts";
+
+type OwnerScreens = typeof import("./owner-screens.ts");
+/** A screen of owner-screens.ts, fetched with the rest of that chunk when a route first shows it. */
+const ownerScreen = (name: keyof OwnerScreens): ComponentType<{ id?: string }> =>
+  lazy(() => import("./owner-screens.ts").then((m) => ({ default: m[name] as ComponentType<{ id?: string }> })));
 
 /** The screen of every route in paths.ts: a route added there without a screen here does not compile. */
 const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
@@ -37,25 +34,25 @@ const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
   faq: FaqPage,
   businesses: BusinessListPage,
   subscribe: SubscribePage,
-  customers: CustomersListPage,
-  customerAdd: CustomerFormPage,
-  customerEdit: CustomerFormPage,
-  myBusiness: MyBusinessPage,
-  businessAdd: BusinessFormPage,
-  businessEdit: BusinessFormPage,
-  broadcast: BroadcastPage,
-  businessTypes: BusinessTypesListPage,
-  businessTypeAdd: BusinessTypeFormPage,
-  businessTypeEdit: BusinessTypeFormPage,
-  settings: SettingsPage,
-  users: UsersPage,
-  print: PrintPosterPage,
+  customers: ownerScreen("CustomersListPage"),
+  customerAdd: ownerScreen("CustomerFormPage"),
+  customerEdit: ownerScreen("CustomerFormPage"),
+  myBusiness: ownerScreen("MyBusinessPage"),
+  businessAdd: ownerScreen("BusinessFormPage"),
+  businessEdit: ownerScreen("BusinessFormPage"),
+  broadcast: ownerScreen("BroadcastPage"),
+  businessTypes: ownerScreen("BusinessTypesListPage"),
+  businessTypeAdd: ownerScreen("BusinessTypeFormPage"),
+  businessTypeEdit: ownerScreen("BusinessTypeFormPage"),
+  settings: ownerScreen("SettingsPage"),
+  users: ownerScreen("UsersPage"),
+  print: ownerScreen("PrintPosterPage"),
   setup: SetupPage,
-  registration: RegistrationPage,
-  inbox: InboxPage,
-  broadcastResults: ResultsPage,
-  businessDashboard: DashboardPage,
-  redeem: RedeemPage,
+  registration: ownerScreen("RegistrationPage"),
+  inbox: ownerScreen("InboxPage"),
+  broadcastResults: ownerScreen("ResultsPage"),
+  businessDashboard: ownerScreen("DashboardPage"),
+  redeem: ownerScreen("RedeemPage"),
 };
 
 const guards: Record<Access, ComponentType<{ children: ReactNode }> | null> = {
@@ -81,13 +78,15 @@ function RouteScreen({ name, id }: { name: RouteName; id?: string }) {
   const Guard = guards[routes[name].access];
   return (
     <FirstRunGate route={name}>
-      {Guard ? (
-        <Guard>
+      <Suspense fallback={<Spinner />}>
+        {Guard ? (
+          <Guard>
+            <Screen id={id} />
+          </Guard>
+        ) : (
           <Screen id={id} />
-        </Guard>
-      ) : (
-        <Screen id={id} />
-      )}
+        )}
+      </Suspense>
     </FirstRunGate>
   );
 }

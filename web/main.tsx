@@ -15,12 +15,18 @@ import "./shared/styles/auth.css";
 import "./shared/styles/simulate-reply.css";
 import "./shared/styles/settings.css";
 import "./shared/styles/inbox.css";
-import { createRoot } from "react-dom/client";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { App } from "./app.tsx";
-import { loadCurrentUser } from "./shared/state/session.ts";
-import { loadSite } from "./shared/state/site.ts";
+import { isAuthenticated, loadCurrentUser } from "./shared/state/session.ts";
+import { loadSite, site } from "./shared/state/site.ts";
 
+// A page the server sent rendered (web/prerender.tsx) carries the site's facts it was rendered with: the first render
+// starts from them, so it matches the HTML and React keeps it. It was rendered for a visitor: someone logged in gets
+// the app drawn anew (their nav differs).
+const facts = document.getElementById("site-data")?.textContent;
+if (facts) site.value = JSON.parse(facts);
 void loadSite();
 void loadCurrentUser();
 const root = document.getElementById("root");
-if (root) createRoot(root).render(<App />);
+if (root?.firstElementChild && !isAuthenticated.value) hydrateRoot(root, <App />);
+else if (root) createRoot(root).render(<App />);

@@ -6,7 +6,7 @@ import { createConsoleLogger } from "../../src/lib/logger.ts";
 import { describeMessenger } from "../../src/messaging/index.ts";
 import { startServer } from "../../src/server.ts";
 import { VERSION } from "../../src/version.ts";
-import { assets, subscribePage } from "../../build/web/manifest.ts";
+import { assets, publicPages, subscribePage } from "../../build/web/manifest.ts";
 import { dataDirOption, examples, usageExit } from "../context.ts";
 import { runAsDataDirOwner } from "../data-dir-owner.ts";
 import { reachableLine, reachableUrls } from "../reachable-addresses.ts";
@@ -48,7 +48,7 @@ export function serveCommand(): Command {
       for (const line of describeMessenger(settings.messaging())) ctx.logger.info(line);
       const problem = settings.current().twilioProblem;
       if (problem) ctx.logger.warn(problem);
-      const server = startServer(ctx, { assets, subscribePage });
+      const server = startServer(ctx, { assets, subscribePage, publicPages });
       // The one line serve always writes, whatever NEARCAST_LOG_LEVEL: its version, address and data.
       createConsoleLogger("info").info(`Nearcast ${VERSION} listening on ${server.url} (data in ${config.dataDir}, public URL ${settings.current().publicUrl ?? "not set: emailed links and Twilio's images and callbacks wait for one"})`);
       // Where else it answers (the machine's addresses, printed only), then on a first run the setup link, also at them.

@@ -25,6 +25,7 @@ import { checklistRoutes } from "./routes/checklist.ts";
 import { settingsMailRoutes } from "./routes/settings-mail.ts";
 import { siteRoutes } from "./routes/site.ts";
 import { programPageRoutes } from "./routes/program-page.ts";
+import { publicPageServer } from "./routes/public-pages.ts";
 import { registrationRoutes } from "./routes/registration.ts";
 import { loadSubscribePageFiles, type SubscribePageAssets, subscribePageRoutes } from "./routes/subscribe-page.ts";
 import { mySubscriptionsPageRoutes } from "./routes/my-subscriptions-page.ts";
@@ -40,6 +41,8 @@ export interface AppOptions {
   assets?: StaticAssets;
   /** Which of those assets the server-rendered subscribe page inlines and loads. */
   subscribePage?: SubscribePageAssets;
+  /** The public pages rendered at build time: path -> file (build/web/manifest.ts `publicPages`). */
+  publicPages?: Record<string, string>;
 }
 
 /** Each API area under /api/, in the order they are tried (an area may be served by several route files). */
@@ -100,14 +103,20 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.route("/l", shortLinkRoutes(pageFiles));
 
   const assets = options.assets ?? {};
+  const publicPages = publicPageServer(options.publicPages);
   app.on(["GET", "HEAD"], "*", (c) => {
     const asset = assets[c.req.path];
     if (asset) return serveAsset(c, asset);
+    const page = publicPages.has(c.req.path) ? publicPages.answer(c, c.req.path) : null;
+    if (page) return page;
     // Client-side routes (and unknown paths, which the UI sends home) get the app shell.
     const shell = assets["/index.html"];
     if (shell && !/\.[a-z0-9]{1,5}$/i.test(c.req.path)) return serveAsset(c, shell);
     return errorJson(c, 404, "not_found", "Not found.");
   });
+  // A public page's form sent before its script ran, or without JavaScript (the screens send through the API): the
+  // page again, nothing read or kept (the session lives in the app, so a login needs it; see bench/README.md).
+  app.post("*", smallBody, (c, next) => (publicPages.has(c.req.path) ? c.redirect(c.req.path, 303) : next()));
   app.all("*", smallBody, (c) => errorJson(c, 405, "method_not_allowed", "Method not allowed."));
   return app;
 }

@@ -78,7 +78,7 @@ export function ForgotPasswordPage() {
           )}
         </div>
       ) : (
-        <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Forgot password">
+        <form ref={formRef} className="auth-form" method="post" onSubmit={onSubmit} noValidate aria-label="Forgot password">
           {noEmail && (
             <div className="alert alert-warning" role="note" aria-label="Email is not set up">
               {noEmail}

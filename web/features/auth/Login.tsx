@@ -36,7 +36,8 @@ export function LoginPage() {
         </>
       }
     >
-      <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Login">
+      {/* method="post": rendered on the server, a form sent before the script has run never puts the password in the URL. */}
+      <form ref={formRef} className="auth-form" method="post" onSubmit={onSubmit} noValidate aria-label="Login">
         <ErrorSummary errors={form.errors} show={form.submitted} />
         <EmailField {...form.bind("email")} />
         <div className="auth-password-field">

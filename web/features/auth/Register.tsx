@@ -46,7 +46,7 @@ export function RegisterPage() {
           {SIGNUP_CLOSED}
         </div>
       ) : (
-      <form ref={formRef} className="auth-form" onSubmit={onSubmit} noValidate aria-label="Register">
+      <form ref={formRef} className="auth-form" method="post" onSubmit={onSubmit} noValidate aria-label="Register">
         {signup === "approval" && <p className="muted auth-note">{APPROVAL_NOTE}</p>}
         <AccountFields form={form} />
         <SubmitButton busy={busy} label="Create Account" busyLabel="Creating account..." />

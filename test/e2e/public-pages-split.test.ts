@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { type RunningBinary, startBinary } from "../helpers/server.ts";
+
+// Issue 26 item 4: the public pages never fetch the owner's screens (web/owner-screens.ts, a chunk of its own); the
+// chunk comes once someone logged in opens one of them. Screenshots of every public page, phone and desktop.
+let server: RunningBinary;
+const ADMIN = "admin@corner-bakery.test";
+const PUBLIC = ["/", "/businesses", "/login", "/register", "/forgot-password", "/terms", "/privacy"];
+let registered = false;
+const OWNER_CHUNK = /\/assets\/owner-screens-[A-Z0-9]+\.js$/;
+
+beforeAll(async () => {
+  server = await startBinary({ NEARCAST_ADMIN_EMAIL: ADMIN });
+});
+
+afterAll(async () => {
+  await server.stop();
+});
+
+/** Every script URL the page requests from now on. */
+function watchScripts(page: Page): string[] {
+  const seen: string[] = [];
+  page.on("request", (req) => {
+    if (req.resourceType() === "script") seen.push(new URL(req.url()).pathname);
+  });
+  return seen;
+}
+
+for (const [device, viewport] of [
+  ["phone", PHONE],
+  ["desktop", DESKTOP],
+] as const) {
+  test(`the public pages load without the owner's screens; they come after login (${device})`, async () => {
+    const browser = await launchBrowser(viewport);
+    const { page } = browser;
+    const scripts = watchScripts(page);
+    try {
+      for (const path of PUBLIC) {
+        await page.goto(`${server.url}${path}`, { waitUntil: "networkidle" });
+        await page.locator("main h1").first().waitFor();
+        await screenshot(page, `public-${path === "/" ? "home" : path.slice(1)}-${device}`);
+      }
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(scripts.filter((s) => OWNER_CHUNK.test(s))).toEqual([]);
+
+      // The admin (the configured email) registers on the first run, logs in, then opens an admin screen.
+      if (!registered) {
+        await page.goto(`${server.url}/register`);
+        await page.getByLabel("First name").fill("Rosa");
+        await page.getByLabel("Last name").fill("Baker");
+        await page.getByLabel("Email").fill(ADMIN);
+        await page.getByLabel("Password", { exact: true }).fill("flour-and-water");
+        await page.getByRole("button", { name: "Create Account" }).click();
+        await page.waitForURL(`${server.url}/login`);
+        registered = true;
+      } else {
+        await page.goto(`${server.url}/login`);
+      }
+      await page.getByLabel("Email").fill(ADMIN);
+      await page.getByLabel("Password", { exact: true }).fill("flour-and-water");
+      await page.getByRole("button", { name: "Login", exact: true }).click();
+      await page.getByText("Login Successful").waitFor();
+      expect(scripts.filter((s) => OWNER_CHUNK.test(s))).toEqual([]);
+
+      await page.goto(`${server.url}/business-types`);
+      await page.getByRole("heading", { name: "Business Types" }).waitFor();
+      expect(scripts.filter((s) => OWNER_CHUNK.test(s)).length).toBe(1);
+    } finally {
+      await browser.close();
+    }
+  });
+}
