@@ -21,7 +21,7 @@ import { SubscribePage } from "./features/subscribe/index.ts";
 import { UsersPage } from "./features/users/index.ts";
 import { Toasts } from "./shared/components/Toasts.tsx";
 import { usePageTitle } from "./shared/components/usePageTitle.ts";
-import { type Access, pageTitle, type RouteName, routes } from "./shared/paths.ts";
+import { type Access, pageDescription, pageTitle, type RouteName, routes } from "./shared/paths.ts";
 import { brandName } from "./shared/state/site.ts";
 
 /** The screen of every route in paths.ts: a route added there without a screen here does not compile. */
@@ -76,7 +76,7 @@ function ScrollToTop() {
 /** One route's screen behind its guard, with the page's own title. */
 function RouteScreen({ name, id }: { name: RouteName; id?: string }) {
   useSignals();
-  usePageTitle(pageTitle(name, brandName.value));
+  usePageTitle(pageTitle(name, brandName.value), pageDescription(name));
   const Screen = screens[name];
   const Guard = guards[routes[name].access];
   return (
