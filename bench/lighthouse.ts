@@ -50,27 +50,38 @@ interface Report {
   runtimeError?: { message: string };
 }
 
-/** One Lighthouse run (a fresh chromium each time) of `url`: its JSON report. */
-function lighthouse(url: string, save?: string): Report {
-  const out = join(mkdtempSync(join(tmpdir(), "nearcast-lh-")), "report.json");
-  const res = Bun.spawnSync(
-    [
-      "node",
-      LIGHTHOUSE_CLI,
-      url,
-      "--quiet",
-      "--output=json",
-      `--output-path=${out}`,
-      `--only-categories=${CATEGORIES.join(",")}`,
-      "--chrome-flags=--headless=new --no-sandbox --disable-gpu",
-    ],
-    { env: { ...process.env, CHROME_PATH: CHROME }, stdout: "pipe", stderr: "pipe" },
-  );
-  if (res.exitCode !== 0) throw new Error(`lighthouse ${url} failed (${res.exitCode}):\n${res.stderr.toString()}`);
-  const json = readFileSync(out, "utf8");
-  rmSync(join(out, ".."), { recursive: true, force: true });
-  if (save) writeFileSync(join(save, `${new URL(url).pathname.replace(/\W+/g, "_") || "_"}-${Date.now()}.json`), json);
-  return JSON.parse(json) as Report;
+/**
+ * One Lighthouse run (a fresh chromium each time) of `url`: its JSON report. On a busy machine Lighthouse now and then
+ * fails to record the trace (NO_NAVSTART): such a run is tried again, up to three times.
+ */
+function lighthouse(url: string, save?: string, label = ""): Report {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return lighthouseOnce(url, save, label);
+    } catch (e) {
+      if (attempt === 3) throw e;
+      console.log(`  (${url}: ${(e as Error).message.split("\n").slice(1).join(" ").trim()}; again)`);
+    }
+  }
+}
+
+function lighthouseOnce(url: string, save: string | undefined, label: string): Report {
+  const dir = mkdtempSync(join(tmpdir(), "nearcast-lh-"));
+  try {
+    const out = join(dir, "report.json");
+    const cli = [LIGHTHOUSE_CLI, url, "--quiet", "--output=json", `--output-path=${out}`, `--only-categories=${CATEGORIES.join(",")}`];
+    const res = Bun.spawnSync(["node", ...cli, "--chrome-flags=--headless=new --no-sandbox --disable-gpu"], {
+      env: { ...process.env, CHROME_PATH: CHROME },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    if (res.exitCode !== 0) throw new Error(`lighthouse ${url} failed (${res.exitCode}):\n${res.stderr.toString()}`);
+    const json = readFileSync(out, "utf8");
+    if (save) writeFileSync(join(save, `${label.replace(/\W+/g, "-")}${new URL(url).pathname.replace(/\W+/g, "_") || "_"}-${Date.now()}.json`), json);
+    return JSON.parse(json) as Report;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 const score = (r: Report, c: (typeof CATEGORIES)[number]) => Math.round((r.categories[c].score ?? 0) * 100);
@@ -174,7 +185,7 @@ try {
       for (const side of sides) {
         const page = pattern.replace(":id", String(side.businessId));
         if (!wanted(page)) continue;
-        const r = lighthouse(`${side.server.url.replace(/\/$/, "")}${page}`, save);
+        const r = lighthouse(`${side.server.url.replace(/\/$/, "")}${page}`, save, side.label);
         if (r.runtimeError) console.log(`${page}: ${r.runtimeError.message}`);
         side.reports.set(page, [...(side.reports.get(page) ?? []), r]);
         const load = readFileSync("/proc/loadavg", "utf8").split(" ")[0];
