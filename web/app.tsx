@@ -13,7 +13,7 @@ import { SubscribePage } from "./features/subscribe/index.ts";
 import { Spinner } from "./shared/components/Spinner.tsx";
 import { Toasts } from "./shared/components/Toasts.tsx";
 import { usePageTitle } from "./shared/components/usePageTitle.ts";
-import { type Access, pageTitle, type RouteName, routes } from "./shared/paths.ts";
+import { type Access, pageDescription, pageTitle, type RouteName, routes } from "./shared/paths.ts";
 import { brandName } from "./shared/state/site.ts";
 
 type OwnerScreens = typeof import("./owner-screens.ts");
@@ -73,7 +73,7 @@ function ScrollToTop() {
 /** One route's screen behind its guard, with the page's own title. */
 function RouteScreen({ name, id }: { name: RouteName; id?: string }) {
   useSignals();
-  usePageTitle(pageTitle(name, brandName.value));
+  usePageTitle(pageTitle(name, brandName.value), pageDescription(name));
   const Screen = screens[name];
   const Guard = guards[routes[name].access];
   return (

@@ -5,6 +5,7 @@ import { act, cleanup, render } from "@testing-library/react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { Routes } from "../../web/app.tsx";
+import { pageDescription as descriptionOfPath, SITE_DESCRIPTION } from "../../src/schemas/page-descriptions.ts";
 import { pageTitle, type RouteName, routes } from "../../web/shared/paths.ts";
 import { token } from "../../web/shared/state/session.ts";
 import { mockApi } from "../helpers/mock-api.ts";
@@ -51,4 +52,24 @@ test("a guarded page without login ends on the login page's title", async () => 
   await act(async () => {});
   expect(location.history?.at(-1)).toBe("/login?next=/customers");
   expect(document.title).toBe("Login · Nearcast");
+});
+
+test("the meta description follows the screen shown: a public page's own, the site's elsewhere", async () => {
+  // web/index.html's tag, which the app updates in place.
+  const meta = document.createElement("meta");
+  meta.name = "description";
+  meta.content = SITE_DESCRIPTION;
+  document.head.append(meta);
+  try {
+    const location = renderRoutes("/privacy");
+    expect(meta.content).toBe(descriptionOfPath("/privacy"));
+    expect(meta.content).not.toBe(SITE_DESCRIPTION);
+    await act(async () => location.navigate("/faq"));
+    expect(meta.content).toBe(descriptionOfPath("/faq"));
+    await act(async () => location.navigate("/"));
+    expect(meta.content).toBe(SITE_DESCRIPTION);
+    expect(document.head.querySelectorAll('meta[name="description"]').length).toBe(1);
+  } finally {
+    meta.remove();
+  }
 });

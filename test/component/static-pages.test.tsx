@@ -207,7 +207,10 @@ describe("Home", () => {
     expect(screen.getByRole("heading", { level: 1 })).toBeTruthy();
     const hero = container.querySelector("section") as HTMLElement;
     expect(within(hero).getByRole("link", { name: "Browse Businesses" }).getAttribute("href")).toBe("/businesses");
-    const learnMore = within(hero).getByRole("link", { name: "Learn More" });
+    // Shown as "Learn More"; its name (screen readers, search engines: Lighthouse's link-text audit) says where it leads.
+    const learnMore = within(hero).getByRole("link", { name: "Learn More about Nearcast" });
+    expect(learnMore.firstChild?.textContent).toBe("Learn More");
+    expect(learnMore.querySelector(".sr-only")?.textContent).toBe(" about Nearcast");
     expect(learnMore.getAttribute("href")).toBe("/about");
     act(() => fireEvent.click(learnMore));
     expect(location.history.at(-1)).toBe("/about");

@@ -1,3 +1,4 @@
+import { pageDescription as descriptionOfPath } from "../../src/schemas/page-descriptions.ts";
 import { subscribeLink } from "../../src/schemas/poster-text.ts";
 
 /** The default brand (the brandName setting's); pages name the server's brand from shared/state/site.ts. */
@@ -52,6 +53,11 @@ export type RouteName = keyof typeof routes;
 /** The browser tab's text for a screen: "Customers · Nearcast" (`brand`: the server's); home's is the tagline. */
 export function pageTitle(name: RouteName, brand: string = PRODUCT_NAME): string {
   return name === "home" ? homeTitle(brand) : `${routes[name].title} · ${brand}`;
+}
+
+/** The page's meta description (src/schemas/page-descriptions.ts): a public page's own, else the site's. */
+export function pageDescription(name: RouteName): string {
+  return descriptionOfPath(routes[name].path);
 }
 
 const withId = (pattern: string) => (id: number | string) => pattern.replace(":id", String(id));

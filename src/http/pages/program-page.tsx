@@ -1,5 +1,6 @@
 /** @jsxImportSource hono/jsx */
 import type { PublicBusiness } from "../../schemas/businesses.ts";
+import { programDescription } from "../../schemas/page-descriptions.ts";
 import { displayNumber, subscribeLink } from "../../schemas/poster-text.ts";
 import { programFacts } from "../../schemas/program-facts.ts";
 import { programPosterPath } from "../../schemas/registration.ts";
@@ -82,5 +83,5 @@ export function programPage(shell: PageShell, business: PublicBusiness, links: P
       </div>
     </section>
   );
-  return renderPage(shell, `${business.name} · text message program · ${shell.brand}`, body);
+  return renderPage(shell, `${business.name} · text message program · ${shell.brand}`, body, programDescription(business.name));
 }

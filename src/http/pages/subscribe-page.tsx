@@ -3,6 +3,7 @@ import type { Child } from "hono/jsx";
 import { CHANNEL_CHOICES } from "../../schemas/channel-choice.ts";
 import { CONSENT_LEGAL, consentText } from "../../schemas/consent.ts";
 import { CONTACT_PREFERENCES, type ContactPreference } from "../../schemas/customers.ts";
+import { SITE_DESCRIPTION, subscribeDescription } from "../../schemas/page-descriptions.ts";
 import type { PublicBusiness } from "../../schemas/businesses.ts";
 import { initials, textToJoinLine } from "../../schemas/poster-text.ts";
 import { programPath } from "../../schemas/registration.ts";
@@ -44,13 +45,14 @@ export function imageUrl(path: string | null | undefined): string | null {
   return /^https?:\/\//i.test(path) || path.startsWith("/") ? path : `/uploads/${path}`;
 }
 
-function Document({ shell, title, children }: { shell: PageShell; title: string; children: Child }) {
+function Document({ shell, title, description, children }: { shell: PageShell; title: string; description: string; children: Child }) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#0f766e" />
+        <meta name="description" content={description} />
         <title>{title}</title>
         <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='8' fill='%230f766e'/%3E%3Ccircle cx='11' cy='21' r='3' fill='white'/%3E%3C/svg%3E" />
         {/* The build's own stylesheet, as is: escaped text would break its child selectors (a > b). */}
@@ -255,12 +257,13 @@ function SuccessCard({ business, message }: { business: PublicBusiness; message:
   );
 }
 
-/** A whole page in the subscribe page's shell (the program page uses it too). */
-export const renderPage = (shell: PageShell, title: string, body: Child) => `<!doctype html>${(<Document shell={shell} title={title}>{body}</Document>).toString()}`;
-const render = (shell: PageShell, body: Child) => renderPage(shell, `Subscribe · ${shell.brand}`, body);
+/** A whole page in the subscribe page's shell (the program page uses it too); `description`: its meta description. */
+export const renderPage = (shell: PageShell, title: string, body: Child, description = SITE_DESCRIPTION) =>
+  `<!doctype html>${(<Document shell={shell} title={title} description={description}>{body}</Document>).toString()}`;
+const render = (shell: PageShell, body: Child, description?: string) => renderPage(shell, `Subscribe · ${shell.brand}`, body, description);
 
 export function subscribeFormPage(shell: PageShell, business: PublicBusiness, source: PublicSource, xsrf: string, form: FormState, reach: TypedReach): string {
-  return render(shell, <SubscribeForm business={business} source={source} xsrf={xsrf} form={form} reach={reach} smsNumber={shell.smsNumber} />);
+  return render(shell, <SubscribeForm business={business} source={source} xsrf={xsrf} form={form} reach={reach} smsNumber={shell.smsNumber} />, subscribeDescription(business.name));
 }
 
 export function subscribedPage(shell: PageShell, business: PublicBusiness, message: string): string {

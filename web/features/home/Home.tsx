@@ -55,8 +55,9 @@ function Hero() {
             <Link href={paths.businesses} className="btn btn-primary btn-lg">
               Browse Businesses
             </Link>
+            {/* The words read aloud and seen by search engines say where it leads; the button shows "Learn More". */}
             <Link href={paths.about} className="btn btn-secondary btn-lg">
-              Learn More
+              Learn More<span className="sr-only"> about <BrandName /></span>
             </Link>
           </div>
           <ul className="mk-hero-points">
