@@ -30,11 +30,6 @@ export function couponsRepo(db: Db) {
     insertShared(row: Pick<CouponInsert, "broadcastId" | "businessId" | "code">): number {
       return db.insert(coupons).values({ ...row, deliveryId: null }).returning({ id: coupons.id }).get().id;
     },
-    /** One person's unique code (a delivery's): made when the delivery is sent. The unique indexes refuse a code
-     * already taken and a second code for the delivery. */
-    insertUnique(row: Pick<CouponInsert, "broadcastId" | "businessId" | "code"> & { deliveryId: number }): number {
-      return db.insert(coupons).values(row).returning({ id: coupons.id }).get().id;
-    },
     /** The coupons with exactly this code, of one owner's businesses (null: anyone's), newest broadcast first. */
     matching(code: string, ownerId: number | null): CouponMatch[] {
       return db

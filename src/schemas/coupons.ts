@@ -101,5 +101,3 @@ export type RedeemOutcome =
   | { status: 409; body: CouponUsedAnswer }
   | { status: 410; body: CouponExpiredAnswer };
 
-/** A phone as a redemption shows it: the last 4 digits only ("•••• 0134"). */
-export const maskedPhone = (phone: string): string => `•••• ${phone.slice(-4)}`;

@@ -1,11 +1,12 @@
 // The coupons a redemption test needs, on any context (in memory, or a CLI's data dir): owner A's bakery with a
 // unique code sent to Ana, a shared SAVE10, an expired OLD5, two SAVE20 (the newer expired); owner B's gym with its own
-// SAVE10 and a unique code. Unique codes are written as the dispatcher will write them (repos.coupons.insertUnique).
+// SAVE10 and a unique code. Unique codes are written straight, as the dispatcher's send writes them (engagement-rows.ts).
 import type { AppContext } from "../../src/context.ts";
 import { couponRedemptions } from "../../src/db/engagement-schema.ts";
 import { insertSubscriber } from "./customer-factories.ts";
 import { insertBroadcast, insertDelivery } from "./delivery-factories.ts";
 import { insertBusiness } from "./factories.ts";
+import { insertCoupon } from "./engagement-rows.ts";
 
 type Ctx = Pick<AppContext, "db" | "repos" | "clock">;
 
@@ -38,10 +39,10 @@ export function couponShops(ctx: Ctx, ownerA: number, ownerB: number) {
   const unique = offer(bakery.id, ago(3), { messageText: "Your code {code}", uniqueCoupons: true, couponExpiresAt: live });
   const anaDelivery = insertDelivery(ctx, unique, ana, { status: "Sent" });
   const benDelivery = insertDelivery(ctx, unique, ben, { status: "Sent" });
-  ctx.repos.coupons.insertUnique({ broadcastId: unique.id, businessId: bakery.id, deliveryId: anaDelivery.id, code: UNIQUE });
+  insertCoupon(ctx, { broadcastId: unique.id, businessId: bakery.id }, UNIQUE, anaDelivery);
   const expiredUnique = offer(bakery.id, ago(10), { messageText: "Old {code}", uniqueCoupons: true, couponExpiresAt: expired });
   const oldDelivery = insertDelivery(ctx, expiredUnique, ben, { status: "Sent" });
-  ctx.repos.coupons.insertUnique({ broadcastId: expiredUnique.id, businessId: bakery.id, deliveryId: oldDelivery.id, code: EXPIRED_UNIQUE });
+  insertCoupon(ctx, { broadcastId: expiredUnique.id, businessId: bakery.id }, EXPIRED_UNIQUE, oldDelivery);
 
   const shared = (businessId: number, code: string, createdAt: Date, couponExpiresAt: Date | null) => {
     const b = offer(businessId, createdAt, { messageText: `Say ${code}`, couponCode: code, couponExpiresAt });
@@ -55,7 +56,7 @@ export function couponShops(ctx: Ctx, ownerA: number, ownerB: number) {
   const gymSave10 = shared(gym.id, "SAVE10", ago(1), null);
   const gymUnique = offer(gym.id, ago(2.9), { messageText: "Gym {code}", uniqueCoupons: true });
   const gymDelivery = insertDelivery(ctx, gymUnique, member, { status: "Sent" });
-  ctx.repos.coupons.insertUnique({ broadcastId: gymUnique.id, businessId: gym.id, deliveryId: gymDelivery.id, code: GYM_UNIQUE });
+  insertCoupon(ctx, { broadcastId: gymUnique.id, businessId: gym.id }, GYM_UNIQUE, gymDelivery);
 
   return {
     live, expired, bakery, gym, ana, ben, member, benDelivery,

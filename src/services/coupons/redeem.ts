@@ -4,6 +4,7 @@
 import type { Clock } from "../../clock.ts";
 import { AppError, NotFoundError, TooManyRequestsError } from "../../errors.ts";
 import { RateLimiter } from "../../lib/rate-limiter.ts";
+import { lastDigits } from "../../schemas/masked-phone.ts";
 import type { CouponMatch } from "../../repos/coupons.ts";
 import type { Repos } from "../../repos/index.ts";
 import {
@@ -14,7 +15,6 @@ import {
   COUPON_UNKNOWN,
   COUPON_USED,
   type CouponRedeemed,
-  maskedPhone,
   type RedeemOutcome,
   redeemSchema,
 } from "../../schemas/coupons.ts";
@@ -99,7 +99,7 @@ export function createCouponsService({ repos, clock, defaultCountry }: CouponsDe
           businessName: coupon.businessName,
           expiresAt: coupon.expiresAt?.toISOString() ?? null,
         };
-        return { status: 200, body: customer ? { ...answer, customer: { id: customer.id, phoneMasked: maskedPhone(customer.phone) } } : answer };
+        return { status: 200, body: customer ? { ...answer, customer: { id: customer.id, phoneMasked: lastDigits(customer.phone) } } : answer };
       });
     },
   };
