@@ -7,6 +7,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import * as esbuild from "esbuild";
+import { buildPublicPages, fillPage } from "./build-public-pages.ts";
+import { WEB_BUNDLE } from "./web-bundle.ts";
 
 const root = join(import.meta.dir, "..");
 const outDir = join(root, "build", "web");
@@ -31,17 +33,7 @@ async function bundle(
   what: string,
   options: Pick<esbuild.BuildOptions, "entryPoints" | "entryNames" | "jsx" | "define" | "splitting">,
 ): Promise<{ js: string; css: string; chunks: string[]; preload: string[] }> {
-  const result = await esbuild.build({
-    bundle: true,
-    minify: true,
-    format: "esm",
-    target: ["es2020", "safari15"],
-    outdir: assetsDir,
-    metafile: true,
-    legalComments: "none",
-    logLevel: "warning",
-    ...options,
-  });
+  const result = await esbuild.build({ ...WEB_BUNDLE, outdir: assetsDir, ...options });
   const entries = new Set((options.entryPoints as string[]).map((p) => relative(root, p)));
   const outputs = Object.entries(result.metafile.outputs).map(([p, o]) => ({ file: join(root, p), entry: entries.has(o.entryPoint ?? ""), imports: o.imports }));
   const main = outputs.find((o) => o.entry && o.file.endsWith(".js"));
@@ -64,12 +56,9 @@ async function buildWeb(): Promise<void> {
     splitting: true,
     define: { "process.env.NODE_ENV": '"production"' },
   });
-  const html = readFileSync(join(root, "web", "index.html"), "utf8")
-    .replace("{{js}}", `/assets/${basename(js)}`)
-    .replace("{{css}}", `/assets/${basename(css)}`)
-    .replace("    <script", `${preload.map((p) => `    <link rel="modulepreload" href="/assets/${basename(p)}" />\n`).join("")}    <script`);
-  writeFileSync(join(outDir, "index.html"), html);
-  const pages = await writePrerenderedPages(html);
+  const template = readFileSync(join(root, "web", "index.html"), "utf8");
+  writeFileSync(join(outDir, "index.html"), fillPage(template, { js, css, preload }));
+  const { pages, assets: publicAssets } = await buildPublicPages(outDir, assetsDir, template, { js, css, preload });
 
   // The server-rendered subscribe page's own two files: its stylesheet (inlined by the server) and its small script.
   const { js: pageJs, css: pageCss } = await bundle("subscribe page ", {
@@ -83,7 +72,7 @@ async function buildWeb(): Promise<void> {
     { url: `/assets/${basename(css)}`, file: css, immutable: true },
     { url: `/assets/${basename(pageJs)}`, file: pageJs, immutable: true },
     { url: `/assets/${basename(pageCss)}`, file: pageCss, immutable: true },
-    ...chunks.map((file) => ({ url: `/assets/${basename(file)}`, file, immutable: true })),
+    ...[...chunks, ...publicAssets].map((file) => ({ url: `/assets/${basename(file)}`, file, immutable: true })),
   ];
   const imports: string[] = [];
   const entries: string[] = [];
@@ -121,20 +110,6 @@ async function buildWeb(): Promise<void> {
       "",
     ].join("\n"),
   );
-}
-
-/** The public pages rendered ahead (web/prerender.tsx), each in the app's index.html: build/web/pages/<name>.html. */
-async function writePrerenderedPages(indexHtml: string): Promise<{ key: string; file: string }[]> {
-  const dir = join(outDir, "pages");
-  mkdirSync(dir, { recursive: true });
-  // Imported here, not at the top: bench/startup.ts imports this file for its compile flags, not the web app.
-  const { prerenderPublicPages } = await import("../web/prerender.tsx");
-  return prerenderPublicPages().map((page) => {
-    const file = join(dir, `${page.path === "/" ? "home" : page.path.slice(1)}-${page.key.split("|")[1]}.html`);
-    const title = page.title.replace(/&/g, "&amp;").replace(/</g, "&lt;");
-    writeFileSync(file, indexHtml.replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`).replace('<div id="root"></div>', `<div id="root">${page.html}</div>`));
-    return { key: page.key, file };
-  });
 }
 
 /**

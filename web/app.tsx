@@ -1,65 +1,36 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { type ComponentType, lazy, type ReactNode, Suspense, useEffect } from "react";
+import { type ComponentType, type ReactNode, Suspense, useEffect } from "react";
 import { Redirect, Route, Switch, useLocation } from "wouter";
 import { Footer } from "./shared/components/Footer.tsx";
 import { FirstRunGate, RequireAdmin, RequireAuth } from "./shared/components/Guards.tsx";
 import { NavBar } from "./shared/components/NavBar.tsx";
-import { ForgotPasswordPage, LoginPage, RegisterPage, ResetPasswordPage, SetupPage } from "./features/auth/index.ts";
-import { BusinessListPage } from "./features/businesses/index.ts";
-import { HomePage } from "./features/home/index.ts";
-import { AboutPage, FaqPage, PrivacyPage, TermsPage } from "./features/info/index.ts";
 import { PublicUrlOffer } from "./features/settings/index.ts";
-import { SubscribePage } from "./features/subscribe/index.ts";
 import { Spinner } from "./shared/components/Spinner.tsx";
 import { Toasts } from "./shared/components/Toasts.tsx";
+import { carryToasts } from "./shared/state/toasts.ts";
 import { usePageTitle } from "./shared/components/usePageTitle.ts";
 import { type Access, pageDescription, pageTitle, type RouteName, routes } from "./shared/paths.ts";
 import { brandName } from "./shared/state/site.ts";
 
-type OwnerScreens = typeof import("./owner-screens.ts");
-/** A screen of owner-screens.ts, fetched with the rest of that chunk when a route first shows it. */
-const ownerScreen = (name: keyof OwnerScreens): ComponentType<{ id?: string }> =>
-  lazy(() => import("./owner-screens.ts").then((m) => ({ default: m[name] as ComponentType<{ id?: string }> })));
-
-/** The screen of every route in paths.ts: a route added there without a screen here does not compile. */
-const screens: Record<RouteName, ComponentType<{ id?: string }>> = {
-  home: HomePage,
-  about: AboutPage,
-  login: LoginPage,
-  register: RegisterPage,
-  forgotPassword: ForgotPasswordPage,
-  resetPassword: ResetPasswordPage,
-  terms: TermsPage,
-  privacy: PrivacyPage,
-  faq: FaqPage,
-  businesses: BusinessListPage,
-  subscribe: SubscribePage,
-  customers: ownerScreen("CustomersListPage"),
-  customerAdd: ownerScreen("CustomerFormPage"),
-  customerEdit: ownerScreen("CustomerFormPage"),
-  myBusiness: ownerScreen("MyBusinessPage"),
-  businessAdd: ownerScreen("BusinessFormPage"),
-  businessEdit: ownerScreen("BusinessFormPage"),
-  broadcast: ownerScreen("BroadcastPage"),
-  businessTypes: ownerScreen("BusinessTypesListPage"),
-  businessTypeAdd: ownerScreen("BusinessTypeFormPage"),
-  businessTypeEdit: ownerScreen("BusinessTypeFormPage"),
-  settings: ownerScreen("SettingsPage"),
-  users: ownerScreen("UsersPage"),
-  print: ownerScreen("PrintPosterPage"),
-  setup: SetupPage,
-  registration: ownerScreen("RegistrationPage"),
-  inbox: ownerScreen("InboxPage"),
-  broadcastResults: ownerScreen("ResultsPage"),
-  businessDashboard: ownerScreen("DashboardPage"),
-  redeem: ownerScreen("RedeemPage"),
-};
+/** A screen per route; a route left out is not in this bundle (a public page's own: web/public/), and opening it
+ * loads the page from the server. */
+export type Screens = Partial<Record<RouteName, ComponentType<{ id?: string }>>>;
 
 const guards: Record<Access, ComponentType<{ children: ReactNode }> | null> = {
   public: null,
   login: RequireAuth,
   admin: RequireAdmin,
 };
+
+/** A screen this bundle does not hold: the server sends its page (a public page's own bundle, or the app). The toasts
+ * on screen go along (a login's "Welcome back"). */
+function FullPageLoad() {
+  useEffect(() => {
+    carryToasts();
+    location.reload();
+  }, []);
+  return <Spinner />;
+}
 
 function ScrollToTop() {
   const [location] = useLocation();
@@ -71,10 +42,10 @@ function ScrollToTop() {
 }
 
 /** One route's screen behind its guard, with the page's own title. */
-function RouteScreen({ name, id }: { name: RouteName; id?: string }) {
+function RouteScreen({ screens, name, id }: { screens: Screens; name: RouteName; id?: string }) {
   useSignals();
   usePageTitle(pageTitle(name, brandName.value), pageDescription(name));
-  const Screen = screens[name];
+  const Screen = screens[name] ?? FullPageLoad;
   const Guard = guards[routes[name].access];
   return (
     <FirstRunGate route={name}>
@@ -92,12 +63,12 @@ function RouteScreen({ name, id }: { name: RouteName; id?: string }) {
 }
 
 /** One route per entry of paths.ts, behind its guard; any other path goes home (spec section 2). */
-export function Routes() {
+export function Routes({ screens }: { screens: Screens }) {
   return (
     <Switch>
       {(Object.keys(routes) as RouteName[]).map((name) => (
         <Route key={name} path={routes[name].path}>
-          {(params: { id?: string }) => <RouteScreen name={name} id={params.id} />}
+          {(params: { id?: string }) => <RouteScreen screens={screens} name={name} id={params.id} />}
         </Route>
       ))}
       <Route>
@@ -107,7 +78,7 @@ export function Routes() {
   );
 }
 
-export function App() {
+export function App({ screens }: { screens: Screens }) {
   return (
     <div className="app">
       <a href="#main" className="skip-link">
@@ -117,7 +88,7 @@ export function App() {
       <NavBar />
       <main id="main" className="main">
         <PublicUrlOffer />
-        <Routes />
+        <Routes screens={screens} />
       </main>
       <Footer />
       <Toasts />

@@ -3,6 +3,7 @@
 import "./shared/styles/app.css";
 import "./shared/styles/setup.css";
 import "./shared/styles/marketing.css";
+import "./shared/styles/legal.css";
 import "./shared/styles/before-send.css";
 import "./shared/styles/admin.css";
 import "./shared/styles/broadcast.css";
@@ -15,18 +16,19 @@ import "./shared/styles/auth.css";
 import "./shared/styles/simulate-reply.css";
 import "./shared/styles/settings.css";
 import "./shared/styles/inbox.css";
-import { createRoot, hydrateRoot } from "react-dom/client";
+import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
-import { isAuthenticated, loadCurrentUser } from "./shared/state/session.ts";
+import { screens } from "./screens.ts";
+import { loadCurrentUser } from "./shared/state/session.ts";
 import { loadSite, site } from "./shared/state/site.ts";
+import { showCarriedToasts } from "./shared/state/toasts.ts";
 
-// A page the server sent rendered (web/prerender.tsx) carries the site's facts it was rendered with: the first render
-// starts from them, so it matches the HTML and React keeps it. It was rendered for a visitor: someone logged in gets
-// the app drawn anew (their nav differs).
+// The app: every screen, for someone logged in (a public page's own script loads this file for them, web/public/)
+// and for the pages not rendered ahead. A rendered page it replaces was drawn for a visitor: it is drawn anew.
 const facts = document.getElementById("site-data")?.textContent;
 if (facts) site.value = JSON.parse(facts);
 void loadSite();
 void loadCurrentUser();
+showCarriedToasts();
 const root = document.getElementById("root");
-if (root?.firstElementChild && !isAuthenticated.value) hydrateRoot(root, <App />);
-else if (root) createRoot(root).render(<App />);
+if (root) createRoot(root).render(<App screens={screens} />);

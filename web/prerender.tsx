@@ -1,13 +1,13 @@
-// The public pages rendered at build time (scripts/build.ts), so a phone shows their words with the HTML instead of
-// after the app's ~180 KB have arrived and run (issue 26 item 4). The same components as the app, so the same texts;
-// the app hydrates them when it arrives. What depends on the install (the brand, the contact address) is rendered as
+// The public pages rendered at build time (scripts/build-public-pages.ts, on Preact like the pages' own scripts), so a
+// phone shows their words with the HTML (issue 26 item 4). The same components as the app, so the same texts; each
+// page's script (web/public/) hydrates it. What depends on the install (the brand, the contact address) is rendered as
 // a marker that the server replaces per answer (src/http/routes/public-pages.ts), and the server puts the site's facts
 // in the page for the app's first render to match.
 import { renderToString } from "react-dom/server";
-import { Router } from "wouter";
 import { OWNER_SIGNUP_MODES, type OwnerSignup } from "../src/schemas/owner-approval.ts";
 import type { SiteInfo } from "../src/schemas/settings.ts";
-import { App } from "./app.tsx";
+import { PublicPage } from "./public/page.tsx";
+import { screens } from "./screens.ts";
 import { pageTitle, type RouteName, routes } from "./shared/paths.ts";
 import { site } from "./shared/state/site.ts";
 
@@ -54,11 +54,7 @@ export function prerenderPublicPages(): { key: string; path: string; title: stri
         key: pageKey(routes[name].path, ownerSignup),
         path: routes[name].path,
         title: pageTitle(name, BRAND_MARK),
-        html: renderToString(
-          <Router ssrPath={routes[name].path}>
-            <App />
-          </Router>,
-        ),
+        html: renderToString(<PublicPage screens={screens} path={routes[name].path} />),
       }));
     });
   } finally {

@@ -3,7 +3,6 @@ import { keywordField } from "./join-keyword.ts";
 import { boundedText, requiredText, text } from "./text.ts";
 import { TIME_ZONE_UNKNOWN, timeZoneName } from "./time-zones.ts";
 
-export const DEFAULT_QR_MESSAGE = "Scan this QR code to get notified of promotions, offers and deals!";
 export const DEFAULT_SUCCESS_MESSAGE =
   "Congratulations! Your phone number is Successfully Subscribed, you will be notified when we have new deals!";
 

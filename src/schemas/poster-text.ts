@@ -2,8 +2,10 @@
 // (src/services/posters.ts) so both always say the same thing. Pure: no I/O.
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { programmeSentence, RATES_STOP_HELP } from "./consent.ts";
-import { programPath } from "./registration.ts";
+import { programPath } from "./program-paths.ts";
 
+/** The poster's and the QR card's message when the owner has written none. */
+export const DEFAULT_QR_MESSAGE = "Scan this QR code to get notified of promotions, offers and deals!";
 /** Spec, section 2 (Printing): the deal text when no keyword matches. */
 export const DEFAULT_DEAL_TEXT = "SPECIAL OFFER: 25% OFF your next purchase!";
 /** Spec, section 1: the note every poster carries. */

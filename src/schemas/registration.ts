@@ -9,11 +9,6 @@ export type SenderRegistration = (typeof SENDER_REGISTRATION_STATES)[number];
 /** The amber line of the checklist and the broadcast screen while a US sender is not approved. */
 export const REGISTER_BEFORE_SENDING = "Register your number before sending";
 
-/** The public page a reviewer opens (no login): the programme's facts, rendered by the server. */
-export const programPath = (businessId: number) => `/program?id=${businessId}`;
-/** The poster, public for an active business: the opt-in image the forms ask for. */
-export const programPosterPath = (businessId: number) => `/program/poster.pdf?id=${businessId}`;
-
 /** Twilio's toll-free MessageVolume choices (monthly), smallest first. */
 export const MONTHLY_VOLUME_TIERS = [10, 100, 1_000, 10_000, 100_000, 250_000, 500_000, 750_000, 1_000_000, 5_000_000, 10_000_000] as const;
 

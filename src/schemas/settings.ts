@@ -9,6 +9,7 @@ import { smtpConnectionOf } from "./smtp-url.ts";
 import { parseQuietHours } from "../lib/quiet-hours.ts";
 import { OWNER_SIGNUP_MODES, type OwnerSignup } from "./owner-approval.ts";
 import { SENDER_REGISTRATION_STATES } from "./registration.ts";
+import { DEFAULT_BRAND } from "./brand.ts";
 
 export const SETTING_KEYS = [
   "publicUrl",
@@ -72,8 +73,7 @@ export const SECRET_SETTINGS: ReadonlySet<SettingKey> = new Set(["twilioAuthToke
 
 /** What an unset setting means. */
 export const SETTING_DEFAULTS = {
-  brandName: "Nearcast",
-  contactEmail: "hello@nearcast.app",
+  ...DEFAULT_BRAND,
   sendRate: "1",
   uploadQuotaMb: "200",
   quietHours: "20:00-08:00",

@@ -6,13 +6,13 @@ import type { Repos } from "../repos/index.ts";
 import type { UserRow } from "../repos/users.ts";
 import {
   type Business,
-  DEFAULT_QR_MESSAGE,
   DEFAULT_SUCCESS_MESSAGE,
   PUBLIC_BUSINESS_KEYS,
   type PublicBusiness,
   businessSchema,
 } from "../schemas/businesses.ts";
 import { parseIdText } from "../schemas/ids.ts";
+import { DEFAULT_QR_MESSAGE } from "../schemas/poster-text.ts";
 import { checkNamePageParams, nameKeyset, type Page, pageOf } from "../schemas/paging.ts";
 import { BUSINESS_NOT_FOUND } from "../schemas/texts.ts";
 import { keepOmittedFields } from "./partial-update.ts";

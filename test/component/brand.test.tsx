@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { Routes } from "../../web/app.tsx";
+import { screens } from "../../web/screens.ts";
 import { Footer } from "../../web/shared/components/Footer.tsx";
 import { NavBar } from "../../web/shared/components/NavBar.tsx";
 import { HomePage } from "../../web/features/home/Home.tsx";
@@ -72,7 +73,7 @@ test("the nav's home link and the page titles name the saved brand", async () =>
   const { getByRole } = renderAt(
     <>
       <NavBar />
-      <Routes />
+      <Routes screens={screens} />
     </>,
     "/about",
   );

@@ -5,6 +5,7 @@ import { act, cleanup, render } from "@testing-library/react";
 import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { Routes } from "../../web/app.tsx";
+import { screens } from "../../web/screens.ts";
 import { pageDescription as descriptionOfPath, SITE_DESCRIPTION } from "../../src/schemas/page-descriptions.ts";
 import { pageTitle, type RouteName, routes } from "../../web/shared/paths.ts";
 import { token } from "../../web/shared/state/session.ts";
@@ -23,7 +24,7 @@ function renderRoutes(path: string) {
   const location = memoryLocation({ path, record: true });
   render(
     <Router hook={location.hook}>
-      <Routes />
+      <Routes screens={screens} />
     </Router>,
   );
   return location;

@@ -8,6 +8,7 @@ import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { TOKEN_KEY } from "../../web/shared/api/client.ts";
 import { Routes } from "../../web/app.tsx";
+import { screens } from "../../web/screens.ts";
 import { Toasts } from "../../web/shared/components/Toasts.tsx";
 import { clearSession, currentUser, token } from "../../web/shared/state/session.ts";
 import { site } from "../../web/shared/state/site.ts";
@@ -43,7 +44,7 @@ function renderRoutes(path: string) {
   const location = memoryLocation({ path, record: true });
   const view = render(
     <Router hook={location.hook}>
-      <Routes />
+      <Routes screens={screens} />
       <Toasts />
     </Router>,
   );

@@ -5,7 +5,8 @@
 // - web/ imports from src/ only src/schemas (pure schemas and texts shared with the browser bundle).
 // - cli/ and web/ never reach around those through the context: no `ctx.repos`, no `.repos.`, no `ctx.db`, no
 //   `$client` (the CLI has its services and `ctx.operator`, src/services/operator.ts).
-// - web/ by feature: web/features/<name>/ is reached from outside only through its index.ts; a feature imports from
+// - web/ by feature: web/features/<name>/ is reached from outside only through its index.ts (a public page's own
+//   script, web/public/<page>.tsx, imports its one screen's file instead); a feature imports from
 //   web/ only its own folder, web/shared/ and other features' index.ts; web/shared/ imports no feature.
 // test/ and bench/ are not scanned: they may read and write the database directly to set up a world and to check
 // what was stored.
@@ -145,9 +146,12 @@ describe("import rules", () => {
 const featureOf = (path: string) => /^web\/features\/([^/]+)\//.exec(path)?.[1] ?? null;
 const isFeatureIndex = (path: string) => /^web\/features\/[^/]+\/index\.ts$/.test(path);
 
+/** A public page's own script (web/public/<page>.tsx) importing its one screen (a page at the top of a feature): an
+ * index.ts would bring the feature's other screens into the page's bundle (esbuild splits by what a file can reach). */
+const isPublicPageScreen = (i: Import) => /^web\/public\/[^/]+\.tsx$/.test(i.file) && /^web\/features\/[^/]+\/[^/]+\.tsx$/.test(i.target);
 /** An import of a feature's internals from outside that feature (its index.ts is its public face). */
 const reachesIntoFeature = (i: Import) =>
-  featureOf(i.target) !== null && featureOf(i.target) !== featureOf(i.file) && !isFeatureIndex(i.target);
+  featureOf(i.target) !== null && featureOf(i.target) !== featureOf(i.file) && !isFeatureIndex(i.target) && !isPublicPageScreen(i);
 /** A feature's import of web/ code that is neither a feature's nor shared (the composition root: app.tsx, main.tsx). */
 const featureImportsUnshared = (i: Import) =>
   featureOf(i.file) !== null && under(i.target, "web") && !under(i.target, "web/shared") && featureOf(i.target) === null;
@@ -160,6 +164,8 @@ describe("import rules: web/ by feature", () => {
     expect(reachesIntoFeature(importOf("web/features/home/Home.tsx", "../customers/components/SimulateReply.tsx"))).toBe(true);
     expect(reachesIntoFeature(importOf("web/app.tsx", "./features/broadcast/BroadcastPage.tsx"))).toBe(true);
     expect(reachesIntoFeature(importOf("web/features/home/Home.tsx", "../customers/index.ts"))).toBe(false);
+    expect(reachesIntoFeature(importOf("web/public/terms.tsx", "../features/info/Terms.tsx"))).toBe(false);
+    expect(reachesIntoFeature(importOf("web/public/terms.tsx", "../features/info/components/LegalDocument.tsx"))).toBe(true);
     expect(reachesIntoFeature(importOf("web/features/customers/CustomersList.tsx", "./components/TextBudgetLine.tsx"))).toBe(false);
   });
 

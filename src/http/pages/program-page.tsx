@@ -3,7 +3,7 @@ import type { PublicBusiness } from "../../schemas/businesses.ts";
 import { programDescription } from "../../schemas/page-descriptions.ts";
 import { displayNumber, subscribeLink } from "../../schemas/poster-text.ts";
 import { programFacts } from "../../schemas/program-facts.ts";
-import { programPosterPath } from "../../schemas/registration.ts";
+import { programPosterPath } from "../../schemas/program-paths.ts";
 import { BusinessMark, type PageShell, renderPage } from "./subscribe-page.tsx";
 
 // The public program page (/program?id=N, issue 23): what a carrier's reviewer must see without a login, in the words

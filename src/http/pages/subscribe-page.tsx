@@ -6,7 +6,7 @@ import { CONTACT_PREFERENCES, type ContactPreference } from "../../schemas/custo
 import { SITE_DESCRIPTION, subscribeDescription } from "../../schemas/page-descriptions.ts";
 import type { PublicBusiness } from "../../schemas/businesses.ts";
 import { initials, textToJoinLine } from "../../schemas/poster-text.ts";
-import { programPath } from "../../schemas/registration.ts";
+import { programPath } from "../../schemas/program-paths.ts";
 import type { PublicSource } from "../../schemas/subscriptions.ts";
 import { type TypedReach, typedWhatsAppReach, WHATSAPP_SMS_INSTEAD } from "../../schemas/whatsapp-reach.ts";
 

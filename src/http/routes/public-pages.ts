@@ -5,16 +5,15 @@ import type { AppEnv } from "../types.ts";
 import { html } from "./subscribe-page.ts";
 
 // The public pages rendered at build time (web/prerender.tsx: home, /businesses, /login, /register, /forgot-password,
-// /terms, /privacy): the app's own screens, so a phone shows them with the HTML; the app hydrates them when its
-// script arrives. Each answer puts this install's brand and contact address where the build left its markers, and the
+// /terms, /privacy): the app's own screens, so a phone shows them with the HTML; each page's own small script
+// (web/public/) hydrates it. Each answer puts this install's brand and contact address where the build left its markers, and the
 // site's facts (GET /api/site's answer) in the page, so the app's first render matches what the server sent.
 
 /** The markers of web/prerender.tsx (the server does not import web/). */
 const MARKS = { brand: "\uE000brand\uE000", email: "\uE000email\uE000" };
 
-/** web/prerender.tsx's RENDER_DAY as the pages show it: a long date, its ISO form, the footer's year (with React's
- * text separators, which hydration expects). */
-const RENDER_DAY = { label: "January 2, 2000", iso: "2000-01-02", year: "© <!-- -->2000<!-- -->" };
+/** web/prerender.tsx's RENDER_DAY as the pages show it: a long date, its ISO form, the footer's year. */
+const RENDER_DAY = { label: "January 2, 2000", iso: "2000-01-02", year: "© 2000" };
 const pad = (n: number) => String(n).padStart(2, "0");
 
 /** Today (the server's day) in the forms RENDER_DAY takes in the pages (web/features/info/components/LegalDocument.tsx). */
@@ -22,7 +21,7 @@ function today(now = new Date()): typeof RENDER_DAY {
   return {
     label: now.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" }),
     iso: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`,
-    year: `© <!-- -->${now.getFullYear()}<!-- -->`,
+    year: `© ${now.getFullYear()}`,
   };
 }
 

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, jest, test } from "bun:test";
 import { act, cleanup, fireEvent, render, waitFor } from "@testing-library/react";
 import { useState } from "react";
 import type { PublicBusiness } from "../../../src/schemas/businesses.ts";
-import { DEFAULT_QR_MESSAGE } from "../../../src/schemas/businesses.ts";
+import { DEFAULT_QR_MESSAGE } from "../../../src/schemas/poster-text.ts";
 import { posterDisclosure, UNSUBSCRIBE_NOTE } from "../../../src/schemas/poster-text.ts";
 import { QR_INACTIVE_NO_LINK, QrModal } from "../../../web/features/businesses/components/QrModal.tsx";
 import { PRINT_DELAY_MS, PRINT_FALLBACK_MS, PrintPosterPage } from "../../../web/features/businesses/PrintPoster.tsx";

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
 import { Link, useLocation, useParams } from "wouter";
-import { DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE } from "../../../src/schemas/businesses.ts";
+import { DEFAULT_SUCCESS_MESSAGE } from "../../../src/schemas/businesses.ts";
 import { KEYWORD_HINT } from "../../../src/schemas/join-keyword.ts";
-import { sampleDealText } from "../../../src/schemas/poster-text.ts";
+import { DEFAULT_QR_MESSAGE, sampleDealText } from "../../../src/schemas/poster-text.ts";
 import { ApiError } from "../../shared/api/client.ts";
 import { businessReadApi } from "../../shared/api/businesses.ts";
 import { type BusinessBody, businessApi } from "./api.ts";

@@ -1,6 +1,6 @@
 import * as v from "valibot";
-import { type Business, DEFAULT_MESSAGES_PER_WEEK, DEFAULT_QR_MESSAGE, DEFAULT_SUCCESS_MESSAGE, businessSchema } from "../../../src/schemas/businesses.ts";
-import { sampleDealText } from "../../../src/schemas/poster-text.ts";
+import { type Business, DEFAULT_MESSAGES_PER_WEEK, DEFAULT_SUCCESS_MESSAGE, businessSchema } from "../../../src/schemas/businesses.ts";
+import { DEFAULT_QR_MESSAGE, sampleDealText } from "../../../src/schemas/poster-text.ts";
 import type { FormValues } from "../../shared/components/form.tsx";
 
 // The text fields; the two images are handled beside the form (a chosen file has no path until it is uploaded).

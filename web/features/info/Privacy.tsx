@@ -3,7 +3,7 @@ import { type LegalSection, LegalDocument } from "./components/LegalDocument.tsx
 import { BrandName, ContactEmailLink } from "../../shared/components/Brand.tsx";
 import { paths } from "../../shared/paths.ts";
 import { LINK_AND_COUPON_ERASURE, LinkAndCouponRecords, LinkAndCouponRetention } from "./privacy-links-and-coupons.tsx";
-import "../../shared/styles/marketing.css";
+import "../../shared/styles/legal.css";
 
 const mail = <ContactEmailLink />;
 

@@ -3,7 +3,7 @@ import { UNSUBSCRIBE_NOTE } from "../../../src/schemas/poster-text.ts";
 import { type LegalSection, LegalDocument } from "./components/LegalDocument.tsx";
 import { BrandName, ContactEmailLink } from "../../shared/components/Brand.tsx";
 import { paths } from "../../shared/paths.ts";
-import "../../shared/styles/marketing.css";
+import "../../shared/styles/legal.css";
 
 const mail = <ContactEmailLink />;
 

@@ -1,13 +1,14 @@
 import { computed, signal } from "@preact/signals-react";
-import { SETTING_DEFAULTS, type SiteInfo } from "../../../src/schemas/settings.ts";
+import { DEFAULT_BRAND } from "../../../src/schemas/brand.ts";
+import type { SiteInfo } from "../../../src/schemas/settings.ts";
 import { siteApi } from "../api/site.ts";
 
 // GET /api/site, loaded once at start and again after anything that changes it (setup, Settings saved).
 export const site = signal<SiteInfo | null>(null);
 
 /** The brand and contact address the pages name; the defaults until the server has answered. */
-export const brandName = computed(() => site.value?.brandName ?? SETTING_DEFAULTS.brandName);
-export const contactEmail = computed(() => site.value?.contactEmail ?? SETTING_DEFAULTS.contactEmail);
+export const brandName = computed(() => site.value?.brandName ?? DEFAULT_BRAND.brandName);
+export const contactEmail = computed(() => site.value?.contactEmail ?? DEFAULT_BRAND.contactEmail);
 
 export async function loadSite(): Promise<void> {
   try {

@@ -16,6 +16,29 @@ export const TOAST_DURATIONS: Record<ToastType, number> = { success: 4000, error
 export const toasts = signal<Toast[]>([]);
 let nextId = 1;
 
+/** Where the toasts on screen wait while the browser loads the next page from the server (app.tsx's FullPageLoad). */
+const CARRIED = "nearcast.toasts";
+
+export function carryToasts(): void {
+  try {
+    if (toasts.value.length) sessionStorage.setItem(CARRIED, JSON.stringify(toasts.value));
+  } catch {
+    // storage blocked: the toast is lost, the page is not
+  }
+}
+
+/** The toasts the page before this one carried over; shown again for their whole time. */
+export function showCarriedToasts(): void {
+  let carried: Toast[] = [];
+  try {
+    carried = JSON.parse(sessionStorage.getItem(CARRIED) ?? "[]");
+    sessionStorage.removeItem(CARRIED);
+  } catch {
+    return;
+  }
+  for (const t of carried) showToast(t.type, t.title, t.message, t.duration);
+}
+
 export function removeToast(id: number): void {
   toasts.value = toasts.value.filter((t) => t.id !== id);
 }

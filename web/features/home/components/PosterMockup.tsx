@@ -1,6 +1,5 @@
 import { useMemo } from "react";
-import { DEFAULT_QR_MESSAGE } from "../../../../src/schemas/businesses.ts";
-import { DEFAULT_DEAL_TEXT, UNSUBSCRIBE_NOTE } from "../../../../src/schemas/poster-text.ts";
+import { DEFAULT_DEAL_TEXT, DEFAULT_QR_MESSAGE, UNSUBSCRIBE_NOTE } from "../../../../src/schemas/poster-text.ts";
 
 const SIZE = 25;
 

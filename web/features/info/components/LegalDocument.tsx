@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import "../../../shared/styles/marketing.css";
+import "../../../shared/styles/legal.css";
 
 export type LegalSection = { title: string; body: ReactNode };
 
@@ -66,7 +66,7 @@ export function LegalDocument({
           {sections.map((s, i) => (
             <section key={s.title} id={`${slug}-${i + 1}`} className="legal-section" aria-labelledby={`${slug}-${i + 1}-title`}>
               <h2 id={`${slug}-${i + 1}-title`}>
-                <span className="legal-number">{i + 1}.</span> {s.title}
+                <span className="legal-number">{`${i + 1}.`}</span> {s.title}
               </h2>
               {s.body}
             </section>

@@ -1,0 +1,142 @@
+// The public pages (issue 26 item 4): rendered at build time and made live in the browser by a script of their own,
+// both on Preact's React-compatible runtime (preact/compat, ~11 KB gzipped against React's 64 KB), so a phone moves
+// tens of kilobytes for a page and the owner's app loads only after login. The components are the app's (React), so
+// the words and the behaviour are the same; only the runtime under them differs. scripts/build.ts embeds the files.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import * as esbuild from "esbuild";
+import { WEB_BUNDLE } from "./web-bundle.ts";
+
+const root = join(import.meta.dir, "..");
+
+/** React's imports, answered by Preact (and the signals' React binding by Preact's own, which tracks by itself). */
+const ON_PREACT: esbuild.BuildOptions["alias"] = {
+  react: "preact/compat",
+  "react-dom": "preact/compat",
+  "react-dom/client": "preact/compat/client",
+  "react-dom/server": "preact/compat/server",
+  "react/jsx-runtime": "preact/jsx-runtime",
+  "@preact/signals-react": "@preact/signals",
+  "@preact/signals-react/runtime": join(root, "web", "public", "use-signals-on-preact.ts"),
+};
+
+/** The features whose parts a public screen shows only to someone logged in: web/public/owner-parts.tsx stands in. */
+const OWNER_ONLY = ["settings", "customers", "users"].map((name) => join(root, "web", "features", name, "index.ts"));
+
+/**
+ * A feature's index.ts names all its screens and a page's script uses one. Their modules do nothing beyond their
+ * exports and the stylesheets they import, so esbuild may leave out (with their stylesheets) what the page does not use;
+ * without this it keeps every module that imports a stylesheet, i.e. every screen of the feature. The owner-only
+ * features are replaced (OWNER_ONLY).
+ */
+const ONLY_WHAT_A_PAGE_USES: esbuild.Plugin = {
+  name: "only-what-a-page-uses",
+  setup(build) {
+    const features = join(root, "web", "features");
+    build.onResolve({ filter: /^\.\.?\/.*\.tsx?$/ }, async (args) => {
+      if (args.pluginData === ONLY_WHAT_A_PAGE_USES) return undefined;
+      const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: ONLY_WHAT_A_PAGE_USES });
+      if (OWNER_ONLY.includes(found.path)) return { path: join(root, "web", "public", "owner-parts.tsx") };
+      return found.path.startsWith(features) ? { ...found, sideEffects: false } : found;
+    });
+  },
+};
+
+/** The files of one page: its script, its stylesheet and the shared code its script imports (preloaded). */
+export interface PageFiles {
+  js: string;
+  css: string;
+  preload: string[];
+}
+
+/** index.html with a bundle's files in it. */
+export function fillPage(template: string, files: PageFiles): string {
+  return template
+    .replace("{{js}}", `/assets/${basename(files.js)}`)
+    .replace("{{css}}", `/assets/${basename(files.css)}`)
+    .replace("    <script", `${files.preload.map((p) => `    <link rel="modulepreload" href="/assets/${basename(p)}" />\n`).join("")}    <script`);
+}
+
+/** The file of a rendered page, by its path ("/" is home). */
+const pageName = (path: string) => (path === "/" ? "home" : path.slice(1));
+/** The script of a page (web/public/<script>.tsx): its own name, but the account pages share one. */
+const scriptOf = (page: string) => (["login", "register", "forgot-password"].includes(page) ? "account" : page);
+
+/** Each page's script (web/public/<page>.tsx) bundled on Preact, with the chunks they share. */
+async function bundleScripts(assetsDir: string, names: string[]): Promise<{ pages: Map<string, PageFiles>; files: string[] }> {
+  const entryPoints = names.map((n) => join(root, "web", "public", `${n}.tsx`));
+  const result = await esbuild.build({
+    ...WEB_BUNDLE,
+    entryPoints,
+    outdir: assetsDir,
+    entryNames: "page-[name]-[hash]",
+    chunkNames: "page-shared-[hash]",
+    splitting: true,
+    jsx: "automatic",
+    alias: ON_PREACT,
+    plugins: [ONLY_WHAT_A_PAGE_USES],
+    define: { "process.env.NODE_ENV": '"production"' },
+  });
+  const pages = new Map<string, PageFiles>();
+  const outputs = Object.entries(result.metafile.outputs);
+  for (const [file, out] of outputs) {
+    if (!out.entryPoint || !file.endsWith(".js")) continue;
+    const name = basename(out.entryPoint, ".tsx");
+    if (!out.cssBundle) throw new Error(`esbuild produced no stylesheet for the public page ${name}`);
+    const preload = out.imports.filter((i) => i.kind === "import-statement").map((i) => join(root, i.path));
+    pages.set(name, { js: join(root, file), css: join(root, out.cssBundle), preload });
+  }
+  return { pages, files: outputs.map(([file]) => join(root, file)) };
+}
+
+/** web/prerender.tsx run on Preact: bundled with the same aliases, then imported. */
+async function prerender(outDir: string): Promise<typeof import("../web/prerender.tsx")> {
+  const outfile = join(outDir, "prerender", "prerender.mjs");
+  await esbuild.build({
+    entryPoints: [join(root, "web", "prerender.tsx")],
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    outfile,
+    jsx: "automatic",
+    alias: ON_PREACT,
+    loader: { ".css": "empty" },
+    define: { "process.env.NODE_ENV": '"production"' },
+    logLevel: "warning",
+  });
+  return import(outfile);
+}
+
+/**
+ * The public pages into outDir/pages/<page>-<sign-up mode>.html and their scripts into assetsDir. `template` is
+ * index.html; `app` its files, which a page names for someone logged in (web/public/page.tsx loads them).
+ * Returns the pages (by pageKey) and every file written to assetsDir.
+ */
+export async function buildPublicPages(
+  outDir: string,
+  assetsDir: string,
+  template: string,
+  app: PageFiles,
+): Promise<{ pages: { key: string; file: string }[]; assets: string[] }> {
+  const { PRERENDERED, prerenderPublicPages } = await prerender(outDir);
+  const { routes } = await import("../web/shared/paths.ts");
+  const { pages: scripts, files } = await bundleScripts(
+    assetsDir,
+    [...new Set(PRERENDERED.map((name) => scriptOf(pageName(routes[name].path))))],
+  );
+  const dir = join(outDir, "pages");
+  mkdirSync(dir, { recursive: true });
+  const appMeta = `    <meta name="nearcast-app" content="/assets/${basename(app.js)}" data-css="/assets/${basename(app.css)}" />\n`;
+  const pages = prerenderPublicPages().map((page) => {
+    const name = pageName(page.path);
+    const file = join(dir, `${name}-${page.key.split("|")[1]}.html`);
+    const title = page.title.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+    const html = fillPage(template, scripts.get(scriptOf(name))!)
+      .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
+      .replace("    <link rel=\"stylesheet\"", `${appMeta}    <link rel="stylesheet"`)
+      .replace('<div id="root"></div>', `<div id="root">${page.html}</div>`);
+    writeFileSync(file, html);
+    return { key: page.key, file };
+  });
+  return { pages, assets: files.filter((f) => relative(assetsDir, f).startsWith("page-")) };
+}

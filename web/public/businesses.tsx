@@ -1,0 +1,4 @@
+import { BusinessListPage } from "../features/businesses/BusinessList.tsx";
+import { startPublicPage } from "./page.tsx";
+
+startPublicPage({ businesses: BusinessListPage });

@@ -1,0 +1,4 @@
+import { HomePage } from "../features/home/Home.tsx";
+import { startPublicPage } from "./page.tsx";
+
+startPublicPage({ home: HomePage });

@@ -1,0 +1,4 @@
+import { PrivacyPage } from "../features/info/Privacy.tsx";
+import { startPublicPage } from "./page.tsx";
+
+startPublicPage({ privacy: PrivacyPage });
