@@ -2,7 +2,7 @@
 // both on Preact's React-compatible runtime (preact/compat, ~11 KB gzipped against React's 64 KB), so a phone moves
 // tens of kilobytes for a page and the owner's app loads only after login. The components are the app's (React), so
 // the words and the behaviour are the same; only the runtime under them differs. scripts/build.ts embeds the files.
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import * as esbuild from "esbuild";
 import { WEB_BUNDLE } from "./web-bundle.ts";
@@ -18,6 +18,8 @@ const ON_PREACT: esbuild.BuildOptions["alias"] = {
   "react/jsx-runtime": "preact/jsx-runtime",
   "@preact/signals-react": "@preact/signals",
   "@preact/signals-react/runtime": join(root, "web", "public", "use-signals-on-preact.ts"),
+  // wouter's shim for React 17, which preact/compat answers itself.
+  "use-sync-external-store/shim/index.js": "preact/compat",
 };
 
 /** The features whose parts a public screen shows only to someone logged in: web/public/owner-parts.tsx stands in. */
@@ -131,12 +133,15 @@ export async function buildPublicPages(
     const name = pageName(page.path);
     const file = join(dir, `${name}-${page.key.split("|")[1]}.html`);
     const title = page.title.replace(/&/g, "&amp;").replace(/</g, "&lt;");
-    const html = fillPage(template, scripts.get(scriptOf(name))!)
+    const files = scripts.get(scriptOf(name))!;
+    // The stylesheet in the page: the words show with the HTML, not after a second request that shares the phone's
+    // bandwidth with the script.
+    const html = fillPage(template, files)
       .replace(/<title>[^<]*<\/title>/, `<title>${title}</title>`)
-      .replace("    <link rel=\"stylesheet\"", `${appMeta}    <link rel="stylesheet"`)
+      .replace(`    <link rel="stylesheet" href="/assets/${basename(files.css)}" />\n`, `${appMeta}    <style>${readFileSync(files.css, "utf8")}</style>\n`)
       .replace('<div id="root"></div>', `<div id="root">${page.html}</div>`);
     writeFileSync(file, html);
     return { key: page.key, file };
   });
-  return { pages, assets: files.filter((f) => relative(assetsDir, f).startsWith("page-")) };
+  return { pages, assets: files.filter((f) => relative(assetsDir, f).startsWith("page-") && f.endsWith(".js")) };
 }

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Page } from "playwright-core";
+import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
+import { FORGOT_REDIRECT_MS } from "../../web/features/auth/ForgotPassword.tsx";
+import { LOGIN_FAILED } from "../../web/features/auth/error-messages.ts";
+import { launchBrowser, PHONE } from "../helpers/browser.ts";
+import { type RunningBinary, startBinary } from "../helpers/server.ts";
+import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
+
+// Issue 26 item 4: the public pages run the app's own screens on Preact (web/public/). What a visitor does there
+// behaves as in the app: the checks of a form, the toasts, the phone menu, and moving between the account pages
+// without loading a page.
+let server: RunningBinary;
+let smtp: TestSmtpServer;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  server = await startBinary({ NEARCAST_ADMIN_EMAIL: "admin@town.test", NEARCAST_SMTP_URL: smtp.url, NEARCAST_PUBLIC_URL: "https://deals.town.test" });
+  const res = await fetch(`${server.url}/api/auth/Register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie: "XSRF-TOKEN=t", "x-xsrf-token": "t" },
+    body: JSON.stringify({ firstName: "Ada", lastName: "Admin", email: "admin@town.test", password: "flour-and-water" }),
+  });
+  expect(res.status).toBe(201);
+});
+
+afterAll(async () => {
+  await server.stop();
+  await smtp.close();
+});
+
+/** The pages the browser loads from the server (not what a screen draws in place). */
+function documentLoads(page: Page): string[] {
+  const loads: string[] = [];
+  page.on("request", (req) => {
+    if (req.resourceType() === "document") loads.push(new URL(req.url()).pathname);
+  });
+  return loads;
+}
+
+test("login: the form's checks, the server's refusal as a toast, the phone menu", async () => {
+  const { page, close } = await launchBrowser(PHONE);
+  try {
+    await page.goto(`${server.url}/login`, { waitUntil: "networkidle" });
+    await page.getByRole("button", { name: "Login", exact: true }).click();
+    await page.getByText("Email is required").first().waitFor();
+    expect(await page.getByText("Password is required").count()).toBeGreaterThan(0);
+
+    await page.getByLabel("Email").fill("admin@town.test");
+    await page.getByLabel("Password", { exact: true }).fill("not-the-password");
+    await page.getByRole("button", { name: "Login", exact: true }).click();
+    const toast = page.getByRole("alert").filter({ hasText: LOGIN_FAILED });
+    await toast.waitFor();
+    expect(await toast.innerText()).toContain(INVALID_LOGIN);
+    expect(page.url()).toBe(`${server.url}/login`);
+
+    const toggle = page.getByRole("button", { name: "Open menu" });
+    await toggle.click();
+    expect(await page.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded")).toBe("true");
+    await page.keyboard.press("Escape");
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
+  } finally {
+    await close();
+  }
+});
+
+test("the account pages lead to each other in place; forgot-password toasts, then goes to login", async () => {
+  const { page, close } = await launchBrowser(PHONE);
+  const loads = documentLoads(page);
+  try {
+    await page.goto(`${server.url}/register`, { waitUntil: "networkidle" });
+    await page.getByRole("main").getByRole("link", { name: "Login" }).click();
+    await page.waitForURL(`${server.url}/login`);
+    await page.getByRole("link", { name: "Forgot password?" }).click();
+    await page.waitForURL(`${server.url}/forgot-password`);
+    expect(loads).toEqual(["/register"]);
+
+    await page.getByLabel("Email").fill("admin@town.test");
+    await page.getByRole("button", { name: "Send Reset Instructions" }).click();
+    await page.getByRole("status").filter({ hasText: "Email Sent" }).waitFor();
+    expect((await smtp.waitFor(1))[0]!.rcptTo).toEqual(["admin@town.test"]);
+    await page.waitForURL(`${server.url}/login`, { timeout: FORGOT_REDIRECT_MS + 10_000 });
+    expect(loads).toEqual(["/register"]);
+  } finally {
+    await close();
+  }
+});
+
+test("a link to a page outside the page's script loads that page from the server", async () => {
+  const { page, close } = await launchBrowser(PHONE);
+  const loads = documentLoads(page);
+  try {
+    await page.goto(`${server.url}/terms`, { waitUntil: "networkidle" });
+    await page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" }).click();
+    await page.waitForURL(`${server.url}/privacy`);
+    await page.getByRole("heading", { name: "Privacy Policy", level: 1 }).waitFor();
+    expect(loads).toEqual(["/terms", "/privacy"]);
+  } finally {
+    await close();
+  }
+});
