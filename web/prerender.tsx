@@ -19,7 +19,7 @@ export const EMAIL_MARK = "\uE000email\uE000";
 export const RENDER_DAY = new Date(2000, 0, 2, 12);
 
 /** The pages rendered ahead: what a customer or a visitor opens before any login. */
-export const PRERENDERED: RouteName[] = ["home", "businesses", "login", "register", "forgotPassword", "terms", "privacy"];
+export const PRERENDERED: RouteName[] = ["home", "businesses", "login", "register", "forgotPassword", "terms", "privacy", "about", "faq"];
 
 /** The key of a page as rendered for one owner sign-up mode (the register page differs by it; the others do not). */
 export const pageKey = (path: string, signup: OwnerSignup) => `${path}|${signup}`;

@@ -100,3 +100,21 @@ test("a link to a page outside the page's script loads that page from the server
     await close();
   }
 });
+
+test("the FAQ's questions open and close, each naming the answer it shows", async () => {
+  const { page, close } = await launchBrowser(PHONE);
+  try {
+    await page.goto(`${server.url}/faq`, { waitUntil: "networkidle" });
+    const question = page.locator(".accordion-heading button").first();
+    const before = await question.getAttribute("aria-expanded");
+    await question.click();
+    expect(await question.getAttribute("aria-expanded")).toBe(before === "true" ? "false" : "true");
+    // The id the server rendered is the one the script uses: the button still names a region that exists.
+    const panel = await question.getAttribute("aria-controls");
+    expect(await page.locator(`[id="${panel}"]`).count()).toBe(1);
+    await question.click();
+    expect(await question.getAttribute("aria-expanded")).toBe(before);
+  } finally {
+    await close();
+  }
+});

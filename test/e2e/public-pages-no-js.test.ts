@@ -9,7 +9,7 @@ import { type RunningBinary, startBinary } from "../helpers/server.ts";
 let server: RunningBinary;
 const BRAND = "Town & Co <Deals>";
 const CONTACT = "hello@town-deals.test";
-const PAGES = ["/", "/login", "/register", "/forgot-password", "/terms", "/privacy"];
+const PAGES = ["/", "/login", "/register", "/forgot-password", "/terms", "/privacy", "/about", "/faq"];
 
 beforeAll(async () => {
   // An admin exists (the first-run setup is not due), so the pages are the rendered ones.

@@ -8,7 +8,7 @@ import { type RunningBinary, startBinary } from "../helpers/server.ts";
 // public page, and the owner's chunk when they open one of its screens. Screenshots of every public page.
 let server: RunningBinary;
 const ADMIN = "admin@corner-bakery.test";
-const PUBLIC = ["/", "/businesses", "/login", "/register", "/forgot-password", "/terms", "/privacy"];
+const PUBLIC = ["/", "/businesses", "/login", "/register", "/forgot-password", "/terms", "/privacy", "/about", "/faq"];
 let registered = false;
 const OWNER_CHUNK = /\/assets\/owner-screens-[A-Z0-9]+\.js$/;
 const APP = /\/assets\/app-[A-Z0-9]+\.js$/;
