@@ -1,6 +1,6 @@
 # Nearcast: `make run` to use it, `make test` to check it. Both install what is missing first.
 BUN := node_modules/.bin/bun
-WEB_SOURCES := $(shell find web src/schemas -type f 2>/dev/null)
+WEB_SOURCES := $(shell find web src/schemas -type f 2>/dev/null) scripts/build-public-pages.ts scripts/web-bundle.ts
 APP_SOURCES := $(shell find src cli migrations -type f 2>/dev/null)
 
 .PHONY: run test build release web install chromium typecheck migrations bench clean
