@@ -4,7 +4,8 @@ import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
 import { FORGOT_REDIRECT_MS } from "../../web/features/auth/ForgotPassword.tsx";
 import { LOGIN_FAILED } from "../../web/features/auth/error-messages.ts";
 import { launchBrowser, PHONE } from "../helpers/browser.ts";
-import { type RunningBinary, startBinary } from "../helpers/server.ts";
+import { FIRST_ADMIN } from "../helpers/e2e-admin-and-owner.ts";
+import { httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
 
 // Issue 26 item 4: the public pages run the app's own screens on Preact (web/public/). What a visitor does there
@@ -15,13 +16,8 @@ let smtp: TestSmtpServer;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
-  server = await startBinary({ NEARCAST_ADMIN_EMAIL: "admin@town.test", NEARCAST_SMTP_URL: smtp.url, NEARCAST_PUBLIC_URL: "https://deals.town.test" });
-  const res = await fetch(`${server.url}/api/auth/Register`, {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie: "XSRF-TOKEN=t", "x-xsrf-token": "t" },
-    body: JSON.stringify({ firstName: "Ada", lastName: "Admin", email: "admin@town.test", password: "flour-and-water" }),
-  });
-  expect(res.status).toBe(201);
+  server = await startBinary({ NEARCAST_ADMIN_EMAIL: FIRST_ADMIN.email, NEARCAST_SMTP_URL: smtp.url, NEARCAST_PUBLIC_URL: "https://deals.town.test" });
+  expect((await httpClient(server.url)("POST", "/api/auth/Register", FIRST_ADMIN)).status).toBe(201);
 });
 
 afterAll(async () => {
@@ -46,7 +42,7 @@ test("login: the form's checks, the server's refusal as a toast, the phone menu"
     await page.getByText("Email is required").first().waitFor();
     expect(await page.getByText("Password is required").count()).toBeGreaterThan(0);
 
-    await page.getByLabel("Email").fill("admin@town.test");
+    await page.getByLabel("Email").fill(FIRST_ADMIN.email);
     await page.getByLabel("Password", { exact: true }).fill("not-the-password");
     await page.getByRole("button", { name: "Login", exact: true }).click();
     const toast = page.getByRole("alert").filter({ hasText: LOGIN_FAILED });
@@ -76,10 +72,10 @@ test("the account pages lead to each other in place; forgot-password toasts, the
     await page.waitForURL(`${server.url}/forgot-password`);
     expect(loads).toEqual(["/register"]);
 
-    await page.getByLabel("Email").fill("admin@town.test");
+    await page.getByLabel("Email").fill(FIRST_ADMIN.email);
     await page.getByRole("button", { name: "Send Reset Instructions" }).click();
     await page.getByRole("status").filter({ hasText: "Email Sent" }).waitFor();
-    expect((await smtp.waitFor(1))[0]!.rcptTo).toEqual(["admin@town.test"]);
+    expect((await smtp.waitFor(1))[0]!.rcptTo).toEqual([FIRST_ADMIN.email]);
     await page.waitForURL(`${server.url}/login`, { timeout: FORGOT_REDIRECT_MS + 10_000 });
     expect(loads).toEqual(["/register"]);
   } finally {
