@@ -32,7 +32,7 @@ const TYPES: Record<string, string> = {
 async function bundle(
   what: string,
   options: Pick<esbuild.BuildOptions, "entryPoints" | "entryNames" | "jsx" | "define" | "splitting">,
-): Promise<{ js: string; css: string; chunks: string[]; preload: string[] }> {
+): Promise<{ js: string; css: string; styles: string[]; chunks: string[]; preload: string[] }> {
   const result = await esbuild.build({ ...WEB_BUNDLE, outdir: assetsDir, ...options });
   const entries = new Set((options.entryPoints as string[]).map((p) => relative(root, p)));
   const outputs = Object.entries(result.metafile.outputs).map(([p, o]) => ({ file: join(root, p), entry: entries.has(o.entryPoint ?? ""), imports: o.imports }));
@@ -43,7 +43,8 @@ async function bundle(
   // with the app (esbuild's helpers) another, which the page preloads beside the app's file.
   const chunks = outputs.filter((o) => !o.entry && o.file.endsWith(".js")).map((o) => o.file);
   const preload = main.imports.filter((i) => i.kind === "import-statement").map((i) => join(root, i.path));
-  return { js: main.file, css, chunks, preload };
+  const styles = outputs.filter((o) => o.file.endsWith(".css")).map((o) => o.file);
+  return { js: main.file, css, styles, chunks, preload };
 }
 
 async function buildWeb(): Promise<void> {
@@ -60,11 +61,19 @@ async function buildWeb(): Promise<void> {
   writeFileSync(join(outDir, "index.html"), fillPage(template, { js, css, preload }));
   const { pages, assets: publicAssets } = await buildPublicPages(outDir, assetsDir, template, { js, css, preload });
 
-  // The server-rendered subscribe page's own two files: its stylesheet (inlined by the server) and its small script.
-  const { js: pageJs, css: pageCss } = await bundle("subscribe page ", {
-    entryPoints: [join(root, "web", "features", "subscribe", "enhance.ts"), join(root, "web", "shared", "styles", "subscribe-page.css")],
+  // The server-rendered subscribe page's own files: its stylesheet and its small script (both inlined by the server),
+  // and the stylesheet of the other pages in its shell.
+  const { js: pageJs, styles: pageStyles } = await bundle("subscribe page ", {
+    entryPoints: [join(root, "web", "features", "subscribe", "enhance.ts"), ...["subscribe-page.css", "shell-pages.css"].map((f) => join(root, "web", "shared", "styles", f))],
     entryNames: "[name]-[hash]",
   });
+  const styleOf = (name: string) => {
+    const file = pageStyles.find((f) => basename(f).startsWith(`${name}-`));
+    if (!file) throw new Error(`esbuild produced no ${name}.css`);
+    return file;
+  };
+  const pageCss = styleOf("subscribe-page");
+  const shellCss = styleOf("shell-pages");
 
   const files = [
     { url: "/index.html", file: join(outDir, "index.html"), immutable: false },
@@ -72,6 +81,7 @@ async function buildWeb(): Promise<void> {
     { url: `/assets/${basename(css)}`, file: css, immutable: true },
     { url: `/assets/${basename(pageJs)}`, file: pageJs, immutable: true },
     { url: `/assets/${basename(pageCss)}`, file: pageCss, immutable: true },
+    { url: `/assets/${basename(shellCss)}`, file: shellCss, immutable: true },
     ...[...chunks, ...publicAssets].map((file) => ({ url: `/assets/${basename(file)}`, file, immutable: true })),
   ];
   const imports: string[] = [];
@@ -103,7 +113,7 @@ async function buildWeb(): Promise<void> {
       ...entries,
       "};",
       "",
-      `export const subscribePage: SubscribePageAssets = { css: "/assets/${basename(pageCss)}", js: "/assets/${basename(pageJs)}" };`,
+      `export const subscribePage: SubscribePageAssets = { css: "/assets/${basename(pageCss)}", shellCss: "/assets/${basename(shellCss)}", js: "/assets/${basename(pageJs)}" };`,
       "",
       ...pages.map((p, i) => `import page${i} from "./${relative(outDir, p.file)}" with { type: "file" };`),
       `export const publicPages: Record<string, string> = { ${pages.map((p, i) => `"${p.key}": page${i}`).join(", ")} };`,

@@ -18,12 +18,16 @@ import type { AppEnv } from "../types.ts";
 /** The build's assets of the server-rendered subscribe page (build/web/manifest.ts `subscribePage`). */
 export interface SubscribePageAssets {
   css: string;
+  /** The stylesheet of the other pages in its shell (/program, /my-subscriptions); absent: theirs is `css`. */
+  shellCss?: string;
   js: string;
 }
 
 /** The page's stylesheet and script as inlined in every answer, and the script's CSP hash ('sha256-…'). */
 export interface SubscribePageFiles {
   css: string;
+  /** What /program and /my-subscriptions inline: the subscribe page's stylesheet and their own rules. */
+  shellCss: string;
   script: string | null;
   scriptHash: string | null;
 }
@@ -40,7 +44,8 @@ export function loadSubscribePageFiles(assets: StaticAssets = {}, page?: Subscri
   // "</script" inside the script would end the element early; "<\/" means the same in JavaScript strings and regexps.
   const script = read(page?.js)?.replaceAll("</script", "<\\/script") ?? null;
   const scriptHash = script === null ? null : `sha256-${createHash("sha256").update(script).digest("base64")}`;
-  return { css: read(page?.css) ?? "", script, scriptHash };
+  const css = read(page?.css) ?? "";
+  return { css, shellCss: read(page?.shellCss) ?? css, script, scriptHash };
 }
 
 /** The same sentence the API's XSRF check answers with (middleware/xsrf.ts), for a form posted with a stale token. */
