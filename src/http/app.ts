@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { TrieRouter } from "hono/router/trie-router";
 import type { AppContext } from "../context.ts";
 import { errorJson, onError } from "./errors.ts";
 import { resolveUser } from "./middleware/auth.ts";
@@ -74,10 +73,7 @@ const API_ROUTES: [string, Hono<AppEnv>][] = [
 // Every request comes in here. Middleware for all: security headers, the XSRF check (not for Twilio's webhooks) and
 // the session; each route adds its own guards and body limit (middleware/auth.ts, middleware/body-limit.ts).
 export function createApp(ctx: AppContext, options: AppOptions = {}) {
-  // TrieRouter, not Hono's default (which builds one regular expression of all ~200 routes at the first request, so
-  // the first request after a start waited ~8 ms for it): a match costs ~0.6 us instead of ~0.1 us (bench/README.md,
-  // issue 26 items 2 and 6, session 13).
-  const app = new Hono<AppEnv>({ router: new TrieRouter() });
+  const app = new Hono<AppEnv>();
   app.onError(onError);
   app.use("*", async (c, next) => {
     c.set("ctx", ctx);
