@@ -31,7 +31,6 @@ async function fromStdin(): Promise<string> {
 /** Reads one line from the terminal without echoing it; Ctrl-C stops the command (exit 130, nothing changed). */
 function promptHidden(question: string): Promise<string> {
   const stdin = process.stdin;
-  process.stderr.write(question);
   return new Promise((resolve) => {
     let typed = "";
     const done = (exitCode?: number) => {
@@ -51,6 +50,8 @@ function promptHidden(question: string): Promise<string> {
       }
     };
     stdin.setRawMode(true);
+    // The prompt only once echo is off: an answer typed (or pasted) the moment it shows is not echoed.
+    process.stderr.write(question);
     stdin.resume();
     stdin.on("data", onData);
   });

@@ -138,6 +138,9 @@ export const COMPILE_FLAGS = [
 /** Code that runs in a Worker thread: an entry point of its own in the executable (`new Worker(new URL(...))`). */
 export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts"), join(root, "src", "db", "whole-file-check-worker.ts")];
 
+/** Packages one rare path needs, kept out of the main bundle that every start reads (src/lib/import-separately.ts). */
+export const SEPARATE_ENTRIES = ["pdfkit", "qrcode", "nodemailer"].map((name) => join(root, "src", "separate", `${name}.ts`));
+
 /** The commit being built (short hash, ".dirty" with uncommitted changes), or "unknown" outside a git checkout. */
 export function buildCommit(): string {
   const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: root, stdout: "pipe", stderr: "pipe" });
@@ -147,8 +150,9 @@ export function buildCommit(): string {
   return `${head.stdout.toString().trim()}${dirty ? ".dirty" : ""}`;
 }
 
-/** Compiles entry (a .ts file), and `workers`, into one executable at outfile with COMPILE_FLAGS (for `target`, a
- * platform of TARGETS, or this machine's; `commit` becomes src/version.ts's COMMIT). */
+/** Compiles entry (a .ts file), and `workers` (each an entry point of its own: a Worker's, a separately loaded
+ * package's), into one executable at outfile with COMPILE_FLAGS (for `target`, a platform of TARGETS, or this
+ * machine's; `commit` becomes src/version.ts's COMMIT). */
 export function compileExecutable(
   entry: string,
   outfile: string,
@@ -172,7 +176,7 @@ export function compileExecutable(
 function compile(target?: Target): string {
   mkdirSync(join(root, "dist"), { recursive: true });
   const outfile = join(root, "dist", target ? `nearcast-${target}` : "nearcast");
-  compileExecutable(join(root, "cli", "main.ts"), outfile, { workers: WORKER_ENTRIES, target, commit: buildCommit() });
+  compileExecutable(join(root, "cli", "main.ts"), outfile, { workers: [...WORKER_ENTRIES, ...SEPARATE_ENTRIES], target, commit: buildCommit() });
   return outfile;
 }
 

@@ -5,6 +5,7 @@
 // it is the largest package the server holds (about 650 KB of source) and most starts, and every CLI command, send none.
 import type NodemailerModule from "nodemailer";
 import { AppError } from "../errors.ts";
+import { importSeparately } from "../lib/import-separately.ts";
 import { describeSmtpFailure, redactSecrets } from "./redact.ts";
 import { smtpConnectionOf } from "../schemas/smtp-url.ts";
 
@@ -62,6 +63,7 @@ export interface SmtpMailerOptions {
 /** A saved URL an older build took (with options in its query) that this one refuses to guess at. */
 export const UNUSABLE_SMTP_URL = "the SMTP URL in the settings has options this server does not take (only ?insecure=1): set it again in Settings";
 
+// nodemailer (650 KB of source) is loaded at the first email, from outside the main bundle (src/lib/import-separately.ts).
 let nodemailerModule: Promise<typeof NodemailerModule> | undefined;
 
 /** The From header when none is set: the brand's name and the contact address (nodemailer quotes the name). */
@@ -83,7 +85,7 @@ export function createSmtpMailer({ settings, timeoutMs = SMTP_TIMEOUT_MS, tls }:
     const c = smtpConnectionOf(smtpUrl);
     if (!c) throw new EmailFailedError(UNUSABLE_SMTP_URL);
     // A transport per email: one connection per message either way (no pool), and each send sees the settings now.
-    const nodemailer = await (nodemailerModule ??= import("nodemailer").then((m) => m.default));
+    const nodemailer = await (nodemailerModule ??= importSeparately("nodemailer").then((m) => m.default));
     const transport = nodemailer.createTransport({
       host: c.host,
       port: c.port,

@@ -6,6 +6,7 @@ import { basename, join } from "node:path";
 import type PDFDocumentClass from "pdfkit";
 import fontPath from "../assets/fonts/Inter-SemiBold.ttf" with { type: "file" };
 import type { Config } from "../config.ts";
+import { importSeparately } from "../lib/import-separately.ts";
 import type { Repos } from "../repos/index.ts";
 import type { PublicBusiness } from "../schemas/businesses.ts";
 import { DEFAULT_MESSAGES_PER_WEEK } from "../schemas/businesses.ts";
@@ -53,10 +54,11 @@ const C = {
 // the same font filled and stroked ("faux bold"): a second weight would add its glyphs to every poster.
 const FONT = "Inter";
 
-// pdfkit is slow to import: loaded on the first poster, so neither the server nor a CLI command waits for it.
+// pdfkit is slow to import and large: loaded on the first poster, from outside the main bundle, so neither the server
+// nor a CLI command waits for it (src/lib/import-separately.ts).
 let pdfkitModule: Promise<typeof PDFDocumentClass> | undefined;
 function loadPdfkit(): Promise<typeof PDFDocumentClass> {
-  pdfkitModule ??= import("pdfkit").then((m) => m.default);
+  pdfkitModule ??= importSeparately("pdfkit").then((m) => m.default);
   return pdfkitModule;
 }
 let fontSource: Buffer | object | undefined;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type QRCodeModule from "qrcode";
+import { importSeparately } from "../lib/import-separately.ts";
 import { subscribeLink } from "../schemas/poster-text.ts";
 import type { Repos } from "../repos/index.ts";
 import { createBusinessesService } from "./businesses.ts";
@@ -26,10 +27,11 @@ export interface QrMatrix {
   dark(x: number, y: number): boolean;
 }
 
-// Loaded on first use: the server and the CLI start without paying for it.
+// Loaded on first use, from outside the main bundle: the server and the CLI start without paying for it
+// (src/lib/import-separately.ts).
 let qrcodeModule: Promise<typeof QRCodeModule> | undefined;
 export function loadQrcode(): Promise<typeof QRCodeModule> {
-  qrcodeModule ??= import("qrcode").then((m) => m.default);
+  qrcodeModule ??= importSeparately("qrcode").then((m) => m.default);
   return qrcodeModule;
 }
 

@@ -196,7 +196,7 @@ export function createSettingsService({ repos, clock, config }: SettingsDeps) {
     /** What holds marketing deliveries back at claim time (quiet hours, daily cap), from the settings in use now. */
     deferralPolicy(): DeferralPolicy {
       const c = current();
-      return { quietHours: c.quietHours, maxPerDay: c.maxPerDay, serverZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+      return { quietHours: c.quietHours, maxPerDay: c.maxPerDay, serverZone: () => Intl.DateTimeFormat().resolvedOptions().timeZone };
     },
     /** The messenger's settings now (the dispatcher rebuilds its messenger when they change). Twilio is handed
      * media and callback URLs on the saved public URL only; without one it gets none (see twilio.ts). */

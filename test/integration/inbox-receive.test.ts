@@ -176,7 +176,7 @@ describe("the owner's answer", () => {
   test("quiet hours hold an answer to someone who wrote over an hour ago, not to someone who just wrote", async () => {
     const w = world({ NEARCAST_QUIET_HOURS: "00:00-23:59" });
     try {
-      const policy = { quietHours: w.ctx.services.settings.current().quietHours, maxPerDay: 1, serverZone: "UTC" };
+      const policy = { quietHours: w.ctx.services.settings.current().quietHours, maxPerDay: 1, serverZone: () => "UTC" };
       const claim = () => w.ctx.repos.deliveries.claim(w.ctx.clock.now().getTime(), 10, policy);
       const answer = (messageText: string) => w.api.post("/api/inbox/Reply", { customerId: w.fan.id, businessId: w.bakery.id, messageText }, { token: w.ownerA.token });
       w.ctx.repos.customerInbound.record(w.fan.id, "SMS", w.ctx.clock.now().getTime());

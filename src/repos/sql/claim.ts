@@ -17,8 +17,10 @@ export interface DeferralPolicy {
   quietHours: QuietSpan | null;
   /** Per recipient (customer) per business per rolling 24 h (the state laws it follows limit each seller); 0 = no cap. */
   maxPerDay: number;
-  /** The zone used when neither the number nor the business gives one. */
-  serverZone: string;
+  /** The zone used when neither the number nor the business gives one. A function, read only when a row needs it:
+   * asking Intl for the server's zone loads ICU's time-zone data (~5 MB of RSS, ~10 ms), which a server polling an
+   * empty outbox never needs (bench/README.md, issue 26 items 2 and 6, session 13). */
+  serverZone: () => string;
 }
 
 const SKIPPED_MESSAGE = "Not sent: the customer unsubscribed before their turn.";
@@ -94,7 +96,7 @@ function zonesFor(db: Db, phone: string, businessId: number, policy: DeferralPol
   if (!zones) c.zonesOf.set(phone, (zones = phoneTimeZones(phone)));
   if (zones.length > 0) return zones;
   let zone = c.businessZones.get(businessId);
-  if (!zone) c.businessZones.set(businessId, (zone = q(db).businessZone.get(businessId)?.zone ?? policy.serverZone));
+  if (!zone) c.businessZones.set(businessId, (zone = q(db).businessZone.get(businessId)?.zone ?? policy.serverZone()));
   return [zone];
 }
 

@@ -56,7 +56,7 @@ async function namedAsGiven<T>(choice: Promise<T>): Promise<T> {
  * the server's); null when it goes now. */
 function heldUntil(phone: string, businessZone: string | null, now: number, policy: DeferralPolicy): string | null {
   const zones = phoneTimeZones(phone);
-  const at = nextAllowed(now, zones.length > 0 ? zones : [businessZone ?? policy.serverZone], policy.quietHours);
+  const at = nextAllowed(now, zones.length > 0 ? zones : [businessZone ?? policy.serverZone()], policy.quietHours);
   return at !== null && at > now ? new Date(at).toISOString() : null;
 }
 
