@@ -40,9 +40,10 @@ export interface TextableNumber {
 
 /**
  * The rule applied to a number as typed (read in `defaultCountry` when it has no country code), in ONE parse with
- * the full metadata: the number, or why not. The answers are those of toE164 followed by textableNumberProblem
- * (INVALID_PHONE when toE164 refuses it, whose short metadata is looser, so it is asked only then; checked equal on
- * three million typed numbers, bench/README.md "Issue 26 item 1").
+ * the full metadata: the number, or why not. The answers are those of toE164 followed by textableNumberProblem:
+ * toE164's short metadata is looser, so it is asked only for a number the full one refuses, to tell INVALID_PHONE
+ * (toE164 refuses it too) from NOT_A_MOBILE. Checked equal on three million typed numbers (bench/README.md "Issue 26
+ * item 1"; a sample in test/unit/typed-number-verdict.test.ts).
  */
 export function typedNumberVerdict(raw: string, defaultCountry: string, allowed: string[] | null): TextableNumber | { problem: string } {
   const compact = stripPhone(raw.trim());
