@@ -27,15 +27,16 @@ export type SubscribableBusiness = Pick<BusinessRow, "id" | "name" | "isActive" 
 };
 
 export function subscriptionsRepo(db: Db) {
-  // Every scan of a poster runs these two: prepared once, because drizzle otherwise builds and prepares the SQL again
-  // on every call (bench/README.md, subscribe).
+  // Every scan of a poster runs these: prepared once, because drizzle otherwise builds and prepares the SQL again
+  // on every call (bench/README.md, subscribe). Two reads by key rather than a join: see the rule "a join or a sort
+  // beside `column = ?`" in src/repos/README.md.
   const { name, isActive, successMessage, doubleOptIn, messagesPerWeek, ownerId } = businesses;
   const businessById = db
-    .select({ id: businesses.id, name, isActive, successMessage, doubleOptIn, messagesPerWeek, ownerId, ownerStatus: users.status })
+    .select({ id: businesses.id, name, isActive, successMessage, doubleOptIn, messagesPerWeek, ownerId })
     .from(businesses)
-    .innerJoin(users, eq(users.id, businesses.ownerId))
     .where(eq(businesses.id, sql.placeholder("id")))
     .prepare();
+  const userStatus = db.select({ status: users.status }).from(users).where(eq(users.id, sql.placeholder("id"))).prepare();
   const insertUnlessThere = db
     .insert(subscriptions)
     .values(placeholders("customerId", "businessId", "status", "contactPreference", "source", "consentAt", "consentText", "ip", "userAgent", "createdAt"))
@@ -57,7 +58,8 @@ export function subscriptionsRepo(db: Db) {
         .all();
     },
     business(id: number): SubscribableBusiness | undefined {
-      return businessById.get({ id });
+      const business = businessById.get({ id });
+      return business && { ...business, ownerStatus: userStatus.get({ id: business.ownerId })!.status };
     },
     find(customerId: number, businessId: number): SubscriptionRow | undefined {
       return db

@@ -6,12 +6,12 @@ import type { TypedReach } from "./whatsapp-reach.ts";
 /**
  * False for a US number, and for a +1 number libphonenumber cannot place (a fictional 555 number: more likely US than
  * not); true for every other number. Meta's pause covers US numbers only: Canada and the other +1 countries get
- * WhatsApp promotions.
+ * WhatsApp promotions. `country`: the number's, when the caller has just parsed it (the subscribe).
  */
-export function whatsappMarketingReachable(e164: string): boolean {
+export function whatsappMarketingReachable(e164: string, country?: CountryCode): boolean {
   if (!e164.startsWith("+1")) return true;
-  const country = parsePhoneNumberFromString(e164)?.country;
-  return country !== undefined && country !== "US";
+  const placed = country ?? parsePhoneNumberFromString(e164)?.country;
+  return placed !== undefined && placed !== "US";
 }
 
 let areaCodes: string[] | null = null;

@@ -231,7 +231,7 @@ export function createCustomersService({
     /** The owner adds a person by hand to one of their businesses (source 'manual'). */
     create(user: UserRow, input: unknown, meta: RequestMeta): CustomerView {
       const data = validate(createCustomerSchema, input);
-      const phone = textableOrThrow(data.phone, config.defaultCountry, allowed());
+      const { phone } = textableOrThrow(data.phone, config.defaultCountry, allowed());
       const business = managedBusiness(user, data.businessId);
       const at = clock.now();
       const id = repos.transaction(() => {

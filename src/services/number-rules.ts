@@ -2,7 +2,7 @@
 // the owner's own phone): the typed text to E.164, then textableNumberProblem (src/schemas/subscribe-number.ts)
 // with the allowed countries of the moment. A 400 on `phone` with the public page's sentences.
 import { ValidationError } from "../errors.ts";
-import { looksLikeShortCode, SHORT_CODE, textableNumberProblem } from "../schemas/subscribe-number.ts";
+import { looksLikeShortCode, SHORT_CODE, type TextableNumber, textableNumberProblem, typedNumberVerdict } from "../schemas/subscribe-number.ts";
 import { toE164 } from "../schemas/phone.ts";
 import { INVALID_PHONE } from "../schemas/texts.ts";
 
@@ -19,10 +19,10 @@ export function refuseUntextable(phone: string, allowedCountries: string[] | nul
   if (problem) throw new ValidationError(problem, { phone: problem });
 }
 
-/** The E.164 form of a typed number we may store and text, or a ValidationError naming `phone`. */
-export function textableOrThrow(raw: string, defaultCountry: string, allowedCountries: string[] | null): string {
+/** A typed number we may store and text (its E.164 form and country), or a ValidationError naming `phone`. */
+export function textableOrThrow(raw: string, defaultCountry: string, allowedCountries: string[] | null): TextableNumber {
   if (looksLikeShortCode(raw)) throw new ValidationError(SHORT_CODE, { phone: SHORT_CODE });
-  const phone = e164OrThrow(raw, defaultCountry);
-  refuseUntextable(phone, allowedCountries);
-  return phone;
+  const verdict = typedNumberVerdict(raw, defaultCountry, allowedCountries);
+  if ("problem" in verdict) throw new ValidationError(verdict.problem, { phone: verdict.problem });
+  return verdict;
 }

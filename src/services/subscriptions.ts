@@ -149,9 +149,9 @@ export function createSubscriptionsService({
 
       const data = validate(subscribeSchema, input);
       const s = settings.current();
-      const phone = textableOrThrow(data.phone, config.defaultCountry, s.allowedCountries);
+      const { phone, country } = textableOrThrow(data.phone, config.defaultCountry, s.allowedCountries);
       // Refused, not switched to SMS: the person chose WhatsApp, and nobody is texted on a channel they did not pick.
-      if (data.contactPreference === "WhatsApp" && !whatsappMarketingReachable(phone)) {
+      if (data.contactPreference === "WhatsApp" && !whatsappMarketingReachable(phone, country)) {
         throw new ValidationError(WHATSAPP_CHOOSE_SMS, { contactPreference: WHATSAPP_CHOOSE_SMS });
       }
       const at = clock.now();

@@ -54,10 +54,12 @@ const q = statements((sqlite) => ({
   ),
   // The subscription's channel, the customer's phone; only people subscribed (active, or unconfirmed for double
   // opt-in) to this business, and never anyone under an all-business STOP (it stays in force until their START).
+  // The phone is a subquery, not a join: see the rule "a join or a sort beside `column = ?`" in src/repos/README.md.
   insertDelivery: sqlite.prepare<{ id: number }, [number, number, number, number, string | null]>(
     `INSERT INTO deliveries (broadcast_id, customer_id, business_id, channel, to_phone, status, attempts, next_attempt_at, deferred_reason)
-     SELECT ?1, c.id, s.business_id, s.contact_preference, c.phone, 'Queued', 0, ?4, ?5
-     FROM subscriptions s JOIN customers c ON c.id = s.customer_id
+     SELECT ?1, s.customer_id, s.business_id, s.contact_preference, (SELECT phone FROM customers WHERE id = s.customer_id),
+       'Queued', 0, ?4, ?5
+     FROM subscriptions s
      WHERE s.business_id = ?2 AND s.customer_id = ?3 AND s.status IN ('active', 'unconfirmed')
        AND NOT ${underOptOutSql("s.customer_id")}
      RETURNING id`,
@@ -74,10 +76,12 @@ const q = statements((sqlite) => ({
             u.status AS ownerStatus
      FROM businesses b JOIN users u ON u.id = b.owner_id WHERE b.id = ?1`,
   ),
-  // deliveries_customer_idx, then the broadcast by its key.
+  // deliveries_customer_idx, then each one's broadcast by its key (a subquery, not a join: src/repos/README.md).
   sentWithin: sqlite.prepare<{ one: number }, [number, number, number]>(
-    `SELECT 1 AS one FROM deliveries d JOIN broadcasts b ON b.id = d.broadcast_id
-     WHERE d.customer_id = ?1 AND d.business_id = ?2 AND b.kind = 'confirmation' AND b.created_at > ?3 LIMIT 1`,
+    `SELECT 1 AS one FROM deliveries d
+     WHERE d.customer_id = ?1 AND d.business_id = ?2
+       AND (SELECT kind = 'confirmation' AND created_at > ?3 FROM broadcasts WHERE id = d.broadcast_id)
+     LIMIT 1`,
   ),
   // Held rows all wait until HELD_UNTIL: deliveries_queued_due_idx finds them by that one value.
   held: sqlite.prepare<HeldDelivery, [number, number]>(

@@ -24,15 +24,16 @@ const q = statements((sqlite) => ({
        FROM text_budget WHERE kind = 'confirmation' AND phone IN (SELECT value FROM json_each(?1)) AND slot_at > ?2)
      WHERE n <= ?3`,
   ),
-  // The ?3-th latest slot only (OFFSET ?3 - 1): one row for a single text.
+  // The ?3-th latest slot only (OFFSET ?3 - 1): one row for a single text. `IN (?1)`, not `= ?1`, on these two
+  // sorted reads of every subscription: see the rule "a join or a sort beside `column = ?`" in src/repos/README.md.
   ownerNth: sqlite.prepare<{ slot: number }, [number, number, number]>(
-    `SELECT slot_at AS slot FROM text_budget WHERE owner_id = ?1 AND slot_at > ?2 ORDER BY slot_at DESC LIMIT 1 OFFSET ?3 - 1`,
+    `SELECT slot_at AS slot FROM text_budget WHERE owner_id IN (?1) AND slot_at > ?2 ORDER BY slot_at DESC LIMIT 1 OFFSET ?3 - 1`,
   ),
   installNth: sqlite.prepare<{ slot: number }, [number, number]>(
     `SELECT slot_at AS slot FROM text_budget WHERE slot_at > ?1 ORDER BY slot_at DESC LIMIT 1 OFFSET ?2 - 1`,
   ),
   phoneNth: sqlite.prepare<{ slot: number }, [string, number, number]>(
-    `SELECT slot_at AS slot FROM text_budget WHERE kind = 'confirmation' AND phone = ?1 AND slot_at > ?2
+    `SELECT slot_at AS slot FROM text_budget WHERE kind = 'confirmation' AND phone IN (?1) AND slot_at > ?2
      ORDER BY slot_at DESC LIMIT 1 OFFSET ?3 - 1`,
   ),
   insert: sqlite.prepare<unknown, [number, string, string, number, number]>(
