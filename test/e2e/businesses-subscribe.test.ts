@@ -6,6 +6,7 @@ import type { Locator, Page } from "playwright-core";
 import { DESKTOP, launchBrowser, PHONE, SCREENSHOT_DIR, screenshot } from "../helpers/browser.ts";
 import { png } from "../helpers/images.ts";
 import { type RunningBinary, startBinary } from "../helpers/server.ts";
+import { theAppAfterLogin } from "../helpers/e2e-shop.ts";
 
 // The journey the product exists for, in a real browser against the built executable, through the UI only:
 // the admin adds the 'Bakery' type; an owner adds a business with a logo and a sample product photo and opens its
@@ -62,6 +63,7 @@ async function registerAndLogin(page: Page, email: string, first: string) {
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
   await page.getByRole("button", { name: "Login", exact: true }).click();
   await page.waitForURL(`${server.url}/`);
+  await theAppAfterLogin(page);
   await closeToast(page, "Login Successful");
 }
 

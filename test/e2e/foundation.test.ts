@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
 import { type RunningBinary, startBinary } from "../helpers/server.ts";
+import { theAppAfterLogin } from "../helpers/e2e-shop.ts";
 
 // The foundation, as a person uses it in a real browser against the built executable:
 // register -> login -> the admin creates a business type -> logout; and an owner is kept out of admin screens.
@@ -32,6 +33,7 @@ async function login(page: Page, email: string) {
   await page.getByLabel("Password", { exact: true }).fill("flour-and-water");
   await page.getByRole("button", { name: "Login", exact: true }).click();
   await page.waitForURL(`${server.url}/`);
+  await theAppAfterLogin(page);
   await page.getByText("Login Successful").waitFor();
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Page } from "playwright-core";
 import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
 import { type RunningBinary, startBinary } from "../helpers/server.ts";
+import { theAppAfterLogin } from "../helpers/e2e-shop.ts";
 
 // Issue 26 item 4: a visitor's public page loads only its own script (web/public/, on Preact), never the app (React)
 // nor the owner's screens (web/owner-screens.ts, a chunk of its own); the app comes once someone logs in, also on a
@@ -67,7 +68,7 @@ for (const [device, viewport] of [
       // Home is a public page: the app takes it over (the owner's links), with the login's toast carried over.
       await page.getByText("Login Successful").waitFor();
       await page.waitForURL(`${server.url}/`);
-      await page.locator("#main-nav a", { hasText: "My Business" }).waitFor({ state: "attached" });
+      await theAppAfterLogin(page);
       expect(scripts.filter((s) => APP.test(s)).length).toBe(1);
       expect(scripts.filter((s) => OWNER_CHUNK.test(s))).toEqual([]);
 

@@ -58,4 +58,14 @@ export async function logInOnPage(page: Page, baseUrl: string, owner: { email: s
   await page.getByLabel("Password", { exact: true }).fill(owner.password);
   await page.getByRole("button", { name: "Login", exact: true }).click();
   await page.waitForURL(`${baseUrl}/`);
+  await theAppAfterLogin(page);
+}
+
+/**
+ * After a login on /login: the app has taken the page over and shows the owner's nav. /login is a public page with
+ * its own script (web/public/), so the login ends in a page load: a test that goes on before it would be cut short.
+ */
+export async function theAppAfterLogin(page: Page): Promise<void> {
+  // The owner's nav alone is not enough: the login page's own nav shows it too, just before the page load.
+  await page.waitForFunction(() => document.querySelector('script[src*="/assets/app-"]') && document.querySelector('#main-nav a[href="/my-business"]'));
 }

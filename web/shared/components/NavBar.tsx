@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useLayoutEffect, useRef, useState } from "react";
 import { Link, useLocation } from "wouter";
 import { paths } from "../paths.ts";
 import { isAdmin, isAuthenticated, logout } from "../state/session.ts";
@@ -29,8 +29,10 @@ export function NavBar() {
   useUnreadPolling(isAuthenticated.value);
   const unread = unreadConversations.value;
 
-  // Escape closes the open phone menu, as it closes a dialog, and gives focus back to the button that opened it.
-  useEffect(() => {
+  // Escape closes the open phone menu, as it closes a dialog, and gives focus back to the button that opened it. A layout
+  // effect: listening from the moment the menu shows (a passive effect may wait for the next frame on the public pages'
+  // runtime, and an Escape pressed at once would be lost).
+  useLayoutEffect(() => {
     if (!open) return;
     function onKey(e: KeyboardEvent) {
       if (e.key !== "Escape") return;
