@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
 import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
 import { FORGOT_REDIRECT_MS } from "../../web/features/auth/ForgotPassword.tsx";
 import { LOGIN_FAILED } from "../../web/features/auth/error-messages.ts";
-import { launchBrowser, PHONE } from "../helpers/browser.ts";
+import { launchBrowser, PHONE, requestedPaths } from "../helpers/browser.ts";
 import { FIRST_ADMIN } from "../helpers/e2e-admin-and-owner.ts";
 import { httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
@@ -24,15 +23,6 @@ afterAll(async () => {
   await server.stop();
   await smtp.close();
 });
-
-/** The pages the browser loads from the server (not what a screen draws in place). */
-function documentLoads(page: Page): string[] {
-  const loads: string[] = [];
-  page.on("request", (req) => {
-    if (req.resourceType() === "document") loads.push(new URL(req.url()).pathname);
-  });
-  return loads;
-}
 
 test("login: the form's checks, the server's refusal as a toast, the phone menu", async () => {
   const { page, close } = await launchBrowser(PHONE);
@@ -63,7 +53,7 @@ test("login: the form's checks, the server's refusal as a toast, the phone menu"
 
 test("the account pages lead to each other in place; forgot-password toasts, then goes to login", async () => {
   const { page, close } = await launchBrowser(PHONE);
-  const loads = documentLoads(page);
+  const loads = requestedPaths(page, "document");
   try {
     await page.goto(`${server.url}/register`, { waitUntil: "networkidle" });
     await page.getByRole("main").getByRole("link", { name: "Login" }).click();
@@ -85,7 +75,7 @@ test("the account pages lead to each other in place; forgot-password toasts, the
 
 test("a link to a page outside the page's script loads that page from the server", async () => {
   const { page, close } = await launchBrowser(PHONE);
-  const loads = documentLoads(page);
+  const loads = requestedPaths(page, "document");
   try {
     await page.goto(`${server.url}/terms`, { waitUntil: "networkidle" });
     await page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" }).click();

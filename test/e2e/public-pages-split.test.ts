@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import type { Page } from "playwright-core";
-import { DESKTOP, launchBrowser, PHONE, screenshot } from "../helpers/browser.ts";
+import { DESKTOP, launchBrowser, PHONE, requestedPaths, screenshot } from "../helpers/browser.ts";
 import { type RunningBinary, startBinary } from "../helpers/server.ts";
 import { theAppAfterLogin } from "../helpers/e2e-shop.ts";
 
@@ -23,15 +22,6 @@ afterAll(async () => {
   await server.stop();
 });
 
-/** Every script URL the page requests from now on. */
-function watchScripts(page: Page): string[] {
-  const seen: string[] = [];
-  page.on("request", (req) => {
-    if (req.resourceType() === "script") seen.push(new URL(req.url()).pathname);
-  });
-  return seen;
-}
-
 for (const [device, viewport] of [
   ["phone", PHONE],
   ["desktop", DESKTOP],
@@ -39,7 +29,7 @@ for (const [device, viewport] of [
   test(`the public pages load without the owner's screens; they come after login (${device})`, async () => {
     const browser = await launchBrowser(viewport);
     const { page } = browser;
-    const scripts = watchScripts(page);
+    const scripts = requestedPaths(page, "script");
     try {
       for (const path of PUBLIC) {
         await page.goto(`${server.url}${path}`, { waitUntil: "networkidle" });

@@ -47,3 +47,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true });
   return path;
 }
+
+/** The paths the page requests from now on, of one kind ("document": the pages the browser loads; "script"). */
+export function requestedPaths(page: Page, kind: "document" | "script"): string[] {
+  const seen: string[] = [];
+  page.on("request", (req) => {
+    if (req.resourceType() === kind) seen.push(new URL(req.url()).pathname);
+  });
+  return seen;
+}
