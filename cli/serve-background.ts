@@ -13,16 +13,30 @@ export const BACKGROUND_AFTER_MS = 100;
 export function startBackgroundWork(ctx: AppContext, config: Config): { stop(): Promise<void>; stopCheckpoints(): Promise<void> } {
   let checkpointer: Checkpointer | null = null;
   let backups: { stop(): void } | null = null;
+  // Each part on its own: one that cannot start (a full disk, say) is logged, and the server and the others go on.
+  const begin = (what: string, part: () => void) => {
+    try {
+      part();
+    } catch (e) {
+      ctx.logger.error(`${what} did not start: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
   const timer = setTimeout(() => {
     // WAL checkpoints on a thread of their own: the event loop only appends (src/db/checkpointer.ts).
-    checkpointer = ctx.operator.startCheckpointer(ctx.logger);
+    begin("WAL checkpoints", () => {
+      checkpointer = ctx.operator.startCheckpointer(ctx.logger);
+    });
     // The broadcast dispatcher; a second server on the same data dir serves HTTP and stands by to take over.
-    ctx.dispatcher.start();
-    ctx.startHousekeeping(); // unreferenced uploads are deleted after 24 h (now and every hour)
-    backups = startScheduledBackups(config, ctx.logger);
+    begin("the dispatcher", () => ctx.dispatcher.start());
+    begin("the housekeeping", () => ctx.startHousekeeping()); // unreferenced uploads are deleted after 24 h (now and every hour)
+    begin("scheduled backups", () => {
+      backups = startScheduledBackups(config, ctx.logger);
+    });
     // Every page of the file, read on a thread of its own (the start took a quick look): a damaged one stops sending,
     // with a log line and a red line on the checklist (src/services/database-check.ts).
-    ctx.services.databaseCheck.start({ path: ctx.dbPath, dataDir: config.dataDir, check: ctx.operator.checkWholeFile, stopSending: () => ctx.dispatcher.stop() });
+    begin("the database check", () =>
+      ctx.services.databaseCheck.start({ path: ctx.dbPath, dataDir: config.dataDir, check: ctx.operator.checkWholeFile, stopSending: () => ctx.dispatcher.stop() }),
+    );
   }, BACKGROUND_AFTER_MS);
 
   return {

@@ -157,11 +157,12 @@ class LockedDispatcher implements Dispatcher {
     if (this.state !== "idle") throw new Error("dispatcher already started");
     const { takeLock, logger, rate, messenger } = this.options;
     if (takeLock) {
-      this.lock = takeLock();
+      this.lock = this.lockOrNull(takeLock);
       if (!this.lock) {
         this.state = "standby";
-        if (this.options.standby) {
-          logger.info("dispatcher: another process is sending messages for this data directory; standing by to take over");
+        const noRoom = this.diskWait.waiting;
+        if (this.options.standby || noRoom) {
+          if (!noRoom) logger.info("dispatcher: another process is sending messages for this data directory; standing by to take over");
           this.main = this.standBy(takeLock).catch((e) => logger.error(`dispatcher stopped by an error: ${errText(e)}`));
         }
         return "standby";
@@ -212,17 +213,30 @@ class LockedDispatcher implements Dispatcher {
     await this.loop.run();
   }
 
-  /** Retries the lock every lockRetryMs until it is free (the other dispatcher stopped or died), then runs. */
+  /** Retries the lock every lockRetryMs until it is free (the other dispatcher stopped or died), or as the disk wait
+   * says while the disk has no room for the lock's file, then runs. */
   private async standBy(takeLock: TakeLock): Promise<void> {
     while (!this.stopping) {
-      await this.sleep(this.options.lockRetryMs ?? 5_000);
+      const noRoom = this.diskWait.waiting;
+      await this.sleep(noRoom ? this.diskWait.waitMs(this.scheduler.now()) : (this.options.lockRetryMs ?? 5_000));
       if (this.stopping) return;
-      this.lock = takeLock();
+      this.lock = this.lockOrNull(takeLock);
       if (this.lock) {
-        this.options.logger.info("dispatcher: took over sending messages");
+        if (!noRoom) this.options.logger.info("dispatcher: took over sending messages");
         await this.run();
         return;
       }
+    }
+  }
+
+  /** The lock, or null while another process holds it or the disk has no room for its file (a full disk is waited
+   * out as for any write, DiskWait: at a start on a full disk, the server must live on, not die as it starts). */
+  private lockOrNull(takeLock: TakeLock): ReturnType<TakeLock> {
+    try {
+      return takeLock();
+    } catch (e) {
+      if (!this.diskWait.failed(e)) throw e;
+      return null;
     }
   }
 

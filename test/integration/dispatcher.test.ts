@@ -447,6 +447,28 @@ describe("one dispatcher per data directory", () => {
     expect(isLocked(lockPath)).toBe(false);
   });
 
+  test("a disk with no room for the lock's file: the start waits for room (one log line), then sends; it never throws", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "nearcast-lock-"));
+    dirs.push(dir);
+    const lockPath = join(dir, "dispatcher.lock");
+    const { broadcastId } = await seed(2);
+    let full = true;
+    const takeLock = () => {
+      if (full) throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+      return tryLock(lockPath);
+    };
+    const d = dispatcher(recordingMessenger(), { takeLock });
+    expect(d.start()).toBe("standby");
+    expect(ctx.logger.lines.filter((l) => l.includes("the disk is full or read-only"))).toHaveLength(1);
+    expect(ctx.logger.lines.some((l) => l.includes("another process is sending"))).toBe(false);
+    full = false;
+    await d.whenDispatching();
+    expect(isLocked(lockPath)).toBe(true);
+    await until(() => completed(broadcastId));
+    await d.stop();
+    expect(isLocked(lockPath)).toBe(false);
+  });
+
   test("the lock is an OS file lock: another process holding it keeps us out; kill -9 frees it", async () => {
     const dir = mkdtempSync(join(tmpdir(), "nearcast-lock-"));
     dirs.push(dir);
