@@ -3,7 +3,7 @@
 // tens of kilobytes for a page and the owner's app loads only after login. The components are the app's (React), so
 // the words and the behaviour are the same; only the runtime under them differs. scripts/build.ts embeds the files.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import * as esbuild from "esbuild";
 import { WEB_BUNDLE } from "./web-bundle.ts";
 
@@ -22,25 +22,18 @@ const ON_PREACT: esbuild.BuildOptions["alias"] = {
   "use-sync-external-store/shim/index.js": "preact/compat",
 };
 
-/** The features whose parts a public screen shows only to someone logged in: web/public/owner-parts.tsx stands in. */
-const OWNER_ONLY = ["settings", "customers", "users"].map((name) => join(root, "web", "features", name, "index.ts"));
-
 /**
- * A feature's index.ts names all its screens and a page's script uses one. Their modules do nothing beyond their
- * exports and the stylesheets they import, so esbuild may leave out (with their stylesheets) what the page does not use;
- * without this it keeps every module that imports a stylesheet, i.e. every screen of the feature. The owner-only
- * features are replaced (OWNER_ONLY).
+ * The features whose parts a public screen shows only to someone logged in (the setup checklist, the public-URL
+ * offer, the sandbox reply panel, the owners waiting for approval): a public page's script runs only for a visitor
+ * (web/public/page.tsx hands anyone logged in the app), so web/public/owner-parts.tsx, which shows nothing, stands in.
  */
-const ONLY_WHAT_A_PAGE_USES: esbuild.Plugin = {
-  name: "only-what-a-page-uses",
+const OWNER_ONLY = ["settings", "customers", "users"].map((name) => join(root, "web", "features", name, "index.ts"));
+const OWNER_PARTS_LEFT_OUT: esbuild.Plugin = {
+  name: "owner-parts-left-out",
   setup(build) {
-    const features = join(root, "web", "features");
-    build.onResolve({ filter: /^\.\.?\/.*\.tsx?$/ }, async (args) => {
-      if (args.pluginData === ONLY_WHAT_A_PAGE_USES) return undefined;
-      const found = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: ONLY_WHAT_A_PAGE_USES });
-      if (OWNER_ONLY.includes(found.path)) return { path: join(root, "web", "public", "owner-parts.tsx") };
-      return found.path.startsWith(features) ? { ...found, sideEffects: false } : found;
-    });
+    build.onResolve({ filter: /\/index\.ts$/ }, (args) =>
+      OWNER_ONLY.includes(resolve(args.resolveDir, args.path)) ? { path: join(root, "web", "public", "owner-parts.tsx") } : undefined,
+    );
   },
 };
 
@@ -76,7 +69,7 @@ async function bundleScripts(assetsDir: string, names: string[]): Promise<{ page
     splitting: true,
     jsx: "automatic",
     alias: ON_PREACT,
-    plugins: [ONLY_WHAT_A_PAGE_USES],
+    plugins: [OWNER_PARTS_LEFT_OUT],
     define: { "process.env.NODE_ENV": '"production"' },
   });
   const pages = new Map<string, PageFiles>();

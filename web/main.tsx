@@ -20,13 +20,12 @@ import { createRoot } from "react-dom/client";
 import { App } from "./app.tsx";
 import { screens } from "./screens.ts";
 import { loadCurrentUser } from "./shared/state/session.ts";
-import { loadSite, site } from "./shared/state/site.ts";
+import { loadSite, readSiteFromPage } from "./shared/state/site.ts";
 import { showCarriedToasts } from "./shared/state/toasts.ts";
 
 // The app: every screen, for someone logged in (a public page's own script loads this file for them, web/public/)
 // and for the pages not rendered ahead. A rendered page it replaces was drawn for a visitor: it is drawn anew.
-const facts = document.getElementById("site-data")?.textContent;
-if (facts) site.value = JSON.parse(facts);
+readSiteFromPage();
 void loadSite();
 void loadCurrentUser();
 showCarriedToasts();

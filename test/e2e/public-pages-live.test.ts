@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { INVALID_LOGIN } from "../../src/schemas/texts.ts";
 import { FORGOT_REDIRECT_MS } from "../../web/features/auth/ForgotPassword.tsx";
 import { LOGIN_FAILED } from "../../web/features/auth/error-messages.ts";
-import { launchBrowser, PHONE, requestedPaths } from "../helpers/browser.ts";
+import { PHONE, requestedPaths } from "../helpers/browser.ts";
+import { inBrowser } from "../helpers/e2e-in-browser.ts";
 import { FIRST_ADMIN } from "../helpers/e2e-admin-and-owner.ts";
 import { httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
 import { startSmtpServer, type TestSmtpServer } from "../helpers/smtp.ts";
@@ -25,8 +26,7 @@ afterAll(async () => {
 });
 
 test("login: the form's checks, the server's refusal as a toast, the phone menu", async () => {
-  const { page, close } = await launchBrowser(PHONE);
-  try {
+  await inBrowser(PHONE, async ({ page }) => {
     await page.goto(`${server.url}/login`, { waitUntil: "networkidle" });
     await page.getByRole("button", { name: "Login", exact: true }).click();
     await page.getByText("Email is required").first().waitFor();
@@ -46,15 +46,12 @@ test("login: the form's checks, the server's refusal as a toast, the phone menu"
     await page.keyboard.press("Escape");
     expect(await toggle.getAttribute("aria-expanded")).toBe("false");
     expect(await toggle.evaluate((el) => el === document.activeElement)).toBe(true);
-  } finally {
-    await close();
-  }
+  });
 });
 
 test("the account pages lead to each other in place; forgot-password toasts, then goes to login", async () => {
-  const { page, close } = await launchBrowser(PHONE);
-  const loads = requestedPaths(page, "document");
-  try {
+  await inBrowser(PHONE, async ({ page }) => {
+    const loads = requestedPaths(page, "document");
     await page.goto(`${server.url}/register`, { waitUntil: "networkidle" });
     await page.getByRole("main").getByRole("link", { name: "Login" }).click();
     await page.waitForURL(`${server.url}/login`);
@@ -68,28 +65,22 @@ test("the account pages lead to each other in place; forgot-password toasts, the
     expect((await smtp.waitFor(1))[0]!.rcptTo).toEqual([FIRST_ADMIN.email]);
     await page.waitForURL(`${server.url}/login`, { timeout: FORGOT_REDIRECT_MS + 10_000 });
     expect(loads).toEqual(["/register"]);
-  } finally {
-    await close();
-  }
+  });
 });
 
 test("a link to a page outside the page's script loads that page from the server", async () => {
-  const { page, close } = await launchBrowser(PHONE);
-  const loads = requestedPaths(page, "document");
-  try {
+  await inBrowser(PHONE, async ({ page }) => {
+    const loads = requestedPaths(page, "document");
     await page.goto(`${server.url}/terms`, { waitUntil: "networkidle" });
     await page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" }).click();
     await page.waitForURL(`${server.url}/privacy`);
     await page.getByRole("heading", { name: "Privacy Policy", level: 1 }).waitFor();
     expect(loads).toEqual(["/terms", "/privacy"]);
-  } finally {
-    await close();
-  }
+  });
 });
 
 test("the FAQ's questions open and close, each naming the answer it shows", async () => {
-  const { page, close } = await launchBrowser(PHONE);
-  try {
+  await inBrowser(PHONE, async ({ page }) => {
     await page.goto(`${server.url}/faq`, { waitUntil: "networkidle" });
     const question = page.locator(".accordion-heading button").first();
     const before = await question.getAttribute("aria-expanded");
@@ -100,7 +91,5 @@ test("the FAQ's questions open and close, each naming the answer it shows", asyn
     expect(await page.locator(`[id="${panel}"]`).count()).toBe(1);
     await question.click();
     expect(await question.getAttribute("aria-expanded")).toBe(before);
-  } finally {
-    await close();
-  }
+  });
 });

@@ -8,7 +8,7 @@ import { Router } from "wouter";
 import { memoryLocation } from "wouter/memory-location";
 import { App, type Screens } from "../app.tsx";
 import { isAuthenticated } from "../shared/state/session.ts";
-import { site } from "../shared/state/site.ts";
+import { readSiteFromPage } from "../shared/state/site.ts";
 import { showCarriedToasts } from "../shared/state/toasts.ts";
 
 /** The page's tree, the same at build time (at the path the page is rendered for: Preact's renderer has no server
@@ -34,11 +34,10 @@ function loadApp(meta: HTMLMetaElement): void {
 }
 
 export function startPublicPage(screens: Screens): void {
-  const facts = document.getElementById("site-data")?.textContent;
   const root = document.getElementById("root");
   const app = document.querySelector<HTMLMetaElement>('meta[name="nearcast-app"]');
   if (isAuthenticated.value && app) return loadApp(app);
-  if (facts) site.value = JSON.parse(facts);
+  readSiteFromPage();
   showCarriedToasts();
   if (root) hydrateRoot(root, <PublicPage screens={screens} />);
 }

@@ -10,6 +10,13 @@ export const site = signal<SiteInfo | null>(null);
 export const brandName = computed(() => site.value?.brandName ?? DEFAULT_BRAND.brandName);
 export const contactEmail = computed(() => site.value?.contactEmail ?? DEFAULT_BRAND.contactEmail);
 
+/** The site's facts the server put in a rendered page (src/http/routes/public-pages.ts), so the first render matches
+ * the page; nothing when the page carries none. */
+export function readSiteFromPage(): void {
+  const facts = document.getElementById("site-data")?.textContent;
+  if (facts) site.value = JSON.parse(facts);
+}
+
 export async function loadSite(): Promise<void> {
   try {
     site.value = await siteApi.get();
