@@ -32,10 +32,11 @@ export function startBackgroundWork(ctx: AppContext, config: Config): { stop(): 
     begin("scheduled backups", () => {
       backups = startScheduledBackups(config, ctx.logger);
     });
-    // Every page of the file, read on a thread of its own (the start took a quick look): a damaged one stops sending,
-    // with a log line and a red line on the checklist (src/services/database-check.ts).
+    // Every page of the file, read on the checkpointer's thread (the start took a quick look): a damaged one stops
+    // sending, with a log line and a red line on the checklist (src/services/database-check.ts).
+    const check = () => checkpointer?.checkWholeFile() ?? Promise.reject(new Error("the checkpointer's thread did not start"));
     begin("the database check", () =>
-      ctx.services.databaseCheck.start({ path: ctx.dbPath, dataDir: config.dataDir, check: ctx.operator.checkWholeFile, stopSending: () => ctx.dispatcher.stop() }),
+      ctx.services.databaseCheck.start({ path: ctx.dbPath, dataDir: config.dataDir, check, stopSending: () => ctx.dispatcher.stop() }),
     );
   }, BACKGROUND_AFTER_MS);
 

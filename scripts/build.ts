@@ -136,7 +136,7 @@ export const COMPILE_FLAGS = [
 ];
 
 /** Code that runs in a Worker thread: an entry point of its own in the executable (`new Worker(new URL(...))`). */
-export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts"), join(root, "src", "db", "whole-file-check-worker.ts")];
+export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts")];
 
 /** Packages one rare path needs, kept out of the main bundle that every start reads (src/lib/import-separately.ts). */
 export const SEPARATE_ENTRIES = ["pdfkit", "qrcode", "nodemailer"].map((name) => join(root, "src", "separate", `${name}.ts`));

@@ -4,7 +4,10 @@
 // But the file keeps its size: after a 100,000-message broadcast, tens of MB of WAL on a Pi's SD card. So once the
 // WAL has been fully copied and unchanged for IDLE_TICKS checkpoints, a TRUNCATE checkpoint empties it; with no busy
 // wait, so a reader or writer that is there makes it give up until the next quiet moment instead of waiting.
+// The same thread runs serve's whole-file check (quick_check of every page, once, on a connection of its own) when
+// asked: a second thread for a check that runs once would keep its memory after it ends (issue 26 item 2).
 import { Database } from "bun:sqlite";
+import { type DatabaseState, databaseState } from "./integrity.ts";
 
 declare const self: Worker;
 
@@ -13,6 +16,11 @@ export interface CheckpointerStart {
   everyMs: number;
   /** Quiet checkpoints (nothing new in the WAL) before it is truncated; default IDLE_TICKS. */
   idleTicks?: number;
+}
+
+/** Asks for quick_check of every page; `busyWaitMs` is how long it waits for a writer before it answers "busy". */
+export interface WholeFileCheckRequest {
+  check: { busyWaitMs: number };
 }
 
 /** 10 x 200 ms: two seconds without a write. */
@@ -24,8 +32,10 @@ export type CheckpointerReport =
   | { kind: "checkpointed"; walFrames: number; copied: number }
   | { kind: "truncated"; walFrames: number }
   | { kind: "failed"; message: string }
-  | { kind: "stopped" };
+  | { kind: "stopped" }
+  | { kind: "checked"; state: DatabaseState };
 
+let path = "";
 let db: Database | null = null;
 let timer: ReturnType<typeof setInterval> | null = null;
 let idleTicks = IDLE_TICKS;
@@ -75,15 +85,21 @@ function stop(): void {
   db = null;
 }
 
-self.onmessage = (event: MessageEvent<CheckpointerStart | "stop">) => {
+self.onmessage = (event: MessageEvent<CheckpointerStart | WholeFileCheckRequest | "stop">) => {
   if (event.data === "stop") {
     checkpoint();
     stop();
     report({ kind: "stopped" });
     return;
   }
+  // Answered even when checkpoints failed: the check opens its own connection (and may be what finds out why).
+  if ("check" in event.data) {
+    report({ kind: "checked", state: databaseState(path, "quick_check", event.data.check.busyWaitMs) });
+    return;
+  }
+  path = event.data.path;
   try {
-    db = new Database(event.data.path, { strict: true });
+    db = new Database(path, { strict: true });
     db.exec("PRAGMA busy_timeout = 1000");
     db.exec("PRAGMA synchronous = NORMAL");
     // This connection never checkpoints by itself when it closes: the server's connection may still be writing.

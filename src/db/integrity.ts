@@ -1,6 +1,6 @@
 // SQLite's own checks of a database file: at every `serve` start a quick look that reads a few pages whatever the
 // file's size (the header, the schema, the first rows of every table), then quick_check of every page in the
-// background once the server answers (src/db/whole-file-check.ts: seconds on a big file, too long to wait for);
+// background once the server answers (on the checkpointer's thread, src/db/checkpointer.ts: seconds on a big file);
 // integrity_check of every backup and restore. A file this process may not open, or one another process holds
 // locked, is not damaged: each is told apart, so nobody is sent to restore a backup over a database that is whole.
 import { Database } from "bun:sqlite";

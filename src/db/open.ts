@@ -13,7 +13,6 @@ import { type CheckpointerOptions, startCheckpointer } from "./checkpointer.ts";
 import { type Db, dbFileIn, openDb } from "./client.ts";
 import { lockPathFor, SERVE_LOCK_FILE } from "./lock.ts";
 import { migrate } from "./migrate.ts";
-import { checkWholeFile } from "./whole-file-check.ts";
 import { appliedSchema, KNOWN_SCHEMA } from "./schema-version.ts";
 
 /**
@@ -97,8 +96,6 @@ export function openDatabase(config: Pick<Config, "dataDir">, options: OpenOptio
     backup: ((out, now) => writeBackup(db.$client, dataDir, out, now)) as WriteBackup,
     /** Keeps the WAL file small while the server runs (src/db/checkpointer.ts). */
     startCheckpointer: (opts: CheckpointerOptions) => startCheckpointer(db.$client, dbPath, opts),
-    /** quick_check of every page, on a thread of its own (serve runs it once it answers). */
-    checkWholeFile: () => checkWholeFile(dbPath),
     /** Everything into the database file itself, the WAL emptied: before the file alone is moved. */
     truncateWal: () => void db.$client.exec("PRAGMA wal_checkpoint(TRUNCATE)"),
     close: () => db.$client.close(),

@@ -1,5 +1,5 @@
 // The background check of the whole database file (issue 26 item 2): `serve` starts answering after a quick look at
-// the file (src/db/integrity.ts), then quick_check reads every page on a thread of its own. A damaged page found
+// the file (src/db/integrity.ts), then quick_check reads every page on the checkpointer's thread. A damaged page found
 // then stops sending (the dispatcher stops: a message must not go out twice, or to someone who opted out, because
 // the rows that say otherwise cannot be read), says so in the log, and puts a red line on the checklist (and the
 // broadcast dispatcher's health reads "stopped") until the file is restored from a backup.
@@ -15,7 +15,7 @@ export interface DatabaseCheckRun {
   /** The file's path, for the log line and the fix. */
   path: string;
   dataDir: string;
-  /** quick_check of every page (src/db/whole-file-check.ts). */
+  /** quick_check of every page (on the checkpointer's thread: src/db/checkpointer.ts). */
   check: () => Promise<DatabaseState>;
   /** Stops sending for good (this process). */
   stopSending: () => Promise<void>;

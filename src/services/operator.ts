@@ -9,7 +9,7 @@ import { pruneScope } from "./prune-scope.ts";
 export interface OperatorDeps {
   repos: Pick<Repos, "deliveries" | "broadcasts">;
   /** The open database file (src/db/open.ts). */
-  file: Pick<OpenedDatabase, "backup" | "startCheckpointer" | "truncateWal" | "checkWholeFile">;
+  file: Pick<OpenedDatabase, "backup" | "startCheckpointer" | "truncateWal">;
 }
 
 export function createOperatorService({ repos, file }: OperatorDeps) {
@@ -17,11 +17,8 @@ export function createOperatorService({ repos, file }: OperatorDeps) {
     /** A checked backup (database and uploads) to `out`; call it holding the maintenance lock (cli backup.ts). */
     backup: file.backup,
 
-    /** Serve's checkpointer: keeps the WAL file small while the server runs. */
+    /** Serve's checkpointer: keeps the WAL file small while the server runs, and runs the whole-file check. */
     startCheckpointer: (logger: Logger) => file.startCheckpointer({ logger }),
-
-    /** quick_check of every page of the database file, off the server's thread (src/db/whole-file-check.ts). */
-    checkWholeFile: file.checkWholeFile,
 
     /**
      * A restored database while it is still staged: its unfinished deliveries are marked to be checked with the

@@ -4,7 +4,7 @@
 import { until } from "../helpers/until.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CheckpointerReport } from "../../src/db/checkpoint-worker.ts";
@@ -90,6 +90,38 @@ describe("the checkpointer thread", () => {
     expect(autocheckpoint(sqlite)).toBe(1000);
     expect(logger.lines.some((l) => l.startsWith("warn") && l.includes("WAL checkpoints") && l.includes("checkpoints by itself"))).toBe(true);
     await cp.stop(); // harmless
+    sqlite.close();
+  });
+
+  test("runs the whole-file check when asked: a sound file, then one with a damaged page; none once stopped", async () => {
+    const { path, sqlite } = database();
+    const insert = sqlite.prepare("INSERT INTO t (payload) VALUES (?)");
+    for (let i = 0; i < 2000; i++) insert.run("x".repeat(200));
+    const cp = startCheckpointer(sqlite, path, { everyMs: 20, logger: new MemoryLogger() });
+    expect(await cp.ready).toBe(true);
+    expect(await cp.checkWholeFile()).toEqual({ state: "ok" });
+
+    // Garbage over the table's last leaf: the quick look at a start would not reach it, quick_check does.
+    sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const pageSize = (sqlite.query("PRAGMA page_size").get() as { page_size: number }).page_size;
+    const leaves = sqlite.query("SELECT pageno FROM dbstat WHERE name = 't' AND pagetype = 'leaf' ORDER BY path").all() as { pageno: number }[];
+    const fd = openSync(path, "r+");
+    writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (leaves.at(-1)!.pageno - 1) * pageSize);
+    closeSync(fd);
+    expect(await cp.checkWholeFile()).toMatchObject({ state: "damaged", detail: expect.any(String) });
+
+    await cp.stop();
+    await expect(cp.checkWholeFile()).rejects.toThrow("the thread has ended");
+    sqlite.close();
+  });
+
+  test("the check still answers when the thread could not open the file for checkpoints", async () => {
+    const { sqlite } = database();
+    const missing = join(dirs[0]!, "no-such-dir", "x.db");
+    const cp = startCheckpointer(sqlite, missing, { everyMs: 20, logger: new MemoryLogger() });
+    expect(await cp.ready).toBe(false);
+    expect(await cp.checkWholeFile()).toEqual({ state: "unreadable", path: join(dirs[0]!, "no-such-dir") });
+    await cp.stop();
     sqlite.close();
   });
 });
