@@ -7,6 +7,7 @@ import { dbFileIn } from "../src/db/client.ts";
 import { BUSY_WORDS, inaccessiblePart, isBusyError } from "../src/db/integrity.ts";
 import { refuseLostDatabase } from "../src/db/restore.ts";
 import { ValidationError } from "../src/errors.ts";
+import { startIsDone } from "../src/lib/jit-policy.ts";
 import { withServiceEnv } from "../src/service-env.ts";
 import { runAsDataDirOwner } from "./data-dir-owner.ts";
 import { notMine } from "./serve-checks.ts";
@@ -68,6 +69,7 @@ export async function withContext<T>(
     if (denied) throw new ConfigError(notMine(denied, config.dataDir));
     throw busyInWords(e, config.dataDir);
   }
+  startIsDone(); // the command's own work is JIT-compiled as usual (src/lib/jit-policy.ts)
   try {
     return await run(ctx);
   } catch (e) {

@@ -5,6 +5,7 @@
 import type { Config } from "../src/config.ts";
 import type { AppContext } from "../src/context.ts";
 import type { Checkpointer } from "../src/db/checkpointer.ts";
+import { startIsDone } from "../src/lib/jit-policy.ts";
 import { startScheduledBackups } from "./scheduled-backups.ts";
 
 /** How long after listening the background work starts. */
@@ -38,6 +39,7 @@ export function startBackgroundWork(ctx: AppContext, config: Config): { stop(): 
     begin("the database check", () =>
       ctx.services.databaseCheck.start({ path: ctx.dbPath, dataDir: config.dataDir, check, stopSending: () => ctx.dispatcher.stop() }),
     );
+    startIsDone(); // from now on requests and sending are JIT-compiled as usual (src/lib/jit-policy.ts)
   }, BACKGROUND_AFTER_MS);
 
   return {

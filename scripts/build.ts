@@ -4,10 +4,11 @@
 //   bun scripts/build.ts --release             UI bundle + dist/nearcast-linux-x64, dist/nearcast-linux-arm64, dist/SHA256SUMS
 //   bun scripts/build.ts --web                 UI bundle and manifest only (what the tests need)
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import * as esbuild from "esbuild";
 import { buildPublicPages, fillPage } from "./build-public-pages.ts";
+import { BYTECODE_ORDER } from "./record-bytecode-order.ts";
 import { WEB_BUNDLE } from "./web-bundle.ts";
 
 const root = join(import.meta.dir, "..");
@@ -135,6 +136,14 @@ export const COMPILE_FLAGS = [
   "--format=esm",
 ];
 
+/**
+ * Flags of dist/nearcast alone (not of the bench's baselines): the bytecode laid out by a recorded `serve` start
+ * (scripts/record-bytecode-order.ts), and the JIT kept for code that runs often: 30x JavaScriptCore's tier-up thresholds
+ * until the app calls `Bun.unsafe.setJITPolicy(1)` (src/lib/jit.ts), so code that runs once at start is not compiled.
+ * Both for idle RSS (issue 26 item 2; bench/README.md "Session 14").
+ */
+export const APP_COMPILE_FLAGS = [...(existsSync(BYTECODE_ORDER) ? [`--bytecode-order=${BYTECODE_ORDER}`] : []), "--compile-jit-policy=30"];
+
 /** Code that runs in a Worker thread: an entry point of its own in the executable (`new Worker(new URL(...))`). */
 export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts")];
 
@@ -151,14 +160,15 @@ export function buildCommit(): string {
 }
 
 /** Compiles entry (a .ts file), and `workers` (each an entry point of its own: a Worker's, a separately loaded
- * package's), into one executable at outfile with COMPILE_FLAGS (for `target`, a platform of TARGETS, or this
+ * package's), into one executable at outfile with COMPILE_FLAGS and `flags` (for `target`, a platform of TARGETS, or this
  * machine's; `commit` becomes src/version.ts's COMMIT). */
 export function compileExecutable(
   entry: string,
   outfile: string,
-  options: { cwd?: string; quiet?: boolean; workers?: string[]; target?: Target; commit?: string } = {},
+  options: { cwd?: string; quiet?: boolean; workers?: string[]; target?: Target; commit?: string; flags?: string[] } = {},
 ): void {
   const extra = [
+    ...(options.flags ?? []),
     ...(options.target ? [`--target=bun-${options.target}`] : []),
     ...(options.commit ? [`--define=NEARCAST_COMMIT=${JSON.stringify(options.commit)}`] : []),
   ];
@@ -176,7 +186,7 @@ export function compileExecutable(
 function compile(target?: Target): string {
   mkdirSync(join(root, "dist"), { recursive: true });
   const outfile = join(root, "dist", target ? `nearcast-${target}` : "nearcast");
-  compileExecutable(join(root, "cli", "main.ts"), outfile, { workers: [...WORKER_ENTRIES, ...SEPARATE_ENTRIES], target, commit: buildCommit() });
+  compileExecutable(join(root, "cli", "main.ts"), outfile, { workers: [...WORKER_ENTRIES, ...SEPARATE_ENTRIES], target, commit: buildCommit(), flags: APP_COMPILE_FLAGS });
   return outfile;
 }
 
