@@ -1,7 +1,8 @@
 // Start-up benchmark: how long `dist/nearcast serve` takes from process start to its first 200 on /api/health with
 // an EXISTING database, and how much memory (RSS) it holds once idle, each the median of several runs. Measured side
 // by side, in the same run and interleaved, against two named baselines compiled with the SAME `bun build --compile`
-// flags as dist/nearcast (scripts/build.ts COMPILE_FLAGS), in a temp dir:
+// flags as dist/nearcast (scripts/build.ts COMPILE_FLAGS; dist/nearcast adds APP_COMPILE_FLAGS, its own bytecode layout
+// and JIT policy), in a temp dir:
 //   - "bun hello-world":      Bun.serve answering /api/health with a JSON literal: the floor Bun itself imposes;
 //   - "bun + sqlite + crypto": the same plus bun:sqlite opening a copy of the same database (WAL, busy_timeout,
 //     one query per request) and a random cookie token (node:crypto): the floor of this architecture.
