@@ -115,6 +115,24 @@ describe("GET /subscribe", () => {
   });
 });
 
+describe("the subscribe page's opener policy", () => {
+  test("GET and POST /subscribe are not opener-isolated; every other security header stays, and the login page and the API keep same-origin", async () => {
+    const { api, business, post } = setup();
+    const answers = [await api.call("GET", `/subscribe?id=${business.id}`, { noXsrf: true }), await api.call("GET", "/subscribe?id=99999", { noXsrf: true }), await post({ phone: "(415) 555-0100", contactPreference: "SMS" })];
+    expect(answers.map((r) => r.status)).toEqual([200, 404, 200]);
+    for (const res of answers) {
+      expect(res.headers.get("cross-origin-opener-policy")).toBe("unsafe-none");
+      expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+      expect(res.headers.get("cross-origin-resource-policy")).toBe("same-origin");
+    }
+    for (const path of ["/login", "/api/health", `/my-subscriptions`]) {
+      const res = await api.call("GET", path, { noXsrf: true });
+      expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
+    }
+  });
+});
+
 describe("POST /subscribe (the form without JavaScript)", () => {
   test("subscribes and answers with the business's success message; stores the consent words of the channel chosen", async () => {
     // Toronto: a US number cannot subscribe by WhatsApp (issue 23 item 7).

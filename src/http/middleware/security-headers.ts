@@ -1,3 +1,4 @@
+import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
 
 /**
@@ -21,4 +22,15 @@ export const securityHeaders = (inlineScriptHashes: string[] = []) =>
   referrerPolicy: "same-origin",
   // A route's own stricter header stands (GET /l/<code> sends no Referer at all: its URL names a person).
   overwrite: false,
+});
+
+/**
+ * For the page a poster's QR code opens (public, anonymous, nothing a cross-origin window could read): no
+ * Cross-Origin-Opener-Policy isolation. "same-origin" there made the browser give every scan a browsing context
+ * group, and a process, of its own: ~35 ms of the phone field on a Slow 4G phone (bench/README.md, issue 26 item 3).
+ * Pages with a person's data or a login keep it.
+ */
+export const openerNotIsolated = createMiddleware(async (c, next) => {
+  c.header("Cross-Origin-Opener-Policy", "unsafe-none");
+  await next();
 });

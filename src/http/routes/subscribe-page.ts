@@ -9,6 +9,7 @@ import { ID_TEXT } from "../../schemas/ids.ts";
 import { publicSource } from "../../schemas/subscriptions.ts";
 import { typedReachOf } from "../../schemas/whatsapp-marketing.ts";
 import { smallBody } from "../middleware/body-limit.ts";
+import { openerNotIsolated } from "../middleware/security-headers.ts";
 import { formEchoesCookie } from "../middleware/xsrf.ts";
 import { EMPTY_FORM, type FormState, notFoundPage, type PageShell, subscribeFormPage, subscribedPage } from "../pages/subscribe-page.tsx";
 import { requestMeta } from "../request.ts";
@@ -74,6 +75,7 @@ export function subscribePageRoutes(files: SubscribePageFiles) {
   };
 
   return new Hono<AppEnv>()
+    .use(openerNotIsolated)
     .get("/", async (c) => {
       const shell = shellOf(c);
       const business = businessOf(c);
