@@ -62,7 +62,7 @@ async function buildWeb(): Promise<void> {
   writeFileSync(join(outDir, "index.html"), fillPage(template, { js, css, preload }));
   const { pages, assets: publicAssets } = await buildPublicPages(outDir, assetsDir, template, { js, css, preload });
 
-  // The server-rendered subscribe page's own files: its stylesheet (inlined by the server) and its small script,
+  // The server-rendered subscribe page's own files: its stylesheet and its small script (both inlined by the server),
   // and the stylesheet of the other pages in its shell.
   const { js: pageJs, styles: pageStyles } = await bundle("subscribe page ", {
     entryPoints: [join(root, "web", "features", "subscribe", "enhance.ts"), ...["subscribe-page.css", "shell-pages.css"].map((f) => join(root, "web", "shared", "styles", f))],
