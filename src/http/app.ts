@@ -86,7 +86,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   // The backstop: no body, on any path, streams past the largest route limit (each route caps its own below it).
   app.use("*", bodyBackstop);
   const pageFiles = loadSubscribePageFiles(options.assets, options.subscribePage);
-  app.use("*", securityHeaders, xsrf);
+  app.use("*", securityHeaders(pageFiles.scriptHash ? [pageFiles.scriptHash] : []), xsrf);
   app.use("/api/*", resolveUser);
   app.use("/api/*", diskSpaceGuard); // 507 for writes while the disk is down to its margin (logins still work)
   for (const [base, routes] of API_ROUTES) app.route(`/api/${base}`, routes);

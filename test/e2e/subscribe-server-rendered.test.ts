@@ -103,8 +103,7 @@ test("JavaScript on, phone: a US number gets SMS with the sentence why; a UK num
     await page.goto(`${shop.server.url}/subscribe?id=${shop.businessId}`);
     // The page's script stays light with the channel rule in it: at most 5 KB, 2.3 KB gzipped (4.4 and 2.0 today; 3.6
     // and 1.7 before the rule); the whole page within the 30 KB of bench/pageload.ts.
-    const scriptUrl = await page.evaluate(() => document.querySelector<HTMLScriptElement>("head script[type=module]")?.src ?? "");
-    const script = await (await fetch(scriptUrl)).text();
+    const script = await page.evaluate(() => document.querySelector("script[type=module]")?.textContent ?? "");
     expect(script.length).toBeGreaterThan(1000);
     expect(script.length).toBeLessThanOrEqual(5 * 1024);
     expect(Bun.gzipSync(script).length).toBeLessThanOrEqual(2.3 * 1024);
@@ -133,34 +132,6 @@ test("JavaScript on, phone: a US number gets SMS with the sentence why; a UK num
     await page.getByRole("button", { name: "Subscribe" }).click();
     await page.getByRole("heading", { name: "You're subscribed!" }).waitFor();
     expect(subscribers().find((s) => s.phone === "+447400123456")).toMatchObject({ contactPreference: "WhatsApp", status: "active" });
-  });
-});
-
-test("JavaScript arriving late (its own request, held back): the channel picked before it is taken over", async () => {
-  await inBrowser(PHONE, async ({ page }) => {
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route("**/assets/*.js", async (route) => {
-      await held;
-      await route.continue();
-    });
-    // Not "domcontentloaded": that event waits for the page's module script.
-    await page.goto(`${shop.server.url}/subscribe?id=${shop.businessId}`, { waitUntil: "commit" });
-    await page.getByRole("button", { name: "Subscribe" }).waitFor();
-    // Before the script: the page is there and usable, the consent words are the ones with no channel.
-    await page.getByText("WhatsApp", { exact: true }).click();
-    const words = (channel: "WhatsApp" | "SMS" | null) => consentText({ name: "Rosa's Corner Bakery", messagesPerWeek: 4 }, channel);
-    expect(await page.getByTestId("consent").textContent()).toBe(words(null));
-
-    release();
-    // The channel picked before the script came gets its consent words.
-    await page.waitForFunction(() => document.querySelector("[data-testid=consent]")?.textContent?.includes("by WhatsApp,"));
-    expect(await page.getByTestId("consent").textContent()).toBe(words("WhatsApp"));
-    // And the script follows what is typed from then on: a US number gets SMS, with the sentence why.
-    await page.getByLabel("Phone number").pressSequentially("+1 212 555 0143");
-    await page.getByText(WHATSAPP_SMS_INSTEAD).waitFor();
-    expect(await page.getByRole("radio", { name: /SMS/ }).isChecked()).toBe(true);
-    expect(await page.getByTestId("consent").textContent()).toBe(words("SMS"));
   });
 });
 

@@ -1,13 +1,18 @@
 import { createMiddleware } from "hono/factory";
 import { secureHeaders } from "hono/secure-headers";
 
-/** Everything the UI needs comes from this origin; images may also be data:/blob: (previews, QR codes). No inline script. */
-export const securityHeaders = secureHeaders({
+/**
+ * Everything the UI needs comes from this origin; images may also be data:/blob: (previews, QR codes). The only
+ * inline scripts allowed are the build's own, by hash (the subscribe page's, inlined so a phone on one bar of signal
+ * needs no second request): the header stays the same on every answer.
+ */
+export const securityHeaders = (inlineScriptHashes: string[] = []) =>
+  secureHeaders({
   contentSecurityPolicy: {
     defaultSrc: ["'self'"],
     imgSrc: ["'self'", "data:", "blob:"],
     styleSrc: ["'self'", "'unsafe-inline'"],
-    scriptSrc: ["'self'"],
+    scriptSrc: ["'self'", ...inlineScriptHashes.map((h) => `'${h}'`)],
     objectSrc: ["'none'"],
     frameAncestors: ["'none'"],
     baseUri: ["'self'"],

@@ -49,7 +49,7 @@ function Row({ sub, token }: { sub: MySubscription; token: string }) {
 export function mySubscriptionsPage(shell: PageShell, view: { phone: string; subscriptions: MySubscription[]; token: string; notice: string | null }): string {
   const anySubscribed = view.subscriptions.some((s) => s.subscribed);
   return renderPage(
-    { ...shell, scriptUrl: null },
+    { ...shell, script: null },
     MY_SUBSCRIPTIONS_TITLE,
     <section class="sub-screen">
       <div class="sub-wrap">
@@ -84,7 +84,7 @@ export function mySubscriptionsPage(shell: PageShell, view: { phone: string; sub
 export function linkRefusedPage(shell: PageShell, state: "expired" | "unknown"): string {
   const title = state === "expired" ? LINK_EXPIRED_TITLE : LINK_UNKNOWN_TITLE;
   return renderPage(
-    { ...shell, scriptUrl: null },
+    { ...shell, script: null },
     title,
     <NotFoundCard title={title}>
       <p>{state === "expired" ? "Links to your subscriptions work for 30 days." : "This link is incomplete or was changed."}</p>

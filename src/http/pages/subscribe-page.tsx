@@ -24,8 +24,8 @@ export interface PageShell {
   brand: string;
   /** The page's stylesheet, inlined. */
   css: string;
-  /** The enhancement script's URL (a module: it runs once the page is parsed); null in API tests and script-free pages. */
-  scriptUrl: string | null;
+  /** The enhancement script (a module), inlined at the end of the body (allowed by its hash in the CSP); null in API tests. */
+  script: string | null;
   /** The SMS sender number people text a business's join keyword to; none: no keyword line. */
   smsNumber?: string | null;
 }
@@ -57,8 +57,6 @@ function Document({ shell, title, description, children }: { shell: PageShell; t
         <link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='8' fill='%230f766e'/%3E%3Ccircle cx='11' cy='21' r='3' fill='white'/%3E%3C/svg%3E" />
         {/* The build's own stylesheet, as is: escaped text would break its child selectors (a > b). */}
         {shell.css && <style dangerouslySetInnerHTML={{ __html: shell.css }} />}
-        {/* In the head, so its request leaves with the page's first bytes. */}
-        {shell.scriptUrl && <script type="module" src={shell.scriptUrl} />}
       </head>
       <body>
         <div class="app">
@@ -81,6 +79,7 @@ function Document({ shell, title, description, children }: { shell: PageShell; t
             {children}
           </main>
         </div>
+        {shell.script && <script type="module" dangerouslySetInnerHTML={{ __html: shell.script }} />}
       </body>
     </html>
   );

@@ -21,7 +21,7 @@ function noticeOf(left: string | undefined, names: Map<number, string>): string 
  * with how to get a new link.
  */
 export function mySubscriptionsPageRoutes(files: SubscribePageFiles) {
-  const shellOf = (c: Context<AppEnv>): PageShell => ({ brand: c.var.ctx.services.settings.current().brandName, css: files.shellCss, scriptUrl: null });
+  const shellOf = (c: Context<AppEnv>): PageShell => ({ brand: c.var.ctx.services.settings.current().brandName, css: files.shellCss, script: null });
   const refused = (c: Context<AppEnv>, state: "expired" | "unknown") => html(c, linkRefusedPage(shellOf(c), state), state === "expired" ? 410 : 404);
 
   return new Hono<AppEnv>()

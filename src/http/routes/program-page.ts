@@ -18,7 +18,7 @@ export function programPageRoutes(files: SubscribePageFiles) {
   return new Hono<AppEnv>()
     .get("/", (c) => {
       const { settings, businesses } = c.var.ctx.services;
-      const shell: PageShell = { brand: settings.current().brandName, css: files.shellCss, scriptUrl: null, smsNumber: settings.current().twilio?.from ?? null };
+      const shell: PageShell = { brand: settings.current().brandName, css: files.shellCss, script: null, smsNumber: settings.current().twilio?.from ?? null };
       const id = idOf(c.req.query("id"));
       let business: PublicBusiness | null = null;
       try {

@@ -20,7 +20,7 @@ export function shortLinkRoutes(files: SubscribePageFiles) {
     c.header("Referrer-Policy", "no-referrer");
     if (url === null) {
       const brand = services.settings.current().brandName;
-      return html(c, linkNotFoundPage({ brand, css: files.css, scriptUrl: null }), 404);
+      return html(c, linkNotFoundPage({ brand, css: files.css, script: null }), 404);
     }
     return c.redirect(url, 302);
   });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { type Context, Hono } from "hono";
 import { isDiskFull } from "../../db/disk-full.ts";
@@ -23,26 +24,29 @@ export interface SubscribePageAssets {
   js: string;
 }
 
-/** The page's stylesheets as inlined in every answer, and the URL of its script. */
+/** The page's stylesheet and script as inlined in every answer, and the script's CSP hash ('sha256-…'). */
 export interface SubscribePageFiles {
   css: string;
   /** What /program and /my-subscriptions inline: the subscribe page's stylesheet and their own rules. */
   shellCss: string;
-  scriptUrl: string | null;
+  script: string | null;
+  scriptHash: string | null;
 }
 
 /**
- * Reads the stylesheets once, at start: they are inlined, so the page shows styled with its first answer. The script
- * is a file of its own (cached for good, and 1.8 KB less HTML to wait for on Slow 4G); it arrives while the person
- * reads the page, and until then the form posts without it. Without a build (API tests): none of them.
+ * Reads the two files once, at start: both are inlined, so the page is one request (bench/pageload.ts: a second
+ * request for a 1.6 KB script cost ~60 ms of the phone field on Slow 4G). Without a build (API tests): neither.
  */
 export function loadSubscribePageFiles(assets: StaticAssets = {}, page?: SubscribePageAssets): SubscribePageFiles {
   const read = (url: string | undefined) => {
     const file = url && assets[url]?.file;
     return file ? readFileSync(file, "utf8") : null;
   };
+  // "</script" inside the script would end the element early; "<\/" means the same in JavaScript strings and regexps.
+  const script = read(page?.js)?.replaceAll("</script", "<\\/script") ?? null;
+  const scriptHash = script === null ? null : `sha256-${createHash("sha256").update(script).digest("base64")}`;
   const css = read(page?.css) ?? "";
-  return { css, shellCss: read(page?.shellCss) ?? css, scriptUrl: page?.js && assets[page.js] ? page.js : null };
+  return { css, shellCss: read(page?.shellCss) ?? css, script, scriptHash };
 }
 
 /** The same sentence the API's XSRF check answers with (middleware/xsrf.ts), for a form posted with a stale token. */
@@ -56,7 +60,7 @@ const XSRF_FAILED = "Your session token is missing or out of date. Reload the pa
 export function subscribePageRoutes(files: SubscribePageFiles) {
   const shellOf = (c: Context<AppEnv>): PageShell => {
     const now = c.var.ctx.services.settings.current();
-    return { brand: now.brandName, css: files.css, scriptUrl: files.scriptUrl, smsNumber: now.twilio?.from ?? null };
+    return { brand: now.brandName, css: files.css, script: files.script, smsNumber: now.twilio?.from ?? null };
   };
   const reachOf = (c: Context<AppEnv>) => typedReachOf(c.var.ctx.config.defaultCountry);
   const businessOf = (c: Context<AppEnv>): PublicBusiness | null => {

@@ -13,7 +13,7 @@ const BUSINESS = { id: 7, name: "Sunrise Bakery", address: "1 Main St", samplePr
 
 /** The server's form in the document; the rule watching it. */
 function mount(defaultCountry = "US") {
-  const html = subscribeFormPage({ brand: "Nearcast", css: "", scriptUrl: null }, BUSINESS, "qr", "token", EMPTY_FORM, typedReachOf(defaultCountry));
+  const html = subscribeFormPage({ brand: "Nearcast", css: "", script: null }, BUSINESS, "qr", "token", EMPTY_FORM, typedReachOf(defaultCountry));
   document.body.innerHTML = html.match(/<section class="sub-screen">[\s\S]*<\/section>/)![0];
   const form = document.querySelector<HTMLFormElement>("form.sub-form")!;
   const phone = form.querySelector<HTMLInputElement>("input[name=phone]")!;
@@ -94,7 +94,7 @@ describe("the channel choice follows the number typed", () => {
 });
 
 test("the page's script: the consent words follow the channel the page chose", async () => {
-  const html = subscribeFormPage({ brand: "Nearcast", css: "", scriptUrl: null }, BUSINESS, "qr", "token", EMPTY_FORM, typedReachOf("US"));
+  const html = subscribeFormPage({ brand: "Nearcast", css: "", script: null }, BUSINESS, "qr", "token", EMPTY_FORM, typedReachOf("US"));
   document.body.innerHTML = html.match(/<section class="sub-screen">[\s\S]*<\/section>/)![0];
   await import("../../../web/features/subscribe/enhance.ts");
   const whatsapp = document.querySelector<HTMLInputElement>("input[value=WhatsApp]")!;

@@ -83,8 +83,6 @@ function enhance(form: HTMLFormElement): void {
   });
   phone.addEventListener("input", () => setFieldError("phone", null));
   watchWhatsAppReach(form, phone, followChannel);
-  // This script arrives after the page: a channel picked before it did gets its consent words now.
-  if (choice()) followChannel();
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
