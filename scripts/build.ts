@@ -138,11 +138,11 @@ export const COMPILE_FLAGS = [
 
 /**
  * Flags of dist/nearcast alone (not of the bench's baselines): the bytecode laid out by a recorded `serve` start
- * (scripts/record-bytecode-order.ts), and the JIT kept for code that runs often: 30x JavaScriptCore's tier-up thresholds
+ * (scripts/record-bytecode-order.ts), and the JIT kept for code that runs often: 100x JavaScriptCore's tier-up thresholds
  * until the app calls `Bun.unsafe.setJITPolicy(1)` (src/lib/jit-policy.ts), so code that runs once at start is not compiled.
  * Both for idle RSS (issue 26 item 2; bench/README.md "Session 14").
  */
-export const APP_COMPILE_FLAGS = [...(existsSync(BYTECODE_ORDER) ? [`--bytecode-order=${BYTECODE_ORDER}`] : []), "--compile-jit-policy=30"];
+export const APP_COMPILE_FLAGS = [...(existsSync(BYTECODE_ORDER) ? [`--bytecode-order=${BYTECODE_ORDER}`] : []), "--compile-jit-policy=100"];
 
 /** Code that runs in a Worker thread: an entry point of its own in the executable (`new Worker(new URL(...))`). */
 export const WORKER_ENTRIES = [join(root, "src", "db", "checkpoint-worker.ts")];
