@@ -7,6 +7,8 @@ mkdir -p test-results
 passed=0
 failed=0
 status=0
+# CI shows only the end of this script's output, so the failures are named again there.
+failures=""
 
 suite() {
   local name=$1
@@ -23,6 +25,8 @@ suite() {
   if [ "$rc" -ne 0 ]; then
     status=1
     [ "$f" -eq 0 ] && failed=$((failed + 1))
+    failures+="== $name exited with $rc; from $log:"$'\n'
+    failures+="$(grep -E '^\(fail\)|^# Unhandled error|^error:|error TS[0-9]+|[0-9]+ errors?$|^ *[0-9]+ fail' "$log" | head -30)"$'\n'
   fi
 }
 
@@ -39,5 +43,6 @@ suite smoke $BUN test $TIMEOUT test/smoke
 suite e2e $BUN test $TIMEOUT test/e2e
 
 echo
+[ -n "$failures" ] && printf '%s' "$failures"
 echo "$passed passed, $failed failed"
 exit $status
