@@ -52,3 +52,14 @@ test("/subscribe?id=N: the business's own description", async () => {
   const content = /<meta name="description" content="([^"]+)"/.exec(head)?.[1]?.replace(/&#39;/g, "'");
   expect(content).toBe(subscribeDescription("Rosa's Corner Bakery"));
 });
+
+test.each(["/terms", "/privacy"])("%s: 'Last updated' is the server's today (the page was rendered at build time)", async (path) => {
+  const html = await (await fetch(`${server.url}${path}`)).text();
+  const now = new Date();
+  const label = now.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
+  const iso = now.toLocaleDateString("sv-SE"); // YYYY-MM-DD
+  expect(/Last updated: <time datetime="([^"]+)">([^<]+)<\/time>/i.exec(html)?.slice(1)).toEqual([iso, label]);
+  expect(html).toContain(`© ${now.getFullYear()}`);
+  expect(html).not.toContain("January 2, 2000"); // the build's day (web/prerender.tsx RENDER_DAY)
+  expect(html).not.toContain("© 2000");
+});

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Context } from "hono";
+import { isoDay, longDate } from "../../schemas/long-date.ts";
 import { requestOrigin } from "../request.ts";
 import type { AppEnv } from "../types.ts";
 import { html } from "./subscribe-page.ts";
@@ -14,13 +15,12 @@ const MARKS = { brand: "\uE000brand\uE000", email: "\uE000email\uE000" };
 
 /** web/prerender.tsx's RENDER_DAY as the pages show it: a long date, its ISO form, the footer's year. */
 const RENDER_DAY = { label: "January 2, 2000", iso: "2000-01-02", year: "© 2000" };
-const pad = (n: number) => String(n).padStart(2, "0");
 
 /** Today (the server's day) in the forms RENDER_DAY takes in the pages (web/features/info/components/LegalDocument.tsx). */
 function today(now = new Date()): typeof RENDER_DAY {
   return {
-    label: now.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" }),
-    iso: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`,
+    label: longDate(now),
+    iso: isoDay(now),
     year: `© ${now.getFullYear()}`,
   };
 }

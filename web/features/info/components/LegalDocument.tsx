@@ -1,20 +1,15 @@
 import type { ReactNode } from "react";
+import { isoDay, longDate } from "../../../../src/schemas/long-date.ts";
 import "../../../shared/styles/legal.css";
 
 export type LegalSection = { title: string; body: ReactNode };
 
-function pad(n: number): string {
-  return String(n).padStart(2, "0");
-}
-
 /** "Last updated" line: today's date as a US English long date ("March 5, 2031"), machine-readable in <time>. */
 export function LastUpdated() {
   const today = new Date();
-  const iso = `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`;
-  const label = today.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric" });
   return (
     <p className="legal-updated">
-      Last updated: <time dateTime={iso}>{label}</time>
+      Last updated: <time dateTime={isoDay(today)}>{longDate(today)}</time>
     </p>
   );
 }
