@@ -120,20 +120,26 @@ export function httpClient(baseUrl: string) {
   };
 }
 
-/** The demo business of the browser tests, created over HTTP as the business form does it: the sample image
- * uploaded first (multipart, with the XSRF pair), then CreateBusiness with its path. Returns the business id. */
-export async function createCornerBakery(baseUrl: string, token: string, businessTypeId: number): Promise<number> {
-  const call = httpClient(baseUrl);
+/** A PNG uploaded as a business's sample image, as the business form sends it (multipart, with the XSRF pair). */
+export async function uploadSampleImage(baseUrl: string, token: string, image: Uint8Array = png(64, 64)): Promise<{ status: number; body: { filePath: string } }> {
   const xsrf = /XSRF-TOKEN=([^;]+)/.exec((await fetch(`${baseUrl}/api/health`)).headers.get("set-cookie") ?? "")![1]!;
   const form = new FormData();
-  form.append("file", new Blob([png(64, 64) as BlobPart], { type: "image/png" }), "loaf.png");
-  const upload = await fetch(`${baseUrl}/api/business/UploadSampleImage`, {
+  form.append("file", new Blob([image as BlobPart], { type: "image/png" }), "loaf.png");
+  const res = await fetch(`${baseUrl}/api/business/UploadSampleImage`, {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, cookie: `XSRF-TOKEN=${xsrf}`, "x-xsrf-token": xsrf },
     body: form,
   });
+  return { status: res.status, body: (await res.json()) as { filePath: string } };
+}
+
+/** The demo business of the browser tests, created over HTTP as the business form does it: the sample image
+ * uploaded first (multipart, with the XSRF pair), then CreateBusiness with its path. Returns the business id. */
+export async function createCornerBakery(baseUrl: string, token: string, businessTypeId: number): Promise<number> {
+  const call = httpClient(baseUrl);
+  const upload = await uploadSampleImage(baseUrl, token);
   if (upload.status !== 201) throw new Error(`UploadSampleImage answered ${upload.status}`);
-  const { filePath } = (await upload.json()) as { filePath: string };
+  const { filePath } = upload.body;
   const created = await call(
     "POST",
     "/api/business/CreateBusiness",

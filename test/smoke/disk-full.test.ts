@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DISK_FULL } from "../../src/errors.ts";
 import { png } from "../helpers/images.ts";
-import { BINARY, httpClient, type RunningBinary, startBinary } from "../helpers/server.ts";
+import { BINARY, httpClient, type RunningBinary, startBinary, uploadSampleImage } from "../helpers/server.ts";
 import { until } from "../helpers/until.ts";
 
 const IS_ROOT = process.getuid?.() === 0;
@@ -53,18 +53,6 @@ function fill(path: string, leave: number): void {
   }
 }
 
-async function uploadSample(url: string, token: string): Promise<{ status: number; body: { filePath: string } }> {
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec((await fetch(`${url}/api/health`)).headers.get("set-cookie") ?? "")![1]!;
-  const form = new FormData();
-  form.append("file", new Blob([png(8, 8) as BlobPart], { type: "image/png" }), "loaf.png");
-  const res = await fetch(`${url}/api/business/UploadSampleImage`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${token}`, cookie: `XSRF-TOKEN=${xsrf}`, "x-xsrf-token": xsrf },
-    body: form,
-  });
-  return { status: res.status, body: (await res.json()) as { filePath: string } };
-}
-
 describe.skipIf(!IS_ROOT)("a full disk under the built executable", () => {
   let call: ReturnType<typeof httpClient>;
   let token: string;
@@ -93,7 +81,7 @@ describe.skipIf(!IS_ROOT)("a full disk under the built executable", () => {
     expect(login.status).toBe(200);
     token = login.body.token;
     typeId = (await call("GET", "/api/businesstype/GetAllBusinessTypes")).body[0].id;
-    const upload = await uploadSample(server.url, token);
+    const upload = await uploadSampleImage(server.url, token, png(8, 8));
     expect(upload.status).toBe(201);
     samplePath = upload.body.filePath;
     expect((await call("POST", "/api/business/CreateBusiness", business(), token)).status).toBe(201);
