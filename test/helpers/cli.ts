@@ -31,6 +31,10 @@ export const cliEnv = (extra: Env = {}): Env => ({
   ...extra,
 });
 
+/** cliEnv without the machine's Twilio account or senders: commands send in the sandbox (messages recorded, not sent). */
+export const sandboxEnv = (extra: Env = {}): Env =>
+  cliEnv({ TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined, TWILIO_MESSAGING_SERVICE_SID: undefined, ...extra });
+
 /** The command line for `nearcast args` (with --data-dir when a directory is given). */
 export const nearcastCommand = (args: string[], dataDir?: string): string[] => [
   process.execPath,

@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { broadcasts } from "../../src/db/schema.ts";
 import { NO_TTY_REFUSAL } from "../../cli/broadcast-confirm.ts";
-import { cliEnv, nearcastCommand, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { nearcast as runNearcast, nearcastCommand, sandboxEnv, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { cliShop } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000); // real processes
@@ -12,7 +12,7 @@ setDefaultTimeout(30_000); // real processes
 const dirs = tempDataDirs("nearcast-cli-confirm");
 afterAll(() => dirs.removeAll());
 
-const env = cliEnv({ TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined });
+const env = sandboxEnv();
 
 /** Two SMS subscribers and one on WhatsApp. */
 const world = () => cliShop(dirs, [{ phone: "+14157002001" }, { phone: "+14157002002" }, { phone: "+14157002003", contactPreference: "WhatsApp" }]);

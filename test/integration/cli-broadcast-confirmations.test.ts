@@ -5,14 +5,14 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { broadcasts } from "../../src/db/schema.ts";
 import { notABroadcast } from "../../src/services/broadcasts/reports.ts";
 import { EXIT_USAGE } from "../../cli/exit-codes.ts";
-import { cliEnv, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { nearcast as runNearcast, sandboxEnv, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { cliShop } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000); // real processes
 
 const dirs = tempDataDirs("nearcast-cli-confirmations");
 afterAll(() => dirs.removeAll());
-const env = cliEnv({ TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined, NEARCAST_OWNER_SIGNUP: "open" });
+const env = sandboxEnv({ NEARCAST_OWNER_SIGNUP: "open" });
 const nearcast = (args: string[], dir: string) => runNearcast(args, dir, env);
 
 /** A shop with one broadcast, then a new subscriber whose confirmation takes the next id. */

@@ -1,7 +1,7 @@
 // Issue 25 item 3 in the CLI: `nearcast broadcast results ID` prints the results page's numbers, --json the API's
 // GetBroadcastResults answer, --csv its ExportBroadcastResults lines; a broadcast that is not there exits non-zero.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { cliEnv, json, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { json, nearcast as runNearcast, sandboxEnv, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertClicks, insertCoupon, insertOptOut, insertRedemption } from "../helpers/engagement-rows.ts";
 import { cliShop } from "../helpers/worlds.ts";
@@ -12,7 +12,7 @@ setDefaultTimeout(30_000); // every test starts real processes
 
 const dirs = tempDataDirs("cli-broadcast-results");
 afterAll(() => dirs.removeAll());
-const nearcast = (args: string[], dir: string) => runNearcast(args, dir, cliEnv({ TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined }));
+const nearcast = (args: string[], dir: string) => runNearcast(args, dir, sandboxEnv());
 
 /** Ana's Bakery, 3 subscribers; a broadcast started an hour ago: 2 delivered (one clicked twice, one redeemed), 1 failed. */
 function shopWithResults() {

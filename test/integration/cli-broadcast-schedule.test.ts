@@ -5,7 +5,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { broadcasts, deliveries } from "../../src/db/schema.ts";
 import { SCHEDULED_FOR_INVALID } from "../../src/schemas/broadcast-input.ts";
 import { ALREADY_CANCELLED } from "../../src/services/broadcasts/schedule.ts";
-import { cliEnv, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { nearcast as runNearcast, sandboxEnv, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { cliShop } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000); // real processes
@@ -13,7 +13,7 @@ setDefaultTimeout(30_000); // real processes
 const dirs = tempDataDirs("nearcast-cli-schedule");
 afterAll(() => dirs.removeAll());
 
-const env = cliEnv({ TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined });
+const env = sandboxEnv();
 const nearcast = (args: string[], dir: string) => runNearcast(args, dir, env);
 
 const world = () => cliShop(dirs, [{ phone: "+14157001001" }, { phone: "+14157001002" }]);

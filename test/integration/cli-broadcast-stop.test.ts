@@ -5,14 +5,14 @@ import { eq } from "drizzle-orm";
 import { deliveries } from "../../src/db/schema.ts";
 import { OPERATOR } from "../../src/services/principal.ts";
 import { stoppedMessage } from "../../src/services/broadcasts/stop.ts";
-import { cliEnv, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { nearcast as runNearcast, sandboxEnv, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { cliShop } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000); // every test starts real processes
 
 const dirs = tempDataDirs("cli-broadcast-stop");
 afterAll(() => dirs.removeAll());
-const nearcast = (args: string[], dir: string) => runNearcast(args, dir, cliEnv({ TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined }));
+const nearcast = (args: string[], dir: string) => runNearcast(args, dir, sandboxEnv());
 
 /** Ana's Bakery with 4 subscribers and a broadcast to them: one Sent, one Skipped (number rule), one Failed, one Queued. */
 function shopWithBroadcast() {

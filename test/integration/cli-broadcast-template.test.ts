@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { broadcasts } from "../../src/db/schema.ts";
 import { SANDBOX_TEXT_TEMPLATE_SID } from "../../src/messaging/content-templates.ts";
-import { cliEnv, nearcast as runNearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { nearcast as runNearcast, sandboxEnv, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { cliShop } from "../helpers/worlds.ts";
 
 setDefaultTimeout(30_000); // real processes
@@ -13,7 +13,7 @@ setDefaultTimeout(30_000); // real processes
 const dirs = tempDataDirs("nearcast-cli-template");
 afterAll(() => dirs.removeAll());
 
-const env = cliEnv({ NEARCAST_ALLOWED_COUNTRIES: "*", TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined });
+const env = sandboxEnv({ NEARCAST_ALLOWED_COUNTRIES: "*" });
 const nearcast = (args: string[], dir: string) => runNearcast(args, dir, env);
 
 const world = () => cliShop(dirs, [{ phone: "+447400123458", contactPreference: "WhatsApp" }, { phone: "+14157001002" }]);

@@ -2,7 +2,7 @@
 // <reason>" (and --json carries it as the API does), and `nearcast doctor` prints a FAIL line with the fix and exits 1.
 // A real process on a real data directory.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
-import { cliEnv, json, nearcast, tempDataDirs, withDataDir } from "../helpers/cli.ts";
+import { json, nearcast, sandboxEnv, tempDataDirs, withDataDir } from "../helpers/cli.ts";
 import { insertSubscriber } from "../helpers/customer-factories.ts";
 import { insertBroadcast, insertDelivery } from "../helpers/delivery-factories.ts";
 import { insertBusiness, insertUser } from "../helpers/factories.ts";
@@ -13,7 +13,7 @@ const dirs = tempDataDirs("cli-sending-pause");
 afterAll(() => dirs.removeAll());
 
 // No Twilio in the environment: the checklist does not ask Twilio, and nothing is sent.
-const env = cliEnv({ TWILIO_ACCOUNT_SID: undefined, TWILIO_AUTH_TOKEN: undefined, TWILIO_FROM: undefined, TWILIO_WHATSAPP_FROM: undefined, TWILIO_MESSAGING_SERVICE_SID: undefined });
+const env = sandboxEnv();
 
 const REASON = "Twilio refused the credentials (the auth token was changed or revoked) (Twilio: Authenticate)";
 
